@@ -1,0 +1,90 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LedgerError } from '../errors.js';
+import { createLedger } from '../ledger.js';
+import type { TranscriptMessage } from '../messages.js';
+import type { RecallResult } from '../recall.js';
+import { demoTranscript } from './demo-transcript.js';
+import { replayFile } from './replay.js';
+import { openStore } from './store-spec.js';
+
+/** Serialize transcript messages as OpenAI-style JSONL. */
+export function toOpenAiJsonl(messages: readonly TranscriptMessage[]): string {
+  return messages
+    .map((message) =>
+      JSON.stringify({
+        role: message.role,
+        content: message.content,
+        ...(message.toolCalls && message.toolCalls.length > 0
+          ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
+          : {}),
+        ...(message.toolCallId ? { tool_call_id: message.toolCallId } : {}),
+        ...(message.toolName ? { name: message.toolName } : {}),
+      }),
+    )
+    .join('\n') + '\n';
+}
+
+function showRecall(print: (line: string) => void, result: RecallResult): void {
+  print(`recall ${JSON.stringify(result.query)} -> ${result.status.toUpperCase()}: ${result.note}`);
+  for (const hit of result.results.slice(0, 3)) print(`    [${hit.status}] seq ${hit.seq} ${hit.spanId.slice(0, 19)}…  ${hit.text.split('\n').find((line) => line.includes(result.query)) ?? hit.text.slice(0, 100)}`);
+  if (result.gap) print(`    gap: record ${result.gap.recordId}, dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}; ${result.gap.reread}`);
+}
+
+/**
+ * The demo: write a long deployment-debugging session, replay it into an embedded SQLite
+ * ledger under `directory`, and show each compaction, the final context, a verified recall
+ * and a reported gap.
+ */
+export async function runDemo(print: (line: string) => void, options: { directory?: string; maxTokens?: number } = {}): Promise<void> {
+  const directory = options.directory ?? '.context-ledger';
+  await mkdir(directory, { recursive: true });
+  const transcriptPath = join(directory, 'demo-transcript.jsonl');
+  const databasePath = join(directory, 'demo.db');
+  for (const suffix of ['', '-wal', '-shm']) await rm(databasePath + suffix, { force: true });
+  const messages = demoTranscript();
+  await writeFile(transcriptPath, toOpenAiJsonl(messages));
+  print(`Wrote a ${messages.length}-message deployment-debugging session to ${transcriptPath}.`);
+  print(`Replaying it into sqlite:${databasePath} with a ${options.maxTokens ?? 4000}-token window...\n`);
+
+  const outcome = await replayFile(transcriptPath, { store: `sqlite:${databasePath}`, session: 'payments-deploy', maxTokens: options.maxTokens ?? 4000, json: true });
+  const { session, context } = outcome;
+  print(`== ${session.records().length} records for ${outcome.spans} spans ==`);
+  for (const record of session.records()) {
+    const { fromSeq, toSeq } = record.droppedRange;
+    if (record.type === 'checkpoint') {
+      print(`${record.id}  checkpoint: ${record.handles.length} handles spilled out of the window, addressable by this id`);
+      continue;
+    }
+    print(`${record.id}  depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY'}  seq ${fromSeq}-${toSeq}  ancestors [${record.ancestors.join(', ')}]`);
+    const constraints = record.handles.filter((handle) => handle.kind === 'constraint');
+    print(`    kept ${record.handles.length} handles in the window${record.checkpointId ? ` (+ checkpoint ${record.checkpointId})` : ''}; ${constraints.length} pinned constraints; summary ${record.summaryTokens} tokens`);
+    for (const handle of constraints.slice(0, 3)) print(`    pinned [${handle.role}] ${handle.text}`);
+  }
+  print(`\n== Final context: ${context.tokens} of ${session.config.maxTokens} tokens, ${context.messages.length} messages ==`);
+  print(context.text.length > 6000 ? context.text.slice(0, 6000) + `\n… (${context.text.length - 6000} more characters)` : context.text);
+  print('\n== Recall ==');
+  showRecall(print, await session.recall('eu-west-2b'));
+  showRecall(print, await session.recall('retry ceiling of 7'));
+
+  print('\n== A session resumed from a summary another tool wrote (originals never stored) ==');
+  const store = await openStore(`sqlite:${databasePath}`);
+  const ledger = createLedger({ store });
+  const handoff = await ledger.session('payments-handoff', { window: { maxTokens: 4000 } });
+  await handoff.importExternalSummary({
+    summary: 'The user is debugging a deployment failure on the payments service; earlier attempts to adjust configuration were unsuccessful.',
+    summarizer: { name: 'previous-runtime', version: 'unknown' },
+    toSeq: -1,
+  });
+  await handoff.append({ role: 'user', content: 'Carry on from where you left off.' });
+  showRecall(print, await handoff.recall('PAYMENTS_DB_REPLICA'));
+  try {
+    await handoff.compact(0);
+  } catch (error) {
+    if (!LedgerError.isInstance(error)) throw error;
+    print(`compacting it again is refused: ${error.code}: ${error.message}`);
+  }
+  await ledger.close();
+  await outcome.close();
+  print(`\nInspect it yourself: context-ledger recall eu-west-1 --store sqlite:${databasePath} --session payments-deploy`);
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { LedgerError } from '../errors.js';
+import { runDemo } from './demo.js';
+import { recallCommand, recallJson } from './recall-command.js';
+import { printReplay, replayFile, replayJson } from './replay.js';
+import { DEFAULT_STORE } from './store-spec.js';
+
+const print = (line: string) => process.stdout.write(line + '\n');
+
+function integer(name: string) {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`${name} must be a positive integer`);
+    return parsed;
+  };
+}
+
+function fraction(value: string) {
+  const parsed = Number(value);
+  if (!(parsed > 0 && parsed <= 1)) throw new InvalidArgumentError('must be a number in (0, 1]');
+  return parsed;
+}
+
+const program = new Command();
+program.name('context-ledger').description('Recoverable, auditable context compaction for LLM agents').version('0.1.0');
+
+program
+  .command('replay')
+  .description('replay a transcript through a session and show what each compaction kept')
+  .argument('<file>', 'transcript: OpenAI chat messages JSON array, or JSONL of {role, content, tool_calls?, tool_call_id?}')
+  .addOption(new Option('--format <format>', 'transcript format').choices(['auto', 'openai', 'jsonl']).default('auto'))
+  .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
+  .option('--session <id>', 'session id (default: the file name)')
+  .option('--max-tokens <n>', 'context window size in tokens', integer('--max-tokens'), 8000)
+  .option('--compact-at <f>', 'compact when the context reaches this fraction of --max-tokens', fraction, 0.8)
+  .option('--keep-recent-tokens <n>', 'tokens of recent turns kept after a compaction', integer('--keep-recent-tokens'))
+  .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
+  .option('--json', 'print the result as JSON on stdout (no progress)')
+  .action(async (file: string, options: { format: 'auto' | 'openai' | 'jsonl'; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; json?: boolean }) => {
+    const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
+    try {
+      if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));
+      else printReplay(outcome, print);
+    } finally {
+      await outcome.close();
+    }
+  });
+
+program
+  .command('recall')
+  .description('recall by handle, span id, record id or text: verified, unverified, or a gap')
+  .argument('<query>', 'a handle (eu-west-2b), a span id (sha256:…), a record id, or text')
+  .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
+  .requiredOption('--session <id>', 'session id')
+  .option('--limit <n>', 'maximum results', integer('--limit'), 10)
+  .option('--json', 'print the result as JSON')
+  .action(async (query: string, options: { store: string; session: string; limit: number; json?: boolean }) => {
+    const result = await recallCommand(query, options);
+    if (options.json) {
+      print(JSON.stringify(recallJson(result)));
+      return;
+    }
+    print(`${result.status.toUpperCase()}: ${result.note}`);
+    for (const hit of result.results) print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
+    if (result.gap) print(`  gap: ${result.gap.recordId} dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}: ${result.gap.reread}`);
+  });
+
+program
+  .command('demo')
+  .description('write a long deployment-debugging session, replay it into .context-ledger/, and show compactions, recall and a gap')
+  .option('--dir <directory>', 'where to write the demo ledger', '.context-ledger')
+  .option('--max-tokens <n>', 'context window size', integer('--max-tokens'), 4000)
+  .action(async (options: { dir: string; maxTokens: number }) => {
+    await runDemo(print, { directory: options.dir, maxTokens: options.maxTokens });
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (LedgerError.isInstance(error)) {
+    process.stderr.write(`context-ledger: ${error.code}: ${error.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stderr.write(`context-ledger: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

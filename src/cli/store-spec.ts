@@ -1,0 +1,29 @@
+import { InvalidInputError } from '../errors.js';
+import type { LedgerStore } from '../stores/store.js';
+
+/** The default store of the CLI: an embedded SQLite file under `.context-ledger/`. */
+export const DEFAULT_STORE = 'sqlite:.context-ledger/ledger.db';
+
+/**
+ * Open a store from a spec: `sqlite:PATH`, `memory:` or `postgres://…`. Drivers are
+ * imported only when used. Fails before any work when the store cannot be opened.
+ */
+export async function openStore(spec: string = DEFAULT_STORE): Promise<LedgerStore> {
+  if (spec === 'memory:' || spec === 'memory') {
+    const { createMemoryStore } = await import('../stores/memory/memory-store.js');
+    return createMemoryStore();
+  }
+  if (spec.startsWith('sqlite:')) {
+    const path = spec.slice('sqlite:'.length);
+    if (path.length === 0) throw new InvalidInputError(`--store ${spec}: give a file path after "sqlite:", e.g. sqlite:.context-ledger/ledger.db`, { store: spec });
+    const { createSqliteStore } = await import('../stores/sqlite/sqlite-store.js');
+    return createSqliteStore({ path });
+  }
+  if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
+    const module = '../stores/postgres/index.js';
+    const loaded = (await import(module).catch(() => undefined)) as { createPostgresStore?: (options: { connectionString: string }) => Promise<LedgerStore> } | undefined;
+    if (!loaded?.createPostgresStore) throw new InvalidInputError(`--store ${spec}: the PostgreSQL store is not available in this build`, { store: spec });
+    return loaded.createPostgresStore({ connectionString: spec });
+  }
+  throw new InvalidInputError(`--store ${JSON.stringify(spec)} is not a store spec: use sqlite:PATH (default ${DEFAULT_STORE}), memory:, or postgres://USER@HOST:PORT/DB`, { store: spec });
+}

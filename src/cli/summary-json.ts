@@ -1,0 +1,41 @@
+import type { Gap } from '../gaps.js';
+import type { LedgerSession } from '../session.js';
+import type { CompactionRecord } from '../types.js';
+import type { RenderedContext } from '../window.js';
+
+/** The `--json` shape of `replay`. */
+export interface ReplayJson {
+  session: string;
+  spans: number;
+  records: { id: string; type: string; depth: number; reversible: boolean; handles: number; fromSeq: number; toSeq: number; summaryTokens: number; ancestors: string[] }[];
+  context: { tokens: number; text: string; messages: { role: string; content: string }[] };
+  handles: { kind: string; text: string; spanId: string }[];
+  gaps: Gap[];
+}
+
+/** One record as shown in `--json` output. */
+export function recordJson(record: CompactionRecord): ReplayJson['records'][number] {
+  return {
+    id: record.id,
+    type: record.type,
+    depth: record.depth,
+    reversible: record.reversible,
+    handles: record.handles.length,
+    fromSeq: record.droppedRange.fromSeq,
+    toSeq: record.droppedRange.toSeq,
+    summaryTokens: record.summaryTokens,
+    ancestors: [...record.ancestors],
+  };
+}
+
+/** Build the `--json` document of a replayed session. */
+export function replayJson(session: LedgerSession, spans: number, context: RenderedContext): ReplayJson {
+  return {
+    session: session.id,
+    spans,
+    records: session.records().map(recordJson),
+    context: { tokens: context.tokens, text: context.text, messages: context.messages.map((message) => ({ role: message.role, content: message.content })) },
+    handles: session.handleIndex().map((handle) => ({ kind: handle.kind, text: handle.text, spanId: handle.spanId })),
+    gaps: session.gaps(),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Anthropic Messages API JSON: a request body `{system?, messages: [...]}` or a bare array of
+ * messages `{role: 'user' | 'assistant', content: string | blocks}`. Blocks follow
+ * `anthropic-blocks.ts` (text, tool_use, tool_result; thinking left out). Labels are
+ * `FILE#INDEX` (`FILE#system` for the system prompt). The file is read whole.
+ */
+import { z } from 'zod';
+import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import { anthropicContentSchema, blocksText, convertAnthropicContent } from './anthropic-blocks.js';
+import { recordError, readJsonFile, zodRecordError } from './json-file.js';
+import { isRecord, skipOrThrow } from './jsonl-lines.js';
+
+const bodySchema = z.union([
+  z.array(z.unknown()),
+  z.object({ system: anthropicContentSchema.nullish(), messages: z.array(z.unknown()) }).loose(),
+]);
+const messageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.unknown() }).loose();
+
+const MARKERS =
+  /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"|"tool_use_id"\s*:|^\s*\{\s*"system"\s*:|"source"\s*:\s*\{\s*"type"\s*:\s*"(base64|url|text|file)"/;
+
+function detect(head: string): boolean {
+  const start = head.trimStart();
+  if (!start.startsWith('[') && !start.startsWith('{')) return false;
+  try {
+    const whole: unknown = JSON.parse(start);
+    if (isRecord(whole) && 'system' in whole && Array.isArray(whole.messages)) return true;
+  } catch {
+    // the head is cut off: fall back to markers
+  }
+  return MARKERS.test(start);
+}
+
+async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+  const body = bodySchema.safeParse(await readJsonFile(file, options));
+  if (!body.success) {
+    throw recordError(file, '(root)', 'messages', 'expected an array of messages or an object with a "messages" array (and an optional "system")');
+  }
+  const messages = Array.isArray(body.data) ? body.data : body.data.messages;
+  const system = Array.isArray(body.data) ? undefined : body.data.system;
+  if (system !== undefined && system !== null) {
+    yield { type: 'message', message: { role: 'system', content: blocksText(system), label: `${file}#system` } };
+  }
+  const toolNames = new Map<string, string>();
+  for (const [index, value] of messages.entries()) {
+    const where = `messages[${index}]`;
+    const parsed = messageSchema.safeParse(value);
+    if (!parsed.success) {
+      skipOrThrow(zodRecordError(file, where, parsed.error), options);
+      continue;
+    }
+    const converted = convertAnthropicContent(parsed.data.role, parsed.data.content, `${file}#${index}`, toolNames);
+    if ('field' in converted) {
+      skipOrThrow(recordError(file, where, converted.field, converted.problem), options);
+      continue;
+    }
+    for (const message of converted.messages) yield { type: 'message', message };
+  }
+}
+
+/** Importer of Anthropic Messages API JSON (request body or message array). */
+export const anthropicImporter: Importer = { format: 'anthropic', detect, read };

@@ -1,0 +1,97 @@
+/**
+ * Claude Code session JSONL (`~/.claude/projects/…/<session>.jsonl`).
+ *
+ * - `user` / `assistant` records become messages (label: the record's `uuid`). Assistant
+ *   records are split per content block in Claude Code; each record is one message here.
+ *   A user record of only `tool_result` blocks becomes `tool` messages, one per block.
+ * - `isMeta` user records (command caveats, hook output, system reminders) are KEPT: the model
+ *   saw them, so they are part of the context a ledger must be able to recover.
+ * - A `system` record with `subtype: "compact_boundary"` followed by a `user` record with
+ *   `isCompactSummary: true` is ONE `compaction` event whose summary is that record's text; the
+ *   summary is not also emitted as a message. A boundary with no summary yields nothing.
+ * - `thinking` blocks, `progress`, `file-history-snapshot`, `queue-operation`, other `system`
+ *   subtypes (hook summaries, turn durations), `summary` records (session titles) and unknown
+ *   record types are skipped: they are UI state, not model context.
+ * - `*.compact-agent.jsonl` files (the compaction prompt and its output, a sidechain) read as
+ *   ordinary sessions.
+ */
+import { z } from 'zod';
+import { anthropicContentSchema, blocksText, convertAnthropicContent } from './anthropic-blocks.js';
+import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { describeIssues } from './openai-message.js';
+
+const RECORD_TYPES = new Set(['user', 'assistant', 'progress', 'system', 'file-history-snapshot', 'queue-operation', 'summary']);
+
+const recordSchema = z.object({ type: z.string() }).loose();
+const messageRecordSchema = z
+  .object({
+    type: z.enum(['user', 'assistant']),
+    uuid: z.string().nullish(),
+    version: z.string().nullish(),
+    isCompactSummary: z.boolean().nullish(),
+    message: z.object({ content: z.unknown() }).loose(),
+  })
+  .loose();
+const systemRecordSchema = z.object({ subtype: z.string().nullish(), version: z.string().nullish() }).loose();
+
+/** True when the head looks like a Claude Code session: records with a known `type` and a `uuid`/`sessionId`. */
+function detect(head: string): boolean {
+  const records = headRecords(head).filter(isRecord);
+  if (records.length > 0) {
+    return records.some(
+      (record) =>
+        typeof record.type === 'string' &&
+        RECORD_TYPES.has(record.type) &&
+        (('uuid' in record && 'sessionId' in record) || record.type === 'file-history-snapshot' || 'leafUuid' in record),
+    );
+  }
+  return /^\s*\{/.test(head) && /"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head);
+}
+
+async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+  const toolNames = new Map<string, string>();
+  let boundaryVersion: string | undefined;
+  for await (const { line, value } of readJsonLines(file, options)) {
+    const record = recordSchema.safeParse(value);
+    if (!record.success) {
+      const { field, problem } = describeIssues(record.error);
+      skipOrThrow(lineError(file, line, field, problem), options);
+      continue;
+    }
+    const type = record.data.type;
+    if (type === 'system') {
+      const system = systemRecordSchema.safeParse(value);
+      if (system.success && system.data.subtype === 'compact_boundary') boundaryVersion = system.data.version ?? undefined;
+      continue;
+    }
+    if (type !== 'user' && type !== 'assistant') continue;
+    const parsed = messageRecordSchema.safeParse(value);
+    if (!parsed.success) {
+      const { field, problem } = describeIssues(parsed.error);
+      skipOrThrow(lineError(file, line, field, problem), options);
+      continue;
+    }
+    const data = parsed.data;
+    const label = data.uuid ?? `${file}:${line}`;
+    if (data.type === 'user' && data.isCompactSummary === true) {
+      if (!anthropicContentSchema.safeParse(data.message.content).success) {
+        skipOrThrow(lineError(file, line, 'message.content', 'expected a string or an array of content blocks'), options);
+        continue;
+      }
+      const version = data.version ?? boundaryVersion ?? 'unknown';
+      boundaryVersion = undefined;
+      yield { type: 'compaction', summary: blocksText(data.message.content), summarizer: { name: 'claude-code', version }, label };
+      continue;
+    }
+    const converted = convertAnthropicContent(data.type, data.message.content, label, toolNames);
+    if ('field' in converted) {
+      skipOrThrow(lineError(file, line, `message.${converted.field}`, converted.problem), options);
+      continue;
+    }
+    for (const message of converted.messages) yield { type: 'message', message };
+  }
+}
+
+/** Importer of Claude Code session JSONL. */
+export const claudeCodeImporter: Importer = { format: 'claude-code', detect, read };

@@ -1,0 +1,49 @@
+/**
+ * The events every transcript importer yields, and the importer interface the registry
+ * dispatches to.
+ */
+import type { TranscriptParseError } from '../errors.js';
+import type { TranscriptMessage } from '../messages.js';
+
+/** A `TranscriptParseError` instance (the error class is a value; this is its instance type). */
+export type TranscriptParseFailure = InstanceType<typeof TranscriptParseError>;
+
+/** Formats the importers read. */
+export type ImportFormat = 'openai' | 'jsonl' | 'claude-code' | 'codex' | 'anthropic' | 'ai-sdk' | 'swe-agent' | 'locomo';
+
+/** The summarizer that wrote an agent's own compaction summary. */
+export interface CompactionSummarizer {
+  /** Agent or summarizer name, e.g. `claude-code`, `codex`. */
+  readonly name: string;
+  /** Its version, or `unknown`. */
+  readonly version: string;
+}
+
+/** What an importer yields. */
+export type TranscriptEvent =
+  /** A new conversation starts (multi-conversation files: SWE-agent JSONL, LoCoMo). */
+  | { readonly type: 'session'; readonly sessionId: string; readonly label?: string | undefined }
+  /** One message; `message.label` carries the source label (file:line, a uuid, a LoCoMo dia_id like `D1:3`). */
+  | { readonly type: 'message'; readonly message: TranscriptMessage }
+  /** The agent's own compaction (Claude Code compact_boundary + isCompactSummary, Codex `compacted`). */
+  | { readonly type: 'compaction'; readonly summary: string; readonly summarizer: CompactionSummarizer; readonly label?: string | undefined };
+
+/** Options every importer accepts. */
+export interface ImportOptions {
+  /** Skip records that do not parse (each is reported to `onSkip`) instead of failing. */
+  readonly skipInvalid?: boolean | undefined;
+  /** Called for every skipped record. */
+  readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
+  /** Called with bytes read so far, for progress. */
+  readonly onProgress?: ((bytesRead: number, totalBytes: number) => void) | undefined;
+}
+
+/** One transcript format: how to recognise it and how to read it. */
+export interface Importer {
+  /** The format it reads. */
+  readonly format: ImportFormat;
+  /** True when `head` (the first ~64 KB of `file`, possibly cut mid-line) looks like this format. */
+  detect(head: string, file: string): boolean;
+  /** Read `file` as a stream of events. Errors are `TranscriptParseError`s naming file, line or record, and field. */
+  read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent>;
+}

@@ -1,0 +1,79 @@
+import { open } from 'node:fs/promises';
+import { TranscriptParseError } from '../errors.js';
+import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptParseFailure } from './events.js';
+import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { describeIssues, fromOpenAiMessage, openAiMessageSchema } from './openai-message.js';
+
+/** Transcript formats `replay` reads in this version. */
+export type TranscriptFormat = 'openai' | 'jsonl';
+
+/** Options of the transcript reader. */
+export interface ReadTranscriptOptions {
+  /** Format, or `auto` to detect from the first bytes. */
+  readonly format?: TranscriptFormat | 'auto' | undefined;
+  /** Skip lines that do not parse (each is reported to `onSkip`) instead of failing. */
+  readonly skipInvalid?: boolean | undefined;
+  /** Called for every skipped line. */
+  readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
+  /** Called with bytes read so far, for progress. */
+  readonly onProgress?: ((bytesRead: number, totalBytes: number) => void) | undefined;
+}
+
+/** Detect the format from the first non-blank bytes: a JSON array or `{"messages": …}` is openai, else JSONL. */
+export async function detectFormat(file: string): Promise<TranscriptFormat> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const head = buffer.subarray(0, bytesRead).toString('utf8').trimStart();
+    if (head.startsWith('[')) return 'openai';
+    if (head.startsWith('{') && /^\{\s*"messages"\s*:/.test(head)) return 'openai';
+    return 'jsonl';
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* readJsonl(file: string, options: ReadTranscriptOptions): AsyncGenerator<TranscriptMessage> {
+  for await (const { line, value } of readJsonLines(file, options)) {
+    const parsed = openAiMessageSchema.safeParse(value);
+    if (parsed.success) {
+      yield fromOpenAiMessage(parsed.data, `${file}:${line}`);
+      continue;
+    }
+    const { field, problem } = describeIssues(parsed.error);
+    skipOrThrow(lineError(file, line, field, problem), options);
+  }
+}
+
+async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): AsyncGenerator<TranscriptMessage> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(file, 'utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw lineError(file, 1, '(file)', `not valid JSON (${(cause as Error).message})`);
+  }
+  const messages = Array.isArray(value) ? value : (value as { messages?: unknown }).messages;
+  if (!Array.isArray(messages)) throw lineError(file, 1, 'messages', 'expected a JSON array of messages or an object with a "messages" array');
+  for (const [index, message] of messages.entries()) {
+    const parsed = openAiMessageSchema.safeParse(message);
+    if (parsed.success) {
+      yield fromOpenAiMessage(parsed.data, `${file}#${index}`);
+      continue;
+    }
+    const { field, problem } = describeIssues(parsed.error);
+    const error = new TranscriptParseError(`${file}: message ${index}: field "${field}": ${problem}. Fix it, or pass --skip-invalid.`, { file, index, field });
+    if (!options.skipInvalid) throw error;
+    options.onSkip?.(error);
+  }
+  options.onProgress?.(text.length, text.length);
+}
+
+/** Read a transcript as a stream of messages. Errors name the file, line (or message index) and field. */
+export async function* readTranscript(file: string, options: ReadTranscriptOptions = {}): AsyncGenerator<TranscriptMessage> {
+  const format = !options.format || options.format === 'auto' ? await detectFormat(file) : options.format;
+  yield* format === 'openai' ? readOpenAiArray(file, options) : readJsonl(file, options);
+}

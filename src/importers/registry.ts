@@ -1,0 +1,64 @@
+/**
+ * Format detection and dispatch over every importer.
+ */
+import { open } from 'node:fs/promises';
+import { InvalidInputError } from '../errors.js';
+import { aiSdkImporter } from './ai-sdk.js';
+import { anthropicImporter } from './anthropic.js';
+import { claudeCodeImporter } from './claude-code.js';
+import { codexImporter } from './codex.js';
+import type { Importer, ImportFormat, ImportOptions, TranscriptEvent } from './events.js';
+import { locomoImporter } from './locomo.js';
+import { jsonlImporter, openAiImporter } from './openai.js';
+import { sweAgentImporter } from './swe-agent.js';
+
+/** Importers in detection order: most specific first, the generic OpenAI formats last. */
+const IMPORTERS: readonly Importer[] = [
+  claudeCodeImporter,
+  codexImporter,
+  sweAgentImporter,
+  locomoImporter,
+  aiSdkImporter,
+  anthropicImporter,
+  openAiImporter,
+  jsonlImporter,
+];
+
+/** Every format `readEvents` reads, in detection order. */
+export const IMPORT_FORMATS: readonly ImportFormat[] = IMPORTERS.map((importer) => importer.format);
+
+/** Bytes of the file head that detection looks at. */
+const HEAD_BYTES = 64 * 1024;
+
+/** Options of `readEvents`. */
+export interface ReadEventsOptions extends ImportOptions {
+  /** Format, or `auto` (the default) to detect it from the first 64 KB. */
+  readonly format?: ImportFormat | 'auto' | undefined;
+}
+
+/** The importer of a format. */
+export function importerFor(format: ImportFormat): Importer {
+  const importer = IMPORTERS.find((candidate) => candidate.format === format);
+  if (!importer) throw new InvalidInputError(`Unknown transcript format "${String(format)}": use one of ${IMPORT_FORMATS.join(', ')}, or auto.`, { field: 'format' });
+  return importer;
+}
+
+/** Detect a file's format from its first ~64 KB; `jsonl` when nothing more specific matches. */
+export async function detectImportFormat(file: string): Promise<ImportFormat> {
+  const handle = await open(file, 'r');
+  let head: string;
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    head = buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+  return IMPORTERS.find((importer) => importer.detect(head, file))?.format ?? 'jsonl';
+}
+
+/** Read any supported transcript as a stream of events (format detected unless given). */
+export async function* readEvents(file: string, options: ReadEventsOptions = {}): AsyncGenerator<TranscriptEvent> {
+  const format = !options.format || options.format === 'auto' ? await detectImportFormat(file) : options.format;
+  yield* importerFor(format).read(file, options);
+}

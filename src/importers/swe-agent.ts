@@ -1,0 +1,151 @@
+/**
+ * SWE-agent and mini-swe-agent trajectories.
+ *
+ * - JSONL, one trajectory per line (`{instance_id, resolved, exit_status, submission,
+ *   messages}`): each line yields a `session` event (sessionId = `instance_id`) and its messages.
+ * - A single trajectory JSON: mini-swe-agent `{messages, info}` or SWE-agent `.traj`
+ *   (`history`, else `trajectory` steps read as assistant response + user observation).
+ * Messages are OpenAI-like; tool calls may be flat `{id, name, arguments}` (mini-swe-agent)
+ * or `{id, function: {name, arguments}}`. The `exit` role (mini-swe-agent's end marker, a copy
+ * of the submission the model never saw) is skipped. Labels are `FILE:LINE#INDEX`.
+ */
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { TranscriptMessage } from '../messages.js';
+import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import { readJsonFile, recordError, zodRecordError } from './json-file.js';
+import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { describeIssues } from './openai-message.js';
+
+const part = z.object({ type: z.string(), text: z.string().optional() }).loose();
+const toolCall = z.union([
+  z
+    .object({ id: z.string(), function: z.object({ name: z.string(), arguments: z.unknown().optional() }).loose() })
+    .loose()
+    .transform((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
+  z
+    .object({ id: z.string(), name: z.string(), arguments: z.unknown().optional() })
+    .loose()
+    .transform((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
+]);
+const messageSchema = z
+  .object({
+    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'exit']),
+    content: z.union([z.string(), z.array(part), z.null()]).optional(),
+    tool_calls: z.array(toolCall).nullish(),
+    tool_call_id: z.string().nullish(),
+    tool_call_ids: z.array(z.string()).nullish(),
+  })
+  .loose();
+const stepSchema = z.object({ response: z.string().nullish(), thought: z.string().nullish(), action: z.string().nullish(), observation: z.string().nullish() }).loose();
+const trajectorySchema = z
+  .object({
+    instance_id: z.string().nullish(),
+    info: z.object({ instance_id: z.string().nullish() }).loose().nullish(),
+    messages: z.array(z.unknown()).nullish(),
+    history: z.array(z.unknown()).nullish(),
+    trajectory: z.array(z.unknown()).nullish(),
+  })
+  .loose()
+  .refine((value) => value.messages || value.history || value.trajectory, { message: 'expected a "messages", "history" or "trajectory" array', path: ['messages'] });
+
+type Trajectory = z.infer<typeof trajectorySchema>;
+type Fail = (field: string, problem: string) => void;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+
+function toMessage(raw: unknown, label: string, toolNames: Map<string, string>): { message?: TranscriptMessage | undefined } | { error: z.ZodError } {
+  const parsed = messageSchema.safeParse(raw);
+  if (!parsed.success) return { error: parsed.error };
+  const { role, content, tool_calls: calls, tool_call_id: callId, tool_call_ids: callIds } = parsed.data;
+  if (role === 'exit') return {};
+  const body = typeof content === 'string' ? content : (content ?? []).map((item) => item.text ?? `[${item.type}]`).join('\n');
+  const toolCalls = (calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: text(call.arguments) }));
+  const mapped = role === 'developer' ? 'system' : role;
+  for (const call of toolCalls) toolNames.set(call.id, call.name);
+  const toolCallId = mapped === 'tool' ? (callId ?? callIds?.[0] ?? 'unknown') : undefined;
+  const toolName = toolCallId === undefined ? undefined : toolNames.get(toolCallId);
+  return { message: { role: mapped, content: body, toolCalls: toolCalls.length > 0 ? toolCalls : undefined, toolCallId, toolName, label } };
+}
+
+function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, fail: Fail): Generator<TranscriptEvent> {
+  yield { type: 'session', sessionId: value.instance_id ?? value.info?.instance_id ?? sessionId, label };
+  const list = value.messages ?? value.history;
+  const key = value.messages ? 'messages' : 'history';
+  if (list) {
+    const toolNames = new Map<string, string>();
+    for (const [index, raw] of list.entries()) {
+      const converted = toMessage(raw, `${label}#${index}`, toolNames);
+      if ('error' in converted) {
+        const { field, problem } = describeIssues(converted.error);
+        fail(`${key}.${index}${field === '(root)' ? '' : `.${field}`}`, problem);
+      } else if (converted.message) yield { type: 'message', message: converted.message };
+    }
+    return;
+  }
+  for (const [index, raw] of (value.trajectory ?? []).entries()) {
+    const step = stepSchema.safeParse(raw);
+    if (!step.success) {
+      fail(`trajectory.${index}`, describeIssues(step.error).problem);
+      continue;
+    }
+    const response = step.data.response ?? [step.data.thought, step.data.action].filter(Boolean).join('\n');
+    yield { type: 'message', message: { role: 'assistant', content: response, label: `${label}#${index}` } };
+    if (step.data.observation != null) yield { type: 'message', message: { role: 'user', content: step.data.observation, label: `${label}#${index}` } };
+  }
+}
+
+async function firstLine(file: string): Promise<string | undefined> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) if (line.trim().length > 0) return line;
+    return undefined;
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+function isJson(line: string | undefined): boolean {
+  try {
+    return line !== undefined && typeof JSON.parse(line) === 'object';
+  } catch {
+    return false;
+  }
+}
+
+async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+  const name = basename(file).replace(/\.(traj\.json|traj|json|jsonl)$/, '');
+  if (!isJson(await firstLine(file))) {
+    const parsed = trajectorySchema.safeParse(await readJsonFile(file, options));
+    if (!parsed.success) throw zodRecordError(file, '(root)', parsed.error);
+    yield* trajectoryEvents(parsed.data, name, file, (field, problem) => skipOrThrow(recordError(file, '(root)', field, problem), options));
+    return;
+  }
+  for await (const { line, value } of readJsonLines(file, options)) {
+    const parsed = trajectorySchema.safeParse(value);
+    if (!parsed.success) {
+      const { field, problem } = describeIssues(parsed.error);
+      skipOrThrow(lineError(file, line, field, problem), options);
+      continue;
+    }
+    const fail: Fail = (field, problem) => skipOrThrow(lineError(file, line, field, problem), options);
+    yield* trajectoryEvents(parsed.data, line === 1 ? name : `${name}:${line}`, `${file}:${line}`, fail);
+  }
+}
+
+const MARKERS = [/^\s*\{\s*"instance_id"\s*:/, /"trajectory_format"\s*:\s*"mini-swe-agent/, /^\s*\{\s*"(trajectory|history)"\s*:\s*\[/];
+
+function detect(head: string): boolean {
+  const first = head.trimStart().split('\n', 1)[0] ?? '';
+  if (MARKERS.some((marker) => marker.test(head))) return true;
+  if (/"history"\s*:\s*\[/.test(head) && /"trajectory"\s*:\s*\[/.test(head)) return true;
+  if (/^\{\s*"info"\s*:/.test(head.trimStart()) && /"(mini_version|model_stats|exit_status)"\s*:/.test(head)) return true;
+  return first.startsWith('{') && /"instance_id"\s*:/.test(first) && /"(messages|history|trajectory)"\s*:\s*\[/.test(first);
+}
+
+/** Importer of SWE-agent / mini-swe-agent trajectories (JSONL of trajectories, or one trajectory JSON). */
+export const sweAgentImporter: Importer = { format: 'swe-agent', detect, read };

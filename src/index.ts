@@ -1,0 +1,62 @@
+/**
+ * context-ledger: recoverable, auditable context compaction for LLM agents.
+ * The root entry loads no driver (no better-sqlite3, pg, ai or MCP SDK): stores with
+ * drivers are under subpaths such as `context-ledger/sqlite`.
+ */
+export { createLedger } from './ledger.js';
+export type { Ledger, LedgerOptions } from './ledger.js';
+export { LedgerSession, activeRecord } from './session.js';
+export type { SessionOptions, SessionDependencies, ExternalSummaryInput } from './session.js';
+export { createMemoryStore } from './stores/memory/memory-store.js';
+export type { LedgerStore, AppendEntry, TextHit } from './stores/store.js';
+export { createExtractiveSummarizer } from './summarizers/extractive.js';
+export type { ExtractiveSummarizerOptions } from './summarizers/extractive.js';
+export type { Summarizer, SummarizeRequest, SummarizeResult, SourceUnit } from './summarizers/summarizer.js';
+export { createO200kCounter, createApproximateCounter } from './tokens.js';
+export type { TokenCounter } from './tokens.js';
+export { extractHandles } from './handles/extract.js';
+export { handleKey, lookupKeys } from './handles/normalize.js';
+export { canonicalSpanBytes, spanId, verifySpan, createSpan } from './span.js';
+export { resolveWindowConfig } from './config.js';
+export { renderWindow, ledgerBlock } from './window.js';
+export type { RenderedContext, RenderedMessage, WindowState } from './window.js';
+export type { RecallResult, RecallHit } from './recall.js';
+export type { Gap } from './gaps.js';
+export type { TranscriptMessage, TranscriptToolCall } from './messages.js';
+export { verifySummary } from './compaction/verify.js';
+export { fitHandleBudget, checkCarriedHandles, mergeHandles } from './compaction/guards.js';
+export {
+  LedgerError,
+  HandleBudgetExceededError,
+  LossyRecompactionError,
+  UnsafeRecompactionError,
+  ImmutableSpanError,
+  SequenceConflictError,
+  TenantMismatchError,
+  InvalidConfigError,
+  InvalidInputError,
+  TranscriptParseError,
+  StoreUnavailableError,
+  StoreOperationError,
+  ContextBudgetError,
+  NotFoundError,
+} from './errors.js';
+export type { LedgerErrorCode } from './errors.js';
+export { HANDLE_KINDS } from './types.js';
+export type {
+  Span,
+  SourceKind,
+  Role,
+  HandleKind,
+  ExtractedHandle,
+  Handle,
+  Occurrence,
+  SpanOccurrence,
+  Claim,
+  Finding,
+  DroppedRange,
+  SummarizerIdentity,
+  CompactionRecord,
+  WindowConfig,
+  SessionInfo,
+} from './types.js';

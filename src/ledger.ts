@@ -1,0 +1,60 @@
+import { gapsOf } from './gaps.js';
+import { LedgerSession, activeRecord } from './session.js';
+import type { SessionOptions } from './session.js';
+import type { LedgerStore } from './stores/store.js';
+import { createExtractiveSummarizer } from './summarizers/extractive.js';
+import type { Summarizer } from './summarizers/summarizer.js';
+import { createO200kCounter } from './tokens.js';
+import type { TokenCounter } from './tokens.js';
+import { renderWindow } from './window.js';
+import type { RenderedContext } from './window.js';
+
+/** Options of a ledger. */
+export interface LedgerOptions {
+  /** Where everything is kept. */
+  readonly store: LedgerStore;
+  /** Token counter (default o200k_base). */
+  readonly tokenCounter?: TokenCounter | undefined;
+  /** Summarizer (default: the extractive one). */
+  readonly summarizer?: Summarizer | undefined;
+  /** Clock, for tests. */
+  readonly now?: (() => Date) | undefined;
+}
+
+/** A ledger: a store plus the counter and summarizer its sessions use. */
+export interface Ledger {
+  /** The store. */
+  readonly store: LedgerStore;
+  /** The token counter. */
+  readonly counter: TokenCounter;
+  /** Open (or create) a session. */
+  session(sessionId: string, options?: SessionOptions): Promise<LedgerSession>;
+  /**
+   * Replay the window a session had right after the span with seq `atSeq - 1` was appended
+   * and any compaction then was done: a pure function of the stored spans and records.
+   */
+  replayWindow(sessionId: string, options?: { atSeq?: number; systemPrompt?: string }): Promise<RenderedContext>;
+  /** Close the store. */
+  close(): Promise<void>;
+}
+
+/** Create a ledger over a store. */
+export function createLedger(options: LedgerOptions): Ledger {
+  const counter = options.tokenCounter ?? createO200kCounter();
+  const summarizer = options.summarizer ?? createExtractiveSummarizer();
+  const { store } = options;
+  return {
+    store,
+    counter,
+    session: (sessionId, sessionOptions) => LedgerSession.open(sessionId, { store, counter, summarizer, now: options.now }, sessionOptions),
+    async replayWindow(sessionId, replayOptions = {}) {
+      const atSeq = replayOptions.atSeq ?? (await store.nextSeq(sessionId));
+      const records = (await store.records(sessionId)).filter((record) => record.atSeq <= atSeq);
+      const active = activeRecord(records);
+      const checkpoint = active?.checkpointId === undefined ? undefined : records.find((record) => record.id === active.checkpointId);
+      const originals = await store.occurrences(sessionId, { fromSeq: active ? active.droppedRange.toSeq + 1 : 0, toSeq: atSeq - 1 });
+      return renderWindow({ systemPrompt: replayOptions.systemPrompt, active, checkpoint, gaps: gapsOf(records), originals }, counter);
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,283 @@
+import { compactRegion } from './compaction/compact.js';
+import { mergeHandles } from './compaction/guards.js';
+import { allowedBoundaries, chooseBoundary } from './compaction/planner.js';
+import { recordId } from './compaction/record-id.js';
+import { LEDGER_FRAME_TOKENS, resolveWindowConfig } from './config.js';
+import { ContextBudgetError, InvalidInputError } from './errors.js';
+import { gapsOf } from './gaps.js';
+import type { Gap } from './gaps.js';
+import { extractHandles } from './handles/extract.js';
+import { messageToPieces, validateMessage } from './messages.js';
+import type { TranscriptMessage } from './messages.js';
+import { recall } from './recall.js';
+import type { RecallResult } from './recall.js';
+import type { AppendEntry, LedgerStore } from './stores/store.js';
+import type { Summarizer } from './summarizers/summarizer.js';
+import type { TokenCounter } from './tokens.js';
+import type { CompactionRecord, Finding, Handle, SpanOccurrence, WindowConfig } from './types.js';
+import { originalCost, renderWindow } from './window.js';
+import type { RenderedContext, WindowState } from './window.js';
+
+/** Options for opening a session. */
+export interface SessionOptions {
+  /** Tenant the session belongs to (isolation). */
+  readonly tenantId?: string | undefined;
+  /** Window configuration; `maxTokens` alone is enough, the rest has defaults. */
+  readonly window?: Partial<WindowConfig> | undefined;
+  /** The caller's system prompt, rendered first and never compacted. */
+  readonly systemPrompt?: string | undefined;
+}
+
+/** What a session needs from its ledger. */
+export interface SessionDependencies {
+  readonly store: LedgerStore;
+  readonly counter: TokenCounter;
+  readonly summarizer: Summarizer;
+  readonly now?: (() => Date) | undefined;
+}
+
+/** Input for recording a summary written by another tool (e.g. an agent's own auto-compaction). */
+export interface ExternalSummaryInput {
+  /** The summary text, verbatim. */
+  readonly summary: string;
+  /** Who wrote it, e.g. `{ name: 'claude-code', version: '2.1' }`. */
+  readonly summarizer: { readonly name: string; readonly version: string };
+  /** First seq it covers (default: the start of the window). */
+  readonly fromSeq?: number | undefined;
+  /** Last seq it covers (default: the last appended seq; -1 for a summary of history this ledger never saw). */
+  readonly toSeq?: number | undefined;
+}
+
+/**
+ * One agent conversation in a ledger. Single writer: operations on a session object are
+ * serialized; another process appending to the same session gets SequenceConflictError.
+ */
+export class LedgerSession {
+  /** Session id. */
+  readonly id: string;
+  /** The resolved window configuration. */
+  readonly config: WindowConfig;
+  private readonly dependencies: SessionDependencies;
+  private readonly systemPrompt: string | undefined;
+  private allRecords: CompactionRecord[];
+  private originals: SpanOccurrence[];
+  private nextSeq: number;
+  private byteEnd: number;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly costCache = new Map<string, number>();
+
+  private constructor(id: string, dependencies: SessionDependencies, options: SessionOptions, state: { records: CompactionRecord[]; originals: SpanOccurrence[]; nextSeq: number; byteEnd: number }) {
+    this.id = id;
+    this.dependencies = dependencies;
+    this.systemPrompt = options.systemPrompt;
+    this.config = resolveWindowConfig(id, options.window, options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + 4 : 0);
+    this.allRecords = state.records;
+    this.originals = state.originals;
+    this.nextSeq = state.nextSeq;
+    this.byteEnd = state.byteEnd;
+  }
+
+  /** Open (or create) a session and load its window from the store. */
+  static async open(id: string, dependencies: SessionDependencies, options: SessionOptions = {}): Promise<LedgerSession> {
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new InvalidInputError(`session id must be a non-empty string of at most 200 characters (got ${JSON.stringify(id)})`, { sessionId: id });
+    resolveWindowConfig(id, options.window);
+    const { store } = dependencies;
+    await store.openSession(id, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
+    const records = await store.records(id);
+    const active = activeRecord(records);
+    const fromSeq = active ? active.droppedRange.toSeq + 1 : 0;
+    const originals = await store.occurrences(id, { fromSeq });
+    const nextSeq = await store.nextSeq(id);
+    const lastOriginal = originals[originals.length - 1];
+    const byteEnd = lastOriginal ? lastOriginal.byteEnd : nextSeq > 0 ? ((await store.occurrences(id, { fromSeq: nextSeq - 1 }))[0]?.byteEnd ?? 0) : 0;
+    return new LedgerSession(id, dependencies, options, { records, originals, nextSeq, byteEnd });
+  }
+
+  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation, operation);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Append messages (one transaction per call). Large messages are chunked into several spans. */
+  append(input: TranscriptMessage | readonly TranscriptMessage[]): Promise<SpanOccurrence[]> {
+    const messages: readonly TranscriptMessage[] = Array.isArray(input) ? input : [input as TranscriptMessage];
+    return this.exclusive(async () => {
+      const { counter, store } = this.dependencies;
+      const entries: AppendEntry[] = [];
+      let byte = this.byteEnd;
+      messages.forEach((message, index) => {
+        validateMessage(message, `session ${this.id}, message ${index} of this append`);
+        for (const piece of messageToPieces(message, this.config.maxSpanTokens, counter)) {
+          const length = Buffer.byteLength(piece.span.text, 'utf8') + 1;
+          const handles = extractHandles(piece.span.text).map((handle) => ({ ...handle, spanId: piece.span.id, role: piece.role, tokens: counter.count(handle.text) }));
+          entries.push({ span: piece.span, role: piece.role, byteStart: byte, byteEnd: byte + length, label: message.label, chunk: piece.chunk, handles });
+          byte += length;
+        }
+      });
+      if (entries.length === 0) return [];
+      const written = await store.append(this.id, this.nextSeq, entries);
+      this.originals.push(...written);
+      this.nextSeq += written.length;
+      this.byteEnd = byte;
+      return written;
+    });
+  }
+
+  /** The summary record now in the window, if any. */
+  activeRecord(): CompactionRecord | undefined {
+    return activeRecord(this.allRecords);
+  }
+
+  /** All records of the session, oldest first. */
+  records(): CompactionRecord[] {
+    return [...this.allRecords];
+  }
+
+  /** Known gaps: one per lossy record. */
+  gaps(): Gap[] {
+    return gapsOf(this.allRecords);
+  }
+
+  /** The handle index in the window plus its checkpoint, deduplicated, oldest first. */
+  handleIndex(): Handle[] {
+    const active = this.activeRecord();
+    if (!active) return [];
+    return mergeHandles(active.handles, this.checkpointOf(active)?.handles ?? []);
+  }
+
+  private checkpointOf(record: CompactionRecord | undefined): CompactionRecord | undefined {
+    return record?.checkpointId === undefined ? undefined : this.allRecords.find((candidate) => candidate.id === record.checkpointId);
+  }
+
+  private state(): WindowState {
+    const active = this.activeRecord();
+    return { systemPrompt: this.systemPrompt, active, checkpoint: this.checkpointOf(active), gaps: this.gaps(), originals: this.originals };
+  }
+
+  /** Render without compacting. */
+  peek(): RenderedContext {
+    return renderWindow(this.state(), this.dependencies.counter, this.costCache);
+  }
+
+  /** Render the context, compacting first when it is over `compactAt` and again until it fits `maxTokens`. */
+  render(): Promise<RenderedContext> {
+    return this.exclusive(async () => {
+      const { maxTokens, compactAt, keepRecentTokens } = this.config;
+      let rendered = this.peek();
+      if (rendered.tokens > compactAt * maxTokens && this.originals.length > 0) {
+        await this.compactOnce(keepRecentTokens);
+        rendered = this.peek();
+      }
+      while (rendered.tokens > maxTokens) {
+        if (this.originals.length === 0) {
+          throw new ContextBudgetError(`Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.`, { sessionId: this.id, tokens: rendered.tokens, maxTokens });
+        }
+        const fixed = rendered.tokens - this.originals.reduce((sum, occurrence) => sum + originalCost(occurrence, this.dependencies.counter, this.costCache), 0);
+        const room = maxTokens - Math.max(fixed, this.config.handleBudgetTokens + this.config.summaryBudgetTokens + LEDGER_FRAME_TOKENS);
+        await this.compactOnce(Math.max(0, Math.min(keepRecentTokens, room)));
+        rendered = this.peek();
+      }
+      return rendered;
+    });
+  }
+
+  /** Force one compaction now, keeping at most `keepRecentTokens` of recent turns. */
+  compact(keepRecentTokens = this.config.keepRecentTokens): Promise<CompactionRecord | undefined> {
+    return this.exclusive(() => this.compactOnce(keepRecentTokens));
+  }
+
+  private async compactOnce(keepTokens: number): Promise<CompactionRecord | undefined> {
+    if (this.originals.length === 0) return undefined;
+    const costs = this.originals.map((occurrence) => originalCost(occurrence, this.dependencies.counter, this.costCache));
+    const boundary = chooseBoundary(this.originals, costs, keepTokens);
+    const region = this.originals.slice(0, boundary);
+    const active = this.activeRecord();
+    const output = await compactRegion({
+      store: this.dependencies.store,
+      sessionId: this.id,
+      config: this.config,
+      summarizer: this.dependencies.summarizer,
+      counter: this.dependencies.counter,
+      active,
+      activeCheckpoint: this.checkpointOf(active),
+      region,
+      nextOrdinal: this.allRecords.length,
+      atSeq: this.nextSeq,
+      now: this.dependencies.now,
+    });
+    if (output.checkpoint) this.allRecords.push(output.checkpoint);
+    this.allRecords.push(output.record);
+    this.originals = this.originals.slice(boundary);
+    return output.record;
+  }
+
+  /** Where the window may be cut (exposed for tests and tools). */
+  boundaries(): number[] {
+    return allowedBoundaries(this.originals);
+  }
+
+  /** Recall by handle, span id, record id or text. Never writes. */
+  recall(query: string, options: { limit?: number } = {}): Promise<RecallResult> {
+    return recall({ store: this.dependencies.store, sessionId: this.id, records: this.allRecords, limit: options.limit }, query);
+  }
+
+  /**
+   * Record a summary another tool wrote (an agent's own compaction). It replaces the
+   * covered originals in the window and is always lossy: its author could not be
+   * constrained to keep handles verbatim. Handles it dropped are listed as a finding.
+   */
+  importExternalSummary(input: ExternalSummaryInput): Promise<CompactionRecord> {
+    return this.exclusive(async () => {
+      const { store, counter } = this.dependencies;
+      const active = this.activeRecord();
+      const fromSeq = input.fromSeq ?? (active ? active.droppedRange.toSeq + 1 : 0);
+      const toSeq = input.toSeq ?? this.nextSeq - 1;
+      if (toSeq >= this.nextSeq || (toSeq >= 0 && fromSeq > toSeq + 1)) {
+        throw new InvalidInputError(`Session ${this.id}: an external summary must cover appended spans (got seq ${fromSeq}-${toSeq}, next seq is ${this.nextSeq})`, { sessionId: this.id, fromSeq, toSeq });
+      }
+      const covered = toSeq >= fromSeq ? await store.occurrences(this.id, { fromSeq, toSeq }) : [];
+      const regionHandles = toSeq >= fromSeq ? await store.handles(this.id, { fromSeq, toSeq }) : [];
+      const kept = mergeHandles(regionHandles.filter((handle) => input.summary.includes(handle.text)));
+      const keptTexts = new Set(kept.map((handle) => handle.text));
+      const own: Handle[] = extractHandles(input.summary)
+        .filter((handle) => !keptTexts.has(handle.text))
+        .map((handle) => ({ ...handle, spanId: 'unresolved', seq: -1, role: 'assistant', tokens: counter.count(handle.text) }));
+      const dropped = mergeHandles(regionHandles).filter((handle) => !keptTexts.has(handle.text));
+      const findings: Finding[] = [{ code: 'external-summary', message: `written by ${input.summarizer.name}, which does not keep handles verbatim` }];
+      if (dropped.length > 0) findings.push({ code: 'external-summary', message: `dropped ${dropped.length} of ${mergeHandles(regionHandles).length} handles, e.g. ${dropped.slice(0, 5).map((handle) => JSON.stringify(handle.text)).join(', ')}` });
+      if (covered.length !== Math.max(0, toSeq - fromSeq + 1) || toSeq < fromSeq) findings.push({ code: 'missing-originals', message: 'the originals it summarized are not in the ledger' });
+      const first = covered[0];
+      const last = covered[covered.length - 1];
+      const body = {
+        sessionId: this.id,
+        type: 'external' as const,
+        summary: input.summary,
+        claims: [{ text: input.summary, spanIds: covered.map((occurrence) => occurrence.spanId) }],
+        handles: [...kept, ...own],
+        reversible: false,
+        depth: 1,
+        droppedRange: { fromSeq, toSeq, byteStart: first?.byteStart ?? 0, byteEnd: last?.byteEnd ?? 0 },
+        ancestors: active ? [active.id] : [],
+        rederived: false,
+        summarizer: input.summarizer,
+        findings,
+      };
+      const ordinal = this.allRecords.length;
+      const record: CompactionRecord = { id: recordId('ext', { ...body, ordinal }), ordinal, ...body, summaryTokens: counter.count(input.summary), atSeq: this.nextSeq, createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString() };
+      await store.writeRecord(record);
+      this.allRecords.push(record);
+      this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
+      return record;
+    });
+  }
+}
+
+/** The latest summary or external record: the one in the window. */
+export function activeRecord(records: readonly CompactionRecord[]): CompactionRecord | undefined {
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index];
+    if (record && record.type !== 'checkpoint') return record;
+  }
+  return undefined;
+}

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { SourceKind, Role, Span } from './types.js';
+
+/** Canonical bytes of a span: kind, tool name, tool call id and text, NUL-separated, UTF-8. */
+export function canonicalSpanBytes(input: { kind: SourceKind; text: string; toolName?: string | undefined; toolCallId?: string | undefined }): Buffer {
+  return Buffer.from(['cl-span-v1', input.kind, input.toolName ?? '', input.toolCallId ?? '', input.text].join('\u0000'), 'utf8');
+}
+
+/** The content address of a span: `sha256:<hex>`. */
+export function spanId(input: { kind: SourceKind; text: string; toolName?: string | undefined; toolCallId?: string | undefined }): string {
+  return 'sha256:' + createHash('sha256').update(canonicalSpanBytes(input)).digest('hex');
+}
+
+/** True when the span's id matches the hash of its content. */
+export function verifySpan(span: Span): boolean {
+  return spanId(span) === span.id;
+}
+
+/** Build an immutable span, hashing its canonical form. */
+export function createSpan(input: { kind: SourceKind; text: string; toolName?: string | undefined; toolCallId?: string | undefined; tokens: number }): Span {
+  return Object.freeze({
+    id: spanId(input),
+    kind: input.kind,
+    text: input.text,
+    toolName: input.toolName,
+    toolCallId: input.toolCallId,
+    tokens: input.tokens,
+  });
+}
+
+/** The role a span of this kind is rendered under. */
+export function roleOf(kind: SourceKind): Role {
+  switch (kind) {
+    case 'system':
+      return 'system';
+    case 'user':
+      return 'user';
+    case 'assistant':
+    case 'tool-call':
+      return 'assistant';
+    case 'tool-result':
+      return 'tool';
+  }
+}

@@ -1,0 +1,2 @@
+/** The in-memory `LedgerStore`. */
+export { createMemoryStore } from './memory-store.js';

@@ -1,0 +1,196 @@
+import { ImmutableSpanError, NotFoundError, SequenceConflictError, TenantMismatchError } from '../../errors.js';
+import type { CompactionRecord, Handle, SessionInfo, Span, SpanOccurrence } from '../../types.js';
+import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
+import {
+  buildHandle,
+  buildOccurrence,
+  buildSpan,
+  checkAppend,
+  checkCount,
+  checkId,
+  checkRecord,
+  deepFreeze,
+  inRange,
+  orderEntryHandles,
+  searchTerms,
+  type SeqRange,
+} from './store-input.js';
+
+interface SessionState {
+  readonly info: SessionInfo;
+  readonly occurrences: SpanOccurrence[];
+  readonly spanIds: Set<string>;
+  readonly handles: Handle[];
+  readonly handlesByKey: Map<string, Handle[]>;
+  readonly records: CompactionRecord[];
+  readonly recordsById: Map<string, CompactionRecord>;
+}
+
+/**
+ * Creates an in-process `LedgerStore` (kind `memory`, location `memory:`), for tests, demos
+ * and short-lived agents.
+ *
+ * Everything it stores and returns is deep-frozen, so changing a span, occurrence, handle or
+ * record after the fact throws a `TypeError` in strict mode; no method overwrites or deletes.
+ * Spans are content-addressed: the same span appended twice is stored once (the first token
+ * count wins) and gets two occurrences.
+ *
+ * Errors: `SequenceConflictError` for a stale `expectedNextSeq` and for a record ordinal that
+ * is already taken (another writer got there first: re-read and retry); `ImmutableSpanError`
+ * for a record id that is already written; `TenantMismatchError`; `NotFoundError` when
+ * appending or writing to a session that was never opened; `InvalidInputError` for malformed
+ * input (a span whose id is not its hash, a handle that is not verbatim at its offsets).
+ */
+export function createMemoryStore(): LedgerStore {
+  const location = 'memory:';
+  const sessions = new Map<string, SessionState>();
+  const spans = new Map<string, Span>();
+
+  function session(sessionId: string, operation: string): SessionState {
+    const state = sessions.get(sessionId);
+    if (!state) {
+      throw new NotFoundError(`${location}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
+    }
+    return state;
+  }
+
+  const store: LedgerStore = {
+    kind: 'memory',
+    location,
+
+    async openSession(sessionId, options) {
+      checkId('sessionId', sessionId);
+      const tenantId = options?.tenantId;
+      const existing = sessions.get(sessionId);
+      if (existing) {
+        if (existing.info.tenantId !== tenantId) {
+          throw new TenantMismatchError(
+            `${location}: session ${sessionId} belongs to tenant ${JSON.stringify(existing.info.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
+            { sessionId, expectedTenantId: existing.info.tenantId, actualTenantId: tenantId },
+          );
+        }
+        return existing.info;
+      }
+      const info: SessionInfo = Object.freeze({ id: sessionId, tenantId, createdAt: new Date().toISOString() });
+      sessions.set(sessionId, { info, occurrences: [], spanIds: new Set(), handles: [], handlesByKey: new Map(), records: [], recordsById: new Map() });
+      return info;
+    },
+
+    async getSession(sessionId) {
+      return sessions.get(sessionId)?.info;
+    },
+
+    async listSessions(options) {
+      const all = [...sessions.values()].map((state) => state.info);
+      const filtered = options?.tenantId === undefined ? all : all.filter((info) => info.tenantId === options.tenantId);
+      return filtered.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    async append(sessionId, expectedNextSeq, entries) {
+      checkAppend(sessionId, expectedNextSeq, entries);
+      const state = session(sessionId, 'append');
+      const actual = state.occurrences.length;
+      if (expectedNextSeq !== actual) {
+        throw new SequenceConflictError(
+          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+          { sessionId, expectedNextSeq, actualNextSeq: actual },
+        );
+      }
+      return entries.map((entry, index) => appendOne(state, actual + index, entry));
+    },
+
+    async nextSeq(sessionId) {
+      return sessions.get(sessionId)?.occurrences.length ?? 0;
+    },
+
+    async occurrences(sessionId, range) {
+      return (sessions.get(sessionId)?.occurrences ?? []).filter((occurrence) => inRange(occurrence.seq, range));
+    },
+
+    async occurrencesOf(sessionId, spanId) {
+      return (sessions.get(sessionId)?.occurrences ?? []).filter((occurrence) => occurrence.spanId === spanId);
+    },
+
+    async spans(sessionId, ids) {
+      const state = sessions.get(sessionId);
+      if (!state) return [];
+      return ids.filter((id) => state.spanIds.has(id)).map((id) => spans.get(id)).filter((span): span is Span => span !== undefined);
+    },
+
+    async findHandles(sessionId, key) {
+      return [...(sessions.get(sessionId)?.handlesByKey.get(key) ?? [])];
+    },
+
+    async handles(sessionId, range?: SeqRange) {
+      return (sessions.get(sessionId)?.handles ?? []).filter((handle) => inRange(handle.seq, range));
+    },
+
+    async searchText(sessionId, query, limit) {
+      checkCount('limit', limit, { sessionId });
+      const terms = searchTerms(query).map((term) => term.toLowerCase());
+      if (terms.length === 0 || limit === 0) return [];
+      const hits: TextHit[] = [];
+      for (const occurrence of sessions.get(sessionId)?.occurrences ?? []) {
+        const text = occurrence.span.text.toLowerCase();
+        const score = terms.filter((term) => text.includes(term)).length;
+        if (score > 0) hits.push({ seq: occurrence.seq, spanId: occurrence.spanId, score });
+      }
+      return hits.sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, limit);
+    },
+
+    async writeRecord(record) {
+      const copy = checkRecord(record);
+      const state = session(copy.sessionId, `write record ${copy.id}`);
+      if (state.recordsById.has(copy.id)) {
+        throw new ImmutableSpanError(
+          `${location}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
+          { sessionId: copy.sessionId, recordId: copy.id },
+        );
+      }
+      const holder = state.records.find((existing) => existing.ordinal === copy.ordinal);
+      if (holder) {
+        throw new SequenceConflictError(
+          `${location}: record ordinal ${copy.ordinal} of session ${copy.sessionId} is already taken by record ${holder.id}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+          { sessionId: copy.sessionId, recordId: copy.id, ordinal: copy.ordinal, takenBy: holder.id },
+        );
+      }
+      deepFreeze(copy);
+      state.recordsById.set(copy.id, copy);
+      const at = state.records.findIndex((existing) => existing.ordinal > copy.ordinal);
+      state.records.splice(at === -1 ? state.records.length : at, 0, copy);
+    },
+
+    async records(sessionId) {
+      return [...(sessions.get(sessionId)?.records ?? [])];
+    },
+
+    async record(sessionId, recordId) {
+      return sessions.get(sessionId)?.recordsById.get(recordId);
+    },
+
+    async close() {
+      // Nothing to release; the data lives as long as the store object.
+    },
+  };
+
+  function appendOne(state: SessionState, seq: number, entry: AppendEntry): SpanOccurrence {
+    let span = spans.get(entry.span.id);
+    if (!span) {
+      span = buildSpan(entry.span);
+      spans.set(span.id, span);
+    }
+    const occurrence = buildOccurrence({ ...entry, sessionId: state.info.id, seq, spanId: span.id }, span);
+    state.occurrences.push(occurrence);
+    state.spanIds.add(span.id);
+    for (const extracted of orderEntryHandles(entry.handles)) {
+      const handle = buildHandle(extracted, seq);
+      state.handles.push(handle);
+      const sameKey = state.handlesByKey.get(handle.key);
+      if (sameKey) sameKey.push(handle);
+      else state.handlesByKey.set(handle.key, [handle]);
+    }
+    return occurrence;
+  }
+
+  return store;
+}

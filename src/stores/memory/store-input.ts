@@ -1,0 +1,146 @@
+/**
+ * Input checks and value builders shared by every `LedgerStore` backend, so that memory,
+ * SQLite and PostgreSQL reject the same inputs with the same errors and return the same shapes.
+ */
+import { InvalidInputError } from '../../errors.js';
+import { verifySpan } from '../../span.js';
+import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../../types.js';
+import type { AppendEntry } from '../store.js';
+
+/** A seq range as accepted by `occurrences` and `handles`. */
+export interface SeqRange {
+  /** First seq included. */
+  readonly fromSeq?: number;
+  /** Last seq included. */
+  readonly toSeq?: number;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** Throws `InvalidInputError` unless `value` is a non-empty string. */
+export function checkId(what: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new InvalidInputError(`${what} must be a non-empty string, got ${JSON.stringify(value)}; pass the id as a string.`, { [what]: value });
+  }
+}
+
+/** Throws `InvalidInputError` unless `value` is a non-negative safe integer. */
+export function checkCount(what: string, value: unknown, context: Record<string, unknown> = {}): asserts value is number {
+  if (!isCount(value)) {
+    throw new InvalidInputError(`${what} must be a non-negative integer, got ${String(value)}; pass a whole number ≥ 0.`, { ...context, [what]: value });
+  }
+}
+
+/**
+ * Checks an append batch before anything is written: every span's id must be the hash of its
+ * content, byte ranges must be ordered, and every handle must point at its own span and be the
+ * verbatim text at its offsets (invariant 2: handles are copied byte for byte).
+ */
+export function checkAppend(sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): void {
+  checkId('sessionId', sessionId);
+  checkCount('expectedNextSeq', expectedNextSeq, { sessionId });
+  if (!Array.isArray(entries)) {
+    throw new InvalidInputError(`append to session ${sessionId}: entries must be an array.`, { sessionId });
+  }
+  entries.forEach((entry, index) => {
+    const { span } = entry;
+    const where = `append to session ${sessionId}, entry ${index} (span ${span?.id})`;
+    if (!span || !verifySpan(span)) {
+      throw new InvalidInputError(`${where}: the span id is not the SHA-256 of its content; build spans with createSpan() and do not edit them.`, { sessionId, index, spanId: span?.id });
+    }
+    checkCount('tokens', span.tokens, { sessionId, index, spanId: span.id });
+    checkCount('byteStart', entry.byteStart, { sessionId, index });
+    checkCount('byteEnd', entry.byteEnd, { sessionId, index });
+    if (entry.byteEnd < entry.byteStart) {
+      throw new InvalidInputError(`${where}: byteEnd ${entry.byteEnd} is before byteStart ${entry.byteStart}; pass the span's UTF-8 range in the transcript.`, { sessionId, index });
+    }
+    if (entry.chunk !== undefined) {
+      checkCount('chunk.index', entry.chunk.index, { sessionId, index });
+      checkCount('chunk.count', entry.chunk.count, { sessionId, index });
+    }
+    for (const handle of entry.handles) {
+      if (handle.spanId !== span.id || span.text.slice(handle.start, handle.end) !== handle.text) {
+        throw new InvalidInputError(
+          `${where}: handle ${JSON.stringify(handle.text)} at [${handle.start}, ${handle.end}) is not the verbatim text of span ${span.id} at those offsets (handle spanId ${handle.spanId}); extract handles from this span and keep them byte for byte.`,
+          { sessionId, index, spanId: span.id, handle: handle.text },
+        );
+      }
+      checkCount('handle.tokens', handle.tokens, { sessionId, index, handle: handle.text });
+    }
+  });
+}
+
+/** Checks a record before it is written and returns its JSON-safe deep copy. */
+export function checkRecord(record: CompactionRecord): CompactionRecord {
+  if (typeof record !== 'object' || record === null) {
+    throw new InvalidInputError('writeRecord: record must be an object.');
+  }
+  checkId('record.id', record.id);
+  checkId('record.sessionId', record.sessionId);
+  checkCount('record.ordinal', record.ordinal, { sessionId: record.sessionId, recordId: record.id });
+  return JSON.parse(JSON.stringify(record)) as CompactionRecord;
+}
+
+/** True when `seq` lies inside the optional inclusive range. */
+export function inRange(seq: number, range: SeqRange | undefined): boolean {
+  return (range?.fromSeq === undefined || seq >= range.fromSeq) && (range?.toSeq === undefined || seq <= range.toSeq);
+}
+
+/** Freezes a value and everything reachable from it; returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** A frozen span with the same key set as `createSpan` returns. */
+export function buildSpan(span: Span): Span {
+  return Object.freeze({ id: span.id, kind: span.kind, text: span.text, toolName: span.toolName ?? undefined, toolCallId: span.toolCallId ?? undefined, tokens: span.tokens });
+}
+
+/** A frozen occurrence joined with its span, with a fixed key set. */
+export function buildOccurrence(occurrence: Occurrence, span: Span): SpanOccurrence {
+  return Object.freeze({
+    sessionId: occurrence.sessionId,
+    seq: occurrence.seq,
+    spanId: occurrence.spanId,
+    role: occurrence.role,
+    byteStart: occurrence.byteStart,
+    byteEnd: occurrence.byteEnd,
+    label: occurrence.label ?? undefined,
+    chunk: occurrence.chunk ? Object.freeze({ index: occurrence.chunk.index, count: occurrence.chunk.count }) : undefined,
+    span,
+  });
+}
+
+/** A frozen handle with a fixed key set. */
+export function buildHandle(handle: Omit<Handle, 'seq'>, seq: number): Handle {
+  return Object.freeze({
+    kind: handle.kind,
+    text: handle.text,
+    key: handle.key,
+    start: handle.start,
+    end: handle.end,
+    spanId: handle.spanId,
+    seq,
+    role: handle.role,
+    tokens: handle.tokens,
+  });
+}
+
+/** Handles of one entry in store order: by start, ties in the order given. */
+export function orderEntryHandles<H extends { readonly start: number }>(handles: readonly H[]): H[] {
+  return handles.map((handle, position) => ({ handle, position })).sort((a, b) => a.handle.start - b.handle.start || a.position - b.position).map(({ handle }) => handle);
+}
+
+/**
+ * Splits a free-text query into terms (on whitespace, duplicates removed). Every backend
+ * treats a query as "any of these terms, as case-insensitive substrings".
+ */
+export function searchTerms(query: string): string[] {
+  return [...new Set(query.split(/\s+/u).filter((term) => term.length > 0))];
+}

@@ -1,0 +1,97 @@
+/**
+ * Opening a SQLite ledger file: path checks before any work, pragmas, schema migration.
+ */
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { InvalidInputError, LedgerError, StoreUnavailableError } from '../../errors.js';
+import { checkSchema, migrate } from './schema.js';
+
+/** Options of `createSqliteStore`. */
+export interface SqliteStoreOptions {
+  /** Path of the database file (created with its directory when missing), or `:memory:`. */
+  readonly path: string;
+  /** Open without write access; the file must exist and be migrated. Writes then fail. */
+  readonly readonly?: boolean;
+}
+
+/** How long a writer waits for another connection's write lock before failing. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+/** An open database and its display location. */
+export interface OpenedDatabase {
+  /** The connection. */
+  readonly db: Database.Database;
+  /** `sqlite:<absolute path>`. */
+  readonly location: string;
+}
+
+function unavailable(location: string, what: string, todo: string, error?: unknown): LedgerError {
+  const reason = error instanceof Error ? `: ${error.message}` : '';
+  return new StoreUnavailableError(`${location}: ${what}${reason}; ${todo}.`, { location }, { cause: error });
+}
+
+/** Throws `StoreUnavailableError` when the file cannot be created, read or written. */
+function checkPath(file: string, location: string, readonly: boolean): void {
+  if (readonly) {
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      throw unavailable(location, 'cannot open the ledger read-only', 'check the path, or open it read-write once to create it', error);
+    }
+    return;
+  }
+  const directory = dirname(file);
+  try {
+    mkdirSync(directory, { recursive: true });
+    if (!statSync(directory).isDirectory()) throw new Error(`${directory} is not a directory`);
+    accessSync(directory, constants.W_OK);
+  } catch (error) {
+    throw unavailable(location, `directory ${directory} cannot be created or written`, 'choose a writable path or fix its permissions', error);
+  }
+  try {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (stats && !stats.isFile()) throw new Error(`${file} is not a regular file`);
+    if (stats) accessSync(file, constants.R_OK | constants.W_OK);
+  } catch (error) {
+    throw unavailable(location, 'the ledger file cannot be read and written', 'choose another path or fix its permissions', error);
+  }
+}
+
+/**
+ * Opens (and, read-write, creates and migrates) the database. WAL with `synchronous=NORMAL`:
+ * an acknowledged append survives a crash or kill of the process; only an OS crash or power
+ * loss may lose the last transactions (they never corrupt the file).
+ */
+export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
+  if (typeof options?.path !== 'string' || options.path.length === 0) {
+    throw new InvalidInputError('createSqliteStore: options.path must be a non-empty file path (or ":memory:").', { path: options?.path });
+  }
+  const readonly = options.readonly === true;
+  const inMemory = options.path === ':memory:';
+  const file = inMemory ? options.path : resolve(options.path);
+  const location = `sqlite:${file}`;
+  if (!inMemory) checkPath(file, location, readonly);
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly, fileMustExist: readonly });
+  } catch (error) {
+    throw unavailable(location, 'cannot open the database', 'check the path and its permissions', error);
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('foreign_keys = ON');
+    if (readonly) {
+      checkSchema(db, location);
+    } else {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db, location);
+    }
+  } catch (error) {
+    db.close();
+    if (LedgerError.isInstance(error)) throw error;
+    throw unavailable(location, 'cannot prepare the database (is it a context-ledger SQLite file?)', 'check the file or choose another path', error);
+  }
+  return { db, location };
+}

@@ -1,0 +1,139 @@
+/**
+ * The SQLite schema, versioned with `PRAGMA user_version`: `MIGRATIONS[n]` takes a database
+ * from version n to n + 1. Never edit a shipped migration; append a new one.
+ */
+import type Database from 'better-sqlite3';
+import { StoreUnavailableError } from '../../errors.js';
+
+/** Message raised by the immutability triggers on spans, occurrences and handles. */
+export const IMMUTABLE_SPANS_MESSAGE = 'context-ledger: spans are immutable';
+/** Message raised by the immutability triggers on records. */
+export const IMMUTABLE_RECORDS_MESSAGE = 'context-ledger: records are immutable';
+/** Message raised by the immutability triggers on sessions. */
+export const IMMUTABLE_SESSIONS_MESSAGE = 'context-ledger: sessions are immutable';
+
+/**
+ * Triggers that make a table append-only, enforced by SQLite itself for every connection:
+ * no UPDATE, no DELETE, and no INSERT over an existing key (which would let
+ * `INSERT OR REPLACE` delete the old row without firing a DELETE trigger).
+ */
+function appendOnly(table: string, sameKey: string, message: string): string {
+  return `
+CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END;
+CREATE TRIGGER ${table}_no_delete BEFORE DELETE ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END;
+CREATE TRIGGER ${table}_no_replace BEFORE INSERT ON ${table}
+  WHEN EXISTS (SELECT 1 FROM ${table} AS old WHERE ${sameKey})
+  BEGIN SELECT RAISE(ABORT, '${message}'); END;`;
+}
+
+const VERSION_1 = `
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT,
+  created_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX sessions_tenant ON sessions (tenant_id, id);
+
+CREATE TABLE spans (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  tool_name TEXT,
+  tool_call_id TEXT,
+  tokens INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE occurrences (
+  session_id TEXT NOT NULL REFERENCES sessions (id),
+  seq INTEGER NOT NULL,
+  span_id TEXT NOT NULL REFERENCES spans (id),
+  role TEXT NOT NULL,
+  byte_start INTEGER NOT NULL,
+  byte_end INTEGER NOT NULL,
+  label TEXT,
+  chunk_index INTEGER,
+  chunk_count INTEGER,
+  PRIMARY KEY (session_id, seq)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX occurrences_span ON occurrences (session_id, span_id);
+
+CREATE TABLE handles (
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  span_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  key TEXT NOT NULL,
+  start INTEGER NOT NULL,
+  "end" INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  tokens INTEGER NOT NULL,
+  PRIMARY KEY (session_id, seq, position),
+  FOREIGN KEY (session_id, seq) REFERENCES occurrences (session_id, seq)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX handles_key ON handles (session_id, key, seq, start, position);
+
+CREATE TABLE records (
+  session_id TEXT NOT NULL REFERENCES sessions (id),
+  id TEXT NOT NULL,
+  ordinal INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  json TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (session_id, id),
+  UNIQUE (session_id, ordinal)
+) STRICT;
+
+CREATE VIRTUAL TABLE occurrence_fts USING fts5 (text, session_id UNINDEXED, seq UNINDEXED, tokenize = 'trigram');
+${appendOnly('sessions', 'old.id = NEW.id', IMMUTABLE_SESSIONS_MESSAGE)}
+${appendOnly('spans', 'old.id = NEW.id', IMMUTABLE_SPANS_MESSAGE)}
+${appendOnly('occurrences', 'old.session_id = NEW.session_id AND old.seq = NEW.seq', IMMUTABLE_SPANS_MESSAGE)}
+${appendOnly('handles', 'old.session_id = NEW.session_id AND old.seq = NEW.seq AND old.position = NEW.position', IMMUTABLE_SPANS_MESSAGE)}
+${appendOnly('records', 'old.session_id = NEW.session_id AND (old.id = NEW.id OR old.ordinal = NEW.ordinal)', IMMUTABLE_RECORDS_MESSAGE)}
+`;
+
+/** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
+export const MIGRATIONS: readonly string[] = [VERSION_1];
+
+/** The schema version this code reads and writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function checkNotNewer(version: number, location: string): void {
+  if (version > SCHEMA_VERSION) {
+    throw new StoreUnavailableError(
+      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; upgrade context-ledger to open it.`,
+      { location, version, supported: SCHEMA_VERSION },
+    );
+  }
+}
+
+/**
+ * Brings the database to `SCHEMA_VERSION`, each pending migration in one IMMEDIATE
+ * transaction so two processes opening a fresh file at once do not both migrate.
+ */
+export function migrate(db: Database.Database, location: string): void {
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    const current = schemaVersion(db);
+    checkNotNewer(current, location);
+    for (let version = current; version < SCHEMA_VERSION; version += 1) db.exec(MIGRATIONS[version] ?? '');
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/** For read-only opens: throws unless the schema is exactly the current version. */
+export function checkSchema(db: Database.Database, location: string): void {
+  const version = schemaVersion(db);
+  checkNotNewer(version, location);
+  if (version < SCHEMA_VERSION) {
+    throw new StoreUnavailableError(
+      `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; open it once read-write to migrate it.`,
+      { location, version, supported: SCHEMA_VERSION },
+    );
+  }
+}

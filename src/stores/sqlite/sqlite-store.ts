@@ -1,0 +1,235 @@
+import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreOperationError, TenantMismatchError } from '../../errors.js';
+import type { CompactionRecord, Span, SpanOccurrence } from '../../types.js';
+import { buildOccurrence, checkAppend, checkCount, checkId, checkRecord, orderEntryHandles, searchTerms, type SeqRange } from '../memory/store-input.js';
+import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
+import { mapDriverError } from './driver-errors.js';
+import { openDatabase, type SqliteStoreOptions } from './open-database.js';
+import { prepareStatements, toHandle, toOccurrence, toRecord, toSession, toSpan } from './statements.js';
+
+const LAST_SEQ = Number.MAX_SAFE_INTEGER;
+
+/** FTS5 string literal: the term as one quoted phrase, so no query syntax is interpreted. */
+function ftsPhrase(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/** LIKE pattern matching `term` anywhere, with `%`, `_` and `\` escaped. */
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * Creates a `LedgerStore` on a SQLite file (kind `sqlite`, location `sqlite:<absolute path>`)
+ * with better-sqlite3: WAL, `synchronous=NORMAL` (an acknowledged append survives a killed
+ * process; an OS crash may lose the last transactions), a 5 s busy timeout, and triggers that
+ * make spans, occurrences, handles, records and sessions append-only for every connection.
+ *
+ * Throws `StoreUnavailableError` (before creating anything) when the path cannot be created,
+ * read or written. Operations fail with `SequenceConflictError` (stale `expectedNextSeq`, or a
+ * record ordinal already taken), `ImmutableSpanError` (a record id already written),
+ * `TenantMismatchError`, `NotFoundError` (session never opened), `InvalidInputError`, and
+ * `StoreOperationError` naming the location and operation for any driver failure.
+ */
+export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
+  const { db, location } = openDatabase(options);
+  const readonly = options.readonly === true;
+  const statements = prepareStatements(db);
+
+  function guard<T>(operation: string, body: () => T): Promise<T> {
+    try {
+      return Promise.resolve(body());
+    } catch (error) {
+      return Promise.reject(mapDriverError(location, operation, error));
+    }
+  }
+
+  function checkWritable(operation: string): void {
+    if (readonly) {
+      throw new StoreOperationError(`${location}: ${operation} failed: the store was opened read-only; open it with readonly: false to write.`, { location, operation });
+    }
+  }
+
+  function requireSession(sessionId: string, operation: string): void {
+    if (!statements.session.get(sessionId)) {
+      throw new NotFoundError(`${location}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
+    }
+  }
+
+  function storedSpan(span: Span): Span {
+    const row = statements.span.get(span.id);
+    if (row) return toSpan(row);
+    statements.insertSpan.run(span.id, span.kind, span.text, span.toolName ?? null, span.toolCallId ?? null, span.tokens);
+    return toSpan({ id: span.id, kind: span.kind, text: span.text, tool_name: span.toolName ?? null, tool_call_id: span.toolCallId ?? null, tokens: span.tokens });
+  }
+
+  function insertEntry(sessionId: string, seq: number, entry: AppendEntry): SpanOccurrence {
+    const span = storedSpan(entry.span);
+    statements.insertOccurrence.run(sessionId, seq, span.id, entry.role, entry.byteStart, entry.byteEnd, entry.label ?? null, entry.chunk?.index ?? null, entry.chunk?.count ?? null);
+    orderEntryHandles(entry.handles).forEach((handle, position) => {
+      statements.insertHandle.run(sessionId, seq, position, handle.spanId, handle.kind, handle.text, handle.key, handle.start, handle.end, handle.role, handle.tokens);
+    });
+    statements.insertText.run(span.text, sessionId, seq);
+    return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
+  }
+
+  const appendTransaction = db.transaction((sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): SpanOccurrence[] => {
+    requireSession(sessionId, 'append');
+    const actual = statements.nextSeq.get(sessionId) ?? 0;
+    if (actual !== expectedNextSeq) {
+      throw new SequenceConflictError(
+        `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+        { sessionId, expectedNextSeq, actualNextSeq: actual, location },
+      );
+    }
+    return entries.map((entry, index) => insertEntry(sessionId, actual + index, entry));
+  });
+
+  const recordTransaction = db.transaction((record: CompactionRecord): void => {
+    const operation = `write record ${record.id}`;
+    requireSession(record.sessionId, operation);
+    if (statements.recordById.get(record.sessionId, record.id) !== undefined) {
+      throw new ImmutableSpanError(
+        `${location}: record ${record.id} of session ${record.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
+        { sessionId: record.sessionId, recordId: record.id, location },
+      );
+    }
+    const holder = statements.recordIdAtOrdinal.get(record.sessionId, record.ordinal);
+    if (holder !== undefined) {
+      throw new SequenceConflictError(
+        `${location}: record ordinal ${record.ordinal} of session ${record.sessionId} is already taken by record ${holder}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+        { sessionId: record.sessionId, recordId: record.id, ordinal: record.ordinal, takenBy: holder, location },
+      );
+    }
+    statements.insertRecord.run(record.sessionId, record.id, record.ordinal, record.type, JSON.stringify(record), record.createdAt);
+  });
+
+  function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
+    const match = terms.map(ftsPhrase).join(' OR ');
+    return statements.searchFts.all(match, sessionId, limit).map((row) => ({ seq: row.seq, spanId: row.span_id, score: -row.rank }));
+  }
+
+  function searchWithLike(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
+    const hits = new Map<number, TextHit>();
+    for (const term of terms) {
+      for (const row of statements.searchLike.all(sessionId, likePattern(term))) {
+        const score = (hits.get(row.seq)?.score ?? 0) + 1;
+        hits.set(row.seq, { seq: row.seq, spanId: row.span_id, score });
+      }
+    }
+    return [...hits.values()].sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, limit);
+  }
+
+  return {
+    kind: 'sqlite',
+    location,
+
+    openSession(sessionId, sessionOptions) {
+      return guard(`open session ${sessionId}`, () => {
+        checkId('sessionId', sessionId);
+        const tenantId = sessionOptions?.tenantId;
+        const open = db.transaction(() => {
+          const row = statements.session.get(sessionId);
+          if (row) return row;
+          checkWritable(`open session ${sessionId}`);
+          const created = { id: sessionId, tenant_id: tenantId ?? null, created_at: new Date().toISOString() };
+          statements.insertSession.run(created.id, created.tenant_id, created.created_at);
+          return created;
+        });
+        const session = toSession(readonly ? open() : open.immediate());
+        if (session.tenantId !== tenantId) {
+          throw new TenantMismatchError(
+            `${location}: session ${sessionId} belongs to tenant ${JSON.stringify(session.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
+            { sessionId, expectedTenantId: session.tenantId, actualTenantId: tenantId, location },
+          );
+        }
+        return session;
+      });
+    },
+
+    getSession(sessionId) {
+      return guard(`get session ${sessionId}`, () => {
+        const row = statements.session.get(sessionId);
+        return row ? toSession(row) : undefined;
+      });
+    },
+
+    listSessions(listOptions) {
+      return guard('list sessions', () => {
+        const tenantId = listOptions?.tenantId;
+        return (tenantId === undefined ? statements.sessions.all() : statements.sessionsOfTenant.all(tenantId)).map(toSession);
+      });
+    },
+
+    append(sessionId, expectedNextSeq, entries) {
+      return guard(`append to session ${sessionId}`, () => {
+        checkAppend(sessionId, expectedNextSeq, entries);
+        checkWritable(`append to session ${sessionId}`);
+        return appendTransaction.immediate(sessionId, expectedNextSeq, entries);
+      });
+    },
+
+    nextSeq(sessionId) {
+      return guard(`read next seq of session ${sessionId}`, () => statements.nextSeq.get(sessionId) ?? 0);
+    },
+
+    occurrences(sessionId, range?: SeqRange) {
+      return guard(`read occurrences of session ${sessionId}`, () => statements.occurrences.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toOccurrence));
+    },
+
+    occurrencesOf(sessionId, spanId) {
+      return guard(`read occurrences of span ${spanId} in session ${sessionId}`, () => statements.occurrencesOfSpan.all(sessionId, spanId).map(toOccurrence));
+    },
+
+    spans(sessionId, ids) {
+      return guard(`read spans of session ${sessionId}`, () =>
+        ids.flatMap((id) => {
+          const row = statements.spanOfSession.get(id, sessionId);
+          return row ? [toSpan(row)] : [];
+        }),
+      );
+    },
+
+    findHandles(sessionId, key) {
+      return guard(`find handles of session ${sessionId}`, () => statements.handlesByKey.all(sessionId, key).map(toHandle));
+    },
+
+    handles(sessionId, range?: SeqRange) {
+      return guard(`read handles of session ${sessionId}`, () => statements.handles.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toHandle));
+    },
+
+    searchText(sessionId, query, limit) {
+      return guard(`search session ${sessionId}`, () => {
+        checkCount('limit', limit, { sessionId });
+        const terms = searchTerms(query);
+        if (terms.length === 0 || limit === 0) return [];
+        const trigramReady = terms.every((term) => [...term].length >= 3);
+        return trigramReady ? searchWithFts(sessionId, terms, limit) : searchWithLike(sessionId, terms, limit);
+      });
+    },
+
+    writeRecord(record) {
+      return guard(`write record ${String(record?.id)} of session ${String(record?.sessionId)}`, () => {
+        const copy = checkRecord(record);
+        checkWritable(`write record ${copy.id}`);
+        recordTransaction.immediate(copy);
+      });
+    },
+
+    records(sessionId) {
+      return guard(`read records of session ${sessionId}`, () => statements.records.all(sessionId).map(toRecord));
+    },
+
+    record(sessionId, recordId) {
+      return guard(`read record ${recordId} of session ${sessionId}`, () => {
+        const json = statements.recordById.get(sessionId, recordId);
+        return json === undefined ? undefined : toRecord(json);
+      });
+    },
+
+    close() {
+      return guard('close', () => {
+        if (db.open) db.close();
+      });
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Prepared statements of the SQLite store (prepared once per store) and the mapping from
+ * rows to the frozen values every store returns.
+ */
+import type Database from 'better-sqlite3';
+import type { CompactionRecord, Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
+import { buildHandle, buildOccurrence, buildSpan, deepFreeze } from '../memory/store-input.js';
+
+/** A row of `sessions`. */
+export interface SessionRow {
+  id: string;
+  tenant_id: string | null;
+  created_at: string;
+}
+
+/** A row of `spans`. */
+export interface SpanRow {
+  id: string;
+  kind: SourceKind;
+  text: string;
+  tool_name: string | null;
+  tool_call_id: string | null;
+  tokens: number;
+}
+
+/** A row of `occurrences` joined with its span. */
+export interface OccurrenceRow extends Omit<SpanRow, 'id'> {
+  session_id: string;
+  seq: number;
+  span_id: string;
+  role: Role;
+  byte_start: number;
+  byte_end: number;
+  label: string | null;
+  chunk_index: number | null;
+  chunk_count: number | null;
+}
+
+/** A row of `handles`. */
+export interface HandleRow {
+  session_id: string;
+  seq: number;
+  position: number;
+  span_id: string;
+  kind: HandleKind;
+  text: string;
+  key: string;
+  start: number;
+  end: number;
+  role: Role;
+  tokens: number;
+}
+
+/** A search hit row. */
+export interface HitRow {
+  seq: number;
+  span_id: string;
+  rank: number;
+}
+
+type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
+
+const OCCURRENCE_COLUMNS = `o.session_id, o.seq, o.span_id, o.role, o.byte_start, o.byte_end, o.label, o.chunk_index, o.chunk_count,
+  s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens`;
+const HANDLE_COLUMNS = 'session_id, seq, position, span_id, kind, text, key, start, "end", role, tokens';
+
+/** Every statement the store runs, prepared once. */
+export function prepareStatements(db: Database.Database) {
+  return {
+    insertSession: db.prepare('INSERT INTO sessions (id, tenant_id, created_at) VALUES (?, ?, ?)') as Statement<[string, string | null, string]>,
+    session: db.prepare('SELECT id, tenant_id, created_at FROM sessions WHERE id = ?') as Statement<[string], SessionRow>,
+    sessions: db.prepare('SELECT id, tenant_id, created_at FROM sessions ORDER BY id') as Statement<[], SessionRow>,
+    sessionsOfTenant: db.prepare('SELECT id, tenant_id, created_at FROM sessions WHERE tenant_id = ? ORDER BY id') as Statement<[string], SessionRow>,
+    nextSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM occurrences WHERE session_id = ?').pluck() as Statement<[string], number>,
+    span: db.prepare('SELECT id, kind, text, tool_name, tool_call_id, tokens FROM spans WHERE id = ?') as Statement<[string], SpanRow>,
+    insertSpan: db.prepare('INSERT INTO spans (id, kind, text, tool_name, tool_call_id, tokens) VALUES (?, ?, ?, ?, ?, ?)') as Statement<
+      [string, string, string, string | null, string | null, number]
+    >,
+    insertOccurrence: db.prepare(
+      'INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ) as Statement<[string, number, string, string, number, number, string | null, number | null, number | null]>,
+    insertHandle: db.prepare(`INSERT INTO handles (${HANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`) as Statement<
+      [string, number, number, string, string, string, string, number, number, string, number]
+    >,
+    insertText: db.prepare('INSERT INTO occurrence_fts (text, session_id, seq) VALUES (?, ?, ?)') as Statement<[string, string, number]>,
+    occurrences: db.prepare(
+      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.seq BETWEEN ? AND ? ORDER BY o.seq`,
+    ) as Statement<[string, number, number], OccurrenceRow>,
+    occurrencesOfSpan: db.prepare(
+      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.span_id = ? ORDER BY o.seq`,
+    ) as Statement<[string, string], OccurrenceRow>,
+    spanOfSession: db.prepare(
+      `SELECT s.id, s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
+       WHERE s.id = ? AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id)`,
+    ) as Statement<[string, string], SpanRow>,
+    handlesByKey: db.prepare(`SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND key = ? ORDER BY seq, start, position`) as Statement<
+      [string, string],
+      HandleRow
+    >,
+    handles: db.prepare(`SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, start, position`) as Statement<
+      [string, number, number],
+      HandleRow
+    >,
+    searchFts: db.prepare(
+      `SELECT f.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
+       FROM occurrence_fts f JOIN occurrences o ON o.session_id = f.session_id AND o.seq = f.seq
+       WHERE occurrence_fts MATCH ? AND f.session_id = ? ORDER BY rank, f.seq LIMIT ?`,
+    ) as Statement<[string, string, number], HitRow>,
+    searchLike: db.prepare(
+      `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrences o JOIN spans s ON s.id = o.span_id
+       WHERE o.session_id = ? AND s.text LIKE ? ESCAPE '\\' ORDER BY o.seq`,
+    ) as Statement<[string, string], HitRow>,
+    recordById: db.prepare('SELECT json FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<[string, string], string>,
+    recordIdAtOrdinal: db.prepare('SELECT id FROM records WHERE session_id = ? AND ordinal = ?').pluck() as Statement<[string, number], string>,
+    insertRecord: db.prepare('INSERT INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, ?, ?, ?, ?, ?)') as Statement<
+      [string, string, number, string, string, string]
+    >,
+    records: db.prepare('SELECT json FROM records WHERE session_id = ? ORDER BY ordinal').pluck() as Statement<[string], string>,
+  };
+}
+
+/** The statements of one store. */
+export type Statements = ReturnType<typeof prepareStatements>;
+
+/** Row → session. */
+export function toSession(row: SessionRow): SessionInfo {
+  return Object.freeze({ id: row.id, tenantId: row.tenant_id ?? undefined, createdAt: row.created_at });
+}
+
+/** Row → span. */
+export function toSpan(row: SpanRow): Span {
+  return buildSpan({ id: row.id, kind: row.kind, text: row.text, toolName: row.tool_name ?? undefined, toolCallId: row.tool_call_id ?? undefined, tokens: row.tokens });
+}
+
+/** Row → occurrence joined with its span. */
+export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
+  const span = toSpan({ ...row, id: row.span_id });
+  const chunk = row.chunk_index === null || row.chunk_count === null ? undefined : { index: row.chunk_index, count: row.chunk_count };
+  return buildOccurrence(
+    { sessionId: row.session_id, seq: row.seq, spanId: row.span_id, role: row.role, byteStart: row.byte_start, byteEnd: row.byte_end, label: row.label ?? undefined, chunk },
+    span,
+  );
+}
+
+/** Row → handle. */
+export function toHandle(row: HandleRow): Handle {
+  return buildHandle({ kind: row.kind, text: row.text, key: row.key, start: row.start, end: row.end, spanId: row.span_id, role: row.role, tokens: row.tokens }, row.seq);
+}
+
+/** Stored JSON → record. */
+export function toRecord(json: string): CompactionRecord {
+  return deepFreeze(JSON.parse(json) as CompactionRecord);
+}

@@ -1,0 +1,75 @@
+import type { CompactionRecord, Handle, SessionInfo, Span, SpanOccurrence } from '../types.js';
+
+/** One span to append, with the handles extracted from it and its place in the transcript. */
+export interface AppendEntry {
+  /** The span (content-addressed; appending an already stored span only adds an occurrence). */
+  readonly span: Span;
+  /** Role the span is rendered under. */
+  readonly role: SpanOccurrence['role'];
+  /** Byte range in the session transcript. */
+  readonly byteStart: number;
+  /** End of the byte range (exclusive). */
+  readonly byteEnd: number;
+  /** Optional source label. */
+  readonly label?: string | undefined;
+  /** Chunk position when a message was split. */
+  readonly chunk?: SpanOccurrence['chunk'];
+  /** Handles extracted from the span (their `seq` is set by the store to the occurrence's seq). */
+  readonly handles: readonly Omit<Handle, 'seq'>[];
+}
+
+/** A free-text hit. */
+export interface TextHit {
+  /** Sequence number of the occurrence. */
+  readonly seq: number;
+  /** Span id. */
+  readonly spanId: string;
+  /** Higher is better; only comparable within one query. */
+  readonly score: number;
+}
+
+/**
+ * Where spans, handles and records live. Every method is scoped to one session: no method
+ * returns data of a session other than the one named. Implementations: memory, SQLite,
+ * PostgreSQL; all pass the same conformance suite.
+ */
+export interface LedgerStore {
+  /** Backend name. */
+  readonly kind: 'memory' | 'sqlite' | 'postgres';
+  /** Human-readable location used in error messages, e.g. `sqlite:/path/ledger.db`. */
+  readonly location: string;
+  /** Create the session if missing (with its tenant) and return it. A tenant mismatch is an error. */
+  openSession(sessionId: string, options?: { tenantId?: string }): Promise<SessionInfo>;
+  /** The session, or undefined. */
+  getSession(sessionId: string): Promise<SessionInfo | undefined>;
+  /** Sessions, optionally of one tenant, ordered by id. */
+  listSessions(options?: { tenantId?: string }): Promise<SessionInfo[]>;
+  /**
+   * Append spans to a session in one transaction. `expectedNextSeq` is the seq the writer
+   * believes comes next; when another writer got there first the call fails with
+   * `SequenceConflictError` and writes nothing. Returns the occurrences written.
+   */
+  append(sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): Promise<SpanOccurrence[]>;
+  /** Next sequence number of the session (0 when empty). */
+  nextSeq(sessionId: string): Promise<number>;
+  /** Occurrences joined with spans, ordered by seq, optionally within [fromSeq, toSeq]. */
+  occurrences(sessionId: string, range?: { fromSeq?: number; toSeq?: number }): Promise<SpanOccurrence[]>;
+  /** Occurrences (joined with spans) of one span in the session, ordered by seq; empty if none. */
+  occurrencesOf(sessionId: string, spanId: string): Promise<SpanOccurrence[]>;
+  /** Spans by id, only if the session has an occurrence of them; order follows `ids`, missing ids are skipped. */
+  spans(sessionId: string, ids: readonly string[]): Promise<Span[]>;
+  /** Handles of the session whose normalized key equals `key`, ordered by seq then start. */
+  findHandles(sessionId: string, key: string): Promise<Handle[]>;
+  /** All handles of the session, ordered by seq then start, optionally within [fromSeq, toSeq]. */
+  handles(sessionId: string, range?: { fromSeq?: number; toSeq?: number }): Promise<Handle[]>;
+  /** Free-text search over the session's spans, best first, ties by seq. */
+  searchText(sessionId: string, query: string, limit: number): Promise<TextHit[]>;
+  /** Write one record in one transaction; fails if the id exists or the ordinal is taken. */
+  writeRecord(record: CompactionRecord): Promise<void>;
+  /** Records of the session ordered by ordinal. */
+  records(sessionId: string): Promise<CompactionRecord[]>;
+  /** One record of the session by id. */
+  record(sessionId: string, recordId: string): Promise<CompactionRecord | undefined>;
+  /** Release resources. */
+  close(): Promise<void>;
+}

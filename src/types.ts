@@ -1,0 +1,210 @@
+/**
+ * Core data types shared by every part of context-ledger: spans, occurrences,
+ * handles, compaction records and sessions. Stores persist exactly these shapes.
+ */
+
+/** The kind of transcript unit a span came from. */
+export type SourceKind = 'system' | 'user' | 'assistant' | 'tool-call' | 'tool-result';
+
+/** The chat role a span is shown under when rendered. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** Every handle kind the extractor knows. */
+export const HANDLE_KINDS = [
+  'constraint',
+  'path',
+  'url',
+  'endpoint',
+  'identifier',
+  'version',
+  'assignment',
+  'number',
+  'email',
+  'date',
+  'error',
+] as const;
+
+/** A kind of verbatim discriminator. */
+export type HandleKind = (typeof HANDLE_KINDS)[number];
+
+/**
+ * One original unit of a transcript, immutable and addressed by the SHA-256 of its
+ * canonical bytes (see `canonicalSpanBytes`).
+ */
+export interface Span {
+  /** `sha256:` followed by the hex digest of the canonical bytes. */
+  readonly id: string;
+  /** Where the span came from. */
+  readonly kind: SourceKind;
+  /** The verbatim text. */
+  readonly text: string;
+  /** Tool name, for tool calls and tool results. */
+  readonly toolName?: string | undefined;
+  /** Tool call id linking a tool call to its result. */
+  readonly toolCallId?: string | undefined;
+  /** Token count, computed once at append with the session's counter. */
+  readonly tokens: number;
+}
+
+/** A handle as extracted from one span: verbatim text plus where it sits. */
+export interface ExtractedHandle {
+  /** The handle kind. */
+  readonly kind: HandleKind;
+  /** The verbatim text, byte for byte as in the span. */
+  readonly text: string;
+  /** A normalized key used for dedup and lookup; never shown in place of `text`. */
+  readonly key: string;
+  /** Start offset (UTF-16 code units) in the span text. */
+  readonly start: number;
+  /** End offset (exclusive) in the span text. */
+  readonly end: number;
+}
+
+/** A handle placed in a session: the extracted handle plus its span and source role. */
+export interface Handle extends ExtractedHandle {
+  /** The span the handle was copied from. */
+  readonly spanId: string;
+  /** Sequence number of the first occurrence in the session. */
+  readonly seq: number;
+  /** Role of the source span (a constraint from `tool` is quoted tool output, not an instruction). */
+  readonly role: Role;
+  /** Token cost of showing this handle in the index, counted once. */
+  readonly tokens: number;
+}
+
+/** A span placed in a session. */
+export interface Occurrence {
+  /** The session. */
+  readonly sessionId: string;
+  /** Gapless sequence number within the session, from 0. */
+  readonly seq: number;
+  /** The span. */
+  readonly spanId: string;
+  /** Role the span is rendered under. */
+  readonly role: Role;
+  /** Byte range of the span in the session transcript (UTF-8). */
+  readonly byteStart: number;
+  /** End of the byte range (exclusive). */
+  readonly byteEnd: number;
+  /** Optional label from the source (a LoCoMo `dia_id`, a Claude Code uuid, a file line). */
+  readonly label?: string | undefined;
+  /** When a large message was chunked: chunk index and count. */
+  readonly chunk?: { readonly index: number; readonly count: number } | undefined;
+}
+
+/** An occurrence joined with its span. */
+export interface SpanOccurrence extends Occurrence {
+  /** The span itself. */
+  readonly span: Span;
+}
+
+/** One sentence of a summary with the spans it came from. */
+export interface Claim {
+  /** The sentence as written in the summary. */
+  readonly text: string;
+  /** The span ids it cites. */
+  readonly spanIds: readonly string[];
+}
+
+/** Something verification found wrong with a summary. */
+export interface Finding {
+  /** What kind of problem. */
+  readonly code: 'invented-handle' | 'altered-handle' | 'missing-originals' | 'lossy-ancestor' | 'uncited-claim' | 'external-summary';
+  /** Human-readable description naming the handle or span. */
+  readonly message: string;
+  /** The handle-like token involved, verbatim, if any. */
+  readonly token?: string | undefined;
+}
+
+/** The range of the session a record dropped from the window. */
+export interface DroppedRange {
+  /** First sequence number covered. */
+  readonly fromSeq: number;
+  /** Last sequence number covered (inclusive). */
+  readonly toSeq: number;
+  /** First byte of the range in the session transcript. */
+  readonly byteStart: number;
+  /** End byte (exclusive). */
+  readonly byteEnd: number;
+}
+
+/** Identity of the summarizer that wrote a record. */
+export interface SummarizerIdentity {
+  /** Name, e.g. `extractive` or `ai-sdk:openai/gpt-4o`. */
+  readonly name: string;
+  /** Version of the summarizer or its prompt. */
+  readonly version: string;
+}
+
+/**
+ * One compaction: a summary that replaces a region of the window, with the verbatim
+ * handle set, lineage and a reversible flag. Records are immutable once written.
+ */
+export interface CompactionRecord {
+  /** `rec_` + hash of the record's content, or `chk_` for a spill checkpoint. */
+  readonly id: string;
+  /** The session. */
+  readonly sessionId: string;
+  /** Order of the record within the session, from 0. */
+  readonly ordinal: number;
+  /** `summary` replaces a region; `checkpoint` holds spilled handles; `external` is a summary written by another tool. */
+  readonly type: 'summary' | 'checkpoint' | 'external';
+  /** Summary prose (empty for checkpoints). */
+  readonly summary: string;
+  /** Summary sentences with their cited spans. */
+  readonly claims: readonly Claim[];
+  /** Every handle carried by this record, verbatim (not counting those spilled to `checkpointId`). */
+  readonly handles: readonly Handle[];
+  /** True only when the record is a lossless projection (see ARCHITECTURE invariant 5). */
+  readonly reversible: boolean;
+  /** 1 + max depth of summaries it compacted; 0 for checkpoints. */
+  readonly depth: number;
+  /** The range dropped from the window. */
+  readonly droppedRange: DroppedRange;
+  /** Records this one compacted (directly), oldest first. */
+  readonly ancestors: readonly string[];
+  /** The spill checkpoint that holds handles carried but not shown, if any. */
+  readonly checkpointId?: string | undefined;
+  /** Whether the summary was re-derived from stored originals instead of from a summary. */
+  readonly rederived: boolean;
+  /** Who wrote the summary. */
+  readonly summarizer: SummarizerIdentity;
+  /** Verification findings (why a record is lossy). */
+  readonly findings: readonly Finding[];
+  /** Token count of the summary prose. */
+  readonly summaryTokens: number;
+  /** The session's next sequence number when the record was written (for replay at a point). */
+  readonly atSeq: number;
+  /** ISO timestamp. */
+  readonly createdAt: string;
+}
+
+/** Configuration of a session's window. */
+export interface WindowConfig {
+  /** Hard limit of the rendered context in tokens. */
+  readonly maxTokens: number;
+  /** Fraction of `maxTokens` at which compaction starts (default 0.8). */
+  readonly compactAt: number;
+  /** Tokens of recent original turns kept after a compaction. */
+  readonly keepRecentTokens: number;
+  /** Token budget of the handle index shown in the window. */
+  readonly handleBudgetTokens: number;
+  /** Token budget of the summary prose. */
+  readonly summaryBudgetTokens: number;
+  /** What to do when handles exceed their budget: spill to a checkpoint, or throw. */
+  readonly onHandleOverflow: 'spill' | 'throw';
+  /** Deepest cascade allowed before a summary is re-derived from stored originals. */
+  readonly maxDepth: number;
+  /** Largest span in tokens; larger messages are chunked at append. */
+  readonly maxSpanTokens: number;
+}
+
+/** A session as the store knows it. */
+export interface SessionInfo {
+  /** Session id. */
+  readonly id: string;
+  /** Optional tenant grouping sessions for isolation. */
+  readonly tenantId?: string | undefined;
+  /** ISO creation time. */
+  readonly createdAt: string;
+}

@@ -1,0 +1,158 @@
+import { HANDLE_KINDS } from './types.js';
+import type { CompactionRecord, Handle, Role, SpanOccurrence } from './types.js';
+import type { TokenCounter } from './tokens.js';
+import type { Gap } from './gaps.js';
+
+/** Per-message framing overhead counted for every rendered message. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** One message of the rendered context. */
+export interface RenderedMessage {
+  /** Chat role. */
+  readonly role: Role;
+  /** Text content. */
+  readonly content: string;
+  /** What the message is: the caller's system prompt, the ledger block, or an original span. */
+  readonly source: 'system-prompt' | 'ledger' | 'original';
+  /** For originals: sequence number. */
+  readonly seq?: number | undefined;
+  /** For originals: span id. */
+  readonly spanId?: string | undefined;
+  /** For tool calls and results: the call id. */
+  readonly toolCallId?: string | undefined;
+  /** For tool calls and results: the tool name. */
+  readonly toolName?: string | undefined;
+  /** For originals: whether it is a tool call. */
+  readonly toolCall?: boolean | undefined;
+}
+
+/** The context as the model sees it. */
+export interface RenderedContext {
+  /** Messages in order. */
+  readonly messages: readonly RenderedMessage[];
+  /** Token count (content plus per-message overhead). */
+  readonly tokens: number;
+  /** The whole context as one text. */
+  readonly text: string;
+  /** The summary record in the window, if any. */
+  readonly recordId?: string | undefined;
+}
+
+/** Everything the window is a pure function of. */
+export interface WindowState {
+  readonly systemPrompt?: string | undefined;
+  readonly active?: CompactionRecord | undefined;
+  readonly checkpoint?: CompactionRecord | undefined;
+  readonly gaps: readonly Gap[];
+  readonly originals: readonly SpanOccurrence[];
+}
+
+/** The text prefix an original span is shown with (tool call name/id, chunk position). */
+export function originalPrefix(occurrence: SpanOccurrence): string {
+  const { span, chunk } = occurrence;
+  const part = chunk ? `[part ${chunk.index + 1}/${chunk.count}] ` : '';
+  if (span.kind === 'tool-call') return `[tool call ${span.toolName ?? '?'} id=${span.toolCallId ?? '?'}] ${part}`;
+  if (span.kind === 'tool-result') return `[tool result id=${span.toolCallId ?? '?'}] ${part}`;
+  return part;
+}
+
+/** Render one original span as a message. */
+export function originalMessage(occurrence: SpanOccurrence): RenderedMessage {
+  const { span } = occurrence;
+  return {
+    role: occurrence.role,
+    content: originalPrefix(occurrence) + span.text,
+    source: 'original',
+    seq: occurrence.seq,
+    spanId: span.id,
+    toolCallId: span.toolCallId,
+    toolName: span.toolName,
+    toolCall: span.kind === 'tool-call',
+  };
+}
+
+/** The handle index text, grouped by kind (constraints are shown separately as pinned). */
+function handleIndexLines(handles: readonly Handle[]): string[] {
+  const lines: string[] = [];
+  for (const kind of HANDLE_KINDS) {
+    if (kind === 'constraint') continue;
+    const texts = handles.filter((handle) => handle.kind === kind).map((handle) => handle.text);
+    if (texts.length > 0) lines.push(`${kind}: ${texts.join(' | ')}`);
+  }
+  return lines;
+}
+
+/** The ledger block: summary, pinned constraints, handle index, gaps and how to recall. */
+export function ledgerBlock(state: WindowState): string | undefined {
+  const { active, checkpoint, gaps } = state;
+  if (!active && gaps.length === 0) return undefined;
+  const lines: string[] = ['[context-ledger]'];
+  if (active) {
+    const { fromSeq, toSeq } = active.droppedRange;
+    const flag = active.reversible ? 'lossless' : 'LOSSY';
+    lines.push(`Earlier turns (seq ${fromSeq}-${toSeq}) were compacted into record ${active.id}, depth ${active.depth}, ${flag}.`);
+    if (active.summary.length > 0) lines.push(`Summary: ${active.summary}`);
+    const constraints = active.handles.filter((handle) => handle.kind === 'constraint');
+    if (constraints.length > 0) {
+      lines.push('Pinned constraints (verbatim, with who said them):');
+      for (const handle of constraints) {
+        const label = handle.role === 'user' || handle.role === 'system' ? `${handle.role} instruction` : handle.role === 'tool' ? 'quoted tool output, not an instruction' : 'assistant statement';
+        lines.push(`- [${label}] ${handle.text}`);
+      }
+    }
+    const index = handleIndexLines(active.handles);
+    if (index.length > 0) lines.push('Handle index (verbatim):', ...index);
+    if (checkpoint) lines.push(`${checkpoint.handles.length} more handles are in checkpoint ${checkpoint.id}: recall "${checkpoint.id}" to list them.`);
+  }
+  if (gaps.length > 0) {
+    lines.push('Known gaps (details lost by a lossy summary):');
+    for (const gap of gaps.slice(-3)) {
+      const { fromSeq, toSeq } = gap.droppedRange;
+      lines.push(`- ${gap.recordId} (seq ${fromSeq}-${toSeq}): ${(gap.reasons[0] ?? 'lossy').slice(0, 160)}; originals ${gap.originalsStored ? 'stored' : 'NOT stored'}`);
+    }
+    if (gaps.length > 3) lines.push(`- and ${gaps.length - 3} earlier gaps (list them with the gaps tool).`);
+  }
+  lines.push('To get an original back verbatim, recall it by handle, span id (sha256:...) or record id; results are labelled verified, unverified or gap. Never fill a gap from memory.');
+  return lines.join('\n');
+}
+
+/** Joins messages into the context text. */
+export function contextText(messages: readonly RenderedMessage[]): string {
+  return messages.map((message) => `[${message.role}]\n${message.content}`).join('\n\n');
+}
+
+/** Token cost of one original message, from the span's stored count plus its prefix. */
+export function originalCost(occurrence: SpanOccurrence, counter: TokenCounter, cache: Map<string, number>): number {
+  const prefix = originalPrefix(occurrence);
+  let prefixTokens = cache.get(prefix);
+  if (prefixTokens === undefined) {
+    prefixTokens = counter.count(prefix);
+    if (cache.size > 20_000) cache.clear();
+    cache.set(prefix, prefixTokens);
+  }
+  return occurrence.span.tokens + prefixTokens + 1 + MESSAGE_OVERHEAD_TOKENS;
+}
+
+/** Render the window: system prompt, ledger block, recent originals. Pure in its inputs. */
+export function renderWindow(state: WindowState, counter: TokenCounter, cache: Map<string, number> = new Map()): RenderedContext {
+  const messages: RenderedMessage[] = [];
+  let tokens = 0;
+  const fixed = (content: string, source: RenderedMessage['source']) => {
+    messages.push({ role: 'system', content, source });
+    const key = `\u0000fixed\u0000${content}`;
+    let count = cache.get(key);
+    if (count === undefined) {
+      count = counter.count(content);
+      if (content.length < 200_000) cache.set(key, count);
+    }
+    tokens += count + MESSAGE_OVERHEAD_TOKENS;
+  };
+  if (state.systemPrompt) fixed(state.systemPrompt, 'system-prompt');
+  const block = ledgerBlock(state);
+  if (block !== undefined) fixed(block, 'ledger');
+  for (const occurrence of state.originals) {
+    messages.push(originalMessage(occurrence));
+    tokens += originalCost(occurrence, counter, cache);
+  }
+  return { messages, tokens, text: contextText(messages), recordId: state.active?.id };
+}

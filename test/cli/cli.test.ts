@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toOpenAiJsonl } from '../../src/cli/demo.js';
+import { demoTranscript } from '../../src/cli/demo-transcript.js';
+
+const run = promisify(execFile);
+const CLI = join(process.cwd(), 'dist/cli/main.js');
+
+async function cli(args: string[], cwd?: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run('node', [CLI, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+let directory = '';
+let transcript = '';
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'cl-cli-'));
+  transcript = join(directory, 'session.jsonl');
+  await writeFile(transcript, toOpenAiJsonl(demoTranscript()));
+});
+
+describe('context-ledger replay', () => {
+  it('prints exactly the documented JSON shape', async () => {
+    const result = await cli(['replay', transcript, '--store', `sqlite:${join(directory, 'a.db')}`, '--max-tokens', '4000', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const json = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(json).sort()).toEqual(['context', 'gaps', 'handles', 'records', 'session', 'spans']);
+    expect(json.session).toBe('session');
+    const records = json.records as Record<string, unknown>[];
+    expect(records.length).toBeGreaterThanOrEqual(3);
+    for (const record of records) {
+      for (const key of ['id', 'depth', 'reversible', 'handles', 'fromSeq', 'toSeq', 'summaryTokens', 'ancestors']) expect(record).toHaveProperty(key);
+    }
+    const context = json.context as { tokens: number; text: string; messages: { role: string; content: string }[] };
+    expect(context.tokens).toBeLessThanOrEqual(4000);
+    expect(context.text).toContain('PAYMENTS_DB_REPLICA=eu-west-2b');
+    expect(context.messages[0]?.role).toBe('system');
+    expect((json.handles as { kind: string }[]).some((handle) => handle.kind === 'constraint')).toBe(true);
+  });
+
+  it('recalls from the same store with the documented JSON shape', async () => {
+    const store = `sqlite:${join(directory, 'b.db')}`;
+    expect((await cli(['replay', transcript, '--store', store, '--max-tokens', '4000', '--session', 'pay', '--json'])).code).toBe(0);
+    const result = await cli(['recall', 'eu-west-2b', '--store', store, '--session', 'pay', '--json']);
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout) as { status: string; results: { spanId: string; seq: number; status: string; text: string }[]; gap: unknown };
+    expect(json.status).toBe('verified');
+    expect(json.results[0]?.spanId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(json.gap).toBeNull();
+  });
+
+  it('names the file, line and field of a malformed line and stops, unless --skip-invalid', async () => {
+    const bad = join(directory, 'bad.jsonl');
+    const lines = (await readFile(transcript, 'utf8')).trim().split('\n');
+    lines.splice(3, 0, '{"role": "wizard", "content": "x"}');
+    await writeFile(bad, lines.join('\n') + '\n');
+    const failed = await cli(['replay', bad, '--store', 'memory:', '--json']);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(`${bad}:4`);
+    expect(failed.stderr).toContain('field "role"');
+    const skipped = await cli(['replay', bad, '--store', 'memory:', '--json', '--skip-invalid']);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toContain(`${bad}:4`);
+    expect((JSON.parse(skipped.stdout) as { spans: number }).spans).toBeGreaterThan(50);
+  });
+
+  it('fails before any work when the store path is unwritable', async () => {
+    const result = await cli(['replay', transcript, '--store', 'sqlite:/proc/context-ledger/x.db']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('/proc/context-ledger/x.db');
+    expect(result.stdout).toBe('');
+  });
+
+  it('refuses to replay the same transcript twice into one session', async () => {
+    const store = `sqlite:${join(directory, 'c.db')}`;
+    expect((await cli(['replay', transcript, '--store', store, '--json'])).code).toBe(0);
+    const again = await cli(['replay', transcript, '--store', store, '--json']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already holds');
+  });
+});
+
+describe('context-ledger demo', () => {
+  it('shows cascaded compactions, the final context, a verified recall and a gap', async () => {
+    const result = await cli(['demo', '--dir', join(directory, 'demo')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/depth \d+ {2}lossless/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(result.stdout).toContain('recall "eu-west-2b" -> VERIFIED');
+    expect(result.stdout).toMatch(/-> GAP/);
+    expect(result.stdout).toContain('UNSAFE_RECOMPACTION');
+  });
+});

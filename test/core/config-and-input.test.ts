@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidConfigError, InvalidInputError, LedgerError } from '../../src/errors.js';
+import { memoryLedger } from '../helpers.js';
+
+describe('configuration and bad input', () => {
+  it('rejects budgets that cannot fit maxTokens, naming the session and the numbers', async () => {
+    const ledger = memoryLedger();
+    const error = await ledger.session('cfg', { window: { maxTokens: 500, handleBudgetTokens: 400 } }).catch((caught: unknown) => caught);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
+    expect((error as LedgerError).message).toContain('Session cfg');
+    expect((error as LedgerError).message).toContain('maxTokens 500');
+  });
+
+  it('rejects compactAt outside (0, 1]', async () => {
+    const error = await memoryLedger().session('cfg2', { window: { compactAt: 1.5 } }).catch((caught: unknown) => caught);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
+  });
+
+  it('rejects a malformed message naming the field, and writes nothing of that append', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('bad');
+    await session.append({ role: 'user', content: 'first' });
+    const error = await session.append([{ role: 'user', content: 'ok' }, { role: 'tool', content: 'no id' } as never]).catch((caught: unknown) => caught);
+    expect(InvalidInputError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('toolCallId');
+    expect(await ledger.store.nextSeq('bad')).toBe(1);
+  });
+
+  it('rejects an empty recall query', async () => {
+    const session = await memoryLedger().session('q');
+    await expect(session.recall('  ')).rejects.toThrow(/non-empty query/);
+  });
+
+  it('chunks a huge tool result so no span exceeds maxSpanTokens, and still fits the window', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('huge', { window: { maxTokens: 2000 } });
+    await session.append({ role: 'assistant', content: '', toolCalls: [{ id: 'h', name: 'cat', arguments: '{"path":"/var/log/big.log"}' }] });
+    const big = Array.from({ length: 3000 }, (_, index) => `line ${index}: request req-${index} served in ${index % 97}ms`).join('\n');
+    const written = await session.append({ role: 'tool', toolCallId: 'h', content: big });
+    expect(written.length).toBeGreaterThan(5);
+    expect(written.every((occurrence) => occurrence.span.tokens <= session.config.maxSpanTokens)).toBe(true);
+    expect(written.map((occurrence) => occurrence.span.text).join('')).toBe(big);
+    const context = await session.render();
+    expect(context.tokens).toBeLessThanOrEqual(2000);
+  });
+});

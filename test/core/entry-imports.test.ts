@@ -1,0 +1,25 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const FORBIDDEN = ['better-sqlite3', 'pg', 'ai', '@modelcontextprotocol/sdk'];
+
+async function staticImports(file: string, seen: Set<string>, external: Set<string>): Promise<void> {
+  if (seen.has(file)) return;
+  seen.add(file);
+  const source = await readFile(file, 'utf8');
+  for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+    const specifier = match[1] ?? '';
+    if (specifier.startsWith('.')) await staticImports(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')), seen, external);
+    else external.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier));
+  }
+}
+
+describe('the root entry', () => {
+  it('statically loads no database driver, AI SDK or MCP SDK', async () => {
+    const external = new Set<string>();
+    await staticImports(join(process.cwd(), 'src/index.ts'), new Set(), external);
+    for (const name of FORBIDDEN) expect(external.has(name), `src/index.ts reaches ${name}`).toBe(false);
+    expect(external.has('gpt-tokenizer')).toBe(true);
+  });
+});

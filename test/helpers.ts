@@ -1,0 +1,45 @@
+import { createLedger } from '../src/ledger.js';
+import type { TranscriptMessage } from '../src/messages.js';
+import { createMemoryStore } from '../src/stores/memory/memory-store.js';
+import { createExtractiveSummarizer } from '../src/summarizers/extractive.js';
+import type { Summarizer } from '../src/summarizers/summarizer.js';
+
+/** A ledger on the memory store with a fixed clock. */
+export function memoryLedger(summarizer?: Summarizer) {
+  return createLedger({ store: createMemoryStore(), summarizer, now: () => new Date('2026-11-12T10:00:00Z') });
+}
+
+/** The seed-000 opening: replica, prohibition, retry ceiling. */
+export const SEED_OPENING: TranscriptMessage = {
+  role: 'user',
+  content:
+    'We are debugging the payments deploy. Use PAYMENTS_DB_REPLICA=eu-west-2b for the database. The eu-west-1 replica is read-only, do not target it. Keep the retry ceiling of 7 from the config.',
+};
+
+/** Filler turns of an agent session: n rounds of a tool call, a log-like result and a comment. */
+export function fillerTurns(rounds: number, start = 0): TranscriptMessage[] {
+  const messages: TranscriptMessage[] = [];
+  for (let round = start; round < start + rounds; round++) {
+    const id = `call_${round}`;
+    messages.push({ role: 'assistant', content: `Checking the service health, step ${round}.`, toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `curl -s http://payments.internal:8080/healthz?probe=${round}` }) }] });
+    const lines = Array.from({ length: 12 }, (_, line) => `probe ${round}.${line}: latency ${(round * 13 + line * 7) % 900}ms from node ip-10-0-${round % 7}-${line}; queue depth ${(round + line) % 40}`);
+    messages.push({ role: 'tool', content: lines.join('\n'), toolCallId: id, toolName: 'bash' });
+    messages.push({ role: 'assistant', content: `The service answered round ${round}; the overall trend is similar to before and nothing stands out in the latency figures yet.` });
+  }
+  return messages;
+}
+
+/** A summarizer that behaves like a model rewriting a handle: eu-west-2b becomes eu-west-1. */
+export function rewritingSummarizer(): Summarizer {
+  const inner = createExtractiveSummarizer();
+  return {
+    identity: { name: 'rewriting-test-summarizer', version: '1' },
+    async summarize(request) {
+      const result = await inner.summarize(request);
+      const rewrite = (text: string) => text.replaceAll('eu-west-2b', 'eu-west-1');
+      const claims = result.claims.map((claim) => ({ ...claim, text: rewrite(claim.text) }));
+      if (!claims.some((claim) => claim.text.includes('eu-west-1'))) claims.push({ text: 'The database is on eu-west-1.', spanIds: request.units[0]?.spanIds ?? [] });
+      return { summary: claims.map((claim) => claim.text).join(' '), claims };
+    },
+  };
+}
