@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { TranscriptMessage } from '../messages.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
-import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues } from './openai-message.js';
 
 const part = z.object({ type: z.string(), text: z.string().optional() }).loose();
@@ -97,29 +97,37 @@ function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, 
   }
 }
 
-async function firstLine(file: string): Promise<string | undefined> {
+/** The first `count` non-blank lines of a file (streamed; stops early). */
+async function firstLines(file: string, count: number): Promise<string[]> {
   const stream = createReadStream(file, { encoding: 'utf8' });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const found: string[] = [];
   try {
-    for await (const line of lines) if (line.trim().length > 0) return line;
-    return undefined;
+    for await (const line of lines) if (line.trim().length > 0 && found.push(line) >= count) break;
+    return found;
   } finally {
     lines.close();
     stream.destroy();
   }
 }
 
-function isJson(line: string | undefined): boolean {
+function isJsonObject(line: string | undefined): boolean {
   try {
-    return line !== undefined && typeof JSON.parse(line) === 'object';
+    return line !== undefined && isRecord(JSON.parse(line));
   } catch {
     return false;
   }
 }
 
+/** JSONL when the first line, or (the first being corrupt) the second, is a complete JSON object. */
+async function isJsonl(file: string): Promise<boolean> {
+  const [first, second] = await firstLines(file, 2);
+  return isJsonObject(first) || (!/^\s*[[{]\s*$/.test(first ?? '') && isJsonObject(second));
+}
+
 async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
   const name = basename(file).replace(/\.(traj\.json|traj|json|jsonl)$/, '');
-  if (!isJson(await firstLine(file))) {
+  if (!(await isJsonl(file))) {
     const parsed = trajectorySchema.safeParse(await readJsonFile(file, options));
     if (!parsed.success) throw zodRecordError(file, '(root)', parsed.error);
     yield* trajectoryEvents(parsed.data, name, file, (field, problem) => skipOrThrow(recordError(file, '(root)', field, problem), options));

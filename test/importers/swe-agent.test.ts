@@ -75,4 +75,11 @@ describe('swe-agent importer', () => {
       { file, line: 3, field: 'messages.0.tool_calls.0' },
     ]);
   });
+
+  it('keeps reading JSONL when the first line is corrupt, under skipInvalid', async () => {
+    const file = await tempFile('corrupt-first.jsonl', '{"instance_id": "a", "messa\n' + jsonl([{ instance_id: 'b', messages: [{ role: 'user', content: 'hi' }] }]));
+    const { events, skipped } = await readAll(sweAgentImporter, file, { skipInvalid: true });
+    expect(events).toEqual([{ type: 'session', sessionId: 'b', label: `${file}:2` }, message({ role: 'user', content: 'hi', label: `${file}:2#0` })]);
+    expect(skipped.map((skip) => skip.details)).toEqual([{ file, line: 1, field: '(line)' }]);
+  });
 });
