@@ -38,7 +38,8 @@ export function rewritingSummarizer(): Summarizer {
       const result = await inner.summarize(request);
       const rewrite = (text: string) => text.replaceAll('eu-west-2b', 'eu-west-1');
       const claims = result.claims.map((claim) => ({ ...claim, text: rewrite(claim.text) }));
-      if (!claims.some((claim) => claim.text.includes('eu-west-1'))) claims.push({ text: 'The database is on eu-west-1.', spanIds: request.units[0]?.spanIds ?? [] });
+      const replica = request.units.find((unit) => unit.text.includes('PAYMENTS_DB_REPLICA=eu-west-2b'));
+      if (replica && !claims.some((claim) => claim.text.includes('PAYMENTS_DB_REPLICA=eu-west-1'))) claims.unshift({ text: 'Use PAYMENTS_DB_REPLICA=eu-west-1 for the database.', spanIds: replica.spanIds });
       return { summary: claims.map((claim) => claim.text).join(' '), claims };
     },
   };

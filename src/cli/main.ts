@@ -4,6 +4,8 @@ import { LedgerError } from '../errors.js';
 import { runDemo } from './demo.js';
 import { recallCommand, recallJson } from './recall-command.js';
 import { printReplay, replayFile, replayJson } from './replay.js';
+import { serveCommand } from './serve-command.js';
+import type { ServeCommandOptions } from './serve-command.js';
 import { DEFAULT_STORE } from './store-spec.js';
 
 const print = (line: string) => process.stdout.write(line + '\n');
@@ -74,6 +76,18 @@ program
   .action(async (options: { dir: string; maxTokens: number }) => {
     await runDemo(print, { directory: options.dir, maxTokens: options.maxTokens });
   });
+
+program
+  .command('serve')
+  .description('serve the ledger as an MCP server (tools: recall, handles, records, gaps, append) over stdio or Streamable HTTP')
+  .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
+  .option('--session <id>', 'default session for tool calls that name none')
+  .option('--tenant <id>', 'confine every tool to the sessions of this tenant')
+  .option('--stdio', 'serve on stdin/stdout (default)')
+  .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port)')
+  .option('--host <host>', 'interface to bind for --http; any non-loopback host requires --token', '127.0.0.1')
+  .option('--token <token>', 'bearer token required on every HTTP request (default: env CONTEXT_LEDGER_TOKEN)')
+  .action((options: ServeCommandOptions) => serveCommand(options, (line) => process.stderr.write(line + '\n')));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (LedgerError.isInstance(error)) {

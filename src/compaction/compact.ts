@@ -1,5 +1,5 @@
 import { ContextBudgetError, UnsafeRecompactionError } from '../errors.js';
-import { verifySpan } from '../span.js';
+import { roleOf, verifySpan } from '../span.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { SourceUnit, Summarizer } from '../summarizers/summarizer.js';
 import type { TokenCounter } from '../tokens.js';
@@ -56,7 +56,7 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
     const occurrences = await store.occurrences(sessionId, { fromSeq, toSeq });
     if (occurrences.length !== toSeq - fromSeq + 1) unsafe(toSeq - fromSeq + 1 - occurrences.length, `its ${toSeq - fromSeq + 1} source spans`);
     return {
-      units: occurrences.map((occurrence) => ({ text: occurrence.span.text, spanIds: [occurrence.spanId], role: occurrence.role, seq: occurrence.seq, origin: 'original' })),
+      units: occurrences.map((occurrence) => ({ text: occurrence.span.text, spanIds: [occurrence.spanId], role: occurrence.role, kind: occurrence.span.kind, seq: occurrence.seq, origin: 'original' })),
       originals: occurrences.map((occurrence) => occurrence.span),
       handles: await store.handles(sessionId, { fromSeq, toSeq }),
     };
@@ -77,7 +77,7 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
     for (const span of sources) {
       if (used.has(span.id)) continue;
       used.add(span.id);
-      units.push({ text: span.text, spanIds: [span.id], role: span.kind === 'user' ? 'user' : span.kind === 'system' ? 'system' : span.kind === 'tool-result' ? 'tool' : 'assistant', seq: active.droppedRange.fromSeq, origin: 'original' });
+      units.push({ text: span.text, spanIds: [span.id], role: roleOf(span.kind), kind: span.kind, seq: active.droppedRange.fromSeq, origin: 'original' });
     }
   }
   return { units, originals: [...byId.values()], handles: [] };
@@ -117,7 +117,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const fromAncestor = active ? await ancestorUnits(input, active, overDepth || !active.reversible) : { units: [], originals: [], handles: [] };
   const units: SourceUnit[] = [
     ...fromAncestor.units,
-    ...region.map((occurrence): SourceUnit => ({ text: occurrence.span.text, spanIds: [occurrence.spanId], role: occurrence.role, seq: occurrence.seq, origin: 'original' })),
+    ...region.map((occurrence): SourceUnit => ({ text: occurrence.span.text, spanIds: [occurrence.spanId], role: occurrence.role, kind: occurrence.span.kind, seq: occurrence.seq, origin: 'original' })),
   ];
   const carried = mergeHandles(ancestorHandles, fromAncestor.handles, regionHandles);
   if (active) checkCarriedHandles(active, ancestorHandles, carried, { sessionId });
@@ -125,7 +125,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
 
   const result = await input.summarizer.summarize({ sessionId, units, budgetTokens: config.summaryBudgetTokens, handles: carried, counter });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
-  const findings: Finding[] = verifySummary(fitted, units, carried, fromAncestor.originals.map((span) => span.text));
+  const findings: Finding[] = verifySummary(fitted, units, carried, fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })));
   if (active && !active.reversible) findings.push({ code: 'lossy-ancestor', message: `compacts lossy record ${active.id}` });
   const allVerified = region.every((occurrence) => verifySpan(occurrence.span));
   const accounted = new Set([...kept, ...spilled].map(handleIdentity));

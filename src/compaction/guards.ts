@@ -39,7 +39,8 @@ export function isInstruction(handle: Handle): boolean {
 
 /**
  * Split a handle set into what stays in the window and what spills, within `budgetTokens`.
- * Kept first: constraints, then handles said by the user or system, then the most recent.
+ * Kept first: constraints the user or system gave, then other handles they said, then
+ * assistant and tool handles, most recent first.
  * With `onOverflow: 'throw'` an overflow raises HandleBudgetExceededError instead; nothing
  * is ever silently dropped.
  */
@@ -60,7 +61,7 @@ export function fitHandleBudget(
   }
   const ranked = [...handles].sort(
     (a, b) =>
-      Number(b.kind === 'constraint') - Number(a.kind === 'constraint') ||
+      Number(isInstruction(b)) - Number(isInstruction(a)) ||
       ROLE_PRIORITY[a.role] - ROLE_PRIORITY[b.role] ||
       b.seq - a.seq ||
       a.start - b.start,

@@ -17,13 +17,21 @@ interface Candidate {
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 const STOP = new Set('the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than'.split(' '));
 
+/** True for text that reads as prose: mostly letters and spaces, not JSON or a log line. */
+function isProse(sentence: string): boolean {
+  if (/^[{[<|#>-]/.test(sentence)) return false;
+  const letters = sentence.match(/[A-Za-z ]/g)?.length ?? 0;
+  return letters / sentence.length >= 0.75 && /\b[a-z]{3,}\b.*\b[a-z]{3,}\b/.test(sentence);
+}
+
 function sentencesOf(unit: SourceUnit, maxChars: number): string[] {
   if (unit.origin === 'claim') return [unit.text];
+  if (unit.kind === 'tool-call') return [];
   const result: string[] = [];
   for (const line of unit.text.split('\n')) {
     for (const { segment } of segmenter.segment(line)) {
       const sentence = segment.trim();
-      if (sentence.length >= 12 && sentence.length <= maxChars && /[A-Za-z]{3}/.test(sentence)) result.push(sentence);
+      if (sentence.length >= 12 && sentence.length <= maxChars && isProse(sentence)) result.push(sentence);
     }
   }
   return result;

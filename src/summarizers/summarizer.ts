@@ -1,5 +1,5 @@
 import type { TokenCounter } from '../tokens.js';
-import type { Claim, Handle, Role, SummarizerIdentity } from '../types.js';
+import type { Claim, Handle, Role, SourceKind, SummarizerIdentity } from '../types.js';
 
 /** One unit of summarizer input: an original span's text, or a claim re-derived from stored originals. */
 export interface SourceUnit {
@@ -11,6 +11,8 @@ export interface SourceUnit {
   readonly role: Role;
   /** Sequence number of the (first) source span. */
   readonly seq: number;
+  /** Kind of the source span, when known (tool calls and results are weighed lower than prose). */
+  readonly kind?: SourceKind | undefined;
   /** `original` = a span's own text; `claim` = a sentence of an earlier summary, checked against its cited originals. */
   readonly origin: 'original' | 'claim';
 }

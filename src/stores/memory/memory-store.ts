@@ -43,13 +43,15 @@ interface SessionState {
  */
 export function createMemoryStore(): LedgerStore {
   const location = 'memory:';
+  /** Prefix of error messages (`memory:: …` would read badly). */
+  const where = 'memory store';
   const sessions = new Map<string, SessionState>();
   const spans = new Map<string, Span>();
 
   function session(sessionId: string, operation: string): SessionState {
     const state = sessions.get(sessionId);
     if (!state) {
-      throw new NotFoundError(`${location}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
+      throw new NotFoundError(`${where}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
     }
     return state;
   }
@@ -65,7 +67,7 @@ export function createMemoryStore(): LedgerStore {
       if (existing) {
         if (existing.info.tenantId !== tenantId) {
           throw new TenantMismatchError(
-            `${location}: session ${sessionId} belongs to tenant ${JSON.stringify(existing.info.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
+            `${where}: session ${sessionId} belongs to tenant ${JSON.stringify(existing.info.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
             { sessionId, expectedTenantId: existing.info.tenantId, actualTenantId: tenantId },
           );
         }
@@ -92,7 +94,7 @@ export function createMemoryStore(): LedgerStore {
       const actual = state.occurrences.length;
       if (expectedNextSeq !== actual) {
         throw new SequenceConflictError(
-          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+          `${where}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
           { sessionId, expectedNextSeq, actualNextSeq: actual },
         );
       }
@@ -143,14 +145,14 @@ export function createMemoryStore(): LedgerStore {
       const state = session(copy.sessionId, `write record ${copy.id}`);
       if (state.recordsById.has(copy.id)) {
         throw new ImmutableSpanError(
-          `${location}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
+          `${where}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
           { sessionId: copy.sessionId, recordId: copy.id },
         );
       }
       const holder = state.records.find((existing) => existing.ordinal === copy.ordinal);
       if (holder) {
         throw new SequenceConflictError(
-          `${location}: record ordinal ${copy.ordinal} of session ${copy.sessionId} is already taken by record ${holder.id}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+          `${where}: cannot write record ${copy.id}: ordinal ${copy.ordinal} of session ${copy.sessionId} is already taken by record ${holder.id}; another writer got there first. Re-read the records and retry with the next ordinal.`,
           { sessionId: copy.sessionId, recordId: copy.id, ordinal: copy.ordinal, takenBy: holder.id },
         );
       }

@@ -2,7 +2,6 @@
  * Maps errors from better-sqlite3 to context-ledger errors that name the store and operation.
  */
 import { ImmutableSpanError, LedgerError, StoreOperationError, StoreUnavailableError } from '../../errors.js';
-import { BUSY_TIMEOUT_MS } from './open-database.js';
 
 function driverCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -10,7 +9,7 @@ function driverCode(error: unknown): string | undefined {
 }
 
 /** Turns any error thrown during `operation` into a `LedgerError`; ledger errors pass through. */
-export function mapDriverError(location: string, operation: string, error: unknown): LedgerError {
+export function mapDriverError(location: string, operation: string, error: unknown, busyTimeoutMs: number): LedgerError {
   if (LedgerError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   const code = driverCode(error);
@@ -20,7 +19,7 @@ export function mapDriverError(location: string, operation: string, error: unkno
   }
   if (code === 'SQLITE_BUSY' || code?.startsWith('SQLITE_BUSY_')) {
     return new StoreOperationError(
-      `${location}: ${operation} failed: another connection held the database lock for more than ${BUSY_TIMEOUT_MS} ms (${message}); retry later.`,
+      `${location}: ${operation} failed: another connection held the database lock for more than ${busyTimeoutMs} ms (${message}); retry later.`,
       details,
       { cause: error },
     );

@@ -1,7 +1,7 @@
 /**
  * Opening a SQLite ledger file: path checks before any work, pragmas, schema migration.
  */
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { InvalidInputError, LedgerError, StoreUnavailableError } from '../../errors.js';
@@ -13,10 +13,12 @@ export interface SqliteStoreOptions {
   readonly path: string;
   /** Open without write access; the file must exist and be migrated. Writes then fail. */
   readonly readonly?: boolean;
+  /** How long to wait for another connection's lock before failing (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
 }
 
-/** How long a writer waits for another connection's write lock before failing. */
-export const BUSY_TIMEOUT_MS = 5_000;
+/** Default of `SqliteStoreOptions.busyTimeoutMs`. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 /** An open database and its display location. */
 export interface OpenedDatabase {
@@ -24,11 +26,29 @@ export interface OpenedDatabase {
   readonly db: Database.Database;
   /** `sqlite:<absolute path>`. */
   readonly location: string;
+  /** The busy timeout in effect. */
+  readonly busyTimeoutMs: number;
 }
 
 function unavailable(location: string, what: string, todo: string, error?: unknown): LedgerError {
   const reason = error instanceof Error ? `: ${error.message}` : '';
   return new StoreUnavailableError(`${location}: ${what}${reason}; ${todo}.`, { location }, { cause: error });
+}
+
+/**
+ * Creates `directory` and its missing parents one level at a time. (Node's recursive
+ * `mkdirSync` never returns under `/proc`, where `mkdir` reports ENOENT for a parent that exists.)
+ */
+function makeDirectory(directory: string): void {
+  if (existsSync(directory)) return;
+  const parent = dirname(directory);
+  if (parent === directory) throw new Error(`root ${directory} does not exist`);
+  makeDirectory(parent);
+  try {
+    mkdirSync(directory);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+  }
 }
 
 /** Throws `StoreUnavailableError` when the file cannot be created, read or written. */
@@ -43,7 +63,7 @@ function checkPath(file: string, location: string, readonly: boolean): void {
   }
   const directory = dirname(file);
   try {
-    mkdirSync(directory, { recursive: true });
+    makeDirectory(directory);
     if (!statSync(directory).isDirectory()) throw new Error(`${directory} is not a directory`);
     accessSync(directory, constants.W_OK);
   } catch (error) {
@@ -68,6 +88,10 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
     throw new InvalidInputError('createSqliteStore: options.path must be a non-empty file path (or ":memory:").', { path: options?.path });
   }
   const readonly = options.readonly === true;
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
+    throw new InvalidInputError(`createSqliteStore: options.busyTimeoutMs must be a whole number of milliseconds ≥ 0, got ${String(busyTimeoutMs)}.`, { busyTimeoutMs });
+  }
   const inMemory = options.path === ':memory:';
   const file = inMemory ? options.path : resolve(options.path);
   const location = `sqlite:${file}`;
@@ -79,7 +103,7 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
     throw unavailable(location, 'cannot open the database', 'check the path and its permissions', error);
   }
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     db.pragma('foreign_keys = ON');
     if (readonly) {
       checkSchema(db, location);
@@ -93,5 +117,5 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
     if (LedgerError.isInstance(error)) throw error;
     throw unavailable(location, 'cannot prepare the database (is it a context-ledger SQLite file?)', 'check the file or choose another path', error);
   }
-  return { db, location };
+  return { db, location, busyTimeoutMs };
 }

@@ -21,7 +21,7 @@ function likePattern(term: string): string {
 /**
  * Creates a `LedgerStore` on a SQLite file (kind `sqlite`, location `sqlite:<absolute path>`)
  * with better-sqlite3: WAL, `synchronous=NORMAL` (an acknowledged append survives a killed
- * process; an OS crash may lose the last transactions), a 5 s busy timeout, and triggers that
+ * process; an OS crash may lose the last transactions), a busy timeout (default 5 s), and triggers that
  * make spans, occurrences, handles, records and sessions append-only for every connection.
  *
  * Throws `StoreUnavailableError` (before creating anything) when the path cannot be created,
@@ -31,7 +31,7 @@ function likePattern(term: string): string {
  * `StoreOperationError` naming the location and operation for any driver failure.
  */
 export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
-  const { db, location } = openDatabase(options);
+  const { db, location, busyTimeoutMs } = openDatabase(options);
   const readonly = options.readonly === true;
   const statements = prepareStatements(db);
 
@@ -39,7 +39,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     try {
       return Promise.resolve(body());
     } catch (error) {
-      return Promise.reject(mapDriverError(location, operation, error));
+      return Promise.reject(mapDriverError(location, operation, error, busyTimeoutMs));
     }
   }
 
@@ -96,7 +96,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     const holder = statements.recordIdAtOrdinal.get(record.sessionId, record.ordinal);
     if (holder !== undefined) {
       throw new SequenceConflictError(
-        `${location}: record ordinal ${record.ordinal} of session ${record.sessionId} is already taken by record ${holder}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+        `${location}: cannot write record ${record.id}: ordinal ${record.ordinal} of session ${record.sessionId} is already taken by record ${holder}; another writer got there first. Re-read the records and retry with the next ordinal.`,
         { sessionId: record.sessionId, recordId: record.id, ordinal: record.ordinal, takenBy: holder, location },
       );
     }

@@ -1,0 +1,59 @@
+import { InvalidConfigError } from '../errors.js';
+import { createLedger } from '../ledger.js';
+import { openStore } from './store-spec.js';
+
+/** Options of `context-ledger serve`, as commander parses them. */
+export interface ServeCommandOptions {
+  /** Store spec (`sqlite:PATH`, `memory:`, `postgres://…`). */
+  readonly store: string;
+  /** Default session for tool calls that name none. */
+  readonly session?: string | undefined;
+  /** Tenant the server is confined to. */
+  readonly tenant?: string | undefined;
+  /** Serve on stdin/stdout (the default). */
+  readonly stdio?: boolean | undefined;
+  /** Serve Streamable HTTP on this port. */
+  readonly http?: string | undefined;
+  /** Interface to bind for HTTP. */
+  readonly host: string;
+  /** Bearer token for HTTP (falls back to CONTEXT_LEDGER_TOKEN). */
+  readonly token?: string | undefined;
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidConfigError(`--http ${value}: give a port number from 0 to 65535 (0 = any free port)`, { port: value });
+  return parsed;
+}
+
+/**
+ * `context-ledger serve`: open the store and serve the ledger MCP server over stdio (the
+ * default; nothing is written to stdout but the protocol) or Streamable HTTP. In HTTP
+ * mode, logs go to stderr and SIGINT/SIGTERM stop the server.
+ */
+export async function serveCommand(options: ServeCommandOptions, log: (line: string) => void): Promise<void> {
+  if (options.stdio && options.http !== undefined) throw new InvalidConfigError('Choose one transport: --stdio or --http PORT, not both.', {});
+  const token = options.token ?? process.env.CONTEXT_LEDGER_TOKEN;
+  const httpPort = options.http === undefined ? undefined : port(options.http);
+  const store = await openStore(options.store);
+  const ledger = createLedger({ store });
+  const serverOptions = { ledger, defaultSession: options.session, tenantId: options.tenant };
+  try {
+    if (httpPort === undefined) {
+      const { serveLedgerMcpStdio } = await import('../integrations/mcp/stdio-server.js');
+      await serveLedgerMcpStdio(serverOptions);
+      return;
+    }
+    const { startLedgerMcpHttpServer } = await import('../integrations/mcp/http-server.js');
+    const server = await startLedgerMcpHttpServer({ ...serverOptions, port: httpPort, host: options.host, token });
+    log(`context-ledger MCP server on ${server.url.href} (store ${store.location}${token ? ', bearer token required' : ''})`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await server.close();
+  } finally {
+    await ledger.close();
+  }
+}

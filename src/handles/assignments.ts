@@ -1,0 +1,82 @@
+/**
+ * Assignment detection. Tokens: `KEY=VALUE`, `--flag=value`, `key="quoted value"` anywhere
+ * in text (not `==`, `=>`, and not query strings inside URLs). Lines: YAML/INI/JSON-like
+ * config lines — `key: value`, `"key": value`, `key = scalar` — where prose is excluded:
+ * a capitalised key (`Note:`) needs a single handle-like value (`Host: db.internal`), a
+ * lowercase key at most two words of value, and `Error:`/`TODO:`-style keys never count.
+ */
+import type { Candidate } from './candidate.js';
+
+const KEY = /^(?:--?)?[A-Za-z_][\w.-]*$/;
+const CONFIG_LINE = /^([ \t]*(?:[-*][ \t]+)?)("?)([A-Za-z_][\w.-]*)\2[ \t]*(:[ \t]+|[ \t]+=[ \t]*)([^\n]*)$/gm;
+const SCALAR = /^(?:[-+]?\d[\w.,%]*|"[^"]*"|'[^']*'|true|false|yes|no|on|off|null|none|True|False|None)$/;
+const HANDLE_LIKE = /[\d/._@:=-]/;
+const PROSE_KEYS: ReadonlySet<string> = new Set(
+  ('error fatal panic warning warn note todo hint tip summary update important caused exception fixme ' +
+    'nb ps q a re fyi step answer question example output input result reason cause fix problem solution errors')
+    .split(' '),
+);
+
+/** Key and value ranges of a `KEY=VALUE` token, with the assignment's end. */
+export interface AssignmentToken {
+  /** End of the key (offset of the `=`). */
+  readonly keyEnd: number;
+  /** Start of an unquoted value, or -1 when the value is quoted. */
+  readonly valueStart: number;
+  /** End of the whole assignment (after a closing quote when quoted). */
+  readonly end: number;
+}
+
+/** Matches the token `text.slice(start, end)` as `KEY=VALUE`; `undefined` if it is not one. */
+export function matchAssignmentToken(text: string, start: number, end: number): AssignmentToken | undefined {
+  const eq = text.indexOf('=', start);
+  if (eq === -1 || eq >= end || eq - start < 2) return undefined;
+  const next = text.charCodeAt(eq + 1);
+  if (next === 61 || next === 62) return undefined;
+  const key = text.slice(start, eq);
+  if (!KEY.test(key) || key.replace(/^-+/, '').length < 2) return undefined;
+  if (eq + 1 < end) return { keyEnd: eq, valueStart: eq + 1, end };
+  const quote = text[end];
+  if (end !== eq + 1 || (quote !== '"' && quote !== "'")) return undefined;
+  const close = text.indexOf(quote, end + 1);
+  const newline = text.indexOf('\n', end + 1);
+  if (close === -1 || (newline !== -1 && newline < close)) return undefined;
+  return { keyEnd: eq, valueStart: -1, end: close + 1 };
+}
+
+function valueEnd(value: string, equals: boolean): number {
+  let cut = value.length;
+  if (!value.startsWith('"') && !value.startsWith("'")) {
+    const comment = value.search(/\s#/);
+    if (comment !== -1) cut = comment;
+  }
+  let trimmed = value.slice(0, cut).trimEnd();
+  if (!equals && trimmed.endsWith(',')) trimmed = trimmed.slice(0, -1).trimEnd();
+  return trimmed.length;
+}
+
+function acceptsValue(key: string, quoted: boolean, equals: boolean, value: string): boolean {
+  if (value.length === 0 || PROSE_KEYS.has(key.toLowerCase()) || /(?:Error|Exception|Warning|Fault)$/.test(key)) return false;
+  if (equals || quoted) return SCALAR.test(value) || (quoted && /^[[{].*[\]}]$/.test(value));
+  if (/^[[{]/.test(value) && !/[\]}]$/.test(value)) return false;
+  if (/^[|>][-+]?$/.test(value)) return false;
+  const first = key.charCodeAt(0);
+  if (first >= 65 && first <= 90) return !/\s/.test(value) && HANDLE_LIKE.test(value);
+  if (/^["'].*["']$/.test(value)) return true;
+  return value.split(/\s+/).length <= 2;
+}
+
+/** Finds config-style `key: value` / `key = value` lines in the whole text. */
+export function findConfigLines(text: string, out: Candidate[]): void {
+  CONFIG_LINE.lastIndex = 0;
+  for (let match = CONFIG_LINE.exec(text); match !== null; match = CONFIG_LINE.exec(text)) {
+    const [, prefix = '', quote = '', key = '', separator = '', rawValue = ''] = match;
+    const value = rawValue.replace(/\r$/, '');
+    const equals = separator.includes('=');
+    const length = valueEnd(value, equals);
+    if (!acceptsValue(key, quote !== '', equals, value.slice(0, length))) continue;
+    const start = match.index + prefix.length;
+    const valueStart = match.index + match[0].length - rawValue.length;
+    out.push({ kind: 'assignment', start, end: valueStart + length });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The rule that decides whether a trigger word makes its sentence a constraint: the
+ * sentence must prohibit or restrict an action ("don't X", "never X", "X is read-only",
+ * "only use Y", "must not", "avoid Z", "cannot be used"), not state a fact, an inability
+ * or a perception ("I don't know", "it can't connect", "the job never finished",
+ * "I only found two", "the only difference"). Questions are never constraints.
+ */
+
+const COGNITION = new Set(
+  ('know see think find found remember recall understand believe have has seem appear notice recognize mind worry ' +
+    'care matter need get like want expect mean hear feel agree hesitate mention bother exist guess suppose imagine wish')
+    .split(' '),
+);
+const ADVERBS = new Set('really even actually yet ever just always necessarily quite fully currently'.split(' '));
+const EPISTEMIC = new Set('take happen affect cause break fail hurt matter change make be'.split(' '));
+const FAILURES = new Set(
+  ('found reached resolved loaded opened parsed imported located determined completed fetched connected read shown ' +
+    'displayed reproduced needed necessary done').split(' '),
+);
+const INABILITY = new Set('reproduce connect access find locate open load figure tell say guarantee help get make do see'.split(' '));
+const ACTIONS = new Set(
+  ('use run deploy target touch write modify edit change call commit push merge read query connect install restart ' +
+    'test apply update delete drop send').split(' '),
+);
+const PAST = new Set(
+  ('got saw heard ran came went did was were had knew found made took gave told said thought became began left felt ' +
+    'kept brought sent wrote built caught held lost met paid').split(' '),
+);
+const MODALS = new Set('can may must should shall'.split(' '));
+const ONLY_BLOCKERS = new Set("not the an a my your our their its his her if i it's that's".split(' '));
+const ACCESS = new Set('allowed permitted accessible writable readable'.split(' '));
+const CLAUSE_START = /(?:^|[,;:(—–]|\s-)\s*(?:(?:please|and|so|but|then|just|also|or|instead)\s+)?$/i;
+const WORD = /[a-z]+(?:['’][a-z]+)?/g;
+
+function words(text: string): string[] {
+  return (text.toLowerCase().match(WORD) ?? []).map((word) => word.replace('’', "'"));
+}
+
+function verbAfter(after: string[]): string {
+  for (const word of after) if (!ADVERBS.has(word)) return word;
+  return '';
+}
+
+const IRREGULAR_PARTICIPLES = new Set('run done set put kept sent read written made given taken'.split(' '));
+
+function isPassive(word: string): boolean {
+  return /(?:ed|en|wn)$/.test(word) || IRREGULAR_PARTICIPLES.has(word);
+}
+
+function acceptOnly(before: string, prev: string[], next: string[], rest: string): boolean {
+  const [p1 = '', p2 = ''] = [prev[prev.length - 1], prev[prev.length - 2]];
+  if (ONLY_BLOCKERS.has(p1)) return false;
+  if (ACCESS.has(next[0] ?? '') || ACCESS.has(p1)) return true;
+  if (MODALS.has(p1)) {
+    if (p2 === 'i' || COGNITION.has(next[0] ?? '')) return false;
+    if (next[0] === 'be') return isPassive(next[1] ?? '') && !FAILURES.has(next[1] ?? '');
+    return true;
+  }
+  if (ACTIONS.has(p1)) return true;
+  if (CLAUSE_START.test(before)) {
+    if (ACTIONS.has(next[0] ?? '')) return true;
+    if (/\b(?:may|can|should|must|is allowed|are allowed)\b/i.test(rest)) return true;
+  }
+  return /^\s*[.!]?\s*$/.test(rest) && prev.length > 0;
+}
+
+/**
+ * Whether the trigger `trigger` found at `offset` in `sentence` (already stripped of
+ * bullets) makes the sentence a constraint.
+ */
+export function isRestriction(sentence: string, offset: number, trigger: string): boolean {
+  if (/\?\s*$/.test(sentence)) return false;
+  const key = trigger.toLowerCase().replace('’', "'");
+  const before = sentence.slice(Math.max(0, offset - 80), offset);
+  const after = sentence.slice(offset + trigger.length, offset + trigger.length + 80);
+  const prev = words(before);
+  const next = words(after);
+  const p1 = prev[prev.length - 1] ?? '';
+  const p2 = prev[prev.length - 2] ?? '';
+  const verb = verbAfter(next);
+  const clause = CLAUSE_START.test(before);
+  if (key.endsWith('only') && key !== 'only') return true;
+  switch (key) {
+    case 'only':
+      return acceptOnly(before, prev, next, after);
+    case 'do not':
+    case "don't":
+      if (COGNITION.has(verb) || ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you')) return false;
+      return clause || p1 === 'you' || p1 === 'we' || p1 === 'please';
+    case 'never':
+      if (COGNITION.has(verb) || verb.endsWith('ed') || PAST.has(verb)) return false;
+      return clause || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please';
+    case 'avoid':
+      if (p1 === 'to' || p1 === 'i' || p1 === "i'll" || p1 === 'will' || p1 === 'helps' || p1 === 'help') return false;
+      return clause || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please' || p1 === 'always';
+    case 'forbidden':
+    case 'prohibited':
+    case 'disallowed':
+    case 'not allowed':
+    case 'not permitted':
+      return !/\d{3}\s*$/.test(before);
+    case 'under no circumstances':
+      return true;
+    case 'no longer':
+      return /^(?:use|used|using|supported|valid|available|allowed|deploy|target|call|run|maintained|accepted|in)$/.test(next[0] ?? '');
+    default:
+      break;
+  }
+  if (key.startsWith('must') || key === 'shall not') return verb !== 'have' && !COGNITION.has(verb);
+  if (key.startsWith('should')) {
+    if (verb === 'be') return isPassive(next[1] ?? '') && !FAILURES.has(next[1] ?? '');
+    return !COGNITION.has(verb) && !EPISTEMIC.has(verb) && !(p1 === 'i' && verb === 'have');
+  }
+  // cannot / can't / can not / may not
+  if (verb === 'be') return isPassive(next[1] ?? '') && !FAILURES.has(next[1] ?? '');
+  if (p1 !== 'you' && p1 !== 'we') return false;
+  return !COGNITION.has(verb) && !INABILITY.has(verb);
+}

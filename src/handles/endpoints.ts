@@ -1,0 +1,40 @@
+/**
+ * Endpoint detection: `host:port` (`db.internal:5432`, `10.0.3.7:6379`,
+ * `localhost:8080`, `redis:6379`), bare IPv4 addresses and CIDRs, dotted hostnames with a
+ * known TLD, `user@ip` ssh targets, and HTTP method + route (`POST /api/v1/charges`).
+ * Clock times (`10:30`) and ratios (`3:1`) never match: a host needs a letter or four
+ * octets, and a single-label host needs a 4–5 digit port.
+ */
+import type { Candidate } from './candidate.js';
+import { isHostPort, isIpv4 } from './hosts.js';
+
+const SINGLE_LABEL = /^[a-z][a-z0-9-]*[a-z0-9]$/;
+const PORT_4_5 = /^\d{4,5}$/;
+const NOT_SERVICES: ReadonlySet<string> = new Set('line col column page step port id pid row chapter item version build rev'.split(' '));
+const METHOD_ROUTE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/[^\s`"'<>)\]]*/g;
+const TRAILING = /[.,;:!?]+$/;
+
+/** True when the whole (trimmed) token is an endpoint. */
+export function isEndpoint(token: string): boolean {
+  const slash = token.indexOf('/');
+  if (slash !== -1) return /^\d{1,2}$/.test(token.slice(slash + 1)) && isIpv4(token.slice(0, slash)) && Number(token.slice(slash + 1)) <= 32;
+  const at = token.indexOf('@');
+  if (at !== -1) {
+    const host = token.slice(at + 1);
+    return /^[\w.-]+$/.test(token.slice(0, at)) && (isIpv4(host) || host === 'localhost');
+  }
+  if (isHostPort(token)) return token !== 'localhost';
+  const colon = token.lastIndexOf(':');
+  if (colon <= 0) return false;
+  const host = token.slice(0, colon);
+  return SINGLE_LABEL.test(host) && PORT_4_5.test(token.slice(colon + 1)) && !NOT_SERVICES.has(host);
+}
+
+/** Finds `METHOD /route` endpoints in the whole text. */
+export function findMethodRoutes(text: string, out: Candidate[]): void {
+  METHOD_ROUTE.lastIndex = 0;
+  for (let match = METHOD_ROUTE.exec(text); match !== null; match = METHOD_ROUTE.exec(text)) {
+    const value = match[0].replace(TRAILING, '');
+    if (value.includes('/')) out.push({ kind: 'endpoint', start: match.index, end: match.index + value.length });
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Identifier detection for one token: UUIDs, hex hashes (≥ 7 hex chars with a digit and a
+ * letter, `sha256:` prefix allowed, `a..b` ranges split), tickets (`PAY-4412`, `#1234`,
+ * `spotter-gqc.1`), error codes (`E0382`, `TS2307`), ids and regions with a digit
+ * (`acct-77f3`, `eu-west-2b`, `worker-3`), `snake_case` / `ENV_VARS`, `camelCase`,
+ * multi-hump `PascalCase`, `Class.method`, dotted calls (`os.path.join()`), `module::fn`,
+ * `fn()`, `--flags` and `@scope/pkg`. Plain words, brands (`GitHub`, `iPhone`), markdown
+ * (`_em_`, `**b**`) and standards (`UTF-8`) are not identifiers.
+ */
+import type { Candidate } from './candidate.js';
+import { BRAND_WORDS, NON_ID_HYPHEN_PREFIXES, NON_TICKET_PREFIXES } from './lexicon.js';
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const HEX = /^(?:sha\d{1,3}:)?[0-9a-f]{7,128}$/;
+const HEX_RANGE = /^([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})$/;
+const ISSUE = /^#\d+$/;
+const TICKET = /^([A-Z][A-Z0-9]{1,9})(?:-\d+)+$/;
+const CODE = /^[A-Z]{1,4}\d{3,5}$/;
+const FLAG = /^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const SCOPED = /^@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/;
+const MODULE_PATH = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+const DOTTED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const SNAKE = /^_*[A-Za-z$][\w$]*$/;
+const HYPHENATED = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.\d+)*$/;
+const CAMEL = /^[a-z]+[A-Z][A-Za-z0-9]*$/;
+const PASCAL = /^[A-Z]+[a-z0-9]{2,}[A-Z][A-Za-z0-9]*$/;
+const ACRONYM_WORD = /^[A-Z]{2,}[A-Z][a-z]{2,}(?:[A-Z][A-Za-z0-9]*)?$/;
+const JS_LIBRARY = /^[A-Z][A-Za-z0-9]*\.js$/;
+const DIGIT = /\d/;
+const LETTER = /[a-z]/i;
+const MIXED = /^(?=.*\d)(?=.*[a-z])[a-z0-9]+$/;
+
+function isHex(token: string): boolean {
+  return HEX.test(token) && DIGIT.test(token.slice(token.indexOf(':') + 1)) && /[a-f]/.test(token.slice(token.indexOf(':') + 1));
+}
+
+function isSnake(token: string): boolean {
+  if (!token.includes('_') || !SNAKE.test(token) || !LETTER.test(token)) return false;
+  const inner = token.replace(/^_+|_+$/g, '');
+  const lead = token.length - token.replace(/^_+/, '').length;
+  const trail = token.length - token.replace(/_+$/, '').length;
+  if (lead === 1 && trail === 1 && !inner.includes('_')) return false;
+  return inner.includes('_') || lead > 0;
+}
+
+function isHyphenatedId(token: string): boolean {
+  if (!HYPHENATED.test(token)) return false;
+  const dot = token.indexOf('.');
+  if (dot !== -1) return true;
+  if (!DIGIT.test(token)) return false;
+  const segments = token.split('-');
+  if (segments.length >= 3 || segments.some((segment) => MIXED.test(segment))) return true;
+  const head = segments[0] ?? '';
+  return head.length >= 2 && !NON_ID_HYPHEN_PREFIXES.has(head);
+}
+
+function isSymbolWord(word: string): boolean {
+  if (BRAND_WORDS.has(word) || word.startsWith('Mc')) return false;
+  return CAMEL.test(word) || PASCAL.test(word) || ACRONYM_WORD.test(word) || isSnake(word);
+}
+
+function isDottedSymbol(token: string, call: boolean): boolean {
+  if (!DOTTED.test(token) || JS_LIBRARY.test(token)) return false;
+  if (call) return true;
+  const parts = token.split('.');
+  if (parts.some((part) => isSymbolWord(part))) return true;
+  const [head, member] = parts;
+  return head !== undefined && member !== undefined && /^[A-Z][A-Za-z0-9]*$/.test(head) && /^[a-z_]/.test(member) && head.length > 1;
+}
+
+function isWholeIdentifier(token: string, call: boolean, emptyCall: boolean): boolean {
+  if (UUID.test(token) || isHex(token) || ISSUE.test(token) || CODE.test(token) || FLAG.test(token)) return true;
+  const ticket = TICKET.exec(token);
+  if (ticket !== null) return !NON_TICKET_PREFIXES.has(ticket[1] ?? '');
+  if (SCOPED.test(token) || MODULE_PATH.test(token)) return true;
+  if (token.includes('.')) return isDottedSymbol(token, call) || isHyphenatedId(token);
+  if (token.includes('-')) return isHyphenatedId(token);
+  if (isSymbolWord(token)) return true;
+  return emptyCall && /^[A-Za-z_]\w*$/.test(token);
+}
+
+/**
+ * Classifies the token `text.slice(start, end)` as an identifier (extending over a
+ * directly following `()`), pushing candidates to `out`; returns whether it matched.
+ */
+export function matchIdentifier(text: string, start: number, end: number, out: Candidate[]): boolean {
+  const token = text.slice(start, end);
+  const range = token.includes('..') ? HEX_RANGE.exec(token) : null;
+  if (range !== null) {
+    const first = range[1] ?? '';
+    const second = range[2] ?? '';
+    out.push({ kind: 'identifier', start, end: start + first.length });
+    out.push({ kind: 'identifier', start: end - second.length, end });
+    return true;
+  }
+  const emptyCall = text.charCodeAt(end) === 40 && text.charCodeAt(end + 1) === 41;
+  const call = emptyCall || text.charCodeAt(end) === 40;
+  if (!isWholeIdentifier(token, call, emptyCall)) return false;
+  out.push({ kind: 'identifier', start, end: emptyCall ? end + 2 : end });
+  return true;
+}

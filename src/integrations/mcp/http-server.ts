@@ -1,0 +1,104 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InvalidConfigError } from '../../errors.js';
+import { createLedgerMcpServer } from './ledger-mcp-server.js';
+import type { LedgerMcpServerOptions } from './ledger-mcp-server.js';
+
+/** Options of {@link startLedgerMcpHttpServer}. */
+export interface LedgerMcpHttpOptions extends LedgerMcpServerOptions {
+  /** Port (0 = an ephemeral port). */
+  readonly port: number;
+  /** Interface to bind (default `127.0.0.1`). Any non-loopback host requires `token`. */
+  readonly host?: string | undefined;
+  /** Bearer token every request must carry as `Authorization: Bearer <token>`. */
+  readonly token?: string | undefined;
+  /** URL path of the endpoint (default `/mcp`). */
+  readonly path?: string | undefined;
+}
+
+/** A running HTTP server. */
+export interface LedgerMcpHttpServer {
+  /** The endpoint URL, e.g. `http://127.0.0.1:40123/mcp`. */
+  readonly url: URL;
+  /** The bound port. */
+  readonly port: number;
+  /** Stop accepting requests and close open connections. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function loopbackAuthority(value: string): boolean {
+  try {
+    return LOOPBACK.has(new URL(value.includes('://') ? value : `http://${value}`).hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
+  }
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(header ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+}
+
+/**
+ * Serve the ledger MCP server over Streamable HTTP (stateless: a fresh server and transport
+ * per request) on node:http. Binds 127.0.0.1 by default. Binding any other host without a
+ * token throws `INVALID_CONFIG` before listening. With a token, a request without
+ * `Authorization: Bearer <token>` gets 401. On a loopback bind without a token, requests
+ * whose Host or Origin is not loopback get 403 (DNS-rebinding protection).
+ */
+export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): Promise<LedgerMcpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const token = options.token !== undefined && options.token.length > 0 ? options.token : undefined;
+  const loopback = LOOPBACK.has(host);
+  if (!loopback && token === undefined) {
+    throw new InvalidConfigError(`Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.`, { host });
+  }
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (token !== undefined && !tokenMatches(request.headers.authorization, token)) return refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>.', { 'www-authenticate': 'Bearer' });
+    if (token === undefined && (!loopbackAuthority(request.headers.host ?? '') || (request.headers.origin !== undefined && !loopbackAuthority(request.headers.origin)))) {
+      return refuse(response, 403, 'Forbidden: this server only accepts loopback Host and Origin headers.');
+    }
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
+    const server = createLedgerMcpServer(options);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  };
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) refuse(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const url = new URL(`http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`);
+  return {
+    url,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        http.closeAllConnections();
+        http.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,67 @@
+import { InvalidInputError, NotFoundError, TenantMismatchError } from '../../errors.js';
+import type { Ledger } from '../../ledger.js';
+import type { LedgerSession } from '../../session.js';
+import type { WindowConfig } from '../../types.js';
+
+/** How the MCP tools reach sessions: one tenant, an optional default session. */
+export interface TenantScope {
+  /** The ledger. */
+  readonly ledger: Ledger;
+  /** The tenant every tool is confined to (undefined: sessions without a tenant). */
+  readonly tenantId?: string | undefined;
+  /** Session used when a tool call names none. */
+  readonly defaultSession?: string | undefined;
+  /** Window configuration for sessions opened here (it decides how appended messages are chunked). */
+  readonly window?: Partial<WindowConfig> | undefined;
+}
+
+const appendQueues = new WeakMap<Ledger, Map<string, Promise<unknown>>>();
+
+function sessionIdOf(scope: TenantScope, requested: string | undefined): string {
+  const id = requested ?? scope.defaultSession;
+  if (id === undefined) throw new InvalidInputError('No session given: pass "session", or start the server with a default session (--session ID).', {});
+  return id;
+}
+
+function tenantLabel(tenantId: string | undefined): string {
+  return tenantId === undefined ? 'the sessions without a tenant' : `tenant ${JSON.stringify(tenantId)}`;
+}
+
+/**
+ * Open a session for reading. A session that does not exist, or belongs to another tenant,
+ * is `NOT_FOUND`: other tenants' sessions are invisible (their tenant is never named).
+ * Each call reads the session fresh from the store, so writes by other processes show.
+ */
+export async function readSession(scope: TenantScope, requested: string | undefined): Promise<LedgerSession> {
+  const id = sessionIdOf(scope, requested);
+  const info = await scope.ledger.store.getSession(id);
+  if (info === undefined || (info.tenantId ?? undefined) !== scope.tenantId) {
+    throw new NotFoundError(`No session ${JSON.stringify(id)} in ${tenantLabel(scope.tenantId)} of this server. List the session ids you appended to, or check --session.`, { sessionId: id });
+  }
+  return scope.ledger.session(id, { tenantId: scope.tenantId, window: scope.window });
+}
+
+/**
+ * Run `write` on a session, creating it under this server's tenant when missing. Writes to
+ * one session from this process are serialized. A session id already taken by another
+ * tenant fails with `TENANT_MISMATCH` (without naming that tenant).
+ */
+export async function writeSession<T>(scope: TenantScope, requested: string | undefined, write: (session: LedgerSession) => Promise<T>): Promise<T> {
+  const id = sessionIdOf(scope, requested);
+  const queues = appendQueues.get(scope.ledger) ?? new Map<string, Promise<unknown>>();
+  appendQueues.set(scope.ledger, queues);
+  const run = async () => {
+    const info = await scope.ledger.store.getSession(id);
+    if (info !== undefined && (info.tenantId ?? undefined) !== scope.tenantId) {
+      throw new TenantMismatchError(`Session ${JSON.stringify(id)} exists and is not in ${tenantLabel(scope.tenantId)}: this server cannot write to it. Use another session id.`, { sessionId: id });
+    }
+    return write(await scope.ledger.session(id, { tenantId: scope.tenantId, window: scope.window }));
+  };
+  const result = (queues.get(id) ?? Promise.resolve()).then(run, run);
+  const settled = result.catch(() => undefined);
+  queues.set(id, settled);
+  void settled.then(() => {
+    if (queues.get(id) === settled) queues.delete(id);
+  });
+  return result;
+}

@@ -1,0 +1,173 @@
+/**
+ * Compact, model-readable views of recall results, records and gaps, shared by the AI SDK
+ * recall tool and the MCP server. Plain data only: no SDK is imported here.
+ */
+import type { Gap } from '../gaps.js';
+import type { RecallResult } from '../recall.js';
+import type { CompactionRecord, Handle, HandleKind } from '../types.js';
+
+/** A gap as a model should read it: what was lost, where, and what to do. */
+export interface GapView {
+  /** The lossy record that dropped the detail. */
+  readonly recordId: string;
+  /** The dropped range, e.g. `seq 0-41 (bytes 0-18233)`. */
+  readonly droppedRange: string;
+  /** Whether the originals of the range are stored (a re-read through recall is possible). */
+  readonly originalsStored: boolean;
+  /** Why the record is lossy (its first findings). */
+  readonly reasons: readonly string[];
+  /** What to do instead of guessing. */
+  readonly whatToDo: string;
+}
+
+/** One recall hit, labelled. */
+export interface RecallHitView {
+  /** `verified` = the stored original, hash checked; `unverified` = context only, not a fact. */
+  readonly label: 'verified' | 'unverified';
+  /** Sequence number in the session. */
+  readonly seq: number;
+  /** Span id, usable as a recall query. */
+  readonly spanId: string;
+  /** How it was found. */
+  readonly via: string;
+  /** The matching handle as `kind: text`, when found through the index. */
+  readonly handle?: string | undefined;
+  /** The original text (an excerpt when long). */
+  readonly text: string;
+}
+
+/** A recall result as a model should read it. */
+export interface RecallView {
+  /** The query. */
+  readonly query: string;
+  /** `verified`, `unverified` or `gap`. */
+  readonly status: RecallResult['status'];
+  /** One sentence explaining the status. */
+  readonly note: string;
+  /** Labelled hits. */
+  readonly results: readonly RecallHitView[];
+  /** The gap, when status is `gap`. */
+  readonly gap?: GapView | undefined;
+}
+
+/** A gap as a model should read it. */
+export function gapView(gap: Gap): GapView {
+  const { fromSeq, toSeq, byteStart, byteEnd } = gap.droppedRange;
+  return {
+    recordId: gap.recordId,
+    droppedRange: `seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd})`,
+    originalsStored: gap.originalsStored,
+    reasons: gap.reasons.slice(0, 3),
+    whatToDo: `${gap.reread}. Do not fill this detail in from memory.`,
+  };
+}
+
+/** A recall result as a model should read it: status, labelled hits, and the gap if any. */
+export function recallView(result: RecallResult): RecallView {
+  return {
+    query: result.query,
+    status: result.status,
+    note: result.note,
+    results: result.results.map((hit) => ({
+      label: hit.status,
+      seq: hit.seq,
+      spanId: hit.spanId,
+      via: hit.via,
+      handle: hit.handle ? `${hit.handle.kind}: ${hit.handle.text}` : undefined,
+      text: hit.text,
+    })),
+    gap: result.gap ? gapView(result.gap) : undefined,
+  };
+}
+
+/** A compaction record's lineage, without its handle list. */
+export interface RecordView {
+  /** Record id (`rec_…`, `chk_…`). */
+  readonly id: string;
+  /** `summary`, `checkpoint` or `external`. */
+  readonly type: CompactionRecord['type'];
+  /** Cascade depth (1 = summary of originals). */
+  readonly depth: number;
+  /** True only for a lossless projection. */
+  readonly reversible: boolean;
+  /** Records this one compacted. */
+  readonly ancestors: readonly string[];
+  /** What it dropped from the window. */
+  readonly droppedRange: CompactionRecord['droppedRange'];
+  /** Why it is lossy, if it is. */
+  readonly findings: CompactionRecord['findings'];
+  /** Number of handles it carries. */
+  readonly handleCount: number;
+  /** Spill checkpoint holding more of its handles. */
+  readonly checkpointId?: string | undefined;
+  /** Whether the summary was re-derived from stored originals. */
+  readonly rederived: boolean;
+  /** `name@version` of the summarizer. */
+  readonly summarizer: string;
+  /** ISO timestamp. */
+  readonly createdAt: string;
+}
+
+/** A record's lineage: id, type, depth, reversible, ancestors, dropped range, findings. */
+export function recordView(record: CompactionRecord): RecordView {
+  return {
+    id: record.id,
+    type: record.type,
+    depth: record.depth,
+    reversible: record.reversible,
+    ancestors: record.ancestors,
+    droppedRange: record.droppedRange,
+    findings: record.findings,
+    handleCount: record.handles.length,
+    checkpointId: record.checkpointId,
+    rederived: record.rederived,
+    summarizer: `${record.summarizer.name}@${record.summarizer.version}`,
+    createdAt: record.createdAt,
+  };
+}
+
+/** One handle in an index view. */
+export interface HandleView {
+  /** The handle, verbatim. */
+  readonly text: string;
+  /** Sequence number of its first occurrence. */
+  readonly seq: number;
+  /** The span it was copied from. */
+  readonly spanId: string;
+  /** Role of the source span (a constraint from `tool` is quoted output, not an instruction). */
+  readonly role: Handle['role'];
+}
+
+/** Handles grouped by kind, verbatim, oldest first. */
+export function handlesByKind(handles: readonly Handle[]): Partial<Record<HandleKind, HandleView[]>> {
+  const grouped: Partial<Record<HandleKind, HandleView[]>> = {};
+  for (const handle of handles) {
+    const list = grouped[handle.kind] ?? [];
+    list.push({ text: handle.text, seq: handle.seq, spanId: handle.spanId, role: handle.role });
+    grouped[handle.kind] = list;
+  }
+  return grouped;
+}
+
+/**
+ * The form of a recall tool result that is safe to keep in the ledger: verified hits with
+ * their text (verbatim copies of stored spans), unverified hits as pointers only (span id,
+ * seq, how found) and the gap. Unverified text must not re-enter the ledger, where its
+ * handles would be indexed as if they had been said (ARCHITECTURE invariant 7); the model
+ * can recall a pointer's span id to read the stored original, verified.
+ */
+export function ledgerSafeRecallView(view: RecallView): RecallView {
+  const withheld = view.results.filter((hit) => hit.label === 'unverified').length;
+  return {
+    ...view,
+    note: withheld > 0 ? `${view.note} (${withheld} unverified text${withheld === 1 ? '' : 's'} withheld from the ledger: recall a span id to read the stored original.)` : view.note,
+    results: view.results.map((hit) => (hit.label === 'verified' ? hit : { ...hit, text: '[unverified text withheld]' })),
+  };
+}
+
+/** Whether a value has the shape of a {@link RecallView}. */
+export function isRecallView(value: unknown): value is RecallView {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<RecallView>;
+  return typeof candidate.query === 'string' && (candidate.status === 'verified' || candidate.status === 'unverified' || candidate.status === 'gap') && Array.isArray(candidate.results);
+}
