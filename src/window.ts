@@ -24,6 +24,10 @@ export interface RenderedMessage {
   readonly toolName?: string | undefined;
   /** For originals: whether it is a tool call. */
   readonly toolCall?: boolean | undefined;
+  /** For originals: the span text exactly as stored, without the display prefix. */
+  readonly text?: string | undefined;
+  /** For originals: chunk position when the message was split into several spans. */
+  readonly chunk?: { readonly index: number; readonly count: number } | undefined;
 }
 
 /** The context as the model sees it. */
@@ -68,6 +72,8 @@ export function originalMessage(occurrence: SpanOccurrence): RenderedMessage {
     toolCallId: span.toolCallId,
     toolName: span.toolName,
     toolCall: span.kind === 'tool-call',
+    text: span.text,
+    chunk: occurrence.chunk,
   };
 }
 
@@ -90,7 +96,8 @@ export function ledgerBlock(state: WindowState): string | undefined {
   if (active) {
     const { fromSeq, toSeq } = active.droppedRange;
     const flag = active.reversible ? 'lossless' : 'LOSSY';
-    lines.push(`Earlier turns (seq ${fromSeq}-${toSeq}) were compacted into record ${active.id}, depth ${active.depth}, ${flag}.`);
+    const range = toSeq < fromSeq ? 'History from before this ledger began was' : `Earlier turns (seq ${fromSeq}-${toSeq}) were`;
+    lines.push(`${range} compacted into record ${active.id}, depth ${active.depth}, ${flag}.`);
     if (active.summary.length > 0) lines.push(`Summary: ${active.summary}`);
     const constraints = active.handles.filter((handle) => handle.kind === 'constraint');
     if (constraints.length > 0) {

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { LedgerError } from '../errors.js';
 import { runDemo } from './demo.js';
 import { recallCommand, recallJson } from './recall-command.js';
+import { migrateCommand } from './migrate.js';
 import { printReplay, replayFile, replayJson } from './replay.js';
 import { serveCommand } from './serve-command.js';
 import type { ServeCommandOptions } from './serve-command.js';
@@ -88,6 +89,13 @@ program
   .option('--host <host>', 'interface to bind for --http; any non-loopback host requires --token', '127.0.0.1')
   .option('--token <token>', 'bearer token required on every HTTP request (default: env CONTEXT_LEDGER_TOKEN)')
   .action((options: ServeCommandOptions) => serveCommand(options, (line) => process.stderr.write(line + '\n')));
+
+program
+  .command('migrate')
+  .description('create or upgrade a store\'s schema (PostgreSQL: safe from several hosts at once)')
+  .requiredOption('--store <spec>', 'postgres://USER@HOST:PORT/DB | sqlite:PATH')
+  .option('--schema <name>', 'PostgreSQL schema holding the ledger (default context_ledger)')
+  .action((options: { store: string; schema?: string }) => migrateCommand(options, print));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (LedgerError.isInstance(error)) {

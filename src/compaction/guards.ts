@@ -39,8 +39,9 @@ export function isInstruction(handle: Handle): boolean {
 
 /**
  * Split a handle set into what stays in the window and what spills, within `budgetTokens`.
- * Kept first: constraints the user or system gave, then other handles they said, then
- * assistant and tool handles, most recent first.
+ * Kept first: constraints the user or system gave, then other constraints (shown as quoted
+ * output), then handles the user or system said, then assistant and tool handles, most
+ * recent first.
  * With `onOverflow: 'throw'` an overflow raises HandleBudgetExceededError instead; nothing
  * is ever silently dropped.
  */
@@ -59,10 +60,10 @@ export function fitHandleBudget(
       { sessionId: context.sessionId, handles: handles.length, tokens: total, budgetTokens },
     );
   }
+  const priority = (handle: Handle) => (isInstruction(handle) ? 0 : handle.kind === 'constraint' ? 1 : 2 + ROLE_PRIORITY[handle.role]);
   const ranked = [...handles].sort(
     (a, b) =>
-      Number(isInstruction(b)) - Number(isInstruction(a)) ||
-      ROLE_PRIORITY[a.role] - ROLE_PRIORITY[b.role] ||
+      priority(a) - priority(b) ||
       b.seq - a.seq ||
       a.start - b.start,
   );

@@ -7,6 +7,8 @@
  */
 import type { Candidate } from './candidate.js';
 
+/** Longest quoted value an assignment may carry. */
+const MAX_QUOTED = 400;
 const KEY = /^(?:--?)?[A-Za-z_][\w.-]*$/;
 const CONFIG_LINE = /^([ \t]*(?:[-*][ \t]+)?)("?)([A-Za-z_][\w.-]*)\2[ \t]*(:[ \t]+|[ \t]+=[ \t]*)([^\n]*)$/gm;
 const SCALAR = /^(?:[-+]?\d[\w.,%]*|"[^"]*"|'[^']*'|true|false|yes|no|on|off|null|none|True|False|None)$/;
@@ -38,10 +40,10 @@ export function matchAssignmentToken(text: string, start: number, end: number): 
   if (eq + 1 < end) return { keyEnd: eq, valueStart: eq + 1, end };
   const quote = text[end];
   if (end !== eq + 1 || (quote !== '"' && quote !== "'")) return undefined;
-  const close = text.indexOf(quote, end + 1);
-  const newline = text.indexOf('\n', end + 1);
-  if (close === -1 || (newline !== -1 && newline < close)) return undefined;
-  return { keyEnd: eq, valueStart: -1, end: close + 1 };
+  const window = text.slice(end + 1, end + 1 + MAX_QUOTED);
+  const close = window.indexOf(quote);
+  if (close === -1 || window.lastIndexOf('\n', close) !== -1) return undefined;
+  return { keyEnd: eq, valueStart: -1, end: end + close + 2 };
 }
 
 function valueEnd(value: string, equals: boolean): number {

@@ -18,7 +18,7 @@ import { isVersionToken } from './versions.js';
 
 const BOUNDARY = '\\s`"\'()\\[\\]{}<>,;|';
 const TOKEN = new RegExp(
-  `(?<![^${BOUNDARY}])[A-Za-z$*^+&!%?]*(?:[0-9_/\\\\@:=#~.\\-]|(?<=[a-z])[A-Z]|(?<=[A-Z]{3})[a-z]|(?=\\(\\)))[^${BOUNDARY}]*`,
+  `(?<![^${BOUNDARY}])(?:[A-Za-z$*^+&!%?]*(?:[0-9_/\\\\@:=#~.\\-]|(?<=[a-z])[A-Z]|(?<=[A-Z]{3})[a-z])|[A-Za-z$]+(?=\\(\\)))[^${BOUNDARY}]*`,
   'g',
 );
 const TRAILING = new Set(['.', ':', '!', '?', '*', ',']);
@@ -40,8 +40,8 @@ function urlEnd(text: string, end: number): number {
 
 /** Whether a `user@host` token is the target of an ssh-like command on the same line. */
 function isSshTarget(text: string, start: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start) + 1;
-  return start - lineStart < 200 && SSH_BEFORE.test(text.slice(lineStart, start));
+  const before = text.slice(Math.max(0, start - 200), start);
+  return SSH_BEFORE.test(before.slice(before.lastIndexOf('\n') + 1));
 }
 
 function classify(text: string, start: number, end: number, out: Candidate[], depth: number): void {
@@ -84,6 +84,7 @@ function classify(text: string, start: number, end: number, out: Candidate[], de
 export function findTokenHandles(text: string, out: Candidate[]): void {
   TOKEN.lastIndex = 0;
   for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
-    classify(text, match.index, match.index + match[0].length, out, 0);
+    if (match[0].length === 0) TOKEN.lastIndex++;
+    else classify(text, match.index, match.index + match[0].length, out, 0);
   }
 }

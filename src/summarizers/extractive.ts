@@ -24,17 +24,30 @@ function isProse(sentence: string): boolean {
   return letters / sentence.length >= 0.75 && /\b[a-z]{3,}\b.*\b[a-z]{3,}\b/.test(sentence);
 }
 
+/** Imperative wording inside tool output: kept out of the prose so a page cannot speak as the user. */
+const INJECTION_SHAPED = /\b(do not|don't|never|must|ignore|important|instruction|you should|always)\b/i;
+
 function sentencesOf(unit: SourceUnit, maxChars: number): string[] {
-  if (unit.origin === 'claim') return [unit.text];
+  if (unit.origin === 'claim') return unit.role === 'tool' && INJECTION_SHAPED.test(unit.text) ? [] : [unit.text];
   if (unit.kind === 'tool-call') return [];
   const result: string[] = [];
   for (const line of unit.text.split('\n')) {
     for (const { segment } of segmenter.segment(line)) {
       const sentence = segment.trim();
-      if (sentence.length >= 12 && sentence.length <= maxChars && isProse(sentence)) result.push(sentence);
+      if (sentence.length < 12 || sentence.length > maxChars || !isProse(sentence)) continue;
+      if (unit.role === 'tool' && INJECTION_SHAPED.test(sentence)) continue;
+      result.push(sentence);
     }
   }
   return result;
+}
+
+/** Jaccard overlap of two word sets (redundancy check: near-duplicate sentences are kept once). */
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / (a.size + b.size - shared);
 }
 
 function words(text: string): string[] {
@@ -44,7 +57,10 @@ function words(text: string): string[] {
 /**
  * The default summarizer: offline and deterministic. It scores sentences of the region by
  * the weight of their words across the region, by role (user and system first) and by
- * whether they carry handles, then keeps the best that fit the budget, in source order.
+ * whether they carry handles, then keeps the best that fit the budget, skipping near
+ * duplicates of sentences already kept, in source order. Tool-call arguments and text that
+ * is not prose (JSON, tables, log lines) are not candidates, and neither are imperative
+ * sentences inside tool output (they stay in the handle index, labelled as quoted output).
  * Every summary sentence is a verbatim sentence of a source and cites its span ids.
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
@@ -59,7 +75,7 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
       for (const sentences of perUnit) for (const sentence of sentences) for (const word of new Set(words(sentence))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
       let order = 0;
       request.units.forEach((unit, index) => {
-        const roleWeight = unit.role === 'user' || unit.role === 'system' ? 1.6 : unit.role === 'assistant' ? 1.2 : 0.7;
+        const roleWeight = unit.role === 'user' || unit.role === 'system' ? 1.6 : unit.role === 'assistant' ? 1.2 : 0.4;
         const originWeight = unit.origin === 'claim' ? 1.3 : 1;
         const handleWeight = unit.spanIds.some((id) => handleSpans.has(id)) ? 1.2 : 1;
         for (const sentence of perUnit[index] ?? []) {
@@ -71,13 +87,17 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
       });
       const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);
       const chosen: Candidate[] = [];
+      const chosenWords: Set<string>[] = [];
       const seen = new Set<string>();
       let used = 0;
       for (const candidate of ranked) {
         if (seen.has(candidate.text)) continue;
+        const candidateWords = new Set(words(candidate.text));
+        if (chosenWords.some((other) => overlap(candidateWords, other) > 0.6)) continue;
         const cost = request.counter.count(candidate.text) + 1;
         if (used + cost > request.budgetTokens) continue;
         chosen.push(candidate);
+        chosenWords.push(candidateWords);
         seen.add(candidate.text);
         used += cost;
         if (used >= request.budgetTokens - 4) break;

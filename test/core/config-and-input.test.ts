@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError, InvalidInputError, LedgerError } from '../../src/errors.js';
+import type { LedgerError } from '../../src/errors.js';
+import { InvalidConfigError, InvalidInputError } from '../../src/errors.js';
 import { memoryLedger } from '../helpers.js';
 
 describe('configuration and bad input', () => {

@@ -10,6 +10,7 @@ import { ImmutableSpanError, InvalidInputError, NotFoundError, SequenceConflictE
 import { canonicalSpanBytes, createSpan, verifySpan } from '../../src/span.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { describeImmutability, type TamperHooks } from './conformance-immutability.js';
+import { describeIsolation } from './conformance-isolation.js';
 import { entry, expectLedgerError, sampleEntries, sampleRecord } from './fixtures.js';
 
 export type { TamperHooks, TamperTarget } from './conformance-immutability.js';
@@ -170,6 +171,7 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
     });
 
     describeImmutability(() => ({ store, fixture }), snapshot);
+    describeIsolation(() => ({ store }));
 
     describe('handle lookup', () => {
       it('resolves a key to the same handles in the same order every time', async () => {

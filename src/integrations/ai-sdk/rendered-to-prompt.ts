@@ -9,25 +9,12 @@ interface Piece {
   readonly part?: { readonly first: number; readonly last: number; readonly count: number } | undefined;
 }
 
-const PART = /^\[part (\d+)\/(\d+)\] /;
-
-/**
- * Strip the prefix `renderWindow` puts before an original (`[tool call NAME id=ID] `,
- * `[tool result id=ID] `, `[part I/N] `) so the model gets the verbatim text back.
- */
+/** The verbatim span text of a rendered original (no display prefix) and its chunk position. */
 function strip(message: RenderedMessage): Piece {
-  let text = message.content;
-  const head =
-    message.toolCall === true
-      ? `[tool call ${message.toolName ?? '?'} id=${message.toolCallId ?? '?'}] `
-      : message.role === 'tool'
-        ? `[tool result id=${message.toolCallId ?? '?'}] `
-        : '';
-  if (head.length > 0 && text.startsWith(head)) text = text.slice(head.length);
-  const match = PART.exec(text);
-  if (!match) return { message, text };
-  const index = Number(match[1]) - 1;
-  return { message, text: text.slice(match[0].length), part: { first: index, last: index, count: Number(match[2]) } };
+  const text = message.text ?? message.content;
+  const { chunk } = message;
+  if (!chunk) return { message, text };
+  return { message, text, part: { first: chunk.index, last: chunk.index, count: chunk.count } };
 }
 
 /** Whether `piece` continues the chunked message `previous` (same kind and call, next chunk). */

@@ -14,7 +14,7 @@ import {
   orderEntryHandles,
   searchTerms,
   type SeqRange,
-} from './store-input.js';
+} from '../store-input.js';
 
 interface SessionState {
   readonly info: SessionInfo;

@@ -29,6 +29,13 @@ export function mapDriverError(location: string, operation: string, error: unkno
       cause: error,
     });
   }
+  if (code === 'SQLITE_FULL' || code?.startsWith('SQLITE_IOERR')) {
+    return new StoreOperationError(
+      `${location}: ${operation} failed: ${message} (${code}); the disk is probably full or failing: free space or check the device, then retry (the transaction was rolled back, earlier data is intact).`,
+      details,
+      { cause: error },
+    );
+  }
   if (error instanceof TypeError && /not open/.test(message)) {
     return new StoreUnavailableError(`${location}: ${operation} failed: the store is closed; create a new store with createSqliteStore.`, details, { cause: error });
   }

@@ -1,6 +1,6 @@
 import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreOperationError, TenantMismatchError } from '../../errors.js';
 import type { CompactionRecord, Span, SpanOccurrence } from '../../types.js';
-import { buildOccurrence, checkAppend, checkCount, checkId, checkRecord, orderEntryHandles, searchTerms, type SeqRange } from '../memory/store-input.js';
+import { buildOccurrence, checkAppend, checkCount, checkId, checkRecord, orderEntryHandles, searchTerms, type SeqRange } from '../store-input.js';
 import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';

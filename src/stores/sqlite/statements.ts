@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { CompactionRecord, Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
-import { buildHandle, buildOccurrence, buildSpan, deepFreeze } from '../memory/store-input.js';
+import { buildHandle, buildOccurrence, buildSpan, deepFreeze } from '../store-input.js';
 
 /** A row of `sessions`. */
 export interface SessionRow {

@@ -2,10 +2,10 @@
  * Input checks and value builders shared by every `LedgerStore` backend, so that memory,
  * SQLite and PostgreSQL reject the same inputs with the same errors and return the same shapes.
  */
-import { InvalidInputError } from '../../errors.js';
-import { verifySpan } from '../../span.js';
-import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../../types.js';
-import type { AppendEntry } from '../store.js';
+import { InvalidInputError } from '../errors.js';
+import { verifySpan } from '../span.js';
+import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
+import type { AppendEntry } from './store.js';
 
 /** A seq range as accepted by `occurrences` and `handles`. */
 export interface SeqRange {
@@ -45,9 +45,12 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
     throw new InvalidInputError(`append to session ${sessionId}: entries must be an array.`, { sessionId });
   }
   entries.forEach((entry, index) => {
+    if (typeof entry !== 'object' || entry === null || !Array.isArray(entry.handles)) {
+      throw new InvalidInputError(`append to session ${sessionId}, entry ${index}: an entry must be an object with a span and a handles array.`, { sessionId, index });
+    }
     const { span } = entry;
     const where = `append to session ${sessionId}, entry ${index} (span ${span?.id})`;
-    if (!span || !verifySpan(span)) {
+    if (typeof span !== 'object' || span === null || typeof span.text !== 'string' || !verifySpan(span)) {
       throw new InvalidInputError(`${where}: the span id is not the SHA-256 of its content; build spans with createSpan() and do not edit them.`, { sessionId, index, spanId: span?.id });
     }
     checkCount('tokens', span.tokens, { sessionId, index, spanId: span.id });
@@ -61,6 +64,11 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
       checkCount('chunk.count', entry.chunk.count, { sessionId, index });
     }
     for (const handle of entry.handles) {
+      if (typeof handle !== 'object' || handle === null || typeof handle.text !== 'string' || typeof handle.key !== 'string') {
+        throw new InvalidInputError(`${where}: every handle must be an object with text and key strings.`, { sessionId, index });
+      }
+      checkCount('handle.start', handle.start, { sessionId, index, handle: handle.text });
+      checkCount('handle.end', handle.end, { sessionId, index, handle: handle.text });
       if (handle.spanId !== span.id || span.text.slice(handle.start, handle.end) !== handle.text) {
         throw new InvalidInputError(
           `${where}: handle ${JSON.stringify(handle.text)} at [${handle.start}, ${handle.end}) is not the verbatim text of span ${span.id} at those offsets (handle spanId ${handle.spanId}); extract handles from this span and keep them byte for byte.`,

@@ -1,0 +1,97 @@
+/**
+ * Audit of an agent's own compactions (Claude Code compact_boundary + isCompactSummary, Codex
+ * `compacted`): what each summary kept, what the agent needed later and lost, and what
+ * context-ledger keeps for the same region at the same footprint.
+ */
+import type { TokenCounter } from '../tokens.js';
+import type { CompactionRecord } from '../types.js';
+import { compareAtFootprint } from './compare.js';
+import { containsEntry, countByKind, entriesOf } from './handle-sets.js';
+import { entriesBefore, futureNeeded, generationAudit, holder, judge, reachable, sourceOf } from './generation.js';
+import type { Keeper } from './generation.js';
+import type { Timeline } from './timeline.js';
+import type { CompactionAudit, ConstraintAudit, FutureNeededHandle, GenerationAudit } from './types.js';
+
+/** What the agent-mode audit produces for one conversation. */
+export interface AgentAudit {
+  /** One entry per agent compaction (a compaction with nothing before it is left out). */
+  readonly compactions: CompactionAudit[];
+  /** Agent record and context-ledger counterpart, per compaction. */
+  readonly generations: GenerationAudit[];
+  /** Gaps of the context-ledger comparison sessions (the agent's own are the timeline's). */
+  readonly comparisonGaps: ReturnType<Timeline['session']['gaps']>;
+}
+
+function recordOf(timeline: Timeline, id: string): CompactionRecord {
+  const record = timeline.session.records().find((candidate) => candidate.id === id);
+  if (!record) throw new Error(`audit: record ${id} missing from session ${timeline.session.id}`);
+  return record;
+}
+
+/** Audit every agent compaction of a timeline built in `agent` mode. */
+export async function auditAgentCompactions(timeline: Timeline, counter: TokenCounter, onStep: (done: number, total: number) => void = () => undefined): Promise<AgentAudit> {
+  const compactions: CompactionAudit[] = [];
+  const generations: GenerationAudit[] = [];
+  const comparisonGaps: AgentAudit['comparisonGaps'] = [];
+  for (const [index, boundary] of timeline.boundaries.entries()) {
+    onStep(index, timeline.boundaries.length);
+    if (boundary.seq === 0) continue;
+    const nextSeq = timeline.boundaries[index + 1]?.seq ?? Number.POSITIVE_INFINITY;
+    const before = entriesBefore(timeline, boundary.seq);
+    const needed = futureNeeded(timeline, before, boundary.seq, nextSeq);
+    const agentTokens = counter.count(boundary.summary);
+    const agentKeeper: Keeper = { record: recordOf(timeline, boundary.recordId), summaryOnly: true };
+    const agentVerdicts = await judge(agentKeeper, needed);
+
+    const comparison = await compareAtFootprint(timeline.session.id, timeline.messages.slice(0, boundary.messageIndex), agentTokens, counter);
+    const ledgerKeeper: Keeper = { record: comparison.record, checkpoint: comparison.checkpoint, recallFrom: comparison.session };
+    const ledgerVerdicts = await judge(ledgerKeeper, needed);
+    const ledgerHolds = holder(ledgerKeeper);
+    comparisonGaps.push(...comparison.session.gaps());
+
+    const futureNeededList: FutureNeededHandle[] = needed.map((entry, position) => {
+      const ledger = ledgerVerdicts[position];
+      return {
+        ...sourceOf(timeline, entry),
+        keptByAgent: agentVerdicts[position]?.inWindow ?? false,
+        inLedgerWindow: ledger?.inWindow ?? false,
+        inLedgerCheckpoint: ledger?.inCheckpoint ?? false,
+        ledgerRecall: ledger?.recall ?? 'unverified',
+      };
+    });
+    const userConstraints = [...entriesOf(timeline.handles.filter((handle) => handle.seq < boundary.seq && handle.kind === 'constraint' && handle.role === 'user')).values()];
+    const lostConstraints: ConstraintAudit[] = userConstraints
+      .filter((entry) => !containsEntry(boundary.summary, entry))
+      .map((entry) => ({ ...sourceOf(timeline, entry), inLedgerWindow: ledgerHolds.inWindow(entry) }));
+    const beforeList = [...before.values()];
+    const windowEntries = beforeList.filter(ledgerHolds.inWindow);
+    compactions.push({
+      label: boundary.label,
+      summarizer: boundary.summarizer,
+      seqBoundary: boundary.seq,
+      agentSummaryTokens: agentTokens,
+      handlesBefore: countByKind(beforeList),
+      keptByAgent: countByKind(beforeList.filter((entry) => containsEntry(boundary.summary, entry))),
+      futureNeeded: futureNeededList,
+      userConstraints: userConstraints.length,
+      lostConstraints,
+      ledger: {
+        tokens: comparison.tokens,
+        summaryTokens: comparison.record.summaryTokens,
+        budgets: comparison.budgets,
+        futureNeededInWindow: ledgerVerdicts.filter((verdict) => verdict.inWindow).length,
+        futureNeededReachable: ledgerVerdicts.filter(reachable).length,
+        constraintsKept: userConstraints.filter(ledgerHolds.inWindow).length,
+        recordId: comparison.record.id,
+        reversible: comparison.record.reversible,
+        keptInWindow: countByKind(windowEntries),
+        keptInCheckpoint: countByKind(beforeList.filter((entry) => !ledgerHolds.inWindow(entry) && ledgerHolds.inCheckpoint(entry))),
+      },
+    });
+    const generation = compactions.length;
+    generations.push(generationAudit(timeline, { generation, writer: 'agent', keeper: agentKeeper, tokens: agentTokens, before, verdicts: agentVerdicts }));
+    generations.push(generationAudit(timeline, { generation, writer: 'context-ledger', keeper: ledgerKeeper, tokens: comparison.tokens, before, verdicts: ledgerVerdicts }));
+  }
+  onStep(timeline.boundaries.length, timeline.boundaries.length);
+  return { compactions, generations, comparisonGaps };
+}

@@ -1,0 +1,32 @@
+/**
+ * Audit of context-ledger's own compactions, for a transcript with no agent compaction: it
+ * is replayed at a token budget, and each summary record is one generation of the lineage.
+ */
+import { gapsOf } from '../gaps.js';
+import type { TokenCounter } from '../tokens.js';
+import { ledgerBlock } from '../window.js';
+import { entriesBefore, futureNeeded, generationAudit, judge } from './generation.js';
+import type { Keeper } from './generation.js';
+import type { Timeline } from './timeline.js';
+import type { GenerationAudit, LedgerRecallStatus } from './types.js';
+
+/** One generation per summary record of a timeline built in `replay` mode. */
+export async function auditLedgerGenerations(timeline: Timeline, counter: TokenCounter, onStep: (done: number, total: number) => void = () => undefined): Promise<GenerationAudit[]> {
+  const records = timeline.session.records();
+  const summaries = records.filter((record) => record.type !== 'checkpoint');
+  const recallCache = new Map<string, LedgerRecallStatus>();
+  const generations: GenerationAudit[] = [];
+  for (const [index, record] of summaries.entries()) {
+    onStep(index, summaries.length);
+    const nextAt = summaries[index + 1]?.atSeq ?? Number.POSITIVE_INFINITY;
+    const checkpoint = records.find((candidate) => candidate.id === record.checkpointId);
+    const before = entriesBefore(timeline, record.droppedRange.toSeq + 1);
+    const needed = futureNeeded(timeline, before, record.atSeq, nextAt);
+    const keeper: Keeper = { record, checkpoint, recallFrom: timeline.session, recallCache };
+    const verdicts = await judge(keeper, needed);
+    const block = ledgerBlock({ active: record, checkpoint, gaps: gapsOf(records.filter((candidate) => candidate.ordinal <= record.ordinal)), originals: [] }) ?? '';
+    generations.push(generationAudit(timeline, { generation: index + 1, writer: 'context-ledger', keeper, tokens: counter.count(block), before, verdicts }));
+  }
+  onStep(summaries.length, summaries.length);
+  return generations;
+}

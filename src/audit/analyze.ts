@@ -1,0 +1,108 @@
+/**
+ * The audit: read transcript files, replay each conversation into a memory-store session,
+ * and report what each compaction kept — the agent's own, side by side with context-ledger
+ * at the same footprint, or context-ledger's own after a replay at a token budget.
+ */
+import type { ImportFormat, TranscriptParseFailure } from '../importers/events.js';
+import { createO200kCounter } from '../tokens.js';
+import type { TokenCounter } from '../tokens.js';
+import { auditAgentCompactions } from './analyze-agent.js';
+import { auditLedgerGenerations } from './analyze-replay.js';
+import { collectFile } from './collect.js';
+import type { CollectedSession } from './collect.js';
+import { buildTimeline } from './timeline.js';
+import type { Timeline } from './timeline.js';
+import type { AuditDocument, FileAudit, HandleSource, SessionAudit, SourceSpan } from './types.js';
+
+/** Options of the audit. */
+export interface AuditOptions {
+  /** Transcript format, or `auto` (default). */
+  readonly format?: ImportFormat | 'auto' | undefined;
+  /** Window of the replay for transcripts without an agent compaction (default 8000). */
+  readonly maxTokens?: number | undefined;
+  /** Skip invalid lines (each reported to `onSkip`). */
+  readonly skipInvalid?: boolean | undefined;
+  /** Called for every skipped line. */
+  readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
+  /** Token counter (default o200k_base). */
+  readonly counter?: TokenCounter | undefined;
+  /** Progress: a phase, done, total. */
+  readonly onProgress?: ((phase: string, done: number, total: number) => void) | undefined;
+}
+
+/** Characters of a span quoted around a handle in the appendix. */
+const EXCERPT_CHARS = 600;
+
+function excerptAround(text: string, start: number, end: number): string {
+  if (text.length <= EXCERPT_CHARS) return text;
+  const from = Math.max(0, Math.min(start - EXCERPT_CHARS / 3, text.length - EXCERPT_CHARS));
+  const to = Math.min(text.length, Math.max(from + EXCERPT_CHARS, end));
+  return (from > 0 ? '…' : '') + text.slice(from, to) + (to < text.length ? '…' : '');
+}
+
+/** The spans lost handles point to, with an excerpt around the first handle that points there. */
+function sourceSpans(timeline: Timeline, sources: readonly HandleSource[]): SourceSpan[] {
+  const bySeq = new Map<number, HandleSource>();
+  for (const source of sources) if (!bySeq.has(source.firstSeq)) bySeq.set(source.firstSeq, source);
+  return [...bySeq.values()]
+    .sort((a, b) => a.firstSeq - b.firstSeq)
+    .flatMap((source): SourceSpan[] => {
+      const occurrence = timeline.occurrences[source.firstSeq];
+      if (!occurrence) return [];
+      const handle = timeline.handles.find((candidate) => candidate.seq === source.firstSeq && candidate.text === source.text);
+      const excerpt = excerptAround(occurrence.span.text, handle?.start ?? 0, handle?.end ?? 0);
+      return [{ seq: source.firstSeq, label: occurrence.label ?? null, role: occurrence.role, excerpt }];
+    });
+}
+
+/** Audit one conversation. */
+export async function auditSession(collected: CollectedSession, options: AuditOptions = {}): Promise<SessionAudit> {
+  const counter = options.counter ?? createO200kCounter();
+  const progress = options.onProgress ?? (() => undefined);
+  const mode = collected.items.some((item) => item.type === 'compaction') ? 'agent' : 'replay';
+  const timeline = await buildTimeline(collected, {
+    mode,
+    maxTokens: options.maxTokens ?? 8000,
+    counter,
+    onMessage: (done, total) => progress(mode === 'agent' ? 'reading' : 'replaying', done, total),
+  });
+  const step = (done: number, total: number) => progress('auditing compactions', done, total);
+  if (mode === 'agent') {
+    const { compactions, generations, comparisonGaps } = await auditAgentCompactions(timeline, counter, step);
+    const lost = [...compactions.flatMap((compaction) => [...compaction.futureNeeded.filter((handle) => !handle.keptByAgent || !handle.inLedgerWindow), ...compaction.lostConstraints]), ...generations.flatMap((generation) => generation.lost)];
+    return { sessionId: collected.sessionId, spans: timeline.occurrences.length, mode, compactions, generations, gaps: [...timeline.session.gaps(), ...comparisonGaps], sourceSpans: sourceSpans(timeline, lost) };
+  }
+  const generations = await auditLedgerGenerations(timeline, counter, step);
+  return {
+    sessionId: collected.sessionId,
+    spans: timeline.occurrences.length,
+    mode,
+    compactions: [],
+    generations,
+    gaps: timeline.session.gaps(),
+    sourceSpans: sourceSpans(timeline, generations.flatMap((generation) => generation.lost)),
+  };
+}
+
+/** Audit one file: every conversation in it. */
+export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileAudit> {
+  const collected = await collectFile(file, {
+    format: options.format,
+    skipInvalid: options.skipInvalid,
+    onSkip: options.onSkip,
+    onProgress: (done, total) => options.onProgress?.('reading', done, total),
+  });
+  const sessions: SessionAudit[] = [];
+  for (const session of collected.sessions) sessions.push(await auditSession(session, options));
+  return { file, format: collected.format, skipped: collected.skipped, sessions };
+}
+
+/** Audit files in order; `onFile` is told before each one starts. */
+export async function auditFiles(files: readonly string[], options: AuditOptions & { onFile?: (file: string, index: number) => void } = {}): Promise<AuditDocument> {
+  const audited: FileAudit[] = [];
+  for (const [index, file] of files.entries()) {
+    options.onFile?.(file, index);
+    audited.push(await auditFile(file, options));
+  }
+  return { files: audited };
+}

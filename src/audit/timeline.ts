@@ -1,0 +1,102 @@
+/**
+ * The timeline of one conversation in a memory-store session: every span with its seq,
+ * every handle, the handles the agent used and where, and the compaction records —
+ * either the agent's own (imported as `external` records) or context-ledger's own after a
+ * replay at a token budget.
+ */
+import { createLedger } from '../ledger.js';
+import type { TranscriptMessage } from '../messages.js';
+import type { LedgerSession } from '../session.js';
+import { createMemoryStore } from '../stores/memory/memory-store.js';
+import type { TokenCounter } from '../tokens.js';
+import type { ExtractedHandle, Handle, SpanOccurrence, WindowConfig } from '../types.js';
+import type { CollectedSession } from './collect.js';
+import { handleIdentityKey, usedHandles } from './handle-sets.js';
+
+/** Largest span of an audit session; the same in every audit session so seqs line up. */
+export const AUDIT_MAX_SPAN_TOKENS = 2000;
+
+/** Handles one assistant message used, at the seq of its first span. */
+export interface Use {
+  /** Seq of the message's first span. */
+  readonly seq: number;
+  /** Identities (kind + key) it used. */
+  readonly identities: ReadonlySet<string>;
+  /** The handles. */
+  readonly handles: readonly ExtractedHandle[];
+}
+
+/** One agent compaction placed on the timeline. */
+export interface AgentBoundary {
+  /** Seq of the first span after it. */
+  readonly seq: number;
+  /** Index into the conversation's messages of the first message after it. */
+  readonly messageIndex: number;
+  /** The summary, verbatim. */
+  readonly summary: string;
+  /** `name version`. */
+  readonly summarizer: string;
+  /** Source label. */
+  readonly label: string | null;
+  /** The external record it became. */
+  readonly recordId: string;
+}
+
+/** A conversation replayed into a memory-store session. */
+export interface Timeline {
+  /** The session (holds the records; `recall` works on it). */
+  readonly session: LedgerSession;
+  /** The conversation's messages, in order. */
+  readonly messages: readonly TranscriptMessage[];
+  /** Every span. */
+  readonly occurrences: readonly SpanOccurrence[];
+  /** Every handle, ordered by seq. */
+  readonly handles: readonly Handle[];
+  /** Handles used by assistant messages. */
+  readonly uses: readonly Use[];
+  /** The agent's compactions (empty in replay mode). */
+  readonly boundaries: readonly AgentBoundary[];
+}
+
+/** How to build a timeline. */
+export interface TimelineOptions {
+  /** `agent`: import the agent's compactions; `replay`: let context-ledger compact at `maxTokens`. */
+  readonly mode: 'agent' | 'replay';
+  /** Window size for replay mode. */
+  readonly maxTokens: number;
+  /** Token counter. */
+  readonly counter: TokenCounter;
+  /** Called after each message. */
+  readonly onMessage?: ((done: number, total: number) => void) | undefined;
+}
+
+/** Replay a collected conversation into a fresh memory-store session. */
+export async function buildTimeline(collected: CollectedSession, options: TimelineOptions): Promise<Timeline> {
+  const store = createMemoryStore();
+  const ledger = createLedger({ store, tokenCounter: options.counter, now: () => new Date(0) });
+  const window: Partial<WindowConfig> = options.mode === 'agent' ? { maxTokens: 10_000_000, maxSpanTokens: AUDIT_MAX_SPAN_TOKENS } : { maxTokens: options.maxTokens };
+  const session = await ledger.session(collected.sessionId, { window });
+  const messages: TranscriptMessage[] = [];
+  const uses: Use[] = [];
+  const boundaries: AgentBoundary[] = [];
+  const total = collected.items.length;
+  let seq = 0;
+  for (const [index, item] of collected.items.entries()) {
+    if (item.type === 'compaction') {
+      if (options.mode !== 'agent') continue;
+      const record = await session.importExternalSummary({ summary: item.summary, summarizer: item.summarizer });
+      boundaries.push({ seq, messageIndex: messages.length, summary: item.summary, summarizer: `${item.summarizer.name} ${item.summarizer.version}`, label: item.label, recordId: record.id });
+      continue;
+    }
+    const { message } = item;
+    const handles = usedHandles(message);
+    if (handles.length > 0) uses.push({ seq, identities: new Set(handles.map(handleIdentityKey)), handles });
+    messages.push(message);
+    seq += (await session.append(message)).length;
+    if (options.mode === 'replay' && (message.role !== 'assistant' || (message.toolCalls ?? []).length > 0 || index === total - 1)) await session.render();
+    options.onMessage?.(index + 1, total);
+  }
+  if (options.mode === 'replay') await session.render();
+  const occurrences = await store.occurrences(session.id);
+  return { session, messages, occurrences, handles: await store.handles(session.id), uses, boundaries };
+}

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+
+/** Parsed arguments of `node dist/bench/run.js`. */
+export interface BenchArguments {
+  /** Benchmarks to run (`--only a,b`); empty = all. */
+  readonly only: readonly string[];
+  /** `--quick`. */
+  readonly quick: boolean;
+  /** `--data DIR` (default `../shared/data`, relative to the working directory). */
+  readonly dataDir: string;
+  /** `--out DIR` for `<name>.json` (default `bench/results`). */
+  readonly outDir: string;
+  /** `--report FILE` (default `bench/RESULTS.md`). */
+  readonly reportFile: string;
+  /** `--help`. */
+  readonly help: boolean;
+}
+
+/** Usage text. */
+export const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME…]] [--quick] [--data DIR] [--out DIR] [--report FILE]
+  --only    run only these benchmarks (see the list below); RESULTS.md is rebuilt from every results file
+  --quick   smaller sizes (each result says what was reduced)
+  --data    folder holding claude-code/, swe-agent/, locomo/ (default ../shared/data)
+  --out     where <name>.json results go (default bench/results)
+  --report  the markdown report (default bench/RESULTS.md)`;
+
+/** Parse `argv` (without node and script). Throws on an unknown flag or a missing value. */
+export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()): BenchArguments {
+  const only: string[] = [];
+  let quick = false;
+  let help = false;
+  let dataDir = '../shared/data';
+  let outDir = 'bench/results';
+  let reportFile = 'bench/RESULTS.md';
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index] ?? '';
+    const value = () => {
+      const next = argv[++index];
+      if (next === undefined || next.startsWith('--')) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return next;
+    };
+    if (flag === '--quick') quick = true;
+    else if (flag === '--help' || flag === '-h') help = true;
+    else if (flag === '--only') only.push(...value().split(',').map((name) => name.trim()).filter(Boolean));
+    else if (flag === '--data') dataDir = value();
+    else if (flag === '--out') outDir = value();
+    else if (flag === '--report') reportFile = value();
+    else throw new Error(`unknown argument ${JSON.stringify(flag)}\n${USAGE}`);
+  }
+  return { only, quick, help, dataDir: resolve(cwd, dataDir), outDir: resolve(cwd, outDir), reportFile: resolve(cwd, reportFile) };
+}

@@ -1,0 +1,52 @@
+/**
+ * `npm run bench` / `node dist/bench/run.js [--only NAME] [--quick] [--data DIR]`: runs the
+ * benchmarks, writes `bench/results/<name>.json` for each, and rebuilds `bench/RESULTS.md`
+ * from every results file. Progress goes to stderr.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { writeResult } from './bench-result.js';
+import type { BenchResult } from './bench-result.js';
+import { createBenchContext } from './bench-context.js';
+import type { BenchContext } from './bench-context.js';
+import { USAGE, parseBenchArguments } from './cli-args.js';
+import { BENCHMARKS } from './registry.js';
+import { writeReport } from './results-markdown.js';
+
+async function main(): Promise<void> {
+  const args = parseBenchArguments(process.argv.slice(2));
+  const names = BENCHMARKS.map((benchmark) => benchmark.name);
+  if (args.help) {
+    process.stdout.write(`${USAGE}\nbenchmarks: ${names.join(', ')}\n`);
+    return;
+  }
+  const unknown = args.only.filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${names.join(', ')}`);
+  const tempDir = await mkdtemp(join(tmpdir(), 'context-ledger-bench-'));
+  const context: BenchContext = createBenchContext({ dataDir: args.dataDir, tempDir, quick: args.quick });
+  context.log(`bench: data ${args.dataDir}${args.quick ? ' (--quick)' : ''}; results to ${args.outDir}`);
+  try {
+    for (const benchmark of BENCHMARKS) {
+      if (args.only.length > 0 && !args.only.includes(benchmark.name)) continue;
+      const started = Date.now();
+      context.log(`== ${benchmark.name}`);
+      const result: BenchResult = await benchmark.run(context);
+      const file = await writeResult(args.outDir, result);
+      const missed = result.targets.filter((target) => target.met === false).length;
+      context.log(`== ${benchmark.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.targets.length} targets (${missed} missed) -> ${file}`);
+    }
+    await writeReport(args.outDir, args.reportFile);
+    context.log(`report: ${args.reportFile}`);
+  } finally {
+    await rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,247 @@
+import type pg from 'pg';
+import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError, TenantMismatchError } from '../../errors.js';
+import type { SpanOccurrence } from '../../types.js';
+import type { LedgerStore, TextHit } from '../store.js';
+import { buildOccurrence, buildSpan, checkAppend, checkCount, checkId, checkRecord, searchTerms, type SeqRange } from '../store-input.js';
+import { checkNoNul, packBatch, searchableText } from './append-batch.js';
+import { openConnection, type PostgresStoreOptions } from './connection.js';
+import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
+import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
+import { buildQueries, toHandle, toOccurrence, toRecord, toSession, toSpan, type HandleRow, type OccurrenceRow, type SessionRow, type SpanRow } from './queries.js';
+
+const LAST_SEQ = Number.MAX_SAFE_INTEGER;
+const NUL = '\u0000';
+
+/** LIKE pattern matching `term` anywhere, with `%`, `_` and `\` escaped. */
+function likePattern(term: string): string {
+  return `%${searchableText(term).replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * Connects, migrates (unless `migrate: false`) and reports what it did; used by
+ * `createPostgresStore` and the `context-ledger migrate` command. Ends its own pool.
+ */
+export async function migratePostgres(options: PostgresStoreOptions): Promise<MigrationResult & { location: string; schema: string }> {
+  const connection = openConnection(options);
+  try {
+    const result = await prepare(connection.pool, connection.schema, connection.location, options.migrate !== false);
+    return { ...result, location: connection.location, schema: connection.schema };
+  } finally {
+    if (connection.ownsPool) await connection.pool.end();
+  }
+}
+
+async function prepare(pool: pg.Pool, schema: string, location: string, migrate: boolean): Promise<MigrationResult> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreUnavailableError(`${location}: cannot connect (${reason}); ${UNREACHABLE_ADVICE}.`, { location }, { cause: error });
+  }
+  try {
+    const result = migrate ? await runMigrations(client, schema, location) : await checkVersion(client, schema, location);
+    client.release();
+    return result;
+  } catch (error) {
+    client.release(true);
+    throw mapPostgresError(location, migrate ? `migrate schema ${schema}` : `check schema ${schema}`, error);
+  }
+}
+
+/**
+ * Creates a `LedgerStore` on PostgreSQL (kind `postgres`, location `postgres://host:port/db`,
+ * never with the password), for many workers on many hosts. Opening connects and runs the
+ * versioned migrations under an advisory lock (see `schema.ts`); tables live in
+ * `options.schema` (default `context_ledger`).
+ *
+ * Guarantees: each append batch is one statement (`append_batch()`: multi-row INSERTs from
+ * `unnest`) in one transaction, serialized per session by a transaction-scoped advisory lock,
+ * with `PRIMARY KEY (session_id, seq)` as a second line of defence; different sessions append
+ * in parallel. Triggers refuse UPDATE, DELETE and TRUNCATE for every connection. Free-text
+ * search is a literal, case-insensitive, any-term substring match served by a pg_trgm GIN index
+ * (plain ILIKE when the extension is unavailable), ranked by terms matched, then similarity,
+ * then seq. Span text may contain U+0000 (kept exactly); ids, labels and handles may not.
+ *
+ * Errors: `StoreUnavailableError` when the server cannot be reached or the connection drops
+ * (naming the location and what to check; the pool reconnects on the next call),
+ * `SequenceConflictError`, `ImmutableSpanError`, `TenantMismatchError`, `NotFoundError`,
+ * `InvalidInputError`, and `StoreOperationError` naming the location and operation otherwise.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<LedgerStore> {
+  const { pool, ownsPool, location, schema } = openConnection(options);
+  const onIdleError = () => undefined; // An idle connection that dies is dropped by the pool; the next query reconnects.
+  pool.on('error', onIdleError);
+  let migration: MigrationResult;
+  try {
+    migration = await prepare(pool, schema, location, options.migrate !== false);
+  } catch (error) {
+    pool.off('error', onIdleError);
+    if (ownsPool) await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const sql = buildQueries(schema, migration.trigramSchema);
+  let closed = false;
+
+  async function run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[], retry: boolean): Promise<R[]> {
+    if (closed) throw new StoreUnavailableError(`${location}: ${operation} failed: the store is closed; create a new store with createPostgresStore.`, { location, operation });
+    try {
+      return (await pool.query<R>(text, values)).rows;
+    } catch (error) {
+      // A read on a connection the server dropped while idle is safe to send once more.
+      if (retry && isConnectionError(error)) return run<R>(operation, text, values, false);
+      throw mapPostgresError(location, operation, error);
+    }
+  }
+  const read = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => run<R>(operation, text, values, true);
+  const write = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => run<R>(operation, text, values, false);
+
+  return {
+    kind: 'postgres',
+    location,
+
+    async openSession(sessionId, sessionOptions) {
+      checkId('sessionId', sessionId);
+      const tenantId = sessionOptions?.tenantId;
+      checkNoNul('sessionId', sessionId);
+      checkNoNul('tenantId', tenantId);
+      const operation = `open session ${sessionId}`;
+      await write(operation, sql.insertSession, [sessionId, tenantId ?? null, new Date().toISOString()]);
+      const [row] = await read<SessionRow>(operation, sql.session, [sessionId]);
+      if (!row) throw mapPostgresError(location, operation, new Error(`session ${sessionId} vanished after it was created`));
+      const session = toSession(row);
+      if (session.tenantId !== tenantId) {
+        throw new TenantMismatchError(
+          `${location}: session ${sessionId} belongs to tenant ${JSON.stringify(session.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
+          { sessionId, expectedTenantId: session.tenantId, actualTenantId: tenantId, location },
+        );
+      }
+      return session;
+    },
+
+    async getSession(sessionId) {
+      if (typeof sessionId !== 'string' || sessionId.includes(NUL)) return undefined;
+      const [row] = await read<SessionRow>(`get session ${sessionId}`, sql.session, [sessionId]);
+      return row ? toSession(row) : undefined;
+    },
+
+    async listSessions(listOptions) {
+      const tenantId = listOptions?.tenantId;
+      if (tenantId?.includes(NUL)) return [];
+      const rows = tenantId === undefined ? await read<SessionRow>('list sessions', sql.sessions, []) : await read<SessionRow>('list sessions', sql.sessionsOfTenant, [tenantId]);
+      return rows.map(toSession);
+    },
+
+    async append(sessionId, expectedNextSeq, entries) {
+      checkAppend(sessionId, expectedNextSeq, entries);
+      checkNoNul('sessionId', sessionId);
+      const operation = `append to session ${sessionId}`;
+      const [result] = await write<{ actual_next: string; stored_tokens: string[] | null }>(operation, sql.appendBatch, [sessionId, expectedNextSeq, ...packBatch(sessionId, entries)]);
+      const actual = Number(result?.actual_next ?? -1);
+      if (actual === -1) {
+        throw new NotFoundError(`${location}: append: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
+      }
+      if (actual !== expectedNextSeq || !result?.stored_tokens) {
+        throw new SequenceConflictError(
+          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+          { sessionId, expectedNextSeq, actualNextSeq: actual, location },
+        );
+      }
+      const storedTokens = result.stored_tokens;
+      return entries.map((entry, index): SpanOccurrence => {
+        const span = buildSpan({ ...entry.span, tokens: Number(storedTokens[index] ?? entry.span.tokens) });
+        return buildOccurrence({ ...entry, sessionId, seq: expectedNextSeq + index, spanId: span.id }, span);
+      });
+    },
+
+    async nextSeq(sessionId) {
+      if (sessionId.includes(NUL)) return 0;
+      const [row] = await read<{ next: string }>(`read next seq of session ${sessionId}`, sql.nextSeq, [sessionId]);
+      return Number(row?.next ?? 0);
+    },
+
+    async occurrences(sessionId, range?: SeqRange) {
+      if (sessionId.includes(NUL)) return [];
+      const rows = await read<OccurrenceRow>(`read occurrences of session ${sessionId}`, sql.occurrences, [sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ]);
+      return rows.map(toOccurrence);
+    },
+
+    async occurrencesOf(sessionId, spanId) {
+      if (sessionId.includes(NUL) || spanId.includes(NUL)) return [];
+      const rows = await read<OccurrenceRow>(`read occurrences of span ${spanId} in session ${sessionId}`, sql.occurrencesOfSpan, [sessionId, spanId]);
+      return rows.map(toOccurrence);
+    },
+
+    async spans(sessionId, ids) {
+      const usable = ids.filter((id) => !id.includes(NUL));
+      if (sessionId.includes(NUL) || usable.length === 0) return [];
+      const rows = await read<SpanRow>(`read spans of session ${sessionId}`, sql.spansOfSession, [sessionId, usable]);
+      return rows.map(toSpan);
+    },
+
+    async findHandles(sessionId, key) {
+      if (sessionId.includes(NUL) || key.includes(NUL)) return [];
+      return (await read<HandleRow>(`find handles of session ${sessionId}`, sql.handlesByKey, [sessionId, key])).map(toHandle);
+    },
+
+    async handles(sessionId, range?: SeqRange) {
+      if (sessionId.includes(NUL)) return [];
+      const rows = await read<HandleRow>(`read handles of session ${sessionId}`, sql.handles, [sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ]);
+      return rows.map(toHandle);
+    },
+
+    async searchText(sessionId, query, limit): Promise<TextHit[]> {
+      checkCount('limit', limit, { sessionId });
+      const terms = searchTerms(query);
+      if (terms.length === 0 || limit === 0 || sessionId.includes(NUL)) return [];
+      const ranked = terms.every((term) => [...term].length >= 3);
+      const values: unknown[] = [sessionId, limit, ...terms.map(likePattern)];
+      if (ranked && sql.similarity) values.push(searchableText(terms.join(' ')));
+      const rows = await read<{ seq: string; span_id: string; score: number | string }>(`search session ${sessionId}`, sql.search(terms.length, ranked), values);
+      return rows.map((row) => ({ seq: Number(row.seq), spanId: row.span_id, score: Number(row.score) }));
+    },
+
+    async writeRecord(record) {
+      const copy = checkRecord(record);
+      checkNoNul('record.id', copy.id);
+      checkNoNul('record.sessionId', copy.sessionId);
+      checkNoNul('record.type', copy.type);
+      const operation = `write record ${copy.id} of session ${copy.sessionId}`;
+      const [session] = await read<SessionRow>(operation, sql.session, [copy.sessionId]);
+      if (!session) {
+        throw new NotFoundError(`${location}: ${operation}: session ${copy.sessionId} does not exist; call openSession(${JSON.stringify(copy.sessionId)}) first.`, { sessionId: copy.sessionId, location });
+      }
+      const inserted = await write(operation, sql.insertRecord, [copy.sessionId, copy.id, copy.ordinal, copy.type, JSON.stringify(copy), copy.createdAt ?? new Date().toISOString()]);
+      if (inserted.length > 0) return;
+      const [holder] = await read<{ id: string; ordinal: string }>(operation, sql.recordConflict, [copy.sessionId, copy.id, copy.ordinal]);
+      if (!holder || holder.id === copy.id) {
+        throw new ImmutableSpanError(
+          `${location}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
+          { sessionId: copy.sessionId, recordId: copy.id, location },
+        );
+      }
+      throw new SequenceConflictError(
+        `${location}: cannot write record ${copy.id}: ordinal ${copy.ordinal} of session ${copy.sessionId} is already taken by record ${holder.id}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+        { sessionId: copy.sessionId, recordId: copy.id, ordinal: copy.ordinal, takenBy: holder.id, location },
+      );
+    },
+
+    async records(sessionId) {
+      if (sessionId.includes(NUL)) return [];
+      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map((row) => toRecord(row.json));
+    },
+
+    async record(sessionId, recordId) {
+      if (sessionId.includes(NUL) || recordId.includes(NUL)) return undefined;
+      const [row] = await read<{ json: string }>(`read record ${recordId} of session ${sessionId}`, sql.recordById, [sessionId, recordId]);
+      return row ? toRecord(row.json) : undefined;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (ownsPool) await pool.end();
+      else pool.off('error', onIdleError);
+    },
+  };
+}
