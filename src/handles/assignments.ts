@@ -10,7 +10,7 @@ import type { Candidate } from './candidate.js';
 /** Longest quoted value an assignment may carry. */
 const MAX_QUOTED = 400;
 const KEY = /^(?:--?)?[A-Za-z_][\w.-]*$/;
-const CONFIG_LINE = /^([ \t]*(?:[-*][ \t]+)?)("?)([A-Za-z_][\w.-]*)\2[ \t]*(:[ \t]+|[ \t]+=[ \t]*)([^\n]*)$/gm;
+const CONFIG_LINE = /([ \t]*(?:[-*][ \t]+)?)("?)([A-Za-z_][\w.-]*)\2[ \t]*(:[ \t]+|[ \t]+=[ \t]*)([^\n]*)/y;
 const SCALAR = /^(?:[-+]?\d[\w.,%]*|"[^"]*"|'[^']*'|true|false|yes|no|on|off|null|none|True|False|None)$/;
 const HANDLE_LIKE = /[\d/._@:=-]/;
 const PROSE_KEYS: ReadonlySet<string> = new Set(
@@ -68,17 +68,17 @@ function acceptsValue(key: string, quoted: boolean, equals: boolean, value: stri
   return value.split(/\s+/).length <= 2;
 }
 
-/** Finds config-style `key: value` / `key = value` lines in the whole text. */
-export function findConfigLines(text: string, out: Candidate[]): void {
-  CONFIG_LINE.lastIndex = 0;
-  for (let match = CONFIG_LINE.exec(text); match !== null; match = CONFIG_LINE.exec(text)) {
-    const [, prefix = '', quote = '', key = '', separator = '', rawValue = ''] = match;
-    const value = rawValue.replace(/\r$/, '');
-    const equals = separator.includes('=');
-    const length = valueEnd(value, equals);
-    if (!acceptsValue(key, quote !== '', equals, value.slice(0, length))) continue;
-    const start = match.index + prefix.length;
-    const valueStart = match.index + match[0].length - rawValue.length;
-    out.push({ kind: 'assignment', start, end: valueStart + length });
-  }
+/** Matches the line starting at `lineStart` as a config-style `key: value` / `key = value` line. */
+export function matchConfigLine(text: string, lineStart: number, out: Candidate[]): boolean {
+  CONFIG_LINE.lastIndex = lineStart;
+  const match = CONFIG_LINE.exec(text);
+  if (match === null) return false;
+  const [, prefix = '', quote = '', key = '', separator = '', rawValue = ''] = match;
+  const value = rawValue.replace(/\r$/, '');
+  const equals = separator.includes('=');
+  const length = valueEnd(value, equals);
+  if (!acceptsValue(key, quote !== '', equals, value.slice(0, length))) return false;
+  const valueStart = lineStart + match[0].length - rawValue.length;
+  out.push({ kind: 'assignment', start: lineStart + prefix.length, end: valueStart + length });
+  return true;
 }

@@ -1,27 +1,53 @@
 /**
- * Constraint detection: whole sentences that prohibit or restrict an action. A cheap
- * trigger regex runs over the text first; only lines holding a trigger are split into
- * sentences (newlines always split, then `Intl.Segmenter`), and each trigger is judged by
+ * Constraint detection: whole sentences that prohibit or restrict an action. A trigger
+ * regex runs over the text; for each trigger the enclosing sentence is found (lines always
+ * split; inside a line a `.`, `!` or `?` followed by whitespace and a non-lowercase
+ * character ends a sentence, so `e.g. foo` and `v1.2.3` do not split) and judged by
  * {@link isRestriction}. The handle is the sentence without leading bullets, quote
- * markers, list numbers or comment markers, and without surrounding whitespace.
+ * markers, list numbers, checkboxes or comment markers, and without surrounding whitespace.
  */
 import type { Candidate } from './candidate.js';
 import { isRestriction } from './constraint-rules.js';
 
 const TRIGGER =
-  /\b(?:do not|don['’]t|never|must(?:n['’]t| not| never)|should(?:n['’]t| not| never)|shall not|cannot|can['’]t|can not|may not|read-?only|only|avoid|forbidden|prohibited|disallowed|not (?:allowed|permitted)|under no circumstances|no longer)\b|(?<=[a-z])-only\b/gi;
+  /\b(?:do not|don['’]t|never|must(?:n['’]t| not| never)|should(?:n['’]t| not| never)|shall not|cannot|can['’]t|can not|may not|read-?only|only|avoid|forbidden|prohibited|disallowed|not (?:allowed|permitted)|under no circumstances|no longer)\b|-only\b/gi;
 const MARKER = /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|--|\[[ xX]\])\s+)*/;
-
 /** Longer "sentences" (minified code, base64, logs without stops) are never constraints. */
 const MAX_SENTENCE = 600;
 
-let segmenter: Intl.Segmenter | undefined;
+function isStop(code: number): boolean {
+  return code === 46 || code === 33 || code === 63;
+}
 
-function sentencesOf(line: string): Array<[number, number]> {
-  segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' });
-  const spans: Array<[number, number]> = [];
-  for (const { index, segment } of segmenter.segment(line)) spans.push([index, index + segment.length]);
-  return spans;
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 13;
+}
+
+/** Whether the stop at `index` ends a sentence in the line ending at `lineEnd`. */
+function endsSentence(text: string, index: number, lineEnd: number): boolean {
+  let next = index + 1;
+  while (next < lineEnd && isStop(text.charCodeAt(next))) next++;
+  if (next >= lineEnd) return true;
+  if (!isSpace(text.charCodeAt(next))) return false;
+  while (next < lineEnd && isSpace(text.charCodeAt(next))) next++;
+  const code = text.charCodeAt(next);
+  return next >= lineEnd || !(code >= 97 && code <= 122);
+}
+
+/** The sentence `[start, end)` holding `at`, or undefined when longer than the limit. */
+function sentenceAround(text: string, lineStart: number, lineEnd: number, at: number): [number, number] | undefined {
+  let start = at;
+  while (start > lineStart && !(isStop(text.charCodeAt(start - 1)) && endsSentence(text, start - 1, lineEnd))) {
+    if (at - start > MAX_SENTENCE) return undefined;
+    start--;
+  }
+  let end = at;
+  while (end < lineEnd && !(isStop(text.charCodeAt(end)) && endsSentence(text, end, lineEnd))) {
+    if (end - start > MAX_SENTENCE) return undefined;
+    end++;
+  }
+  while (end < lineEnd && isStop(text.charCodeAt(end))) end++;
+  return [start, end];
 }
 
 /** Finds constraint sentences in the whole text. */
@@ -29,28 +55,23 @@ export function findConstraints(text: string, out: Candidate[]): void {
   TRIGGER.lastIndex = 0;
   let lineStart = 0;
   let lineEnd = -1;
-  let sentences: Array<[number, number]> = [];
-  let cursor = 0;
-  let accepted = -1;
+  let acceptedEnd = -1;
   for (let match = TRIGGER.exec(text); match !== null; match = TRIGGER.exec(text)) {
     const at = match.index;
+    if (at < acceptedEnd || (match[0] === '-only' && !/[a-z]/i.test(text[at - 1] ?? ''))) continue;
     if (at > lineEnd) {
       lineStart = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
       lineEnd = text.indexOf('\n', at);
       if (lineEnd === -1) lineEnd = text.length;
-      sentences = sentencesOf(text.slice(lineStart, lineEnd));
-      cursor = 0;
     }
-    const local = at - lineStart;
-    while (cursor < sentences.length && (sentences[cursor]?.[1] ?? 0) <= local) cursor++;
-    const span = sentences[cursor];
-    if (span === undefined || lineStart + span[0] === accepted || span[1] - span[0] > MAX_SENTENCE) continue;
-    const raw = text.slice(lineStart + span[0], lineStart + span[1]);
+    const span = sentenceAround(text, lineStart, lineEnd, at);
+    if (span === undefined) continue;
+    const raw = text.slice(span[0], span[1]);
     const lead = (MARKER.exec(raw)?.[0] ?? '').length;
     const sentence = raw.slice(lead).trimEnd();
-    const offset = local - span[0] - lead;
+    const offset = at - span[0] - lead;
     if (offset < 0 || !isRestriction(sentence, offset, match[0])) continue;
-    accepted = lineStart + span[0];
-    out.push({ kind: 'constraint', start: accepted + lead, end: accepted + lead + sentence.length });
+    acceptedEnd = span[1];
+    out.push({ kind: 'constraint', start: span[0] + lead, end: span[0] + lead + sentence.length });
   }
 }

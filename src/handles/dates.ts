@@ -16,7 +16,7 @@ const WEEKDAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? ';
 const CLOCK = ' \\d{1,2}:\\d{2}(?::\\d{2})?';
 const ORDINAL = '(?:st|nd|rd|th)?';
 const WORD_DATE = new RegExp(
-  '(?<![\\w.])(?:' +
+  '(?:' +
     // Nov 12, 2026 · Thu Nov 12 10:30:00 2026 +0000 · March 3rd · July 2023
     `(?:${WEEKDAY})?(?:${MONTH})\\.? (?:\\d{1,2}${ORDINAL}(?:,? \\d{4})?(?:${CLOCK}(?: \\d{4})?(?: [+-]\\d{4})?)?|\\d{4})` +
     // 12 November 2026 · 5th of June, 2026 · Sat, 14 Nov 2026 08:00:00 GMT
@@ -24,8 +24,13 @@ const WORD_DATE = new RegExp(
     // 2026 November 12
     `|\\d{4} (?:${MONTH}) \\d{1,2}` +
     ')(?![\\w:])',
-  'g',
+  'y',
 );
+const MONTH_WORDS: ReadonlySet<string> = new Set(
+  'Jan January Feb February Mar March Apr April May Jun June Jul July Aug August Sep Sept September Oct October Nov November Dec December'.split(' '),
+);
+const WEEKDAY_BEFORE = /(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? $/;
+const WORD_CHAR = /[\w.]/;
 
 /** Returns the end of a date starting with the (trimmed) token, or -1 when it is not a date. */
 export function matchDateToken(text: string, start: number, end: number): number {
@@ -37,10 +42,49 @@ export function matchDateToken(text: string, start: number, end: number): number
   return TIME_AFTER.test(text) ? TIME_AFTER.lastIndex : end;
 }
 
-/** Finds month-name dates in the whole text. */
-export function findWordDates(text: string, out: Candidate[]): void {
-  WORD_DATE.lastIndex = 0;
-  for (let match = WORD_DATE.exec(text); match !== null; match = WORD_DATE.exec(text)) {
-    out.push({ kind: 'date', start: match.index, end: match.index + match[0].length });
+function wordBefore(text: string, end: number): number {
+  let start = end;
+  while (start > 0 && /[A-Za-z]/.test(text[start - 1] ?? '')) start--;
+  return start;
+}
+
+function tryAt(text: string, at: number, out: Candidate[]): number {
+  if (at < 0 || (at > 0 && WORD_CHAR.test(text[at - 1] ?? ''))) return -1;
+  WORD_DATE.lastIndex = at;
+  const match = WORD_DATE.exec(text);
+  if (match === null) return -1;
+  out.push({ kind: 'date', start: at, end: at + match[0].length });
+  return at + match[0].length;
+}
+
+function withWeekday(text: string, at: number): number {
+  const weekday = WEEKDAY_BEFORE.exec(text.slice(Math.max(0, at - 5), at));
+  return weekday === null ? at : at - weekday[0].length;
+}
+
+/**
+ * Finds a month-name date around the numeric token `[start, end)` (its day or year):
+ * `Nov 12, 2026`, `12 November 2026`, `2026 November 12`, `July 2023`. Returns the end of
+ * the date found, or -1.
+ */
+export function matchWordDateAt(text: string, start: number, end: number, out: Candidate[]): number {
+  let next = end;
+  while (next < text.length && /[a-z]/.test(text[next] ?? '')) next++;
+  if (text[next] === ',') next++;
+  if (text[next] === ' ') {
+    let word = next + 1;
+    if (text.startsWith('of ', word)) word += 3;
+    let stop = word;
+    while (stop < text.length && /[A-Za-z]/.test(text[stop] ?? '')) stop++;
+    if (MONTH_WORDS.has(text.slice(word, stop))) {
+      const found = tryAt(text, withWeekday(text, start), out);
+      if (found !== -1) return found;
+    }
   }
+  let before = start - 1;
+  if (text[before] !== ' ') return -1;
+  if (text[before - 1] === '.') before--;
+  const wordStart = wordBefore(text, before);
+  if (!MONTH_WORDS.has(text.slice(wordStart, before))) return -1;
+  return tryAt(text, withWeekday(text, wordStart), out);
 }

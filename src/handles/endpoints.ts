@@ -11,8 +11,7 @@ import { isHostPort, isIpv4 } from './hosts.js';
 const SINGLE_LABEL = /^[a-z][a-z0-9-]*[a-z0-9]$/;
 const PORT_4_5 = /^\d{4,5}$/;
 const NOT_SERVICES: ReadonlySet<string> = new Set('line col column page step port id pid row chapter item version build rev'.split(' '));
-const METHOD_ROUTE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/[^\s`"'<>)\]]*/g;
-const TRAILING = /[.,;:!?]+$/;
+const TRAILING = /[.,;:!?]/;
 
 /** True when the whole (trimmed) token is an endpoint. */
 export function isEndpoint(token: string): boolean {
@@ -30,11 +29,21 @@ export function isEndpoint(token: string): boolean {
   return SINGLE_LABEL.test(host) && PORT_4_5.test(token.slice(colon + 1)) && !NOT_SERVICES.has(host);
 }
 
-/** Finds `METHOD /route` endpoints in the whole text. */
-export function findMethodRoutes(text: string, out: Candidate[]): void {
-  METHOD_ROUTE.lastIndex = 0;
-  for (let match = METHOD_ROUTE.exec(text); match !== null; match = METHOD_ROUTE.exec(text)) {
-    const value = match[0].replace(TRAILING, '');
-    if (value.includes('/')) out.push({ kind: 'endpoint', start: match.index, end: match.index + value.length });
-  }
+const METHODS: ReadonlySet<string> = new Set('GET POST PUT PATCH DELETE HEAD OPTIONS'.split(' '));
+const ROUTE_STOP = /[\s`"'<>)\]]/;
+
+/**
+ * Finds `METHOD /route` where the token at `start` begins with `/` and follows an HTTP
+ * method; returns the end of the endpoint, or -1.
+ */
+export function matchMethodRouteAt(text: string, start: number, out: Candidate[]): number {
+  if (text[start] !== '/' || text[start - 1] !== ' ') return -1;
+  let method = start - 1;
+  while (method > 0 && /[A-Z]/.test(text[method - 1] ?? '')) method--;
+  if (!METHODS.has(text.slice(method, start - 1)) || (method > 0 && /\w/.test(text[method - 1] ?? ''))) return -1;
+  let end = start;
+  while (end < text.length && end - start < 400 && !ROUTE_STOP.test(text[end] ?? ' ')) end++;
+  while (end > start + 1 && TRAILING.test(text[end - 1] ?? '')) end--;
+  out.push({ kind: 'endpoint', start: method, end });
+  return end;
 }

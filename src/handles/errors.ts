@@ -10,7 +10,7 @@
 import type { Candidate } from './candidate.js';
 
 const ERROR_LINE = new RegExp(
-  '^[ \\t]*(?:' +
+  '[ \\t]*(?:' +
     [
       '(?:Uncaught |Unhandled )?(?:[A-Za-z_$][\\w$]*\\.)*[A-Z][\\w$]*(?:Error|Exception|Fault)(?:[ \\t]*$|:|[ \\t]*\\[)',
       '(?:[a-z_]\\w*\\.)+[A-Z]\\w*: ',
@@ -30,24 +30,48 @@ const ERROR_LINE = new RegExp(
       '[^\\s:()]+(?:\\(\\d+,\\d+\\)|:\\d+:\\d+)(?: -)?:? error\\b',
       '\\d+:\\d+ +error ',
       '(?:\\[[^\\]\\n]{1,40}\\] *|\\d{4}-\\d\\d-\\d\\d[T ][\\d:.,]+(?:Z|[+-]\\d\\d:?\\d\\d)? +){0,3}(?:(?:ERROR|FATAL|CRITICAL)\\b|\\[(?:ERROR|FATAL|CRITICAL|error|fatal)\\])',
-      '(?=[^\\n]*: (?:command not found|No such file or directory|Permission denied)[ \\t\\r]*$)[\\w.-]+: ',
-      '(?=[^\\n]*\\blevel=(?:error|fatal|ERROR|FATAL)\\b)',
     ].join('|') +
     ')',
-  'gm',
+  'my',
 );
 
-/** Finds error lines in the whole text; each candidate spans the trimmed line. */
-export function findErrorLines(text: string, out: Candidate[]): void {
-  ERROR_LINE.lastIndex = 0;
-  for (let match = ERROR_LINE.exec(text); match !== null; match = ERROR_LINE.exec(text)) {
-    let start = match.index;
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    ERROR_LINE.lastIndex = end + 1;
-    while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;
-    while (end > start && /\s/.test(text[end - 1] ?? '')) end--;
-    if (end > start) out.push({ kind: 'error', start, end });
-    if (end >= text.length) break;
+/** Markers that make a whole line an error wherever they appear in it. */
+const INLINE_MARKERS = ['level=error', 'level=fatal', 'level=ERROR', 'level=FATAL', ': command not found', ': No such file or directory', ': Permission denied'];
+const INLINE_TAIL = /^(?:level=\w+\b|: [A-Za-z ]+[ \t\r]*$)/;
+const SHELL_PREFIX = /^[ \t]*[\w.-]+: /;
+
+/**
+ * Marks the lines holding an inline error marker (`level=error`, `…: command not found`);
+ * returns the set of their start offsets. Uses `indexOf`, not a per-line regex.
+ */
+export function findInlineErrorLines(text: string): Set<number> {
+  const lines = new Set<number>();
+  for (const marker of INLINE_MARKERS) {
+    for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + marker.length)) {
+      const lineStart = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
+      let lineEnd = text.indexOf('\n', at);
+      if (lineEnd === -1) lineEnd = text.length;
+      const tail = text.slice(at, lineEnd);
+      if (!INLINE_TAIL.test(tail)) continue;
+      if (marker.startsWith(':') && !SHELL_PREFIX.test(text.slice(lineStart, at + 2))) continue;
+      if (marker.startsWith('level') && /\w/.test(text[at - 1] ?? '')) continue;
+      lines.add(lineStart);
+    }
   }
+  return lines;
+}
+
+/**
+ * Matches the line `[lineStart, lineEnd)` as an error line (or accepts it because
+ * `inline` holds it); the candidate spans the trimmed line.
+ */
+export function matchErrorLine(text: string, lineStart: number, lineEnd: number, inline: ReadonlySet<number>, out: Candidate[]): boolean {
+  ERROR_LINE.lastIndex = lineStart;
+  if (!inline.has(lineStart) && !ERROR_LINE.test(text)) return false;
+  let start = lineStart;
+  let end = lineEnd;
+  while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;
+  while (end > start && /\s/.test(text[end - 1] ?? '')) end--;
+  if (end > start) out.push({ kind: 'error', start, end });
+  return end > start;
 }

@@ -1,23 +1,18 @@
 /**
  * Handle extraction: every verbatim discriminator in a text, with its kind, offsets and
- * normalised key. Detection runs a handful of global passes (one token pass, method
- * routes, product versions, month-name dates, config lines, numbers, error lines and a
- * constraint trigger pass that only segments lines holding a trigger), then resolves
- * overlaps (see `resolve.ts`). For every handle, `text === input.slice(start, end)`.
+ * normalised key. Detection is three passes — a char-code token scan (which also anchors
+ * numbers, month-name dates, product versions and method routes on the tokens), a line
+ * pass (error lines, config lines) and a constraint trigger pass — then overlap
+ * resolution (see `resolve.ts`). For every handle, `text === input.slice(start, end)`.
  */
 import type { ExtractedHandle, HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
-import { findConfigLines } from './assignments.js';
 import type { Candidate } from './candidate.js';
 import { findConstraints } from './constraints.js';
-import { findWordDates } from './dates.js';
-import { findMethodRoutes } from './endpoints.js';
-import { findErrorLines } from './errors.js';
+import { findLineHandles } from './lines.js';
 import { handleKey } from './normalize.js';
-import { findNumbers } from './numbers.js';
 import { resolveCandidates } from './resolve.js';
 import { findTokenHandles } from './tokens.js';
-import { findProductVersions } from './versions.js';
 
 /** Options of {@link extractHandles}. */
 export interface ExtractOptions {
@@ -34,15 +29,10 @@ const TOKEN_KINDS: readonly HandleKind[] = ['path', 'url', 'endpoint', 'identifi
 export function extractHandles(text: string, options?: ExtractOptions): ExtractedHandle[] {
   const kinds = new Set<HandleKind>(options?.kinds ?? HANDLE_KINDS);
   const candidates: Candidate[] = [];
-  if (TOKEN_KINDS.some((kind) => kinds.has(kind))) {
-    findTokenHandles(text, candidates);
-    findMethodRoutes(text, candidates);
-    findProductVersions(text, candidates);
-    findWordDates(text, candidates);
-  }
-  if (kinds.has('assignment') || kinds.has('number')) findConfigLines(text, candidates);
-  if (kinds.has('number')) findNumbers(text, candidates);
-  if (kinds.has('error')) findErrorLines(text, candidates);
+  const numbers = kinds.has('number');
+  if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind))) findTokenHandles(text, { numbers }, candidates);
+  const config = kinds.has('assignment') || numbers;
+  if (config || kinds.has('error')) findLineHandles(text, { errors: kinds.has('error'), config }, candidates);
   if (kinds.has('constraint')) findConstraints(text, candidates);
   const handles: ExtractedHandle[] = [];
   for (const candidate of resolveCandidates(candidates)) {

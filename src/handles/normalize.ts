@@ -24,7 +24,15 @@ const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
 const HEX_LIKE = /^(?:sha\d{1,3}:)?[0-9a-fA-F]{7,128}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const METHOD_ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(\S+)$/i;
 
+function isPlainEdge(text: string): boolean {
+  const first = text[0] ?? '';
+  const last = text.charCodeAt(text.length - 1);
+  if (PAIRS[first] !== undefined || first === ' ' || first === '\t' || first === '\n') return false;
+  return !(last === 46 || last === 44 || last === 59 || last === 58 || last === 33 || last === 63 || last <= 32);
+}
+
 function unwrap(text: string): string {
+  if (isPlainEdge(text)) return text;
   let value = text.trim();
   for (;;) {
     const before = value;
@@ -36,7 +44,7 @@ function unwrap(text: string): string {
 }
 
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ');
+  return /\s\s|[\t\n\r\f\v]/.test(text) ? text.replace(/\s+/g, ' ') : text;
 }
 
 function pathKey(value: string): string {
@@ -67,7 +75,8 @@ export function handleKey(kind: HandleKind, text: string): string {
       return route === null ? value.toLowerCase() : `${(route[1] ?? '').toUpperCase()} ${route[2] ?? ''}`;
     }
     case 'identifier': {
-      const key = value.replace(/^\$/, '').replace(/\(\)$/, '');
+      let key = value.startsWith('$') ? value.slice(1) : value;
+      if (key.endsWith('()')) key = key.slice(0, -2);
       return HEX_LIKE.test(key) ? key.toLowerCase() : key;
     }
     case 'version':

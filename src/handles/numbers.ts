@@ -15,16 +15,17 @@ function anyCase(words: string): string {
     .join('|');
 }
 
-const MEASURE_NOUN = anyCase(
+const MEASURE_NOUN_WORDS =
   'timeout time-out ttl limit ceiling cap max maximum min minimum port threshold budget quota capacity deadline ' +
-    'interval delay backoff concurrency latency size retries replicas workers threads window',
-);
+  'interval delay backoff concurrency latency size retries replicas workers threads window';
+const MEASURE_NOUN = anyCase(MEASURE_NOUN_WORDS);
 const MODIFIER = anyCase(
   'retry connection request rate memory disk token context pool batch page chunk buffer heap cache queue file ' +
     'upload download body payload hard soft idle read write session daily default global max',
 );
 const AFTER_MEASURE = '(?:heap|memory|size|connections|retries|requests|threads|workers|pool|body|file|payload)';
-const CONNECTOR = '(?:is|was|be|set|of|to|at|after|above|below|under|over|around|about|exactly|up|most|least|now|currently) ';
+const CONNECTOR_WORDS = 'is was be set of to at after above below under over around about exactly up most least now currently';
+const CONNECTOR = `(?:${CONNECTOR_WORDS.replaceAll(' ', '|')}) `;
 const MEASURE = `(?:(?:${MODIFIER}) )?(?:${MEASURE_NOUN})(?: ${AFTER_MEASURE})?(?:[ \\t]*:[ \\t]*| )(?:${CONNECTOR}){0,3}`;
 const NUMBER = '\\d+(?:[,_]\\d{3})*(?:\\.\\d+)?';
 const SPACED_UNIT =
@@ -34,23 +35,48 @@ const SPACED_UNIT =
 const UNIT = `(?:(?:ms|s|m|h|d|[KMG]i)(?![\\w])|[kKM]? ?(?:(?:concurrent|parallel|simultaneous|active|idle|open) )?(?:${SPACED_UNIT})\\b|-(?:second|minute|hour|day|week|month|year|ms|GB|MB)\\b)`;
 const PER = '(?: ?\\/ ?[a-z]+\\b| per [A-Za-z]+\\b)';
 const PLURAL_AFTER_LIMIT = '(?: [a-z]{2,}s\\b)';
-const NUMBER_PHRASE = new RegExp(
-  `(?<![\\w.:/$#-])(${MEASURE})?(${NUMBER})(${UNIT})?((?:${PER}){0,2})(${PLURAL_AFTER_LIMIT})?(?![\\w%]|[.:/,-]\\d)`,
-  'g',
-);
+const NUMBER_PHRASE = new RegExp(`(${NUMBER})(${UNIT})?((?:${PER}){0,2})(${PLURAL_AFTER_LIMIT})?(?![\\w%]|[.:/,-]\\d)`, 'y');
+const MEASURE_BEFORE = new RegExp(`(?<![\\w.:/$#-])(?:${MEASURE})$`);
 const DECADE = /^(?:1[5-9]|20)\d\ds$/;
 const LIMIT_WORD = /^(?:(?:\w+ )?(?:limit|max|maximum|min|minimum|cap|quota|ceiling|budget))\b/i;
+const EXCLUDED_BEFORE = /[\w.:/$#-]/;
+const MEASURE_WORDS: ReadonlySet<string> = new Set(
+  (`${MEASURE_NOUN_WORDS} ${CONNECTOR_WORDS} heap memory size connections retries requests threads workers pool body file payload`)
+    .toLowerCase()
+    .split(' '),
+);
 
-/** Finds numeric-constant phrases in the whole text. */
-export function findNumbers(text: string, out: Candidate[]): void {
-  NUMBER_PHRASE.lastIndex = 0;
-  for (let match = NUMBER_PHRASE.exec(text); match !== null; match = NUMBER_PHRASE.exec(text)) {
-    const [whole, measure, number = '', unit, per = '', plural] = match;
-    if (measure === undefined && unit === undefined) continue;
-    if (unit === 's' && DECADE.test(number + unit)) continue;
-    let length = whole.length;
-    if (plural !== undefined && (unit !== undefined || measure === undefined || !LIMIT_WORD.test(measure))) length -= plural.length;
-    if (unit === undefined && per.length > 0 && measure === undefined) continue;
-    out.push({ kind: 'number', start: match.index, end: match.index + length });
-  }
+/** Start of a measure phrase ending right before `start`, or -1. */
+function measureBefore(text: string, start: number): number {
+  let stop = start;
+  while (stop > 0 && (text[stop - 1] === ' ' || text[stop - 1] === '\t' || text[stop - 1] === ':')) stop--;
+  if (stop === start) return -1;
+  let word = stop;
+  while (word > 0 && /[A-Za-z-]/.test(text[word - 1] ?? '')) word--;
+  if (!MEASURE_WORDS.has(text.slice(word, stop).toLowerCase())) return -1;
+  const window = text.slice(Math.max(0, start - 80), start);
+  const match = MEASURE_BEFORE.exec(window);
+  return match === null ? -1 : start - window.length + match.index;
+}
+
+/**
+ * Matches a numeric-constant phrase whose number starts at `start` (see the module notes),
+ * pushing it to `out`; returns whether it matched.
+ */
+export function matchNumberAt(text: string, start: number, out: Candidate[]): boolean {
+  const previous = text[start - 1] ?? ' ';
+  if (EXCLUDED_BEFORE.test(previous) || (previous === ',' && /\d/.test(text[start - 2] ?? ''))) return false;
+  NUMBER_PHRASE.lastIndex = start;
+  const match = NUMBER_PHRASE.exec(text);
+  if (match === null) return false;
+  const [whole, number = '', unit, per = '', plural] = match;
+  const measureStart = measureBefore(text, start);
+  if (measureStart === -1 && unit === undefined) return false;
+  if (unit === 's' && DECADE.test(number + unit)) return false;
+  if (unit === undefined && per.length > 0 && measureStart === -1) return false;
+  let length = whole.length;
+  const measure = measureStart === -1 ? '' : text.slice(measureStart, start);
+  if (plural !== undefined && (unit !== undefined || measureStart === -1 || !LIMIT_WORD.test(measure))) length -= plural.length;
+  out.push({ kind: 'number', start: measureStart === -1 ? start : measureStart, end: start + length });
+  return true;
 }

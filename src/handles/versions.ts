@@ -14,12 +14,14 @@ const PIP_PIN = /^[A-Za-z][\w.-]*(?:==|>=|<=|~=)\d[\w.]*$/;
 const IMAGE_TAG = /^([a-z][\w.-]+(?:\/[\w.-]+)*):\d{1,3}(?:[.-][\w.-]*)?$/;
 const NOT_IMAGES: ReadonlySet<string> = new Set('line col column page step port id pid row chapter item version build rev v'.split(' '));
 
-const PRODUCTS =
-  'Python|python|Node(?:\\.js)?|npm|pnpm|yarn|TypeScript|typescript|Go|Rust|rustc|Ruby|Java|JDK|PHP|Postgres(?:QL)?|' +
-  'postgres|MySQL|Redis|Django|Rails|React|Vue|Angular|Next\\.js|Ubuntu|Debian|Alpine|Kubernetes|kubectl|Docker|' +
-  'Terraform|Chrome|Firefox|Safari|iOS|Android|macOS|Windows|Helm|Vite|Vitest|Jest|pytest|Deno|Bun|Electron|Spring|' +
-  'Kafka|Elasticsearch|MongoDB|SQLite|Nginx|nginx|GCC|gcc|clang|LLVM|CUDA|PyTorch|TensorFlow|[Vv]ersion';
-const PRODUCT_VERSION = new RegExp(`(?<![\\w.-])(?:${PRODUCTS}) v?\\d+(?:\\.\\d+)*(?:-[0-9A-Za-z.]+)?(?![\\w.]*\\d)(?!\\.\\w)`, 'g');
+const PRODUCTS: ReadonlySet<string> = new Set(
+  ('Python python Node Node.js npm pnpm yarn TypeScript typescript Go Rust rustc Ruby Java JDK PHP Postgres ' +
+    'PostgreSQL postgres MySQL Redis Django Rails React Vue Angular Next.js Ubuntu Debian Alpine Kubernetes kubectl ' +
+    'Docker Terraform Chrome Firefox Safari iOS Android macOS Windows Helm Vite Vitest Jest pytest Deno Bun Electron ' +
+    'Spring Kafka Elasticsearch MongoDB SQLite Nginx nginx GCC gcc clang LLVM CUDA PyTorch TensorFlow Version version')
+    .split(' '),
+);
+const PRODUCT_NUMBER = /^v?\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?$/;
 
 /** True when the whole (trimmed) token is a version. */
 export function isVersionToken(token: string): boolean {
@@ -29,10 +31,16 @@ export function isVersionToken(token: string): boolean {
   return image !== null && !NOT_IMAGES.has(image[1] ?? '');
 }
 
-/** Finds `Product 1.2` / `version 4` phrases in the whole text. */
-export function findProductVersions(text: string, out: Candidate[]): void {
-  PRODUCT_VERSION.lastIndex = 0;
-  for (let match = PRODUCT_VERSION.exec(text); match !== null; match = PRODUCT_VERSION.exec(text)) {
-    out.push({ kind: 'version', start: match.index, end: match.index + match[0].length });
-  }
+/**
+ * Finds `Product 1.2` / `version 4` where the numeric token `[start, end)` follows a known
+ * product name or the word version; returns whether it pushed a candidate.
+ */
+export function matchProductVersionAt(text: string, start: number, end: number, out: Candidate[]): boolean {
+  if (text[start - 1] !== ' ' || !PRODUCT_NUMBER.test(text.slice(start, end))) return false;
+  let wordStart = start - 1;
+  while (wordStart > 0 && /[A-Za-z.]/.test(text[wordStart - 1] ?? '')) wordStart--;
+  if (!PRODUCTS.has(text.slice(wordStart, start - 1))) return false;
+  if (wordStart > 0 && /[\w.-]/.test(text[wordStart - 1] ?? '')) return false;
+  out.push({ kind: 'version', start: wordStart, end });
+  return true;
 }

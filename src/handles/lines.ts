@@ -1,0 +1,29 @@
+/** The line pass: walks the text line by line, trying error lines and config lines at each line start. */
+import { matchConfigLine } from './assignments.js';
+import type { Candidate } from './candidate.js';
+import { findInlineErrorLines, matchErrorLine } from './errors.js';
+
+/** Which line detectors to run. */
+export interface LineDetectors {
+  /** Error lines. */
+  readonly errors: boolean;
+  /** Config-style assignment lines. */
+  readonly config: boolean;
+}
+
+/** Runs the line detectors over every non-blank line of `text`. */
+export function findLineHandles(text: string, detectors: LineDetectors, out: Candidate[]): void {
+  const inline = detectors.errors ? findInlineErrorLines(text) : new Set<number>();
+  let lineStart = 0;
+  while (lineStart < text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) lineEnd = text.length;
+    let first = lineStart;
+    while (first < lineEnd && (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9)) first++;
+    if (first < lineEnd) {
+      if (detectors.errors) matchErrorLine(text, lineStart, lineEnd, inline, out);
+      if (detectors.config) matchConfigLine(text, lineStart, out);
+    }
+    lineStart = lineEnd + 1;
+  }
+}
