@@ -1,9 +1,10 @@
 /**
  * Store benchmark (not a test): append throughput and recall latency of each backend at
  * several session sizes. Run with `node scripts/bench-stores.mjs [--quick] [--sizes 10000,…]
- * [--backends memory,sqlite,postgres]`; writes `bench/results/stores.json`, progress on stderr.
+ * [--backends memory,sqlite,postgres]`; writes `bench/results/stores.json` (keeping rows of earlier
+ * runs for other backend/size pairs), progress on stderr.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -131,9 +132,14 @@ export async function runStoreBench(options: { sizes: number[]; backends: BenchB
     notes: 'One session per run; spans of ~24 tokens with one identifier handle each; append in batches of 1000; PostgreSQL on 127.0.0.1 (pg_trgm index), SQLite WAL synchronous=NORMAL on local disk.',
     rows,
   };
+  const file = join(process.cwd(), 'bench', 'results', 'stores.json');
   mkdirSync(join(process.cwd(), 'bench', 'results'), { recursive: true });
-  writeFileSync(join(process.cwd(), 'bench', 'results', 'stores.json'), JSON.stringify(result, null, 2) + '\n');
-  return result;
+  // Rows of earlier runs for other backend/size pairs are kept, so a slow 1M run can be added later.
+  const earlier = existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { rows?: StoreBenchRow[] }).rows ?? []) : [];
+  const kept = earlier.filter((old) => !rows.some((row) => row.backend === old.backend && row.spans === old.spans));
+  const merged = { ...result, rows: [...kept, ...rows].sort((a, b) => a.backend.localeCompare(b.backend) || a.spans - b.spans) };
+  writeFileSync(file, JSON.stringify(merged, null, 2) + '\n');
+  return merged;
 }
 
 /** Command-line entry: `--quick` (10k, 100k), `--sizes a,b`, `--backends x,y`. */

@@ -55,7 +55,7 @@ export async function auditAgentCompactions(timeline: Timeline, counter: TokenCo
         ...sourceOf(timeline, entry),
         keptByAgent: agentVerdicts[position]?.inWindow ?? false,
         inLedgerWindow: ledger?.inWindow ?? false,
-        inLedgerCheckpoint: ledger?.inCheckpoint ?? false,
+        inLedgerCheckpoint: ledger !== undefined && !ledger.inWindow && ledger.inCheckpoint,
         ledgerRecall: ledger?.recall ?? 'unverified',
       };
     });

@@ -26,7 +26,7 @@ export interface AuditOptions {
   readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
   /** Token counter (default o200k_base). */
   readonly counter?: TokenCounter | undefined;
-  /** Progress: a phase, done, total. */
+  /** Progress: a phase (`reading` bytes, `replaying` messages, `auditing compactions`), done, total. */
   readonly onProgress?: ((phase: string, done: number, total: number) => void) | undefined;
 }
 
@@ -64,7 +64,7 @@ export async function auditSession(collected: CollectedSession, options: AuditOp
     mode,
     maxTokens: options.maxTokens ?? 8000,
     counter,
-    onMessage: (done, total) => progress(mode === 'agent' ? 'reading' : 'replaying', done, total),
+    onMessage: (done, total) => progress('replaying', done, total),
   });
   const step = (done: number, total: number) => progress('auditing compactions', done, total);
   if (mode === 'agent') {

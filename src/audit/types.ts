@@ -34,7 +34,7 @@ export interface FutureNeededHandle extends HandleSource {
   readonly keptByAgent: boolean;
   /** context-ledger's record at the same footprint holds it (handle set or summary prose; not the checkpoint). */
   readonly inLedgerWindow: boolean;
-  /** context-ledger keeps it in the spill checkpoint (outside the window, one recall away). */
+  /** Not in context-ledger's window but in its spill checkpoint (outside the window, one recall away). */
   readonly inLedgerCheckpoint: boolean;
   /** What `session.recall(text)` returns on the context-ledger session. */
   readonly ledgerRecall: LedgerRecallStatus;
@@ -52,8 +52,12 @@ export interface LedgerComparison {
   readonly tokens: number;
   /** Tokens of its summary prose alone. */
   readonly summaryTokens: number;
-  /** The budgets the comparison used: summary 30%, handles 70% of the agent's tokens minus the frame. */
-  readonly budgets: { readonly summaryBudgetTokens: number; readonly handleBudgetTokens: number };
+  /**
+   * The budgets the comparison used: summary 30%, handles 70% of the agent's tokens minus the
+   * ledger frame (160). `raised`: the handle budget was doubled until the pinned user
+   * constraints fit (they are never spilled), so `tokens` may exceed the agent's.
+   */
+  readonly budgets: { readonly summaryBudgetTokens: number; readonly handleBudgetTokens: number; readonly raised: boolean };
   /** Future-needed handles in the window (record handle set or summary prose). */
   readonly futureNeededInWindow: number;
   /** Future-needed handles in the window, in the checkpoint, or recall-verified. */

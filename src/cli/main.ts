@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { auditCommand } from './audit.js';
+import type { AuditCommandOptions } from './audit.js';
+import { IMPORT_FORMATS } from '../importers/registry.js';
 import { LedgerError } from '../errors.js';
 import { runDemo } from './demo.js';
 import { recallCommand, recallJson } from './recall-command.js';
@@ -96,6 +99,20 @@ program
   .requiredOption('--store <spec>', 'postgres://USER@HOST:PORT/DB | sqlite:PATH')
   .option('--schema <name>', 'PostgreSQL schema holding the ledger (default context_ledger)')
   .action((options: { store: string; schema?: string }) => migrateCommand(options, print));
+
+program
+  .command('audit')
+  .description("audit compactions: what the agent's own summary (Claude Code, Codex) or context-ledger kept of the handles the agent needed later")
+  .argument('<files...>', 'transcripts, e.g. ~/.claude/projects/<project>/*.jsonl (no agent compaction: replayed at --max-tokens)')
+  .addOption(new Option('--format <format>', 'transcript format').choices(['auto', ...IMPORT_FORMATS]).default('auto'))
+  .option('--json', 'print the audit as one JSON document on stdout')
+  .option('--html <file>', 'also write a self-contained HTML report')
+  .option('--max-tokens <n>', 'window for transcripts without an agent compaction', integer('--max-tokens'), 8000)
+  .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
+  .option('--quiet', 'no progress on stderr')
+  .action(async (files: string[], options: AuditCommandOptions) => {
+    await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n'));
+  });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (LedgerError.isInstance(error)) {

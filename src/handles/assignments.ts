@@ -29,6 +29,18 @@ export interface AssignmentToken {
   readonly end: number;
 }
 
+const LIST_ITEM = /,[^\s,;`"'()[\]{}<>|]+/y;
+
+/** Extends an unquoted value over `,item` continuations (`a=x:1,y:2`). */
+function listEnd(text: string, end: number): number {
+  let stop = end;
+  for (;;) {
+    LIST_ITEM.lastIndex = stop;
+    if (!LIST_ITEM.test(text) || LIST_ITEM.lastIndex - end > MAX_QUOTED) return stop;
+    stop = LIST_ITEM.lastIndex;
+  }
+}
+
 /** Matches the token `text.slice(start, end)` as `KEY=VALUE`; `undefined` if it is not one. */
 export function matchAssignmentToken(text: string, start: number, end: number): AssignmentToken | undefined {
   const eq = text.indexOf('=', start);
@@ -37,7 +49,7 @@ export function matchAssignmentToken(text: string, start: number, end: number): 
   if (next === 61 || next === 62) return undefined;
   const key = text.slice(start, eq);
   if (!KEY.test(key) || key.replace(/^-+/, '').length < 2) return undefined;
-  if (eq + 1 < end) return { keyEnd: eq, valueStart: eq + 1, end };
+  if (eq + 1 < end) return { keyEnd: eq, valueStart: eq + 1, end: listEnd(text, end) };
   const quote = text[end];
   if (end !== eq + 1 || (quote !== '"' && quote !== "'")) return undefined;
   const window = text.slice(end + 1, end + 1 + MAX_QUOTED);

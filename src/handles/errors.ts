@@ -2,7 +2,7 @@
  * Error-line detection. The handle is the whole line, trimmed: exception lines
  * (`TypeError: …`, `java.lang.X: …`, a bare `RuntimeError`, the last line of a Python
  * traceback), `Error:`/`error[E0382]:`/`FATAL:`/`fatal:`/`panic:` prefixes, `npm ERR!`,
- * pytest `E   …` and `FAILED …`, compiler diagnostics (`src/a.ts(4,21): error TS2307`),
+ * errno lines (`ENOENT: …`), pytest `E   …` and `FAILED …`, compiler diagnostics (`src/a.ts(4,21): error TS2307`),
  * eslint rows, log lines at level ERROR/FATAL/CRITICAL or `level=error`, `curl: (7) …`,
  * `HTTP/1.1 5xx`, `Caused by:`, Rust panics and shell failures (`command not found`,
  * `No such file or directory`, `Permission denied`). Prose that mentions an error does not count.
@@ -15,6 +15,7 @@ const ERROR_LINE = new RegExp(
       '(?:Uncaught |Unhandled )?(?:[A-Za-z_$][\\w$]*\\.)*[A-Z][\\w$]*(?:Error|Exception|Fault)(?:[ \\t]*$|:|[ \\t]*\\[)',
       '(?:[a-z_]\\w*\\.)+[A-Z]\\w*: ',
       'Exception: ',
+      'E[A-Z]{3,}(?:_[A-Z]+)?: ',
       '(?:Error|ERROR|error|FATAL|Fatal|fatal|PANIC|panic|CRITICAL)(?:[ \\t]*\\[[^\\]\\n]*\\])?:',
       'Error response from daemon',
       'npm (?:ERR!|error) ',

@@ -7,12 +7,15 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 /** True for a dotted hostname whose last label is a known TLD (`db.internal`, `api.stripe.com`). */
 export function isHostname(value: string): boolean {
   if (value.length > 253) return false;
-  const match = HOSTNAME.exec(value);
-  return match !== null && HOST_TLDS.has((match[1] ?? '').toLowerCase());
+  const dot = value.lastIndexOf('.');
+  if (dot <= 0 || !HOST_TLDS.has(value.slice(dot + 1).toLowerCase())) return false;
+  return HOSTNAME.test(value);
 }
 
 /** True for a dotted-quad IPv4 address with every octet ≤ 255. */
 export function isIpv4(value: string): boolean {
+  const first = value.charCodeAt(0);
+  if (first < 48 || first > 57) return false;
   const match = IPV4.exec(value);
   if (match === null) return false;
   for (let group = 1; group <= 4; group++) if (Number(match[group]) > 255) return false;

@@ -21,7 +21,7 @@ const MEASURE_NOUN_WORDS =
 const MEASURE_NOUN = anyCase(MEASURE_NOUN_WORDS);
 const MODIFIER = anyCase(
   'retry connection request rate memory disk token context pool batch page chunk buffer heap cache queue file ' +
-    'upload download body payload hard soft idle read write session daily default global max',
+    'upload download body payload hard soft idle read write session daily default global max latency timeout',
 );
 const AFTER_MEASURE = '(?:heap|memory|size|connections|retries|requests|threads|workers|pool|body|file|payload)';
 const CONNECTOR_WORDS = 'is was be set of to at after above below under over around about exactly up most least now currently';

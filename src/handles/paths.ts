@@ -33,6 +33,7 @@ function extensionOf(segment: string): string | undefined {
 
 function isFileName(token: string): boolean {
   if (KNOWN_DOTFILES.has(token)) return true;
+  if (!FILE_EXTENSIONS.has(token.slice(token.lastIndexOf('.') + 1).toLowerCase())) return false;
   const match = FILENAME.exec(token);
   if (match === null || !FILE_EXTENSIONS.has((match[1] ?? '').toLowerCase())) return false;
   if (NOT_FILES.has(token)) return false;

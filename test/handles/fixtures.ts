@@ -6,6 +6,7 @@ import { ENDPOINT_FIXTURES, EMAIL_FIXTURES, IDENTIFIER_FIXTURES, PATH_FIXTURES, 
 import { ASSIGNMENT_FIXTURES, DATE_FIXTURES, NUMBER_FIXTURES } from './fixtures/phrases.js';
 import { CONSTRAINT_FIXTURES, ERROR_FIXTURES } from './fixtures/sentences.js';
 import { TRANSCRIPT_FIXTURES } from './fixtures/transcripts.js';
+import { HOLDOUT_FIXTURES } from './fixtures/holdout.js';
 import type { HandleFixture } from './fixtures/define.js';
 
 export type { ExpectedHandle, HandleFixture } from './fixtures/define.js';
@@ -24,4 +25,7 @@ export const HANDLE_FIXTURES: readonly HandleFixture[] = [
   ...CONSTRAINT_FIXTURES,
   ...ERROR_FIXTURES,
   ...TRANSCRIPT_FIXTURES,
+  ...HOLDOUT_FIXTURES,
 ];
+
+export { HOLDOUT_FIXTURES };

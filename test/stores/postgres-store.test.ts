@@ -2,6 +2,8 @@
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { InvalidInputError, NotFoundError, SequenceConflictError, StoreOperationError, StoreUnavailableError } from '../../src/errors.js';
+import { migrateCommand } from '../../src/cli/migrate.js';
+import { openStore } from '../../src/cli/store-spec.js';
 import { mapPostgresError } from '../../src/stores/postgres/driver-errors.js';
 import { SCHEMA_VERSION, createPostgresStore, migratePostgres } from '../../src/stores/postgres/index.js';
 import type { LedgerStore } from '../../src/stores/store.js';
@@ -110,6 +112,22 @@ describePostgres('PostgreSQL store', () => {
     } finally {
       await pool.end();
     }
+  });
+
+  it('migrates from the CLI command and opens from a --store spec', async () => {
+    const name = schema();
+    const lines: string[] = [];
+    await migrateCommand({ store: PG_URL, schema: name }, (line) => lines.push(line));
+    expect(lines[0]).toMatch(new RegExp(`schema ${name} at version ${SCHEMA_VERSION} \\(migrated from version 0\\)`));
+    expect(lines[1]).toMatch(/pg_trgm trigram index/);
+    lines.length = 0;
+    await migrateCommand({ store: `${PG_URL}?schema=${name}` }, (line) => lines.push(line));
+    expect(lines[0]).toContain('(already current)');
+    await expectLedgerError(migrateCommand({ store: 'memory:' }, () => undefined), InvalidInputError, 'INVALID_INPUT', [/postgres:\/\//]);
+    const store = await openStore(`${PG_URL}?schema=${name}`);
+    stores.push(store);
+    expect(store.kind).toBe('postgres');
+    expect(await store.listSessions()).toEqual([]);
   });
 
   it('maps driver errors to ledger errors naming store and operation', () => {

@@ -1,0 +1,170 @@
+/**
+ * The parts of one session in the HTML audit report: the side-by-side numbers of each agent
+ * compaction, survival charts, the lineage, the lost handles, the gaps and the appendix of
+ * source spans. Every transcript string goes through `escapeHtml`.
+ */
+import { HANDLE_KINDS } from '../types.js';
+import type { HandleKind } from '../types.js';
+import { escapeHtml, renderChart } from './report-html-chart.js';
+import type { ChartGroup } from './report-html-chart.js';
+import { totalOf } from './report-text.js';
+import type { CompactionAudit, FutureNeededHandle, GenerationAudit, HandleSource, SessionAudit } from './types.js';
+
+const AGENT = '#d9822b';
+const WINDOW = '#2b6cb0';
+const CHECKPOINT = '#90b4e0';
+
+/** The anchor id of a source span: `span-<session number>-<seq>`. */
+export function spanAnchor(sessionNumber: number, seq: number): string {
+  return `span-${sessionNumber}-${seq}`;
+}
+
+function cell(testId: string, value: number | string): string {
+  return `<td data-testid="${testId}">${escapeHtml(String(value))}</td>`;
+}
+
+function kindsOf(...maps: readonly Partial<Record<HandleKind, number>>[]): HandleKind[] {
+  return HANDLE_KINDS.filter((kind) => maps.some((map) => (map[kind] ?? 0) > 0));
+}
+
+function compactionChart(compaction: CompactionAudit, testId: string): string {
+  const { futureNeeded, ledger } = compaction;
+  const keptByAgent = futureNeeded.filter((handle) => handle.keptByAgent).length;
+  const groups: ChartGroup[] = [
+    {
+      label: 'future-needed',
+      bars: [
+        { segments: [{ value: keptByAgent, series: 0 }], of: futureNeeded.length, label: `${keptByAgent}/${futureNeeded.length}` },
+        { segments: [{ value: ledger.futureNeededInWindow, series: 1 }, { value: ledger.futureNeededReachable - ledger.futureNeededInWindow, series: 2 }], of: futureNeeded.length, label: `${ledger.futureNeededInWindow}/${futureNeeded.length}` },
+      ],
+    },
+    ...kindsOf(compaction.handlesBefore).map((kind): ChartGroup => {
+      const before = compaction.handlesBefore[kind] ?? 0;
+      const agent = compaction.keptByAgent[kind] ?? 0;
+      const window = ledger.keptInWindow[kind] ?? 0;
+      return {
+        label: kind,
+        bars: [
+          { segments: [{ value: agent, series: 0 }], of: before, label: `${agent}` },
+          { segments: [{ value: window, series: 1 }, { value: ledger.keptInCheckpoint[kind] ?? 0, series: 2 }], of: before, label: `${window}` },
+        ],
+      };
+    }),
+  ];
+  return renderChart({
+    title: 'Handle survival by kind: share of the handles before the boundary kept in the window',
+    series: [
+      { name: "agent's own summary", color: AGENT },
+      { name: 'context-ledger window', color: WINDOW },
+      { name: 'context-ledger, one recall away', color: CHECKPOINT },
+    ],
+    groups,
+    testId,
+  });
+}
+
+function recallCell(handle: FutureNeededHandle): string {
+  if (handle.inLedgerWindow) return 'in the window';
+  if (handle.inLedgerCheckpoint) return 'in the checkpoint';
+  return `recall: ${handle.ledgerRecall}`;
+}
+
+function sourceCells(handle: HandleSource, sessionNumber: number): string {
+  return (
+    `<td>${escapeHtml(handle.kind)}</td><td class="handle"><code>${escapeHtml(handle.text)}</code></td>` +
+    `<td><a href="#${spanAnchor(sessionNumber, handle.firstSeq)}">seq ${handle.firstSeq}</a></td><td>${escapeHtml(handle.role)}</td><td class="label">${escapeHtml(handle.firstLabel ?? '')}</td>`
+  );
+}
+
+/** The side-by-side section of one agent compaction. */
+export function compactionSection(compaction: CompactionAudit, index: number, sessionNumber: number): string {
+  const { ledger, futureNeeded } = compaction;
+  const keptByAgent = futureNeeded.filter((handle) => handle.keptByAgent).length;
+  const lost = futureNeeded.filter((handle) => !handle.keptByAgent);
+  const prefix = `s${sessionNumber}-c${index}`;
+  const rows = lost.map((handle) => `<tr data-testid="lost-handle">${sourceCells(handle, sessionNumber)}<td>${recallCell(handle)}</td></tr>`).join('');
+  const constraintRows = compaction.lostConstraints
+    .map((handle) => `<tr data-testid="lost-constraint">${sourceCells(handle, sessionNumber)}<td>${handle.inLedgerWindow ? 'pinned in the window' : 'not in the window'}</td></tr>`)
+    .join('');
+  const head = '<tr><th>kind</th><th>handle (verbatim)</th><th>first seen</th><th>role</th><th>source label</th><th>context-ledger</th></tr>';
+  return `<div class="compaction" id="${prefix}" data-compaction="${index}">
+<h3>Compaction ${index + 1} at seq ${compaction.seqBoundary} <small>${escapeHtml(compaction.summarizer)}${compaction.label ? ` · ${escapeHtml(compaction.label)}` : ''}</small></h3>
+<table class="numbers">
+<tr><th></th><th>agent's own summary</th><th>context-ledger at the same footprint</th></tr>
+<tr><th>tokens in the window</th>${cell('agent-tokens', compaction.agentSummaryTokens)}${cell('ledger-tokens', ledger.tokens)}</tr>
+<tr><th>future-needed handles kept in the window, of <span data-testid="future-needed">${futureNeeded.length}</span></th>${cell('agent-kept', keptByAgent)}${cell('ledger-in-window', ledger.futureNeededInWindow)}</tr>
+<tr><th>future-needed handles reachable with one recall</th>${cell('agent-reachable', keptByAgent)}${cell('ledger-reachable', ledger.futureNeededReachable)}</tr>
+<tr><th>user constraints kept, of <span data-testid="user-constraints">${compaction.userConstraints}</span></th>${cell('agent-constraints-kept', compaction.userConstraints - compaction.lostConstraints.length)}${cell('ledger-constraints-kept', ledger.constraintsKept)}</tr>
+<tr><th>handles before the boundary kept verbatim, of <span data-testid="handles-before">${totalOf(compaction.handlesBefore)}</span></th>${cell('agent-handles-kept', totalOf(compaction.keptByAgent))}${cell('ledger-handles-kept', totalOf(ledger.keptInWindow))}</tr>
+<tr><th>record</th><td>lossy (external summary)</td><td><code>${escapeHtml(ledger.recordId)}</code> ${ledger.reversible ? '<span class="ok">lossless</span>' : '<span class="bad">lossy</span>'}</td></tr>
+</table>
+${compactionChart(compaction, `${prefix}-chart`)}
+<h4>Future-needed handles the agent's summary lost (<span data-testid="lost-count">${lost.length}</span>)</h4>
+${lost.length > 0 ? `<table class="lost" data-testid="lost-table">${head}${rows}</table>` : '<p>None.</p>'}
+<h4>User constraints missing from the agent's summary (<span data-testid="lost-constraints-count">${compaction.lostConstraints.length}</span>)</h4>
+${constraintRows ? `<table class="lost">${head}${constraintRows}</table>` : '<p>None.</p>'}
+</div>`;
+}
+
+/** The lineage table of a session's generations. */
+export function lineageSection(generations: readonly GenerationAudit[]): string {
+  const rows = generations
+    .map(
+      (generation) =>
+        `<tr data-testid="generation"><td>${generation.generation}</td><td>${escapeHtml(generation.writer)}</td><td><code>${escapeHtml(generation.recordId)}</code></td><td>${generation.depth}</td>` +
+        `<td>${generation.reversible ? '<span class="ok">lossless</span>' : '<span class="bad">lossy</span>'}</td><td data-testid="generation-tokens">${generation.tokens}</td><td>${generation.fromSeq}–${generation.toSeq}</td>` +
+        `<td>${totalOf(generation.keptInWindow)} / ${totalOf(generation.handlesBefore)}</td><td>${totalOf(generation.keptInCheckpoint)}</td>` +
+        `<td data-testid="generation-future-needed">${generation.futureNeededInWindow} / ${generation.futureNeeded}</td><td>${generation.futureNeededReachable}</td><td>${generation.ancestors.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}</td></tr>`,
+    )
+    .join('');
+  return `<h3>Lineage of compaction generations</h3>
+<table class="lineage"><tr><th>gen</th><th>writer</th><th>record</th><th>depth</th><th>flag</th><th>tokens</th><th>seq</th><th>handles in window</th><th>in checkpoint</th><th>future-needed in window</th><th>reachable</th><th>ancestors</th></tr>${rows}</table>`;
+}
+
+/** Survival by generation (all kinds) for a replayed session. */
+export function generationChart(generations: readonly GenerationAudit[], testId: string): string {
+  const groups = generations.slice(0, 120).map((generation): ChartGroup => {
+    const before = totalOf(generation.handlesBefore);
+    const window = totalOf(generation.keptInWindow);
+    return { label: `g${generation.generation}`, bars: [{ segments: [{ value: window, series: 0 }, { value: totalOf(generation.keptInCheckpoint), series: 1 }], of: before, label: `${window}` }] };
+  });
+  return renderChart({
+    title: 'Handle survival by generation: share of the handles so far kept in the window (and in the checkpoint)',
+    series: [
+      { name: 'context-ledger window', color: WINDOW },
+      { name: 'checkpoint, one recall away', color: CHECKPOINT },
+    ],
+    groups,
+    testId,
+  });
+}
+
+/** Survival by kind for one replayed generation. */
+export function generationKindChart(generation: GenerationAudit, testId: string): string {
+  const groups = kindsOf(generation.handlesBefore).map((kind): ChartGroup => {
+    const before = generation.handlesBefore[kind] ?? 0;
+    const window = generation.keptInWindow[kind] ?? 0;
+    return { label: kind, bars: [{ segments: [{ value: window, series: 0 }, { value: generation.keptInCheckpoint[kind] ?? 0, series: 1 }], of: before, label: `${window}/${before}` }] };
+  });
+  return renderChart({
+    title: `Handle survival by kind at generation ${generation.generation}`,
+    series: [
+      { name: 'context-ledger window', color: WINDOW },
+      { name: 'checkpoint, one recall away', color: CHECKPOINT },
+    ],
+    groups,
+    testId,
+  });
+}
+
+/** Gaps and the appendix of source spans. */
+export function gapsAndAppendix(session: SessionAudit, sessionNumber: number): string {
+  const gaps = session.gaps
+    .map((gap) => `<li data-testid="gap"><code>${escapeHtml(gap.recordId)}</code> (${escapeHtml(gap.type)}, seq ${gap.droppedRange.fromSeq}–${gap.droppedRange.toSeq}, originals ${gap.originalsStored ? 'stored' : 'NOT stored'}): ${escapeHtml(gap.reasons.join('; '))}<br><small>${escapeHtml(gap.reread)}</small></li>`)
+    .join('');
+  const spans = session.sourceSpans
+    .map((span) => `<div class="span" id="${spanAnchor(sessionNumber, span.seq)}"><h4>seq ${span.seq} · ${escapeHtml(span.role)}${span.label ? ` · <code>${escapeHtml(span.label)}</code>` : ''}</h4><pre>${escapeHtml(span.excerpt)}</pre></div>`)
+    .join('');
+  return `<h3>Gaps (<span data-testid="gap-count">${session.gaps.length}</span>)</h3>${gaps ? `<ul class="gaps">${gaps}</ul>` : '<p>None: every record is lossless.</p>'}
+<details class="appendix" open><summary>Source spans that held the lost handles (${session.sourceSpans.length})</summary>${spans || '<p>None.</p>'}</details>`;
+}

@@ -1,0 +1,73 @@
+/**
+ * The readable (non-JSON) audit report: per session, what each compaction kept of the
+ * handles the agent needed later, and where the lost ones first appeared.
+ */
+import type { AuditDocument, CompactionAudit, GenerationAudit, HandleSource, KindCounts, SessionAudit } from './types.js';
+
+/** Lost handles listed per compaction before "… and N more". */
+const LIST_LIMIT = 25;
+
+/** Sum of a kind-count map. */
+export function totalOf(counts: KindCounts): number {
+  return Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0);
+}
+
+function kinds(counts: KindCounts): string {
+  const entries = Object.entries(counts).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
+  return entries.map(([kind, count]) => `${kind} ${count}`).join(', ') || 'none';
+}
+
+function source(handle: HandleSource): string {
+  const text = handle.text.length > 90 ? `${handle.text.slice(0, 87)}…` : handle.text;
+  return `${handle.kind.padEnd(10)} ${JSON.stringify(text)}  first at seq ${handle.firstSeq} (${handle.role}${handle.firstLabel ? `, ${handle.firstLabel}` : ''})`;
+}
+
+function printList(print: (line: string) => void, items: readonly HandleSource[]): void {
+  for (const item of items.slice(0, LIST_LIMIT)) print(`        ${source(item)}`);
+  if (items.length > LIST_LIMIT) print(`        … and ${items.length - LIST_LIMIT} more (see --json or --html)`);
+}
+
+function printCompaction(print: (line: string) => void, compaction: CompactionAudit, index: number): void {
+  const { ledger, futureNeeded } = compaction;
+  const keptByAgent = futureNeeded.filter((handle) => handle.keptByAgent).length;
+  print(`  compaction ${index + 1} at seq ${compaction.seqBoundary} (${compaction.summarizer}${compaction.label ? `, ${compaction.label}` : ''})`);
+  print(`    handles before the boundary: ${totalOf(compaction.handlesBefore)} (${kinds(compaction.handlesBefore)}); its summary kept ${totalOf(compaction.keptByAgent)} verbatim`);
+  print(`    future-needed handles (used after the boundary, seen before it): ${futureNeeded.length}`);
+  print(`      kept by the agent's summary (${compaction.agentSummaryTokens} tokens):       ${keptByAgent}`);
+  print(`      kept by context-ledger at the same footprint (${ledger.tokens} tokens): ${ledger.futureNeededInWindow} in the window, ${ledger.futureNeededReachable} reachable with one recall (record ${ledger.recordId}, ${ledger.reversible ? 'lossless' : 'LOSSY'})`);
+  print(`    user constraints before the boundary: ${compaction.userConstraints}; missing from the agent's summary: ${compaction.lostConstraints.length}; pinned by context-ledger: ${ledger.constraintsKept}`);
+  printList(print, compaction.lostConstraints);
+  const lost = futureNeeded.filter((handle) => !handle.keptByAgent);
+  if (lost.length > 0) {
+    print(`    lost by the agent's summary (${lost.length}):`);
+    printList(print, lost);
+  }
+}
+
+function printGeneration(print: (line: string) => void, generation: GenerationAudit): void {
+  print(
+    `  generation ${generation.generation} ${generation.recordId}: depth ${generation.depth}, ${generation.reversible ? 'lossless' : 'LOSSY'}, ${generation.tokens} tokens, seq ${generation.fromSeq}-${generation.toSeq}; ` +
+      `handles ${totalOf(generation.keptInWindow)} in the window, ${totalOf(generation.keptInCheckpoint)} in the checkpoint, of ${totalOf(generation.handlesBefore)}; ` +
+      `future-needed ${generation.futureNeeded}: ${generation.futureNeededInWindow} in the window, ${generation.futureNeededReachable} reachable`,
+  );
+}
+
+function printSession(print: (line: string) => void, session: SessionAudit): void {
+  if (session.mode === 'agent') {
+    print(`session ${session.sessionId}: ${session.spans} spans, ${session.compactions.length} agent compaction${session.compactions.length === 1 ? '' : 's'}`);
+    session.compactions.forEach((compaction, index) => printCompaction(print, compaction, index));
+  } else {
+    print(`session ${session.sessionId}: ${session.spans} spans, no agent compaction: replayed through context-ledger, ${session.generations.length} compaction${session.generations.length === 1 ? '' : 's'}`);
+    for (const generation of session.generations) printGeneration(print, generation);
+  }
+  print(`  gaps: ${session.gaps.length}${session.gaps.map((gap) => `\n    ${gap.recordId} (${gap.type}, seq ${gap.droppedRange.fromSeq}-${gap.droppedRange.toSeq}): ${gap.reasons[0] ?? 'lossy'}`).join('')}`);
+}
+
+/** Print the readable report. */
+export function printAudit(document: AuditDocument, print: (line: string) => void): void {
+  for (const file of document.files) {
+    print(`${file.file} (${file.format})${file.skipped > 0 ? `, ${file.skipped} invalid lines skipped` : ''}`);
+    for (const session of file.sessions) printSession(print, session);
+    if (file.sessions.length === 0) print('  no messages');
+  }
+}

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { AuditDocument } from '../../src/audit/types.js';
+
+const run = promisify(execFile);
+const CLI = join(process.cwd(), 'dist/cli/main.js');
+const FIXTURE = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
+const REAL_DIRECTORY = join(process.cwd(), '..', 'shared', 'data', 'claude-code');
+const REAL_FILES = existsSync(REAL_DIRECTORY)
+  ? readdirSync(REAL_DIRECTORY)
+      .filter((name) => name.endsWith('.jsonl') && !name.endsWith('.compact-agent.jsonl'))
+      .sort()
+      .map((name) => join(REAL_DIRECTORY, name))
+  : [];
+
+async function cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run('node', [CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+describe('context-ledger audit', () => {
+  it('prints one JSON document on stdout and progress lines on stderr', async () => {
+    const result = await cli(['audit', FIXTURE, '--json']);
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout) as AuditDocument;
+    expect(Object.keys(document)).toEqual(['files']);
+    const file = document.files[0];
+    expect(file).toMatchObject({ file: FIXTURE, format: 'claude-code', skipped: 0 });
+    const compaction = file?.sessions[0]?.compactions[0];
+    expect(Object.keys(compaction ?? {}).sort()).toEqual(['agentSummaryTokens', 'futureNeeded', 'handlesBefore', 'keptByAgent', 'label', 'ledger', 'lostConstraints', 'seqBoundary', 'summarizer', 'userConstraints']);
+    expect(Object.keys(compaction?.futureNeeded[0] ?? {}).sort()).toEqual(['firstLabel', 'firstSeq', 'inLedgerCheckpoint', 'inLedgerWindow', 'keptByAgent', 'kind', 'ledgerRecall', 'role', 'text']);
+    expect(result.stderr).toMatch(/audit compacted-session\.jsonl \(1\/1\): done/);
+  });
+
+  it('prints a readable summary without --json, and nothing on stderr with --quiet', async () => {
+    const result = await cli(['audit', FIXTURE, '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('future-needed handles (used after the boundary, seen before it): 6');
+    expect(result.stdout).toContain('lost by the agent\'s summary (5):');
+  });
+
+  it('fails with a TRANSCRIPT_PARSE error naming the file and line', async () => {
+    const result = await cli(['audit', join(process.cwd(), 'package.json'), '--format', 'claude-code', '--quiet']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/TRANSCRIPT_PARSE: .*package\.json:1: field "\(line\)"/);
+  });
+});
+
+describe.skipIf(REAL_FILES.length === 0)(`audit of the real Claude Code sessions${REAL_FILES.length === 0 ? ' (skipped: ../shared/data/claude-code is absent)' : ''}`, () => {
+  it(
+    'finds each compaction, the future-needed handles, and context-ledger keeps at least as many in the window',
+    async () => {
+      const result = await cli(['audit', ...REAL_FILES, '--json']);
+      expect(result.code, result.stderr).toBe(0);
+      const document = JSON.parse(result.stdout) as AuditDocument;
+      expect(document.files).toHaveLength(REAL_FILES.length);
+      for (const file of document.files) {
+        const session = file.sessions[0];
+        expect(file.sessions).toHaveLength(1);
+        expect(session?.compactions.length).toBeGreaterThanOrEqual(1);
+        for (const compaction of session?.compactions ?? []) {
+          const keptByAgent = compaction.futureNeeded.filter((handle) => handle.keptByAgent).length;
+          expect(compaction.futureNeeded.length).toBeGreaterThan(0);
+          expect(compaction.ledger.tokens).toBeLessThanOrEqual(compaction.agentSummaryTokens);
+          expect(compaction.ledger.futureNeededInWindow).toBeGreaterThanOrEqual(keptByAgent);
+          expect(compaction.ledger.futureNeededReachable).toBe(compaction.futureNeeded.length);
+          process.stderr.write(
+            `real audit ${session?.sessionId}: future-needed ${compaction.futureNeeded.length}, kept by Claude Code ${keptByAgent} (${compaction.agentSummaryTokens} tokens), ` +
+              `context-ledger ${compaction.ledger.futureNeededInWindow} in window / ${compaction.ledger.futureNeededReachable} reachable (${compaction.ledger.tokens} tokens)\n`,
+          );
+        }
+      }
+    },
+    300_000,
+  );
+});
