@@ -1,5 +1,5 @@
 import { InvalidInputError } from './errors.js';
-import { createSpan } from './span.js';
+import { createSpan, isWellFormedText } from './span.js';
 import type { TokenCounter } from './tokens.js';
 import type { Role, SourceKind, Span } from './types.js';
 
@@ -48,6 +48,9 @@ export function validateMessage(message: TranscriptMessage, where: string): void
     throw new InvalidInputError(`${where}: field "role" must be one of ${ROLES.join(', ')} (got ${JSON.stringify(message.role)})`, { where, field: 'role' });
   }
   if (typeof message.content !== 'string') throw new InvalidInputError(`${where}: field "content" must be a string`, { where, field: 'content' });
+  if (!isWellFormedText(message.content)) {
+    throw new InvalidInputError(`${where}: field "content" contains a lone UTF-16 surrogate, which cannot be stored verbatim; repair the text before appending`, { where, field: 'content' });
+  }
   if (message.role === 'tool' && typeof message.toolCallId !== 'string') {
     throw new InvalidInputError(`${where}: a tool message needs field "toolCallId" naming the call it answers`, { where, field: 'toolCallId' });
   }

@@ -42,3 +42,14 @@ export function roleOf(kind: SourceKind): Role {
       return 'tool';
   }
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True when the text is well-formed UTF-16 (no lone surrogates). Ill-formed text cannot be
+ * stored verbatim: UTF-8 encoding turns every lone surrogate into U+FFFD, so two different
+ * strings would share one content address.
+ */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}

@@ -3,7 +3,7 @@
  * SQLite and PostgreSQL reject the same inputs with the same errors and return the same shapes.
  */
 import { InvalidInputError } from '../errors.js';
-import { verifySpan } from '../span.js';
+import { verifySpan, isWellFormedText } from '../span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
 import type { AppendEntry } from './store.js';
 
@@ -52,6 +52,11 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
     const where = `append to session ${sessionId}, entry ${index} (span ${span?.id})`;
     if (typeof span !== 'object' || span === null || typeof span.text !== 'string' || !verifySpan(span)) {
       throw new InvalidInputError(`${where}: the span id is not the SHA-256 of its content; build spans with createSpan() and do not edit them.`, { sessionId, index, spanId: span?.id });
+    }
+    for (const [field, value] of [['text', span.text], ['toolName', span.toolName], ['toolCallId', span.toolCallId]] as const) {
+      if (typeof value === 'string' && !isWellFormedText(value)) {
+        throw new InvalidInputError(`${where}: span field "${field}" contains a lone UTF-16 surrogate, which cannot be stored verbatim; fix the text (e.g. String.prototype.toWellFormed) before appending.`, { sessionId, index, field });
+      }
     }
     checkCount('tokens', span.tokens, { sessionId, index, spanId: span.id });
     checkCount('byteStart', entry.byteStart, { sessionId, index });

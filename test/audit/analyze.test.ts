@@ -7,7 +7,9 @@ import { footprintBudgets } from '../../src/audit/compare.js';
 import { containsVerbatim, usedHandles } from '../../src/audit/handle-sets.js';
 import { renderAuditHtml } from '../../src/audit/report-html.js';
 import { printAudit } from '../../src/audit/report-text.js';
+import { toOpenAiJsonl } from '../../src/cli/demo.js';
 import { TranscriptParseError } from '../../src/errors.js';
+import type { TranscriptMessage } from '../../src/messages.js';
 import { fillerTurns, SEED_OPENING } from '../helpers.js';
 
 const FIXTURE = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
@@ -108,8 +110,8 @@ describe('audit of a transcript without agent compaction', () => {
   it('replays it at the budget and audits context-ledger own generations', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'cl-audit-'));
     const file = join(directory, 'plain.jsonl');
-    const messages = [SEED_OPENING, ...fillerTurns(40), { role: 'assistant', content: 'Deploying with PAYMENTS_DB_REPLICA=eu-west-2b as agreed.' }];
-    await writeFile(file, messages.map((message) => JSON.stringify({ role: message.role, content: message.content, ...(message.toolCalls ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}), ...(message.toolCallId ? { tool_call_id: message.toolCallId } : {}) })).join('\n'));
+    const messages: TranscriptMessage[] = [SEED_OPENING, ...fillerTurns(40), { role: 'assistant', content: 'Deploying with PAYMENTS_DB_REPLICA=eu-west-2b as agreed.' }];
+    await writeFile(file, toOpenAiJsonl(messages));
     const audit = await auditFile(file, { maxTokens: 3000 });
     const session = audit.sessions[0];
     expect(session?.mode).toBe('replay');

@@ -27,6 +27,15 @@ describe('configuration and bad input', () => {
     expect(await ledger.store.nextSeq('bad')).toBe(1);
   });
 
+  it('rejects text with a lone surrogate, which could not be stored verbatim', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('surrogate');
+    const error = await session.append({ role: 'user', content: 'broken \uD800 text' }).catch((caught: unknown) => caught);
+    expect(InvalidInputError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('lone UTF-16 surrogate');
+    expect(await ledger.store.nextSeq('surrogate')).toBe(0);
+  });
+
   it('rejects an empty recall query', async () => {
     const session = await memoryLedger().session('q');
     await expect(session.recall('  ')).rejects.toThrow(/non-empty query/);
