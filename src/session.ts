@@ -110,7 +110,7 @@ export class LedgerSession {
         validateMessage(message, `session ${this.id}, message ${index} of this append`);
         for (const piece of messageToPieces(message, this.config.maxSpanTokens, counter)) {
           const length = Buffer.byteLength(piece.span.text, 'utf8') + 1;
-          const handles = extractHandles(piece.span.text).map((handle) => ({ ...handle, spanId: piece.span.id, role: piece.role, tokens: counter.count(handle.text) }));
+          const handles = withoutJsonKeys(piece.span.kind, piece.span.text, extractHandles(piece.span.text)).map((handle) => ({ ...handle, spanId: piece.span.id, role: piece.role, tokens: counter.count(handle.text) }));
           entries.push({ span: piece.span, role: piece.role, byteStart: byte, byteEnd: byte + length, label: message.label, chunk: piece.chunk, handles });
           byte += length;
         }
@@ -271,6 +271,15 @@ export class LedgerSession {
       return record;
     });
   }
+}
+
+/**
+ * Drop identifier handles that are only JSON object keys of tool-call arguments
+ * (`"file_path":`): they name the tool's schema, not anything the agent worked on.
+ */
+function withoutJsonKeys<T extends { kind: string; start: number; end: number }>(kind: string, text: string, handles: T[]): T[] {
+  if (kind !== 'tool-call') return handles;
+  return handles.filter((handle) => handle.kind !== 'identifier' || !(text[handle.start - 1] === '"' && /^"\s*:/.test(text.slice(handle.end, handle.end + 8))));
 }
 
 /** The latest summary or external record: the one in the window. */

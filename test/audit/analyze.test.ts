@@ -88,6 +88,15 @@ describe('audit of an agent compaction (fixture)', () => {
   });
 });
 
+describe('audit of a Codex rollout', () => {
+  it('audits the `compacted` record like a Claude Code compaction', async () => {
+    const session = (await auditFile(join(process.cwd(), 'test/importers/fixtures/codex-rollout.jsonl'))).sessions[0];
+    expect(session?.mode).toBe('agent');
+    expect(session?.compactions.map((compaction) => [compaction.summarizer, compaction.seqBoundary])).toEqual([['codex 0.58.0', 10]]);
+    expect(session?.gaps.map((gap) => gap.type)).toEqual(['external']);
+  });
+});
+
 describe('audit helpers', () => {
   it('matches handles verbatim, not inside longer words', () => {
     expect(containsVerbatim('retry 1425 times', '42')).toBe(false);

@@ -36,6 +36,16 @@ describe('configuration and bad input', () => {
     expect(await ledger.store.nextSeq('surrogate')).toBe(0);
   });
 
+  it('does not index the JSON keys of tool-call arguments as identifiers', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('keys');
+    await session.append({ role: 'assistant', content: '', toolCalls: [{ id: 'e1', name: 'edit', arguments: '{"file_path":"src/app_main.ts","old_string":"retry_count = 3"}' }] });
+    const texts = (await ledger.store.handles('keys')).map((handle) => handle.text);
+    expect(texts).not.toContain('file_path');
+    expect(texts).not.toContain('old_string');
+    expect(texts).toContain('src/app_main.ts');
+  });
+
   it('rejects an empty recall query', async () => {
     const session = await memoryLedger().session('q');
     await expect(session.recall('  ')).rejects.toThrow(/non-empty query/);

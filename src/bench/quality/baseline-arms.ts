@@ -59,34 +59,44 @@ function parseArguments(text: string): Record<string, unknown> {
   return { input: text };
 }
 
-function toLangChain(message: TranscriptMessage): BaseMessage {
-  if (message.role === 'system') return new SystemMessage(message.content);
-  if (message.role === 'user') return new HumanMessage(message.content);
-  if (message.role === 'tool') return new ToolMessage({ content: message.content, tool_call_id: message.toolCallId ?? 'unknown' });
+function toLangChain(message: TranscriptMessage, id: string): BaseMessage {
+  if (message.role === 'system') return new SystemMessage({ content: message.content, id });
+  if (message.role === 'user') return new HumanMessage({ content: message.content, id });
+  if (message.role === 'tool') return new ToolMessage({ content: message.content, tool_call_id: message.toolCallId ?? 'unknown', id });
   const toolCalls = (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, args: parseArguments(call.arguments), type: 'tool_call' as const }));
-  return new AIMessage({ content: message.content, tool_calls: toolCalls });
+  return new AIMessage({ content: message.content, tool_calls: toolCalls, id });
 }
 
-/** The LangChain `trimMessages` baseline. */
+/**
+ * The LangChain `trimMessages` baseline. `trimMessages` copies the messages it is given, so
+ * each converted message carries an id that maps back to its transcript message (for the
+ * cached token count and for the verbatim text).
+ */
 export function createLangChainTrimArm(counter: TokenCounter): BaselineArm {
   const cost = createMessageCost(counter);
   const converted = new WeakMap<TranscriptMessage, BaseMessage>();
-  const source = new WeakMap<BaseMessage, TranscriptMessage>();
+  const source = new Map<string, TranscriptMessage>();
   const convert = (message: TranscriptMessage): BaseMessage => {
     let result = converted.get(message);
     if (!result) {
-      result = toLangChain(message);
+      const id = `bench-${source.size}`;
+      result = toLangChain(message, id);
       converted.set(message, result);
-      source.set(result, message);
+      source.set(id, message);
     }
     return result;
   };
-  const tokenCounter = (list: BaseMessage[]): number => list.reduce((sum, message) => sum + cost(source.get(message) ?? { role: 'user', content: String(message.content) }), 0);
+  const original = (message: BaseMessage): TranscriptMessage => {
+    const found = message.id === undefined ? undefined : source.get(message.id);
+    if (!found) throw new Error(`trimMessages returned a message without a known id (${String(message.id)})`);
+    return found;
+  };
+  const tokenCounter = (list: BaseMessage[]): number => list.reduce((sum, message) => sum + cost(original(message)), 0);
   return {
     name: 'trim (LangChain trimMessages)',
     async render(messages, budget) {
       const kept = await trimMessages(messages.map(convert), { strategy: 'last', maxTokens: budget, tokenCounter, includeSystem: true });
-      return kept.map((message) => messageText(source.get(message) ?? { role: 'user', content: String(message.content) })).join('\n\n');
+      return kept.map((message) => messageText(original(message))).join('\n\n');
     },
   };
 }
