@@ -13,7 +13,7 @@ import type { BenchTranscript, DataSetFiles } from '../data-sets.js';
 import { createAiSdkPruneArm, createLangChainTrimArm } from './baseline-arms.js';
 import { measureGapHonesty } from './gap-honesty.js';
 import { replayLedger } from './ledger-replay.js';
-import { LEDGER, SUMMARY_ONLY, createPointEvaluator, createTallies, tallyShare } from './point-metrics.js';
+import { LEDGER, createPointEvaluator, createTallies, tallyShare } from './point-metrics.js';
 import type { BudgetTallies } from './point-metrics.js';
 import { handleTimeline, messageHandles } from './transcript-handles.js';
 
@@ -86,7 +86,8 @@ export async function runAgentQuality(context: BenchContext, name: 'claude-code'
       const own = tallies.boundary.get("agent's own summary (Claude Code)");
       if (own) targets.push(atMost(`Claude Code's own summary: future-needed handles kept at its boundary`, round(tallyShare(own)), 0.5, 'expected well under half'));
     }
-    for (const arm of [LEDGER]) targets.push(atLeast(`constraint survival @${budget / 1000}k (${name}, ${arm})`, round(tallyShare(tallies.constraints.get(arm))), 1, `${tallies.constraints.get(arm)?.total ?? 0} (point, constraint) pairs`));
+    const constraints = tallies.constraints.get(LEDGER);
+    targets.push(atLeast(`constraint survival @${budget / 1000}k (${name}, context-ledger)`, round(tallyShare(constraints)), 1, constraints?.total ? `${constraints.total} (point, user constraint) pairs` : 'no user-stated negative constraint in this data: nothing to measure'));
   }
   tables.push({
     title: `Future-needed handle recall and constraint survival (${name})`,
