@@ -109,7 +109,11 @@ export function ledgerBlock(state: WindowState): string | undefined {
     }
     const index = handleIndexLines(active.handles);
     if (index.length > 0) lines.push('Handle index (verbatim):', ...index);
-    if (checkpoint) lines.push(`${checkpoint.handles.length} more handles are in checkpoint ${checkpoint.id}: recall "${checkpoint.id}" to list them.`);
+    if (checkpoint) {
+      const constraints = checkpoint.handles.filter((handle) => handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')).length;
+      const note = constraints > 0 ? ` (including ${constraints} older user or system constraints that did not fit: read them before acting)` : '';
+      lines.push(`${checkpoint.handles.length} more handles are in checkpoint ${checkpoint.id}${note}: recall "${checkpoint.id}" to list them.`);
+    }
   }
   if (gaps.length > 0) {
     lines.push('Known gaps (details lost by a lossy summary):');

@@ -4,7 +4,7 @@
  * budgets that add up to the agent summary's token count.
  */
 import { LEDGER_FRAME_TOKENS } from '../config.js';
-import { HandleBudgetExceededError, InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../errors.js';
 import { createLedger } from '../ledger.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { LedgerSession } from '../session.js';
@@ -26,8 +26,8 @@ export interface FootprintComparison {
   readonly checkpoint: CompactionRecord | undefined;
   /** Tokens of the ledger block as rendered in the window. */
   readonly tokens: number;
-  /** Budgets used; `raised` when the handle budget had to grow past the footprint to hold the pinned user constraints. */
-  readonly budgets: { readonly summaryBudgetTokens: number; readonly handleBudgetTokens: number; readonly raised: boolean };
+  /** Budgets used. */
+  readonly budgets: { readonly summaryBudgetTokens: number; readonly handleBudgetTokens: number };
 }
 
 /**
@@ -40,24 +40,14 @@ export function footprintBudgets(tokens: number): { summaryBudgetTokens: number;
   return { summaryBudgetTokens, handleBudgetTokens: Math.max(1, available - summaryBudgetTokens) };
 }
 
-/** Attempts at doubling the handle budget when the pinned constraints alone do not fit it. */
-const MAX_RAISES = 12;
-
 /**
  * Replay `messages` into a fresh session and force one compaction at the footprint of
- * `tokens`. Pinned user constraints are never spilled, so when they alone exceed the handle
- * budget it is doubled until they fit (and `budgets.raised` says so; `tokens` stays honest).
+ * `tokens`. When the handles do not fit, the overflow (even older user constraints) spills
+ * to a checkpoint outside the window, so `tokens` stays within the footprint.
  */
 export async function compareAtFootprint(sessionId: string, messages: readonly TranscriptMessage[], tokens: number, counter: TokenCounter): Promise<FootprintComparison> {
-  let budgets = footprintBudgets(tokens);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return { ...(await compactOnce(sessionId, messages, budgets, counter)), budgets: { ...budgets, raised: attempt > 0 } };
-    } catch (error) {
-      if (!HandleBudgetExceededError.isInstance(error) || attempt >= MAX_RAISES) throw error;
-      budgets = { ...budgets, handleBudgetTokens: budgets.handleBudgetTokens * 2 };
-    }
-  }
+  const budgets = footprintBudgets(tokens);
+  return { ...(await compactOnce(sessionId, messages, budgets, counter)), budgets };
 }
 
 async function compactOnce(sessionId: string, messages: readonly TranscriptMessage[], budgets: { summaryBudgetTokens: number; handleBudgetTokens: number }, counter: TokenCounter): Promise<Omit<FootprintComparison, 'budgets'>> {

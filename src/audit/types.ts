@@ -54,10 +54,9 @@ export interface LedgerComparison {
   readonly summaryTokens: number;
   /**
    * The budgets the comparison used: summary 30%, handles 70% of the agent's tokens minus the
-   * ledger frame (160). `raised`: the handle budget was doubled until the pinned user
-   * constraints fit (they are never spilled), so `tokens` may exceed the agent's.
+   * ledger frame (160).
    */
-  readonly budgets: { readonly summaryBudgetTokens: number; readonly handleBudgetTokens: number; readonly raised: boolean };
+  readonly budgets: { readonly summaryBudgetTokens: number; readonly handleBudgetTokens: number };
   /** Future-needed handles in the window (record handle set or summary prose). */
   readonly futureNeededInWindow: number;
   /** Future-needed handles in the window, in the checkpoint, or recall-verified. */

@@ -42,8 +42,9 @@ export function isInstruction(handle: Handle): boolean {
  * Kept first: constraints the user or system gave, then other constraints (shown as quoted
  * output), then handles the user or system said, then assistant and tool handles, most
  * recent first.
- * With `onOverflow: 'throw'` an overflow raises HandleBudgetExceededError instead; nothing
- * is ever silently dropped.
+ * When even the user's constraints do not all fit, the oldest of them spill too (the window
+ * says how many, and recalling the checkpoint lists them). With `onOverflow: 'throw'` an
+ * overflow raises HandleBudgetExceededError instead; nothing is ever silently dropped.
  */
 export function fitHandleBudget(
   handles: readonly Handle[],
@@ -72,15 +73,7 @@ export function fitHandleBudget(
   let used = 0;
   for (const handle of ranked) {
     const cost = handleCost(handle) + (kinds.has(handle.kind) ? 0 : 4);
-    if (used + cost > budgetTokens) {
-      if (isInstruction(handle)) {
-        throw new HandleBudgetExceededError(
-          `Session ${context.sessionId}: the pinned constraints alone exceed the handle budget of ${budgetTokens} tokens; a constraint cannot be spilled out of the window. Raise handleBudgetTokens.`,
-          { sessionId: context.sessionId, budgetTokens, handle: handle.text },
-        );
-      }
-      continue;
-    }
+    if (used + cost > budgetTokens) continue;
     keptSet.add(handle);
     kinds.add(handle.kind);
     used += cost;

@@ -48,6 +48,21 @@ describe('invariant 4: handle overflow escalates, never truncates', () => {
     expect(listed.results.length).toBe(Math.min(10, checkpoint?.handles.length ?? 0));
   });
 
+  it('spills the oldest user constraints too when they alone overflow, and says so in the window', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('many-rules', { window: { maxTokens: 3000, handleBudgetTokens: 60 } });
+    const rules = Array.from({ length: 8 }, (_, index) => `Never restart the worker pool number ${index} during business hours.`);
+    await session.append({ role: 'user', content: rules.join('\n') });
+    await session.append(fillerTurns(24));
+    const context = await session.render();
+    const checkpoint = session.records().find((record) => record.id === session.activeRecord()?.checkpointId);
+    const spilledRules = checkpoint?.handles.filter((handle) => handle.kind === 'constraint' && handle.role === 'user') ?? [];
+    expect(spilledRules.length).toBeGreaterThan(0);
+    expect(context.text).toContain(`including ${spilledRules.length} older user or system constraints`);
+    const carried = new Set(session.handleIndex().map((handle) => handle.text));
+    for (const rule of rules) expect(carried.has(rule)).toBe(true);
+  });
+
   it('throws HandleBudgetExceededError and writes nothing when escalation is set to throw', async () => {
     const ledger = memoryLedger();
     const session = await ledger.session('t', { window: { maxTokens: 3000, handleBudgetTokens: 60, onHandleOverflow: 'throw' } });

@@ -50,7 +50,7 @@ export async function runLocomoQuality(context: BenchContext): Promise<BenchResu
   const targets: TargetCheck[] = [];
   for (const budget of BUDGETS) {
     context.log(`quality locomo: budget ${budget}`);
-    const sums = new Map<string, { total: number; count: number }>();
+    const sums = new Map<string, { total: number; count: number; extended: number }>();
     let compacted = 0;
     for (const transcript of transcripts) {
       const { session } = await replayLedger(transcript.id, transcript.messages, { budget, every: 0, counter });
@@ -76,9 +76,10 @@ export async function runLocomoQuality(context: BenchContext): Promise<BenchResu
           '+ handles in context (overlapping)': [question.question, ...overlapping(uniqueHandles, questionTerms)].join(' '),
         };
         for (const arm of ARMS) {
-          const sum = sums.get(arm) ?? { total: 0, count: 0 };
+          const sum = sums.get(arm) ?? { total: 0, count: 0, extended: 0 };
           sum.total += recallAt(index.search(queries[arm], 5), question.evidence);
           sum.count++;
+          if (queries[arm].length > question.question.length) sum.extended++;
           sums.set(arm, sum);
         }
       }
@@ -87,7 +88,7 @@ export async function runLocomoQuality(context: BenchContext): Promise<BenchResu
       const sum = sums.get(arm);
       return sum ? share(sum.total, sum.count) : null;
     };
-    for (const arm of ARMS) rows.push([budget, arm, round(value(arm)), sums.get(arm)?.count ?? 0, `${compacted}/${transcripts.length}`]);
+    for (const arm of ARMS) rows.push([budget, arm, round(value(arm)), sums.get(arm)?.count ?? 0, sums.get(arm)?.extended ?? 0, `${compacted}/${transcripts.length}`]);
     const summaryValue = value('+ summary prose (overlapping sentences)');
     const handleValue = value('+ handles in context (overlapping)');
     if (compacted > 0) {
@@ -96,7 +97,7 @@ export async function runLocomoQuality(context: BenchContext): Promise<BenchResu
   }
   const table: ResultTable = {
     title: 'LoCoMo evidence recall@5 (categories 1, 2, 4)',
-    columns: ['budget', 'query', 'recall@5', 'questions', 'conversations compacted'],
+    columns: ['budget', 'query', 'recall@5', 'questions', 'queries extended beyond the question', 'conversations compacted'],
     rows,
     notes: ['BM25 over all turns of the conversation, same index for every query; recall@5 = share of annotated evidence dia_ids among the 5 retrieved turns, averaged over questions.', 'Where no conversation was compacted (the whole conversation fits the budget) there is no summary: the summary queries equal the question.'],
   };

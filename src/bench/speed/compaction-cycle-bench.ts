@@ -41,6 +41,7 @@ interface Cycle {
   readonly handlesRangeMs: number;
   readonly mergeMs: number;
   readonly serializeMs: number;
+  readonly checkpointBytes: number;
 }
 
 async function measure(context: BenchContext, store: LedgerStore, history: number, cycles: number): Promise<Cycle> {
@@ -77,6 +78,7 @@ async function measure(context: BenchContext, store: LedgerStore, history: numbe
     handlesRangeMs: await timeMs(() => store.handles('cycle', { fromSeq: Math.max(0, last - 100), toSeq: last })),
     mergeMs: await timeMs(() => mergeHandles(active?.handles ?? [], checkpoint?.handles ?? [])),
     serializeMs: await timeMs(() => JSON.stringify(checkpoint ?? {})),
+    checkpointBytes: JSON.stringify(checkpoint ?? {}).length,
   };
 }
 
@@ -94,13 +96,13 @@ export async function runCompactionCycleBench(context: BenchContext): Promise<Be
       results.push(await measure(context, store, history, cycles));
       await store.close();
     }
-    for (const result of results) rows.push([backend, result.history, round(result.cycleMs, 2), result.carried, round(result.recordsMs, 2), round(result.handlesRangeMs, 2), round(result.mergeMs, 2), round(result.serializeMs, 2)]);
+    for (const result of results) rows.push([backend, result.history, round(result.cycleMs, 2), result.carried, round(result.recordsMs, 2), round(result.handlesRangeMs, 2), round(result.mergeMs, 2), round(result.serializeMs, 2), result.checkpointBytes]);
     const [short, longResult] = results;
     if (short && longResult) targets.push(atMost(`compaction cycle @${long / 1000}k / @1k spans (${backend})`, round(longResult.cycleMs / short.cycleMs, 3), 1.2));
   }
   return speedResult(context, 'speed-compaction', 'Compaction cycle vs history length', {
     notes: [`Window 8000 tokens, approximate counter, constant summarizer; median of ${cycles} cycles per size.`, 'Columns after "carried handles" time pieces a cycle performs, measured separately at the end state: reading all records, reading the region\'s handles by seq range (last 100 spans), merging the active record\'s handles with its checkpoint\'s, and serializing the checkpoint record.'],
-    tables: [{ title: 'Compaction cycle (ms)', columns: ['store', 'history spans', 'cycle median', 'carried handles (index + checkpoint)', 'records()', 'handles(range)', 'merge index+checkpoint', 'serialize checkpoint'], rows }],
+    tables: [{ title: 'Compaction cycle (ms)', columns: ['store', 'history spans', 'cycle median', 'carried handles (index + checkpoint)', 'records()', 'handles(range)', 'merge index+checkpoint', 'serialize checkpoint', 'checkpoint JSON bytes (rewritten every cycle)'], rows }],
     targets,
   });
 }

@@ -3,7 +3,10 @@
  * `/usr/bin/time -v node dist/cli/main.js replay FILE --format jsonl --store sqlite:… --json`
  * (target <= 300 MB). The transcript is OpenAI-style JSONL (one `{role, content}` message per
  * line, ~2 KB each, agent-like lines with handles) written to a temp file: 1 GB, or 100 MB
- * with `--quick`.
+ * with `--quick`. Every message is unique (it starts with its number) but its lines come from
+ * a vocabulary of {@link VOCABULARY} lines (about 250 distinct handles): with a new handle on
+ * every line, each compaction rewrites a spill checkpoint holding every handle so far and the
+ * store grows quadratically (see `speed-compaction`), which would measure that instead.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
@@ -19,15 +22,18 @@ import { syntheticLine } from './synthetic-spans.js';
 
 const TIME = '/usr/bin/time';
 
+/** Distinct synthetic lines the large transcript draws from. */
+export const VOCABULARY = 100;
+
 /** Write a JSONL transcript of about `bytes` bytes. */
 export async function writeTranscript(file: string, bytes: number): Promise<number> {
   const out = createWriteStream(file);
   let written = 0;
   let line = 0;
   for (let message = 0; written < bytes; message++) {
-    const parts: string[] = [];
+    const parts: string[] = [`message ${message}`];
     for (let length = 0; length < 2000; line++) {
-      const text = syntheticLine(line).text;
+      const text = syntheticLine(line % VOCABULARY).text;
       parts.push(text);
       length += text.length + 1;
     }
@@ -71,7 +77,7 @@ export async function runRssBench(context: BenchContext): Promise<BenchResult> {
   const kilobytes = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN);
   const megabytes = kilobytes / 1024;
   const database = await stat(join(context.tempDir, 'rss.db')).then((info) => info.size / 1e6, () => null);
-  const notes = [`Transcript: ${label}, ${(written / 1e6).toFixed(0)} MB of JSONL, ~2 KB messages; window 8000 tokens; o200k counter (CLI default).`];
+  const notes = [`Transcript: ${label}, ${(written / 1e6).toFixed(0)} MB of JSONL, ~2 KB messages drawing on ${VOCABULARY} distinct lines; window 8000 tokens; o200k counter (CLI default).`];
   if (result.code !== 0) notes.push(`The replay exited with code ${String(result.code)}: ${result.stderr.split('\n').filter((line) => !line.startsWith('\t')).slice(-5).join(' ')}`);
   return speedResult(context, 'speed-rss', 'Peak RSS of a large replay', {
     notes,
