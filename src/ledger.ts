@@ -1,3 +1,4 @@
+import { summarizeCheckpoint } from './checkpoints.js';
 import { gapsOf } from './gaps.js';
 import { LedgerSession, activeRecord } from './session.js';
 import type { SessionOptions } from './session.js';
@@ -51,7 +52,7 @@ export function createLedger(options: LedgerOptions): Ledger {
       const atSeq = replayOptions.atSeq ?? (await store.nextSeq(sessionId));
       const records = (await store.records(sessionId)).filter((record) => record.atSeq <= atSeq);
       const active = activeRecord(records);
-      const checkpoint = active?.checkpointId === undefined ? undefined : records.find((record) => record.id === active.checkpointId);
+      const checkpoint = summarizeCheckpoint(records, active?.checkpointId);
       const originals = await store.occurrences(sessionId, { fromSeq: active ? active.droppedRange.toSeq + 1 : 0, toSeq: atSeq - 1 });
       return renderWindow({ systemPrompt: replayOptions.systemPrompt, active, checkpoint, gaps: gapsOf(records), originals }, counter);
     },

@@ -1,3 +1,4 @@
+import { mergedCheckpoint } from './checkpoints.js';
 import { InvalidInputError } from './errors.js';
 import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
@@ -122,7 +123,8 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
   const limit = context.limit ?? 10;
   const record = context.records.find((candidate) => candidate.id === query);
   let hits: RecallHit[];
-  if (record) hits = await byRecord(context, record);
+  if (record?.type === 'checkpoint') hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
+  else if (record) hits = await byRecord(context, record);
   else if (/^sha256:[0-9a-f]{64}$/.test(query)) hits = await bySpanId(context, query);
   else hits = await byHandles(context, query);
   const verified = hits.filter((hit) => hit.status === 'verified');

@@ -1,3 +1,5 @@
+import { mergedCheckpoint, summarizeCheckpoint } from './checkpoints.js';
+import type { CheckpointSummary } from './checkpoints.js';
 import { compactRegion } from './compaction/compact.js';
 import { mergeHandles } from './compaction/guards.js';
 import { allowedBoundaries, chooseBoundary } from './compaction/planner.js';
@@ -65,6 +67,7 @@ export class LedgerSession {
   private byteEnd: number;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly costCache = new Map<string, number>();
+  private checkpointSummary: CheckpointSummary | undefined;
 
   private constructor(id: string, dependencies: SessionDependencies, options: SessionOptions, state: { records: CompactionRecord[]; originals: SpanOccurrence[]; nextSeq: number; byteEnd: number }) {
     this.id = id;
@@ -139,20 +142,25 @@ export class LedgerSession {
     return gapsOf(this.allRecords);
   }
 
-  /** The handle index in the window plus its checkpoint, deduplicated, oldest first. */
+  /** The handle index in the window plus every spilled handle of its checkpoint chain, deduplicated, oldest first. */
   handleIndex(): Handle[] {
     const active = this.activeRecord();
     if (!active) return [];
-    return mergeHandles(active.handles, this.checkpointOf(active)?.handles ?? []);
+    return mergeHandles(active.handles, mergedCheckpoint(this.allRecords, active.checkpointId)?.handles ?? []);
   }
 
-  private checkpointOf(record: CompactionRecord | undefined): CompactionRecord | undefined {
+  private checkpointHead(record: CompactionRecord | undefined): CompactionRecord | undefined {
     return record?.checkpointId === undefined ? undefined : this.allRecords.find((candidate) => candidate.id === record.checkpointId);
   }
 
   private state(): WindowState {
     const active = this.activeRecord();
-    return { systemPrompt: this.systemPrompt, active, checkpoint: this.checkpointOf(active), gaps: this.gaps(), originals: this.originals };
+    let checkpoint = this.checkpointSummary;
+    if (checkpoint?.id !== active?.checkpointId) {
+      checkpoint = summarizeCheckpoint(this.allRecords, active?.checkpointId);
+      this.checkpointSummary = checkpoint;
+    }
+    return { systemPrompt: this.systemPrompt, active, checkpoint, gaps: this.gaps(), originals: this.originals };
   }
 
   /** Render without compacting. */
@@ -200,7 +208,7 @@ export class LedgerSession {
       summarizer: this.dependencies.summarizer,
       counter: this.dependencies.counter,
       active,
-      activeCheckpoint: this.checkpointOf(active),
+      activeCheckpoint: this.checkpointHead(active),
       region,
       nextOrdinal: this.allRecords.length,
       atSeq: this.nextSeq,

@@ -2,6 +2,7 @@ import { HANDLE_KINDS } from './types.js';
 import type { CompactionRecord, Handle, Role, SpanOccurrence } from './types.js';
 import type { TokenCounter } from './tokens.js';
 import type { Gap } from './gaps.js';
+import type { CheckpointSummary } from './checkpoints.js';
 
 /** Per-message framing overhead counted for every rendered message. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -46,7 +47,7 @@ export interface RenderedContext {
 export interface WindowState {
   readonly systemPrompt?: string | undefined;
   readonly active?: CompactionRecord | undefined;
-  readonly checkpoint?: CompactionRecord | undefined;
+  readonly checkpoint?: CheckpointSummary | undefined;
   readonly gaps: readonly Gap[];
   readonly originals: readonly SpanOccurrence[];
 }
@@ -110,9 +111,8 @@ export function ledgerBlock(state: WindowState): string | undefined {
     const index = handleIndexLines(active.handles);
     if (index.length > 0) lines.push('Handle index (verbatim):', ...index);
     if (checkpoint) {
-      const constraints = checkpoint.handles.filter((handle) => handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')).length;
-      const note = constraints > 0 ? ` (including ${constraints} older user or system constraints that did not fit: read them before acting)` : '';
-      lines.push(`${checkpoint.handles.length} more handles are in checkpoint ${checkpoint.id}${note}: recall "${checkpoint.id}" to list them.`);
+      const note = checkpoint.userConstraints > 0 ? ` (including ${checkpoint.userConstraints} older user or system constraints that did not fit: read them before acting)` : '';
+      lines.push(`${checkpoint.count} more handles are in checkpoint ${checkpoint.id}${note}: recall "${checkpoint.id}" to list them.`);
     }
   }
   if (gaps.length > 0) {

@@ -2,6 +2,7 @@
  * Audit of context-ledger's own compactions, for a transcript with no agent compaction: it
  * is replayed at a token budget, and each summary record is one generation of the lineage.
  */
+import { mergedCheckpoint, summarizeCheckpoint } from '../checkpoints.js';
 import { gapsOf } from '../gaps.js';
 import type { TokenCounter } from '../tokens.js';
 import { ledgerBlock } from '../window.js';
@@ -19,12 +20,12 @@ export async function auditLedgerGenerations(timeline: Timeline, counter: TokenC
   for (const [index, record] of summaries.entries()) {
     onStep(index, summaries.length);
     const nextAt = summaries[index + 1]?.atSeq ?? Number.POSITIVE_INFINITY;
-    const checkpoint = records.find((candidate) => candidate.id === record.checkpointId);
+    const checkpoint = mergedCheckpoint(records, record.checkpointId);
     const before = entriesBefore(timeline, record.droppedRange.toSeq + 1);
     const needed = futureNeeded(timeline, before, record.atSeq, nextAt);
     const keeper: Keeper = { record, checkpoint, recallFrom: timeline.session, recallCache };
     const verdicts = await judge(keeper, needed);
-    const block = ledgerBlock({ active: record, checkpoint, gaps: gapsOf(records.filter((candidate) => candidate.ordinal <= record.ordinal)), originals: [] }) ?? '';
+    const block = ledgerBlock({ active: record, checkpoint: summarizeCheckpoint(records, record.checkpointId), gaps: gapsOf(records.filter((candidate) => candidate.ordinal <= record.ordinal)), originals: [] }) ?? '';
     generations.push(generationAudit(timeline, { generation: index + 1, writer: 'context-ledger', keeper, tokens: counter.count(block), before, verdicts }));
   }
   onStep(summaries.length, summaries.length);

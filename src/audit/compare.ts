@@ -3,6 +3,7 @@
  * replayed into a fresh memory-store session and compacted once, with summary and handle
  * budgets that add up to the agent summary's token count.
  */
+import { mergedCheckpoint } from '../checkpoints.js';
 import { LEDGER_FRAME_TOKENS } from '../config.js';
 import { InvalidInputError } from '../errors.js';
 import { createLedger } from '../ledger.js';
@@ -63,7 +64,7 @@ async function compactOnce(sessionId: string, messages: readonly TranscriptMessa
   await session.append(messages);
   const record = await session.compact(1);
   if (!record) throw new InvalidInputError(`Session ${sessionId}: nothing before the compaction to compare with (no messages)`, { sessionId });
-  const checkpoint = record.checkpointId === undefined ? undefined : session.records().find((candidate) => candidate.id === record.checkpointId);
+  const checkpoint = mergedCheckpoint(session.records(), record.checkpointId);
   const block = session.peek().messages.find((message) => message.source === 'ledger');
   return { session, record, checkpoint, tokens: block ? counter.count(block.content) : 0 };
 }

@@ -17,7 +17,7 @@ export interface CompactionInput {
   readonly counter: TokenCounter;
   /** The summary region currently in the window (the latest summary or external record). */
   readonly active?: CompactionRecord | undefined;
-  /** The checkpoint `active` spilled to, if any. */
+  /** The head of the spill-checkpoint chain `active` refers to, if any (its handles are not re-read). */
   readonly activeCheckpoint?: CompactionRecord | undefined;
   /** The oldest originals of the window, to be compacted (never empty). */
   readonly region: readonly SpanOccurrence[];
@@ -112,7 +112,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     throw new ContextBudgetError(`Session ${sessionId}: nothing left to compact, yet the context does not fit ${config.maxTokens} tokens. Raise maxTokens.`, { sessionId });
   }
   const regionHandles = await store.handles(sessionId, { fromSeq: first.seq, toSeq: last.seq });
-  const ancestorHandles = active ? mergeHandles(active.handles, input.activeCheckpoint?.handles ?? []) : [];
+  const ancestorHandles = active ? [...active.handles] : [];
   const overDepth = active !== undefined && active.type !== 'external' && active.depth + 1 > config.maxDepth;
   const fromAncestor = active ? await ancestorUnits(input, active, overDepth || !active.reversible) : { units: [], originals: [], handles: [] };
   const units: SourceUnit[] = [
@@ -175,7 +175,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     depth,
     droppedRange,
     ancestors: active ? [active.id] : [],
-    checkpointId: checkpoint?.id,
+    checkpointId: checkpoint?.id ?? input.activeCheckpoint?.id,
     rederived,
     summarizer: input.summarizer.identity,
     findings,
@@ -184,9 +184,4 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   if (checkpoint) await store.writeRecord(checkpoint);
   await store.writeRecord(record);
   return { record, checkpoint };
-}
-
-/** Handles a record carries in all: its own and its checkpoint's. */
-export function carriedHandles(record: CompactionRecord, checkpoint?: CompactionRecord): Handle[] {
-  return mergeHandles(record.handles, checkpoint?.handles ?? []);
 }
