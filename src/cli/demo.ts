@@ -28,7 +28,10 @@ export function toOpenAiJsonl(messages: readonly TranscriptMessage[]): string {
 function showRecall(print: (line: string) => void, result: RecallResult): void {
   print(`recall ${JSON.stringify(result.query)} -> ${result.status.toUpperCase()}: ${result.note}`);
   for (const hit of result.results.slice(0, 3)) print(`    [${hit.status}] seq ${hit.seq} ${hit.spanId.slice(0, 19)}…  ${hit.text.split('\n').find((line) => line.includes(result.query)) ?? hit.text.slice(0, 100)}`);
-  if (result.gap) print(`    gap: record ${result.gap.recordId}, dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}; ${result.gap.reread}`);
+  if (result.gap) {
+    const { fromSeq, toSeq } = result.gap.droppedRange;
+    print(`    gap: record ${result.gap.recordId}, dropped ${toSeq < fromSeq ? 'history from before this ledger' : `seq ${fromSeq}-${toSeq}`}; ${result.gap.reread}`);
+  }
 }
 
 /**
