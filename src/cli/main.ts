@@ -4,6 +4,7 @@ import { auditCommand } from './audit.js';
 import type { AuditCommandOptions } from './audit.js';
 import { IMPORT_FORMATS } from '../importers/registry.js';
 import { LedgerError } from '../errors.js';
+import type { ImportFormat } from '../importers/events.js';
 import { runDemo } from './demo.js';
 import { recallCommand, recallJson } from './recall-command.js';
 import { migrateCommand } from './migrate.js';
@@ -34,8 +35,8 @@ program.name('context-ledger').description('Recoverable, auditable context compa
 program
   .command('replay')
   .description('replay a transcript through a session and show what each compaction kept')
-  .argument('<file>', 'transcript: OpenAI chat messages JSON array, or JSONL of {role, content, tool_calls?, tool_call_id?}')
-  .addOption(new Option('--format <format>', 'transcript format').choices(['auto', 'openai', 'jsonl']).default('auto'))
+  .argument('<file>', 'transcript: OpenAI messages (JSON array or JSONL), Claude Code or Codex JSONL, Anthropic or AI SDK JSON, SWE-agent trajectories, LoCoMo')
+  .addOption(new Option('--format <format>', 'transcript format (auto-detected by default)').choices(['auto', 'openai', 'jsonl', 'claude-code', 'codex', 'anthropic', 'ai-sdk', 'swe-agent', 'locomo']).default('auto'))
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'session id (default: the file name)')
   .option('--max-tokens <n>', 'context window size in tokens', integer('--max-tokens'), 8000)
@@ -43,7 +44,7 @@ program
   .option('--keep-recent-tokens <n>', 'tokens of recent turns kept after a compaction', integer('--keep-recent-tokens'))
   .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
   .option('--json', 'print the result as JSON on stdout (no progress)')
-  .action(async (file: string, options: { format: 'auto' | 'openai' | 'jsonl'; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; json?: boolean }) => {
+  .action(async (file: string, options: { format: 'auto' | ImportFormat; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; json?: boolean }) => {
     const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
     try {
       if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));

@@ -1,8 +1,8 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { InvalidInputError } from '../errors.js';
-import { readTranscript } from '../importers/read-transcript.js';
-import type { TranscriptFormat } from '../importers/read-transcript.js';
+import type { ImportFormat } from '../importers/events.js';
+import { readEvents } from '../importers/registry.js';
 import { createLedger } from '../ledger.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { LedgerSession } from '../session.js';
@@ -14,7 +14,7 @@ import { replayJson } from './summary-json.js';
 
 /** Options of `context-ledger replay`. */
 export interface ReplayOptions {
-  readonly format?: TranscriptFormat | 'auto' | undefined;
+  readonly format?: ImportFormat | 'auto' | undefined;
   readonly store?: string | undefined;
   readonly session?: string | undefined;
   readonly maxTokens?: number | undefined;
@@ -59,7 +59,7 @@ export async function replayFile(file: string, options: ReplayOptions, log: (lin
   const progress = createProgress(`replay ${basename(file)}`, { quiet: options.json === true });
   let skipped = 0;
   let records = 0;
-  const messages = readTranscript(file, {
+  const events = readEvents(file, {
     format: options.format,
     skipInvalid: options.skipInvalid,
     onSkip: (error) => {
@@ -77,7 +77,22 @@ export async function replayFile(file: string, options: ReplayOptions, log: (lin
     const now = session.records().length;
     if (now > records) records = now;
   };
-  for await (const message of messages) {
+  let conversations = 0;
+  for await (const event of events) {
+    if (event.type === 'session') {
+      conversations++;
+      if (conversations > 1) {
+        log(`${file} holds more than one conversation; replayed the first into session ${sessionId}.`);
+        break;
+      }
+      continue;
+    }
+    if (event.type === 'compaction') {
+      await flush();
+      await session.importExternalSummary({ summary: event.summary, summarizer: event.summarizer });
+      continue;
+    }
+    const { message } = event;
     batch.push(message);
     if (message.role !== 'assistant' || (message.toolCalls ?? []).length > 0) await flush();
   }

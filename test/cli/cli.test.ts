@@ -75,6 +75,14 @@ describe('context-ledger replay', () => {
     expect((JSON.parse(skipped.stdout) as { spans: number }).spans).toBeGreaterThan(50);
   });
 
+  it('replays a Claude Code session, recording its own compaction as a lossy external record', async () => {
+    const fixture = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
+    const result = await cli(['replay', fixture, '--store', 'memory:', '--json']);
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout) as { records: { type: string; reversible: boolean }[] };
+    expect(json.records.some((record) => record.type === 'external' && !record.reversible)).toBe(true);
+  });
+
   it('fails before any work when the store path is unwritable', async () => {
     const result = await cli(['replay', transcript, '--store', 'sqlite:/proc/context-ledger/x.db']);
     expect(result.code).toBe(2);
