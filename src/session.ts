@@ -213,8 +213,9 @@ export class LedgerSession {
       nextOrdinal: this.allRecords.length,
       atSeq: this.nextSeq,
       now: this.dependencies.now,
+      findRecord: (id) => this.allRecords.find((candidate) => candidate.id === id),
     });
-    if (output.checkpoint) this.allRecords.push(output.checkpoint);
+    if (output.checkpoint && output.checkpointWritten) this.allRecords.push(output.checkpoint);
     this.allRecords.push(output.record);
     this.originals = this.originals.slice(boundary);
     return output.record;

@@ -27,12 +27,16 @@ export interface CompactionInput {
   readonly atSeq: number;
   /** Clock, for tests. */
   readonly now?: () => Date;
+  /** Look up a record already in the session (a checkpoint left by a crash between two writes is reused). */
+  readonly findRecord?: ((id: string) => CompactionRecord | undefined) | undefined;
 }
 
 /** The records one compaction wrote: the summary and, when handles spilled, its checkpoint. */
 export interface CompactionOutput {
   readonly record: CompactionRecord;
   readonly checkpoint?: CompactionRecord | undefined;
+  /** False when the checkpoint was already stored (left by an interrupted compaction) and reused. */
+  readonly checkpointWritten: boolean;
 }
 
 /**
@@ -141,10 +145,13 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const createdAt = (input.now ?? (() => new Date()))().toISOString();
   let ordinal = input.nextOrdinal;
   let checkpoint: CompactionRecord | undefined;
+  let reused: CompactionRecord | undefined;
   if (spilled.length > 0) {
     const content = { sessionId, type: 'checkpoint', handles: spilled.map(handleIdentity), droppedRange };
-    checkpoint = {
-      id: recordId('chk', content),
+    const id = recordId('chk', content);
+    reused = input.findRecord?.(id);
+    checkpoint = reused ?? {
+      id,
       sessionId,
       ordinal: ordinal++,
       type: 'checkpoint',
@@ -181,7 +188,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     findings,
   };
   const record: CompactionRecord = { id: recordId('rec', { ...body, ordinal }), ordinal, ...body, summaryTokens: fitted.tokens, atSeq: input.atSeq, createdAt };
-  if (checkpoint) await store.writeRecord(checkpoint);
+  if (checkpoint && !reused) await store.writeRecord(checkpoint);
   await store.writeRecord(record);
-  return { record, checkpoint };
+  return { record, checkpoint, checkpointWritten: checkpoint !== undefined && reused === undefined };
 }

@@ -3,6 +3,7 @@ import { handleIdentity } from '../../src/compaction/guards.js';
 import type { LedgerError} from '../../src/errors.js';
 import { HandleBudgetExceededError, UnsafeRecompactionError } from '../../src/errors.js';
 import { createLedger } from '../../src/ledger.js';
+import type { CompactionRecord } from '../../src/types.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { fillerTurns, memoryLedger, rewritingSummarizer, SEED_OPENING } from '../helpers.js';
 
@@ -61,6 +62,31 @@ describe('invariant 4: handle overflow escalates, never truncates', () => {
     expect(context.text).toContain(`including ${spilledRules.length} older user or system constraints`);
     const carried = new Set(session.handleIndex().map((handle) => handle.text));
     for (const rule of rules) expect(carried.has(rule)).toBe(true);
+  });
+
+  it('reuses a checkpoint left by a compaction interrupted between its two writes', async () => {
+    const run = async (prewritten?: CompactionRecord) => {
+      const ledger = memoryLedger();
+      if (prewritten) await ledger.store.openSession('crash');
+      const session = await ledger.session('crash', { window: { maxTokens: 3000, handleBudgetTokens: 120 } });
+      await session.append(SEED_OPENING);
+      await session.append(fillerTurns(20));
+      if (prewritten) {
+        await ledger.store.writeRecord(prewritten);
+        const reopened = await ledger.session('crash', { window: { maxTokens: 3000, handleBudgetTokens: 120 } });
+        await reopened.render();
+        return reopened;
+      }
+      await session.render();
+      return session;
+    };
+    const first = await run();
+    const checkpoint = first.records().find((record) => record.type === 'checkpoint');
+    expect(checkpoint).toBeDefined();
+    if (!checkpoint) return;
+    const recovered = await run(checkpoint);
+    expect(recovered.records().filter((record) => record.type === 'checkpoint').map((record) => record.id)).toEqual([checkpoint.id]);
+    expect(recovered.activeRecord()?.checkpointId).toBe(checkpoint.id);
   });
 
   it('throws HandleBudgetExceededError and writes nothing when escalation is set to throw', async () => {
