@@ -1,20 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { AuditDocument } from '../../src/audit/types.js';
+import { CLI, FIXTURE, REAL_FILES } from './paths.js';
 
 const run = promisify(execFile);
-const CLI = join(process.cwd(), 'dist/cli/main.js');
-const FIXTURE = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
-const REAL_DIRECTORY = join(process.cwd(), '..', 'shared', 'data', 'claude-code');
-const REAL_FILES = existsSync(REAL_DIRECTORY)
-  ? readdirSync(REAL_DIRECTORY)
-      .filter((name) => name.endsWith('.jsonl') && !name.endsWith('.compact-agent.jsonl'))
-      .sort()
-      .map((name) => join(REAL_DIRECTORY, name))
-  : [];
 
 async function cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {

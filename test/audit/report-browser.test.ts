@@ -4,7 +4,7 @@
  * leave `file://`, and transcript text must render as text.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -14,19 +14,12 @@ import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditDocument } from '../../src/audit/types.js';
+import { CLI, FIXTURE, REAL_FILES as REAL_ABSOLUTE } from './paths.js';
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const CLI = join(process.cwd(), 'dist/cli/main.js');
-const FIXTURE = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
-const REAL_DIRECTORY = join(process.cwd(), '..', 'shared', 'data', 'claude-code');
-const REAL_FILES = existsSync(REAL_DIRECTORY)
-  ? readdirSync(REAL_DIRECTORY)
-      .filter((name) => name.endsWith('.jsonl') && !name.endsWith('.compact-agent.jsonl'))
-      .sort()
-      .map((name) => relative(process.cwd(), join(REAL_DIRECTORY, name)))
-  : [];
+const REAL_FILES = REAL_ABSOLUTE.map((file) => relative(process.cwd(), file));
 const SCREENSHOT = join(process.cwd(), 'bench/results/audit-report.png');
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 /** In CI a missing Chromium is a failure (.ci/run installs it); elsewhere the suite is skipped with a reason. */
