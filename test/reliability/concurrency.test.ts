@@ -15,14 +15,16 @@ import { checkSession } from './ledger-checks.js';
 import { requireBuild, runWorker } from './workers.js';
 
 const BATCHES = 25;
+/** More attempts for the two contenders, so that they collide in practice on any scheduler. */
+const CONTENDER_BATCHES = 60;
 
 async function contend(spec: string, open: () => Promise<LedgerStore>): Promise<void> {
   requireBuild();
   const solo = ['solo-0', 'solo-1', 'solo-2', 'solo-3'];
   const runs = [
     ...solo.map((session, index) => ({ session, run: `w${index}`, maxBatches: BATCHES })),
-    { session: 'shared', run: 'a', maxBatches: BATCHES, contend: true },
-    { session: 'shared', run: 'b', maxBatches: BATCHES, contend: true },
+    { session: 'shared', run: 'a', maxBatches: CONTENDER_BATCHES, contend: true },
+    { session: 'shared', run: 'b', maxBatches: CONTENDER_BATCHES, contend: true },
   ];
   const outcomes = await Promise.all(runs.map((run) => runWorker('append-loop.mjs', { store: spec, ...run }, { timeoutMs: 50_000 })));
   outcomes.forEach((outcome, index) => expect(outcome.code, `worker ${index} failed: ${outcome.stderr}`).toBe(0));
@@ -37,7 +39,7 @@ async function contend(spec: string, open: () => Promise<LedgerStore>): Promise<
     const checked = await checkSession(store, 'shared', sharedAcks);
     expect(checked.batches, 'shared: exactly the acknowledged batches, none twice').toBe(sharedAcks.length);
     expect(new Set(sharedAcks.map((ack) => ack.firstSeq)).size, 'no two acknowledgements share a seq').toBe(sharedAcks.length);
-    expect(sharedAcks.length + conflicts, 'every attempt either landed or got SequenceConflictError').toBe(2 * BATCHES);
+    expect(sharedAcks.length + conflicts, 'every attempt either landed or got SequenceConflictError').toBe(2 * CONTENDER_BATCHES);
     expect(conflicts, 'the contenders collided at least once').toBeGreaterThan(0);
     console.info(`[concurrency ${store.kind}] shared: ${sharedAcks.length} batches landed, ${conflicts} appends refused with SequenceConflictError`);
   } finally {
