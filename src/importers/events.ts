@@ -5,8 +5,8 @@
 import type { TranscriptParseError } from '../errors.js';
 import type { TranscriptMessage } from '../messages.js';
 
-/** A `TranscriptParseError` instance (the error class is a value; this is its instance type). */
-export type TranscriptParseFailure = InstanceType<typeof TranscriptParseError>;
+/** A transcript parse failure (kept as an alias for existing imports). */
+export type TranscriptParseFailure = TranscriptParseError;
 
 /** Formats the importers read. */
 export type ImportFormat = 'openai' | 'jsonl' | 'claude-code' | 'codex' | 'anthropic' | 'ai-sdk' | 'swe-agent' | 'locomo';
