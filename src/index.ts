@@ -5,7 +5,7 @@
  */
 export { createLedger } from './ledger.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
-export { LedgerSession, activeRecord } from './session.js';
+export type { LedgerSession } from './session.js';
 export type { SessionOptions, SessionDependencies, ExternalSummaryInput } from './session.js';
 export { createMemoryStore } from './stores/memory/memory-store.js';
 export type { LedgerStore, AppendEntry, TextHit } from './stores/store.js';
@@ -15,16 +15,11 @@ export type { Summarizer, SummarizeRequest, SummarizeResult, SourceUnit } from '
 export { createO200kCounter, createApproximateCounter } from './tokens.js';
 export type { TokenCounter } from './tokens.js';
 export { extractHandles } from './handles/extract.js';
-export { handleKey, lookupKeys } from './handles/normalize.js';
-export { canonicalSpanBytes, spanId, verifySpan, createSpan } from './span.js';
-export { resolveWindowConfig } from './config.js';
-export { renderWindow, ledgerBlock } from './window.js';
-export type { RenderedContext, RenderedMessage, WindowState } from './window.js';
+export { spanId, verifySpan } from './span.js';
+export type { RenderedContext, RenderedMessage } from './window.js';
 export type { RecallResult, RecallHit } from './recall.js';
 export type { Gap } from './gaps.js';
 export type { TranscriptMessage, TranscriptToolCall } from './messages.js';
-export { verifySummary } from './compaction/verify.js';
-export { fitHandleBudget, checkCarriedHandles, mergeHandles } from './compaction/guards.js';
 export {
   LedgerError,
   HandleBudgetExceededError,

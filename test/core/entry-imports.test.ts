@@ -23,3 +23,21 @@ describe('the root entry', () => {
     expect(external.has('gpt-tokenizer')).toBe(true);
   });
 });
+
+describe('the public surface', () => {
+  it('keeps internals behind context-ledger/internal and opens sessions one way (ledger.session)', async () => {
+    const root = await import('../../src/index.js');
+    const internal = await import('../../src/internal.js');
+    const internals = ['fitHandleBudget', 'checkCarriedHandles', 'mergeHandles', 'ledgerBlock', 'canonicalSpanBytes', 'renderWindow', 'LedgerSession'];
+    for (const name of internals) {
+      expect(Object.keys(root), `root exports ${name}`).not.toContain(name);
+      expect(Object.keys(internal), `internal lacks ${name}`).toContain(name);
+    }
+    expect(typeof root.createLedger).toBe('function');
+  });
+
+  it('declares the internal subpath in package.json', async () => {
+    const manifest = JSON.parse(await readFile(join(process.cwd(), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    expect(manifest.exports['./internal']).toEqual({ types: './dist/internal.d.ts', default: './dist/internal.js' });
+  });
+});
