@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** Parsed arguments of `node dist/bench/run.js`. */
+/** Parsed arguments of `npm run bench [name…] [-- --quick …]`. */
 export interface BenchArguments {
-  /** Benchmarks to run (`--only a,b`); empty = all. */
+  /** Benchmarks to run (positional names, or `--only a,b`); a name also selects `name-*`; empty = all. */
   readonly only: readonly string[];
   /** `--quick`. */
   readonly quick: boolean;
@@ -17,19 +18,32 @@ export interface BenchArguments {
 }
 
 /** Usage text. */
-export const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME…]] [--quick] [--data DIR] [--out DIR] [--report FILE]
-  --only    run only these benchmarks (see the list below); RESULTS.md is rebuilt from every results file
+export const USAGE = `usage: npm run bench [NAME…] [-- --quick] [--data DIR] [--out DIR] [--report FILE]
+  NAME      run only these benchmarks (see the list below); a name also selects every NAME-* benchmark
+            (\`quality\` runs quality-claude-code, quality-swe-agent, quality-locomo); RESULTS.md is
+            rebuilt from every results file
+  --only    the same as NAME, comma-separated
   --quick   smaller sizes (each result says what was reduced)
-  --data    folder holding claude-code/, swe-agent/, locomo/ (default ../shared/data)
+  --data    folder holding claude-code/, swe-agent/, locomo/ (default ../shared/data, else ../../shared/data)
   --out     where <name>.json results go (default bench/results)
   --report  the markdown report (default bench/RESULTS.md)`;
+
+/**
+ * The default `--data`: `../shared/data` from the working directory (a checkout next to the data), or
+ * `../../shared/data` when only that exists (a worktree one level deeper).
+ */
+export function defaultDataDir(cwd: string): string {
+  const near = resolve(cwd, '../shared/data');
+  const deeper = resolve(cwd, '../../shared/data');
+  return !existsSync(near) && existsSync(deeper) ? deeper : near;
+}
 
 /** Parse `argv` (without node and script). Throws on an unknown flag or a missing value. */
 export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()): BenchArguments {
   const only: string[] = [];
   let quick = false;
   let help = false;
-  let dataDir = '../shared/data';
+  let dataDir: string | undefined;
   let outDir = 'bench/results';
   let reportFile = 'bench/RESULTS.md';
   for (let index = 0; index < argv.length; index++) {
@@ -45,7 +59,8 @@ export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()
     else if (flag === '--data') dataDir = value();
     else if (flag === '--out') outDir = value();
     else if (flag === '--report') reportFile = value();
+    else if (!flag.startsWith('-')) only.push(flag);
     else throw new Error(`unknown argument ${JSON.stringify(flag)}\n${USAGE}`);
   }
-  return { only, quick, help, dataDir: resolve(cwd, dataDir), outDir: resolve(cwd, outDir), reportFile: resolve(cwd, reportFile) };
+  return { only, quick, help, dataDir: dataDir === undefined ? defaultDataDir(cwd) : resolve(cwd, dataDir), outDir: resolve(cwd, outDir), reportFile: resolve(cwd, reportFile) };
 }

@@ -3,8 +3,8 @@
  * every transcript is replayed at each budget, and at every measurement point context-ledger,
  * summary-only, LangChain trim and AI SDK prune+trim are compared (see `point-metrics.ts`).
  */
-import { createO200kCounter } from '../../tokens.js';
-import type { TokenCounter } from '../../tokens.js';
+import { createO200kCounter } from '../../src/tokens.js';
+import type { TokenCounter } from '../../src/tokens.js';
 import { atLeast, atMost, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

@@ -1,5 +1,5 @@
-import type { BenchResult } from './bench-result.js';
-import type { BenchContext } from './bench-context.js';
+import type { Benchmark } from './benchmark.js';
+import { handlesQualityBench } from './handles-quality.js';
 import { runAgentQuality } from './quality/agent-quality.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
@@ -8,14 +8,6 @@ import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
 import { runRssBench } from './speed/rss-bench.js';
 import { storeBench } from './store-bench.js';
-
-/** One benchmark the runner knows. */
-export interface Benchmark {
-  /** Name (`--only NAME`, and `bench/results/NAME.json`). */
-  readonly name: string;
-  /** Run it. */
-  run(context: BenchContext): Promise<BenchResult>;
-}
 
 /** Every benchmark, in run order. */
 export const BENCHMARKS: readonly Benchmark[] = [
@@ -28,4 +20,15 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-compaction', run: runCompactionCycleBench },
   { name: 'speed-rss', run: runRssBench },
   storeBench,
+  handlesQualityBench,
 ];
+
+/**
+ * The names `requested` selects among `names`, in run order: a requested name selects the
+ * benchmark of that name and every `name-*` one (`quality` → `quality-claude-code`, …);
+ * nothing requested selects all.
+ */
+export function selectBenchmarks(names: readonly string[], requested: readonly string[]): string[] {
+  if (requested.length === 0) return [...names];
+  return names.filter((name) => requested.some((wanted) => name === wanted || name.startsWith(`${wanted}-`)));
+}

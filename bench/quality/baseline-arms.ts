@@ -18,9 +18,9 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } fro
 import type { BaseMessage } from '@langchain/core/messages';
 import { pruneMessages } from 'ai';
 import type { ModelMessage } from 'ai';
-import type { TranscriptMessage } from '../../messages.js';
-import type { TokenCounter } from '../../tokens.js';
-import { MESSAGE_OVERHEAD_TOKENS } from '../../window.js';
+import type { TranscriptMessage } from '../../src/messages.js';
+import type { TokenCounter } from '../../src/tokens.js';
+import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window.js';
 
 /** A baseline context strategy. */
 export interface BaselineArm {
