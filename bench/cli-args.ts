@@ -25,8 +25,13 @@ export const USAGE = `usage: npm run bench [NAME…] [-- --quick] [--data DIR] [
   --only    the same as NAME, comma-separated
   --quick   smaller sizes (each result says what was reduced)
   --data    folder holding claude-code/, swe-agent/, locomo/ (default ../shared/data, else ../../shared/data)
-  --out     where <name>.json results go (default bench/results)
-  --report  the markdown report (default bench/RESULTS.md)`;
+  --out     where <name>.json results go (default bench/results; with --quick .bench-build/results-quick)
+  --report  the markdown report (default bench/RESULTS.md; with --quick .bench-build/RESULTS-quick.md)`;
+
+/** Where a --quick run writes by default: a dev run does not overwrite the recorded results. */
+export const QUICK_OUT = '.bench-build/results-quick';
+/** The report of a --quick run by default. */
+export const QUICK_REPORT = '.bench-build/RESULTS-quick.md';
 
 /**
  * The default `--data`: `../shared/data` from the working directory (a checkout next to the data), or
@@ -44,8 +49,8 @@ export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()
   let quick = false;
   let help = false;
   let dataDir: string | undefined;
-  let outDir = 'bench/results';
-  let reportFile = 'bench/RESULTS.md';
+  let outDir: string | undefined;
+  let reportFile: string | undefined;
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index] ?? '';
     const value = () => {
@@ -62,5 +67,7 @@ export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()
     else if (!flag.startsWith('-')) only.push(flag);
     else throw new Error(`unknown argument ${JSON.stringify(flag)}\n${USAGE}`);
   }
-  return { only, quick, help, dataDir: dataDir === undefined ? defaultDataDir(cwd) : resolve(cwd, dataDir), outDir: resolve(cwd, outDir), reportFile: resolve(cwd, reportFile) };
+  return { only, quick, help, dataDir: dataDir === undefined ? defaultDataDir(cwd) : resolve(cwd, dataDir), outDir: resolve(cwd, outDir ?? (quick ? QUICK_OUT : 'bench/results')),
+    reportFile: resolve(cwd, reportFile ?? (quick ? QUICK_REPORT : 'bench/RESULTS.md')),
+  };
 }

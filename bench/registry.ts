@@ -1,6 +1,7 @@
 import type { Benchmark } from './benchmark.js';
 import { handlesQualityBench } from './handles-quality.js';
 import { runAgentQuality } from './quality/agent-quality.js';
+import { runCutQuality } from './quality/cut-quality.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
@@ -11,8 +12,8 @@ import { storeBench } from './store-bench.js';
 
 /** Every benchmark, in run order. */
 export const BENCHMARKS: readonly Benchmark[] = [
-  { name: 'quality-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },
-  { name: 'quality-swe-agent', run: (context) => runAgentQuality(context, 'swe-agent') },
+  { name: 'quality-claude-code', run: (context) => runCutQuality(context, 'claude-code') },
+  { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent') },
   { name: 'quality-locomo', run: runLocomoQuality },
   { name: 'speed-extraction', run: runExtractionBench },
   { name: 'speed-ingest', run: runIngestBench },
@@ -21,6 +22,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-rss', run: runRssBench },
   storeBench,
   handlesQualityBench,
+  { name: 'survival-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },
+  { name: 'survival-swe-agent', run: (context) => runAgentQuality(context, 'swe-agent') },
 ];
 
 /**

@@ -13,7 +13,7 @@ import { createBenchContext } from './bench-context.js';
 import type { BenchContext } from './bench-context.js';
 import { USAGE, parseBenchArguments } from './cli-args.js';
 import { BENCHMARKS, selectBenchmarks } from './registry.js';
-import { writeReport } from './results-markdown.js';
+import { markdownTable, writeReport } from './results-markdown.js';
 
 async function main(): Promise<void> {
   const args = parseBenchArguments(process.argv.slice(2));
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
       context.log(`== ${benchmark.name}`);
       const result: BenchResult = await benchmark.run(context);
       const file = await writeResult(args.outDir, result);
+      for (const table of result.tables) process.stdout.write(`\n### ${table.title}\n\n${markdownTable(table.columns, table.rows)}\n`);
       const missed = result.targets.filter((target) => target.met === false).length;
       context.log(`== ${benchmark.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.targets.length} targets (${missed} missed) -> ${file}`);
     }

@@ -20,7 +20,9 @@ import { pruneMessages } from 'ai';
 import type { ModelMessage } from 'ai';
 import type { TranscriptMessage } from '../../src/messages.js';
 import type { TokenCounter } from '../../src/tokens.js';
-import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window.js';
+
+/** Framing tokens counted per message (the same 4 the ledger's window counts; kept here so the bench does not depend on window internals). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /** A baseline context strategy. */
 export interface BaselineArm {
