@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError, type LedgerError } from '../errors.js';
+import { expectedRecordId } from '../compaction/record-id.js';
 import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
 import type { AppendEntry } from './store.js';
@@ -133,7 +134,10 @@ export function tenantMismatch(where: string, sessionId: string, tenantId: strin
   );
 }
 
-/** Checks a record before it is written and returns its JSON-safe deep copy. */
+/**
+ * Checks a record before it is written and returns its JSON-safe deep copy. A record whose id
+ * is content-derived (`rec_`/`chk_`/`ext_` + 24 hex) must hash to it.
+ */
 export function checkRecord(record: CompactionRecord): CompactionRecord {
   if (typeof record !== 'object' || record === null) {
     throw new InvalidInputError('writeRecord: record must be an object.');
@@ -141,7 +145,41 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
   checkId('record.id', record.id);
   checkId('record.sessionId', record.sessionId);
   checkCount('record.ordinal', record.ordinal, { sessionId: record.sessionId, recordId: record.id });
-  return JSON.parse(JSON.stringify(record)) as CompactionRecord;
+  const copy = JSON.parse(JSON.stringify(record)) as CompactionRecord;
+  const expected = expectedRecordId(copy);
+  if (expected !== undefined && expected !== copy.id) {
+    throw new InvalidInputError(
+      `writeRecord: record ${copy.id} of session ${copy.sessionId} does not match its content (it hashes to ${expected}); build records with recordId() over their content and do not edit them.`,
+      { sessionId: copy.sessionId, recordId: copy.id, expected },
+    );
+  }
+  return copy;
+}
+
+/**
+ * A record read back from a store, verified: it must belong to the session it was read from
+ * and, when its id is content-derived, hash to that id. A record changed below the API (for
+ * instance after `DROP TRIGGER`) is refused with `ImmutableSpanError` naming it, so the session
+ * never renders or recalls through tampered history without notice.
+ */
+export function loadRecord(location: string, sessionId: string, json: string, rowId?: string): CompactionRecord {
+  const record = deepFreeze(JSON.parse(json) as CompactionRecord);
+  const expected = expectedRecordId(record);
+  const problem =
+    record.sessionId !== sessionId
+      ? `it names session ${String(record.sessionId)}`
+      : rowId !== undefined && record.id !== rowId
+        ? `it is stored under id ${rowId} but names itself ${String(record.id)}`
+        : expected !== undefined && expected !== record.id
+          ? `its content hashes to ${expected}`
+          : undefined;
+  if (problem === undefined) return record;
+  const id = rowId ?? record.id;
+  throw new ImmutableSpanError(
+    `${location}: record ${id} of session ${sessionId} was changed after it was written (${problem}); records are immutable, so this ledger was tampered with below the API. ` +
+      'Restore the ledger from a backup or replay the transcript into a new ledger; do not trust this record.',
+    { location, sessionId, recordId: id, expected },
+  );
 }
 
 /** True when `seq` lies inside the optional inclusive range. */

@@ -9,6 +9,7 @@ import {
   checkCount,
   checkId,
   checkRecord,
+  loadRecord,
   searchTerms,
   spanIdOfRowKey,
   spanRowKey,
@@ -19,7 +20,7 @@ import { checkNoNul, packBatch, searchableText } from './append-batch.js';
 import { openConnection, type PostgresStoreOptions } from './connection.js';
 import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
 import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
-import { buildQueries, toHandle, toOccurrence, toRecord, toSession, toSpan, type HandleRow, type OccurrenceRow, type SessionRow, type SpanRow } from './queries.js';
+import { buildQueries, toHandle, toOccurrence, toSession, toSpan, type HandleRow, type OccurrenceRow, type SessionRow, type SpanRow } from './queries.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 const missing = Symbol('no such session');
@@ -265,13 +266,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async records(sessionId) {
       if (sessionId.includes(NUL)) return [];
-      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map((row) => toRecord(row.json));
+      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map((row) => loadRecord(location, sessionId, row.json));
     },
 
     async record(sessionId, recordId) {
       if (sessionId.includes(NUL) || recordId.includes(NUL)) return undefined;
       const [row] = await read<{ json: string }>(`read record ${recordId} of session ${sessionId}`, sql.recordById, [sessionId, recordId]);
-      return row ? toRecord(row.json) : undefined;
+      return row ? loadRecord(location, sessionId, row.json, recordId) : undefined;
     },
 
     async close() {

@@ -3,8 +3,8 @@
  * any pool whatever its `search_path`) and the mapping from rows to the frozen values every
  * store returns.
  */
-import type { CompactionRecord, Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
-import { buildHandle, buildOccurrence, buildSpan, deepFreeze, spanIdOfRowKey } from '../store-input.js';
+import type { Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
+import { buildHandle, buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
 import { quoteIdentifier } from './connection.js';
 
 /** A row of `sessions`. */
@@ -135,7 +135,3 @@ export function toHandle(row: HandleRow): Handle {
   );
 }
 
-/** Stored JSON → record. */
-export function toRecord(json: string): CompactionRecord {
-  return deepFreeze(JSON.parse(json) as CompactionRecord);
-}

@@ -7,6 +7,7 @@ import {
   checkId,
   checkRecord,
   checkSameSpan,
+  loadRecord,
   orderEntryHandles,
   searchTerms,
   spanIdOfRowKey,
@@ -17,7 +18,7 @@ import {
 import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
-import { prepareStatements, toHandle, toOccurrence, toRecord, toSession, toSpan } from './statements.js';
+import { prepareStatements, toHandle, toOccurrence, toSession, toSpan } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 
@@ -238,13 +239,13 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     records(sessionId) {
-      return guard(`read records of session ${sessionId}`, () => statements.records.all(sessionId).map(toRecord));
+      return guard(`read records of session ${sessionId}`, () => statements.records.all(sessionId).map((json) => loadRecord(location, sessionId, json)));
     },
 
     record(sessionId, recordId) {
       return guard(`read record ${recordId} of session ${sessionId}`, () => {
         const json = statements.recordById.get(sessionId, recordId);
-        return json === undefined ? undefined : toRecord(json);
+        return json === undefined ? undefined : loadRecord(location, sessionId, json, recordId);
       });
     },
 

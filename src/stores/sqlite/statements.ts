@@ -3,8 +3,8 @@
  * rows to the frozen values every store returns.
  */
 import type Database from 'better-sqlite3';
-import type { CompactionRecord, Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
-import { buildHandle, buildOccurrence, buildSpan, deepFreeze, spanIdOfRowKey } from '../store-input.js';
+import type { Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
+import { buildHandle, buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
 
 /** A row of `sessions`. */
 export interface SessionRow {
@@ -148,7 +148,3 @@ export function toHandle(row: HandleRow): Handle {
   return buildHandle({ kind: row.kind, text: row.text, key: row.key, start: row.start, end: row.end, spanId: row.span_id, role: row.role, tokens: row.tokens }, row.seq);
 }
 
-/** Stored JSON → record. */
-export function toRecord(json: string): CompactionRecord {
-  return deepFreeze(JSON.parse(json) as CompactionRecord);
-}
