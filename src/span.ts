@@ -1,23 +1,84 @@
 import { createHash } from 'node:crypto';
 import type { SourceKind, Role, Span } from './types.js';
 
-/** Canonical bytes of a span: kind, tool name, tool call id and text, NUL-separated, UTF-8. */
-export function canonicalSpanBytes(input: { kind: SourceKind; text: string; toolName?: string | undefined; toolCallId?: string | undefined }): Buffer {
+/** The fields of a span that its content address covers. */
+export interface SpanContent {
+  readonly kind: SourceKind;
+  readonly text: string;
+  readonly toolName?: string | undefined;
+  readonly toolCallId?: string | undefined;
+}
+
+/** Version tag of the canonical form written today. */
+export const SPAN_CANONICAL_VERSION = 'cl-span-v2';
+
+const ABSENT = Buffer.from('-', 'utf8');
+
+/** One field as `<UTF-8 byte length>:<bytes>`, or `-` when absent. */
+function field(value: string | undefined): Buffer[] {
+  if (value === undefined) return [ABSENT];
+  const bytes = Buffer.from(value, 'utf8');
+  return [Buffer.from(`${bytes.length}:`, 'utf8'), bytes];
+}
+
+/**
+ * Canonical bytes of a span (`cl-span-v2`): the version tag and a newline, then kind, tool name,
+ * tool call id and text, each as `<UTF-8 byte length>:<bytes>` (or `-` when absent). The length
+ * prefixes make the form unambiguous whatever the fields contain (U+0000 included), and an
+ * absent tool name differs from an empty one.
+ */
+export function canonicalSpanBytes(input: SpanContent): Buffer {
+  return Buffer.concat([
+    Buffer.from(`${SPAN_CANONICAL_VERSION}\n`, 'utf8'),
+    ...field(input.kind),
+    ...field(input.toolName ?? undefined),
+    ...field(input.toolCallId ?? undefined),
+    ...field(input.text),
+  ]);
+}
+
+/**
+ * Canonical bytes of the retired `cl-span-v1` form (fields joined with U+0000), kept only to
+ * verify spans stored before v2. It is ambiguous when a tool name or tool call id holds U+0000.
+ */
+export function legacyCanonicalSpanBytes(input: SpanContent): Buffer {
   return Buffer.from(['cl-span-v1', input.kind, input.toolName ?? '', input.toolCallId ?? '', input.text].join('\u0000'), 'utf8');
 }
 
-/** The content address of a span: `sha256:<hex>`. */
-export function spanId(input: { kind: SourceKind; text: string; toolName?: string | undefined; toolCallId?: string | undefined }): string {
-  return 'sha256:' + createHash('sha256').update(canonicalSpanBytes(input)).digest('hex');
+function sha256Id(bytes: Buffer): string {
+  return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
 }
 
-/** True when the span's id matches the hash of its content. */
-export function verifySpan(span: Span): boolean {
+/** The content address of a span: `sha256:<hex>` of its `cl-span-v2` canonical bytes. */
+export function spanId(input: SpanContent): string {
+  return sha256Id(canonicalSpanBytes(input));
+}
+
+/** True when the span's id is the `cl-span-v2` hash of its content (what every append requires). */
+export function hasCurrentSpanId(span: Span): boolean {
   return spanId(span) === span.id;
 }
 
+/**
+ * True when the span's id matches the hash of its content: the current `cl-span-v2` form, or,
+ * for spans stored by earlier versions, the `cl-span-v1` form, accepted only when neither tool
+ * field holds U+0000 (the one case where v1 bytes decode to a single content). A v1 row whose
+ * tool fields hold U+0000 may carry another writer's text under a shared id, so it reads as
+ * unverified.
+ */
+export function verifySpan(span: Span): boolean {
+  if (hasCurrentSpanId(span)) return true;
+  const unambiguous = !(span.toolName ?? '').includes('\u0000') && !(span.toolCallId ?? '').includes('\u0000');
+  return unambiguous && sha256Id(legacyCanonicalSpanBytes(span)) === span.id;
+}
+
+/** True when two spans have the same addressed content (kind, tool name, tool call id, text). */
+export function sameSpanContent(a: SpanContent, b: SpanContent): boolean {
+  return a.kind === b.kind && a.text === b.text && (a.toolName ?? undefined) === (b.toolName ?? undefined) && (a.toolCallId ?? undefined) === (b.toolCallId ?? undefined);
+}
+
 /** Build an immutable span, hashing its canonical form. */
-export function createSpan(input: { kind: SourceKind; text: string; toolName?: string | undefined; toolCallId?: string | undefined; tokens: number }): Span {
+export function createSpan(input: SpanContent & { tokens: number }): Span {
   return Object.freeze({
     id: spanId(input),
     kind: input.kind,

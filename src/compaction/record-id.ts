@@ -1,6 +1,57 @@
 import { createHash } from 'node:crypto';
+import type { CompactionRecord } from '../types.js';
 
 /** A content-derived id for a record: prefix + first 24 hex chars of the SHA-256 of its JSON. */
 export function recordId(prefix: 'rec' | 'chk' | 'ext', content: unknown): string {
   return `${prefix}_` + createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 24);
+}
+
+const CONTENT_ADDRESSED = /^(rec|chk|ext)_[0-9a-f]{24}$/;
+
+/** True when `id` has the form `recordId` makes (`rec_`, `chk_` or `ext_` + 24 hex digits). */
+export function isContentAddressedRecordId(id: string): boolean {
+  return CONTENT_ADDRESSED.test(id);
+}
+
+/**
+ * The content a record's id hashes, as compaction (`rec_`, `chk_`) and external summaries
+ * (`ext_`) build it: for summaries every field but `id`, `summaryTokens`, `atSeq` and
+ * `createdAt` (ordinal last); for checkpoints the session, type, spilled handles (kind and
+ * verbatim text) and the dropped range. Keep this in step with `compact.ts` and `session.ts`.
+ */
+export function recordIdContent(record: CompactionRecord): unknown {
+  if (record.type === 'checkpoint') {
+    return { sessionId: record.sessionId, type: 'checkpoint', handles: record.handles.map((handle) => `${handle.kind}\u0000${handle.text}`), droppedRange: record.droppedRange };
+  }
+  return {
+    sessionId: record.sessionId,
+    type: record.type,
+    summary: record.summary,
+    claims: record.claims,
+    handles: record.handles,
+    reversible: record.reversible,
+    depth: record.depth,
+    droppedRange: record.droppedRange,
+    ancestors: record.ancestors,
+    checkpointId: record.checkpointId,
+    rederived: record.rederived,
+    summarizer: record.summarizer,
+    findings: record.findings,
+    ordinal: record.ordinal,
+  };
+}
+
+/**
+ * The id a record should have, recomputed from its content, or undefined when its id is not
+ * content-derived (ids of another form are not verifiable). A checkpoint must also hold the
+ * constant fields every checkpoint has (no prose, reversible, depth 0), which its id does not cover.
+ */
+export function expectedRecordId(record: CompactionRecord): string | undefined {
+  if (typeof record.id !== 'string' || !isContentAddressedRecordId(record.id)) return undefined;
+  const prefix = record.id.slice(0, 3) as 'rec' | 'chk' | 'ext';
+  if ((prefix === 'chk') !== (record.type === 'checkpoint') || (prefix === 'ext') !== (record.type === 'external')) return `${prefix}_(type ${String(record.type)})`;
+  if (record.type === 'checkpoint' && (record.summary !== '' || record.claims?.length !== 0 || record.reversible !== true || record.depth !== 0 || record.findings?.length !== 0)) {
+    return 'chk_(altered constant fields)';
+  }
+  return recordId(prefix, recordIdContent(record));
 }

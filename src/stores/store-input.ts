@@ -2,8 +2,10 @@
  * Input checks and value builders shared by every `LedgerStore` backend, so that memory,
  * SQLite and PostgreSQL reject the same inputs with the same errors and return the same shapes.
  */
-import { InvalidInputError } from '../errors.js';
-import { verifySpan, isWellFormedText } from '../span.js';
+import { createHash } from 'node:crypto';
+import { ImmutableSpanError, InvalidInputError, TenantMismatchError, type LedgerError } from '../errors.js';
+import { expectedRecordId } from '../compaction/record-id.js';
+import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
 import type { AppendEntry } from './store.js';
 
@@ -50,8 +52,8 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
     }
     const { span } = entry;
     const where = `append to session ${sessionId}, entry ${index} (span ${span?.id})`;
-    if (typeof span !== 'object' || span === null || typeof span.text !== 'string' || !verifySpan(span)) {
-      throw new InvalidInputError(`${where}: the span id is not the SHA-256 of its content; build spans with createSpan() and do not edit them.`, { sessionId, index, spanId: span?.id });
+    if (typeof span !== 'object' || span === null || typeof span.text !== 'string' || !hasCurrentSpanId(span)) {
+      throw new InvalidInputError(`${where}: the span id is not the SHA-256 of its cl-span-v2 content; build spans with createSpan() and do not edit them.`, { sessionId, index, spanId: span?.id });
     }
     for (const [field, value] of [['text', span.text], ['toolName', span.toolName], ['toolCallId', span.toolCallId]] as const) {
       if (typeof value === 'string' && !isWellFormedText(value)) {
@@ -85,7 +87,57 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
   });
 }
 
-/** Checks a record before it is written and returns its JSON-safe deep copy. */
+/**
+ * Key of a span's row in a store: the span id for sessions without a tenant, else the span id,
+ * `~` and a digest of the tenant. Span rows are thereby per tenant: identical content in two
+ * tenants is two rows, so no tenant reads, shadows or learns of another tenant's spans (not even
+ * through the first writer's token count). Rows stored before keys were per tenant have the bare
+ * span id as key and are still read.
+ */
+export function spanRowKey(spanId: string, tenantId: string | undefined): string {
+  if (tenantId === undefined) return spanId;
+  return `${spanId}~${createHash('sha256').update(`cl-tenant-v1\n${tenantId}`, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+/** The span id of a row key made by `spanRowKey`. */
+export function spanIdOfRowKey(key: string): string {
+  const cut = key.indexOf('~');
+  return cut === -1 ? key : key.slice(0, cut);
+}
+
+/**
+ * Throws `ImmutableSpanError` unless the stored row with the span's id holds the same content.
+ * A mismatch means the row was changed below the API, or an older version stored two contents
+ * under one id; the store never silently reuses such a row for another content.
+ */
+export function checkSameSpan(location: string, sessionId: string, stored: SpanContent, appended: SpanContent & { readonly id: string }): void {
+  if (sameSpanContent(stored, appended)) return;
+  const fields = (['kind', 'toolName', 'toolCallId', 'text'] as const).filter((name) => (stored[name] ?? undefined) !== (appended[name] ?? undefined));
+  throw new ImmutableSpanError(
+    `${location}: append to session ${sessionId}: span ${appended.id} is already stored with other content (${fields.join(', ')} differ); ` +
+      'refusing to reuse it. The stored row was changed below the API or written by an older version under an ambiguous id: ' +
+      'check the ledger (replay its transcript into a new ledger) before appending again.',
+    { sessionId, spanId: appended.id, fields, location },
+  );
+}
+
+/**
+ * The error for opening a session under a tenant other than its own. It names neither the
+ * owning tenant nor whether that tenant exists, and reads the same whoever owns the session;
+ * an id in use elsewhere cannot be taken over, so the caller learns only "not available".
+ */
+export function tenantMismatch(where: string, sessionId: string, tenantId: string | undefined, context: Record<string, unknown>): LedgerError {
+  const scope = tenantId === undefined ? 'without a tenant' : `for tenant ${JSON.stringify(tenantId)}`;
+  return new TenantMismatchError(
+    `${where}: session ${sessionId} is not available ${scope}: no session with this id exists ${scope}, and the id cannot be used there; use another session id.`,
+    { ...context, sessionId, tenantId },
+  );
+}
+
+/**
+ * Checks a record before it is written and returns its JSON-safe deep copy. A record whose id
+ * is content-derived (`rec_`/`chk_`/`ext_` + 24 hex) must hash to it.
+ */
 export function checkRecord(record: CompactionRecord): CompactionRecord {
   if (typeof record !== 'object' || record === null) {
     throw new InvalidInputError('writeRecord: record must be an object.');
@@ -93,7 +145,41 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
   checkId('record.id', record.id);
   checkId('record.sessionId', record.sessionId);
   checkCount('record.ordinal', record.ordinal, { sessionId: record.sessionId, recordId: record.id });
-  return JSON.parse(JSON.stringify(record)) as CompactionRecord;
+  const copy = JSON.parse(JSON.stringify(record)) as CompactionRecord;
+  const expected = expectedRecordId(copy);
+  if (expected !== undefined && expected !== copy.id) {
+    throw new InvalidInputError(
+      `writeRecord: record ${copy.id} of session ${copy.sessionId} does not match its content (it hashes to ${expected}); build records with recordId() over their content and do not edit them.`,
+      { sessionId: copy.sessionId, recordId: copy.id, expected },
+    );
+  }
+  return copy;
+}
+
+/**
+ * A record read back from a store, verified: it must belong to the session it was read from
+ * and, when its id is content-derived, hash to that id. A record changed below the API (for
+ * instance after `DROP TRIGGER`) is refused with `ImmutableSpanError` naming it, so the session
+ * never renders or recalls through tampered history without notice.
+ */
+export function loadRecord(location: string, sessionId: string, json: string, rowId?: string): CompactionRecord {
+  const record = deepFreeze(JSON.parse(json) as CompactionRecord);
+  const expected = expectedRecordId(record);
+  const problem =
+    record.sessionId !== sessionId
+      ? `it names session ${String(record.sessionId)}`
+      : rowId !== undefined && record.id !== rowId
+        ? `it is stored under id ${rowId} but names itself ${String(record.id)}`
+        : expected !== undefined && expected !== record.id
+          ? `its content hashes to ${expected}`
+          : undefined;
+  if (problem === undefined) return record;
+  const id = rowId ?? record.id;
+  throw new ImmutableSpanError(
+    `${location}: record ${id} of session ${sessionId} was changed after it was written (${problem}); records are immutable, so this ledger was tampered with below the API. ` +
+      'Restore the ledger from a backup or replay the transcript into a new ledger; do not trust this record.',
+    { location, sessionId, recordId: id, expected },
+  );
 }
 
 /** True when `seq` lies inside the optional inclusive range. */

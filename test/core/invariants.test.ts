@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handleIdentity } from '../../src/compaction/guards.js';
+import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import type { LedgerError} from '../../src/errors.js';
 import { HandleBudgetExceededError, UnsafeRecompactionError } from '../../src/errors.js';
 import { createLedger } from '../../src/ledger.js';
@@ -155,7 +156,9 @@ describe('invariant 6: depth is tracked and bounded; re-ingested summaries are g
     if (!record) return;
     const other = await ledger.session('thief', { window: { maxTokens: 3000 } });
     await other.append(fillerTurns(2));
-    await store.writeRecord({ ...record, sessionId: 'thief', ordinal: 0, droppedRange: { ...record.droppedRange, toSeq: 0 } });
+    // Stores refuse a record whose content-derived id does not match it, so the forgery is re-hashed.
+    const forged = { ...record, sessionId: 'thief', ordinal: 0, droppedRange: { ...record.droppedRange, toSeq: 0 } };
+    await store.writeRecord({ ...forged, id: recordId('rec', recordIdContent(forged)) });
     const reopened = await ledger.session('thief', { window: { maxTokens: 3000 } });
     await reopened.append(fillerTurns(2, 50));
     const error = await reopened.compact(0).catch((caught: unknown) => caught);

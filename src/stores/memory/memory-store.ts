@@ -1,4 +1,4 @@
-import { ImmutableSpanError, NotFoundError, SequenceConflictError, TenantMismatchError } from '../../errors.js';
+import { ImmutableSpanError, NotFoundError, SequenceConflictError } from '../../errors.js';
 import type { CompactionRecord, Handle, SessionInfo, Span, SpanOccurrence } from '../../types.js';
 import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
 import {
@@ -7,12 +7,15 @@ import {
   buildSpan,
   checkAppend,
   checkCount,
+  checkSameSpan,
   checkId,
   checkRecord,
   deepFreeze,
   inRange,
   orderEntryHandles,
   searchTerms,
+  spanRowKey,
+  tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
 
@@ -46,6 +49,7 @@ export function createMemoryStore(): LedgerStore {
   /** Prefix of error messages (`memory:: …` would read badly). */
   const where = 'memory store';
   const sessions = new Map<string, SessionState>();
+  /** Spans by row key (`spanRowKey`: per tenant). */
   const spans = new Map<string, Span>();
 
   function session(sessionId: string, operation: string): SessionState {
@@ -66,10 +70,7 @@ export function createMemoryStore(): LedgerStore {
       const existing = sessions.get(sessionId);
       if (existing) {
         if (existing.info.tenantId !== tenantId) {
-          throw new TenantMismatchError(
-            `${where}: session ${sessionId} belongs to tenant ${JSON.stringify(existing.info.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
-            { sessionId, expectedTenantId: existing.info.tenantId, actualTenantId: tenantId },
-          );
+          throw tenantMismatch(where, sessionId, tenantId, { location });
         }
         return existing.info;
       }
@@ -98,6 +99,7 @@ export function createMemoryStore(): LedgerStore {
           { sessionId, expectedNextSeq, actualNextSeq: actual },
         );
       }
+      checkStoredSpans(state, entries);
       return entries.map((entry, index) => appendOne(state, actual + index, entry));
     },
 
@@ -116,7 +118,8 @@ export function createMemoryStore(): LedgerStore {
     async spans(sessionId, ids) {
       const state = sessions.get(sessionId);
       if (!state) return [];
-      return ids.filter((id) => state.spanIds.has(id)).map((id) => spans.get(id)).filter((span): span is Span => span !== undefined);
+      const tenantId = state.info.tenantId;
+      return ids.filter((id) => state.spanIds.has(id)).map((id) => spans.get(spanRowKey(id, tenantId))).filter((span): span is Span => span !== undefined);
     },
 
     async findHandles(sessionId, key) {
@@ -175,11 +178,23 @@ export function createMemoryStore(): LedgerStore {
     },
   };
 
+  /** Before anything is written: every span id already stored (or earlier in the batch) must hold the same content. */
+  function checkStoredSpans(state: SessionState, entries: readonly AppendEntry[]): void {
+    const batch = new Map<string, Span>();
+    for (const { span } of entries) {
+      const key = spanRowKey(span.id, state.info.tenantId);
+      const stored = spans.get(key) ?? batch.get(key);
+      if (stored) checkSameSpan(where, state.info.id, stored, span);
+      else batch.set(key, span);
+    }
+  }
+
   function appendOne(state: SessionState, seq: number, entry: AppendEntry): SpanOccurrence {
-    let span = spans.get(entry.span.id);
+    const key = spanRowKey(entry.span.id, state.info.tenantId);
+    let span = spans.get(key);
     if (!span) {
       span = buildSpan(entry.span);
-      spans.set(span.id, span);
+      spans.set(key, span);
     }
     const occurrence = buildOccurrence({ ...entry, sessionId: state.info.id, seq, spanId: span.id }, span);
     state.occurrences.push(occurrence);

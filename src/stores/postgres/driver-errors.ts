@@ -2,6 +2,7 @@
  * Maps errors from `pg` to context-ledger errors that name the store, the operation and what
  * to do next.
  */
+import { spanIdOfRowKey } from '../store-input.js';
 import { ImmutableSpanError, InvalidInputError, LedgerError, SequenceConflictError, StoreOperationError, StoreUnavailableError } from '../../errors.js';
 
 /** What the user should check when the server cannot be reached. */
@@ -34,6 +35,16 @@ export function mapPostgresError(location: string, operation: string, error: unk
   const code = codeOf(error);
   const details = { location, operation, driverCode: code };
   const options = { cause: error };
+  const conflict = /^context-ledger: span content conflict: (\S+)/.exec(message);
+  if (conflict) {
+    const spanId = spanIdOfRowKey(conflict[1] ?? '');
+    return new ImmutableSpanError(
+      `${location}: ${operation} failed: span ${spanId} is already stored with other content; refusing to reuse it (nothing was written). ` +
+        'The stored row was changed below the API or written by an older version under an ambiguous id: check the ledger (replay its transcript into a new ledger) before appending again.',
+      { ...details, spanId },
+      options,
+    );
+  }
   if (/^context-ledger: \w+ are immutable/.test(message)) {
     return new ImmutableSpanError(`${location}: ${operation} failed: ${message}; write new spans or records instead of changing stored ones.`, details, options);
   }

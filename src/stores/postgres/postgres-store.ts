@@ -1,15 +1,29 @@
 import type pg from 'pg';
-import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError, TenantMismatchError } from '../../errors.js';
+import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError } from '../../errors.js';
 import type { SpanOccurrence } from '../../types.js';
 import type { LedgerStore, TextHit } from '../store.js';
-import { buildOccurrence, buildSpan, checkAppend, checkCount, checkId, checkRecord, searchTerms, type SeqRange } from '../store-input.js';
+import {
+  buildOccurrence,
+  buildSpan,
+  checkAppend,
+  checkCount,
+  checkId,
+  checkRecord,
+  loadRecord,
+  searchTerms,
+  spanIdOfRowKey,
+  spanRowKey,
+  tenantMismatch,
+  type SeqRange,
+} from '../store-input.js';
 import { checkNoNul, packBatch, searchableText } from './append-batch.js';
 import { openConnection, type PostgresStoreOptions } from './connection.js';
 import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
 import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
-import { buildQueries, toHandle, toOccurrence, toRecord, toSession, toSpan, type HandleRow, type OccurrenceRow, type SessionRow, type SpanRow } from './queries.js';
+import { buildQueries, toHandle, toOccurrence, toSession, toSpan, type HandleRow, type OccurrenceRow, type SessionRow, type SpanRow } from './queries.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
+const missing = Symbol('no such session');
 const NUL = '\u0000';
 
 /** LIKE pattern matching `term` anywhere, with `%`, `_` and `\` escaped. */
@@ -93,6 +107,26 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       throw mapPostgresError(location, operation, error);
     }
   }
+  /** Tenant of each session seen (a session's tenant never changes); undefined entry: no tenant. */
+  const tenants = new Map<string, string | undefined>();
+
+  /** The session's tenant, or `missing` when there is no such session. */
+  async function tenantOf(sessionId: string, operation: string): Promise<string | undefined | typeof missing> {
+    if (tenants.has(sessionId)) return tenants.get(sessionId);
+    const [row] = await read<SessionRow>(operation, sql.session, [sessionId]);
+    if (!row) return missing;
+    const tenantId = row.tenant_id ?? undefined;
+    tenants.set(sessionId, tenantId);
+    return tenantId;
+  }
+
+  /** Row keys a span id of the session may be stored under: per tenant, and the bare id of older rows. */
+  async function rowKeys(sessionId: string, spanIds: readonly string[], operation: string): Promise<{ keys: string[]; plain: string[] }> {
+    const tenantId = await tenantOf(sessionId, operation);
+    const scope = tenantId === missing ? undefined : tenantId;
+    return { keys: spanIds.map((id) => spanRowKey(id, scope)), plain: [...spanIds] };
+  }
+
   const read = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => run<R>(operation, text, values, true);
   const write = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => run<R>(operation, text, values, false);
 
@@ -110,12 +144,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const [row] = await read<SessionRow>(operation, sql.session, [sessionId]);
       if (!row) throw mapPostgresError(location, operation, new Error(`session ${sessionId} vanished after it was created`));
       const session = toSession(row);
-      if (session.tenantId !== tenantId) {
-        throw new TenantMismatchError(
-          `${location}: session ${sessionId} belongs to tenant ${JSON.stringify(session.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
-          { sessionId, expectedTenantId: session.tenantId, actualTenantId: tenantId, location },
-        );
-      }
+      if (session.tenantId !== tenantId) throw tenantMismatch(location, sessionId, tenantId, { location });
+      tenants.set(sessionId, session.tenantId);
       return session;
     },
 
@@ -136,7 +166,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       checkAppend(sessionId, expectedNextSeq, entries);
       checkNoNul('sessionId', sessionId);
       const operation = `append to session ${sessionId}`;
-      const [result] = await write<{ actual_next: string; stored_tokens: string[] | null }>(operation, sql.appendBatch, [sessionId, expectedNextSeq, ...packBatch(sessionId, entries)]);
+      const tenantId = await tenantOf(sessionId, operation);
+      const [result] =
+        tenantId === missing
+          ? [undefined]
+          : await write<{ actual_next: string; stored_tokens: string[] | null }>(operation, sql.appendBatch, [sessionId, expectedNextSeq, ...packBatch(sessionId, tenantId, entries)]);
       const actual = Number(result?.actual_next ?? -1);
       if (actual === -1) {
         throw new NotFoundError(`${location}: append: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
@@ -168,14 +202,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async occurrencesOf(sessionId, spanId) {
       if (sessionId.includes(NUL) || spanId.includes(NUL)) return [];
-      const rows = await read<OccurrenceRow>(`read occurrences of span ${spanId} in session ${sessionId}`, sql.occurrencesOfSpan, [sessionId, spanId]);
+      const operation = `read occurrences of span ${spanId} in session ${sessionId}`;
+      const { keys } = await rowKeys(sessionId, [spanId], operation);
+      const rows = await read<OccurrenceRow>(operation, sql.occurrencesOfSpan, [sessionId, [...new Set([...keys, spanId])]]);
       return rows.map(toOccurrence);
     },
 
     async spans(sessionId, ids) {
       const usable = ids.filter((id) => !id.includes(NUL));
       if (sessionId.includes(NUL) || usable.length === 0) return [];
-      const rows = await read<SpanRow>(`read spans of session ${sessionId}`, sql.spansOfSession, [sessionId, usable]);
+      const operation = `read spans of session ${sessionId}`;
+      const { keys, plain } = await rowKeys(sessionId, usable, operation);
+      const rows = await read<SpanRow>(operation, sql.spansOfSession, [sessionId, keys, plain]);
       return rows.map(toSpan);
     },
 
@@ -198,7 +236,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const values: unknown[] = [sessionId, limit, ...terms.map(likePattern)];
       if (ranked && sql.similarity) values.push(searchableText(terms.join(' ')));
       const rows = await read<{ seq: string; span_id: string; score: number | string }>(`search session ${sessionId}`, sql.search(terms.length, ranked), values);
-      return rows.map((row) => ({ seq: Number(row.seq), spanId: row.span_id, score: Number(row.score) }));
+      return rows.map((row) => ({ seq: Number(row.seq), spanId: spanIdOfRowKey(row.span_id), score: Number(row.score) }));
     },
 
     async writeRecord(record) {
@@ -228,13 +266,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async records(sessionId) {
       if (sessionId.includes(NUL)) return [];
-      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map((row) => toRecord(row.json));
+      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map((row) => loadRecord(location, sessionId, row.json));
     },
 
     async record(sessionId, recordId) {
       if (sessionId.includes(NUL) || recordId.includes(NUL)) return undefined;
       const [row] = await read<{ json: string }>(`read record ${recordId} of session ${sessionId}`, sql.recordById, [sessionId, recordId]);
-      return row ? toRecord(row.json) : undefined;
+      return row ? loadRecord(location, sessionId, row.json, recordId) : undefined;
     },
 
     async close() {

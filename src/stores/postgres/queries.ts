@@ -3,8 +3,8 @@
  * any pool whatever its `search_path`) and the mapping from rows to the frozen values every
  * store returns.
  */
-import type { CompactionRecord, Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
-import { buildHandle, buildOccurrence, buildSpan, deepFreeze } from '../store-input.js';
+import type { Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
+import { buildHandle, buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
 import { quoteIdentifier } from './connection.js';
 
 /** A row of `sessions`. */
@@ -70,8 +70,9 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
     occurrences: `SELECT ${OCCURRENCE_COLUMNS} FROM ${t('occurrences')} o JOIN ${t('spans')} s ON s.id = o.span_id
       WHERE o.session_id = $1 AND o.seq BETWEEN $2 AND $3 ORDER BY o.seq`,
     occurrencesOfSpan: `SELECT ${OCCURRENCE_COLUMNS} FROM ${t('occurrences')} o JOIN ${t('spans')} s ON s.id = o.span_id
-      WHERE o.session_id = $1 AND o.span_id = $2 ORDER BY o.seq`,
-    spansOfSession: `SELECT s.id, ${SPAN_COLUMNS} FROM unnest($2::text[]) WITH ORDINALITY AS u(id, n) JOIN ${t('spans')} s ON s.id = u.id
+      WHERE o.session_id = $1 AND o.span_id = ANY($2::text[]) ORDER BY o.seq`,
+    spansOfSession: `SELECT DISTINCT ON (u.n) s.id, ${SPAN_COLUMNS} FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(id, plain, n)
+      JOIN ${t('spans')} s ON s.id IN (u.id, u.plain)
       WHERE EXISTS (SELECT 1 FROM ${t('occurrences')} o WHERE o.session_id = $1 AND o.span_id = s.id) ORDER BY u.n`,
     handlesByKey: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND key = $2 ORDER BY seq, start, position`,
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
@@ -101,10 +102,10 @@ export function toSession(row: SessionRow): SessionInfo {
   return Object.freeze({ id: row.id, tenantId: row.tenant_id ?? undefined, createdAt: row.created_at });
 }
 
-/** Row → span (the exact bytes win over the search text when U+0000 had to be replaced). */
+/** Row → span (the exact bytes win over the search text when U+0000 had to be replaced; the row key becomes the span id). */
 export function toSpan(row: SpanRow): Span {
   const text = row.exact === null ? row.text : row.exact.toString('utf8');
-  return buildSpan({ id: row.id, kind: row.kind, text, toolName: row.tool_name ?? undefined, toolCallId: row.tool_call_id ?? undefined, tokens: Number(row.tokens) });
+  return buildSpan({ id: spanIdOfRowKey(row.id), kind: row.kind, text, toolName: row.tool_name ?? undefined, toolCallId: row.tool_call_id ?? undefined, tokens: Number(row.tokens) });
 }
 
 /** Row → occurrence joined with its span. */
@@ -115,7 +116,7 @@ export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
     {
       sessionId: row.session_id,
       seq: Number(row.seq),
-      spanId: row.span_id,
+      spanId: span.id,
       role: row.role,
       byteStart: Number(row.byte_start),
       byteEnd: Number(row.byte_end),
@@ -129,12 +130,8 @@ export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
 /** Row → handle. */
 export function toHandle(row: HandleRow): Handle {
   return buildHandle(
-    { kind: row.kind, text: row.text, key: row.key, start: Number(row.start), end: Number(row.end), spanId: row.span_id, role: row.role, tokens: Number(row.tokens) },
+    { kind: row.kind, text: row.text, key: row.key, start: Number(row.start), end: Number(row.end), spanId: spanIdOfRowKey(row.span_id), role: row.role, tokens: Number(row.tokens) },
     Number(row.seq),
   );
 }
 
-/** Stored JSON → record. */
-export function toRecord(json: string): CompactionRecord {
-  return deepFreeze(JSON.parse(json) as CompactionRecord);
-}

@@ -166,8 +166,69 @@ BEGIN
 END $$;
 `;
 
+/** Message raised by `append_batch()` when a span id is already stored with other content. */
+export const SPAN_CONTENT_CONFLICT_MESSAGE = 'context-ledger: span content conflict';
+
+/**
+ * Version 3: `append_batch()` compares every entry's span with the row stored under its key
+ * (kind, text, exact bytes, tool name, tool call id) and raises, rolling the whole batch back,
+ * when they differ; it never silently reuses a row holding other content. The row keys it
+ * receives are per tenant (see `spanRowKey`).
+ */
+const VERSION_3 = `
+CREATE OR REPLACE FUNCTION append_batch(
+  p_session text, p_expected bigint,
+  p_span_ids text[], p_kinds text[], p_texts text[], p_exacts bytea[], p_tool_names text[], p_tool_call_ids text[], p_tokens bigint[],
+  p_roles text[], p_byte_starts bigint[], p_byte_ends bigint[], p_labels text[], p_chunk_indexes bigint[], p_chunk_counts bigint[],
+  h_entries integer[], h_positions integer[], h_kinds text[], h_texts text[], h_keys text[], h_starts bigint[], h_ends bigint[], h_roles text[], h_tokens bigint[]
+) RETURNS TABLE (actual_next bigint, stored_tokens bigint[])
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+  v_next bigint;
+  v_conflict text;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext(current_schema()), hashtext(p_session));
+  IF NOT EXISTS (SELECT 1 FROM sessions WHERE id = p_session) THEN
+    RETURN QUERY SELECT -1::bigint, NULL::bigint[];
+    RETURN;
+  END IF;
+  SELECT COALESCE(MAX(o.seq) + 1, 0) INTO v_next FROM occurrences o WHERE o.session_id = p_session;
+  IF v_next <> p_expected THEN
+    RETURN QUERY SELECT v_next, NULL::bigint[];
+    RETURN;
+  END IF;
+  INSERT INTO spans (id, kind, text, exact, tool_name, tool_call_id, tokens)
+    SELECT DISTINCT ON (u.span_id) u.span_id, u.span_kind, u.span_text, u.span_exact, u.span_tool, u.span_call, u.span_tokens
+    FROM unnest(p_span_ids, p_kinds, p_texts, p_exacts, p_tool_names, p_tool_call_ids, p_tokens)
+      WITH ORDINALITY AS u(span_id, span_kind, span_text, span_exact, span_tool, span_call, span_tokens, n)
+    ORDER BY u.span_id, u.n
+  ON CONFLICT (id) DO NOTHING;
+  SELECT u.span_id INTO v_conflict
+    FROM unnest(p_span_ids, p_kinds, p_texts, p_exacts, p_tool_names, p_tool_call_ids)
+      WITH ORDINALITY AS u(span_id, span_kind, span_text, span_exact, span_tool, span_call, n)
+    JOIN spans s ON s.id = u.span_id
+    WHERE s.kind <> u.span_kind OR s.text <> u.span_text OR s.exact IS DISTINCT FROM u.span_exact
+      OR s.tool_name IS DISTINCT FROM u.span_tool OR s.tool_call_id IS DISTINCT FROM u.span_call
+    ORDER BY u.n LIMIT 1;
+  IF v_conflict IS NOT NULL THEN
+    RAISE EXCEPTION '${SPAN_CONTENT_CONFLICT_MESSAGE}: %', v_conflict USING HINT = 'a span id names exactly one content';
+  END IF;
+  INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count)
+    SELECT p_session, p_expected + u.n - 1, u.span_id, u.entry_role, u.entry_start, u.entry_end, u.entry_label, u.entry_chunk, u.entry_chunks
+    FROM unnest(p_span_ids, p_roles, p_byte_starts, p_byte_ends, p_labels, p_chunk_indexes, p_chunk_counts)
+      WITH ORDINALITY AS u(span_id, entry_role, entry_start, entry_end, entry_label, entry_chunk, entry_chunks, n);
+  INSERT INTO handles (session_id, seq, position, span_id, kind, text, key, start, "end", role, tokens)
+    SELECT p_session, p_expected + h.entry, h.handle_position, p_span_ids[h.entry + 1], h.handle_kind, h.handle_text, h.handle_key,
+      h.handle_start, h.handle_end, h.handle_role, h.handle_tokens
+    FROM unnest(h_entries, h_positions, h_kinds, h_texts, h_keys, h_starts, h_ends, h_roles, h_tokens)
+      AS h(entry, handle_position, handle_kind, handle_text, handle_key, handle_start, handle_end, handle_role, handle_tokens);
+  RETURN QUERY SELECT v_next, ARRAY(
+    SELECT s.tokens FROM unnest(p_span_ids) WITH ORDINALITY AS u(span_id, n) JOIN spans s ON s.id = u.span_id ORDER BY u.n);
+END $$;
+`;
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2];
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

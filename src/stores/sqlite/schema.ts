@@ -93,8 +93,32 @@ ${appendOnly('handles', 'old.session_id = NEW.session_id AND old.seq = NEW.seq A
 ${appendOnly('records', 'old.session_id = NEW.session_id AND (old.id = NEW.id OR old.ordinal = NEW.ordinal)', IMMUTABLE_RECORDS_MESSAGE)}
 `;
 
+/**
+ * Version 2: free-text search moves to a contentless FTS5 table. SQLite allows no trigger on a
+ * virtual table, and the version 1 table (with content) accepted UPDATE and DELETE from any
+ * connection; a contentless table refuses both itself. Its rowids map to occurrences through
+ * `occurrence_text_rows`, an ordinary append-only table. The index is rebuilt from the stored
+ * spans (not from the old index, which may have been edited).
+ */
+const VERSION_2 = `
+CREATE TABLE occurrence_text_rows (
+  row INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  UNIQUE (session_id, seq),
+  FOREIGN KEY (session_id, seq) REFERENCES occurrences (session_id, seq)
+) STRICT;
+INSERT INTO occurrence_text_rows (session_id, seq) SELECT session_id, seq FROM occurrences ORDER BY session_id, seq;
+DROP TABLE occurrence_fts;
+CREATE VIRTUAL TABLE occurrence_fts USING fts5 (text, content = '', tokenize = 'trigram');
+INSERT INTO occurrence_fts (rowid, text)
+  SELECT r.row, s.text FROM occurrence_text_rows r
+  JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id;
+${appendOnly('occurrence_text_rows', 'old.row = NEW.row OR (old.session_id = NEW.session_id AND old.seq = NEW.seq)', IMMUTABLE_SPANS_MESSAGE)}
+`;
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1];
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

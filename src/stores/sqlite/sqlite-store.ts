@@ -1,10 +1,24 @@
-import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreOperationError, TenantMismatchError } from '../../errors.js';
+import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreOperationError } from '../../errors.js';
 import type { CompactionRecord, Span, SpanOccurrence } from '../../types.js';
-import { buildOccurrence, checkAppend, checkCount, checkId, checkRecord, orderEntryHandles, searchTerms, type SeqRange } from '../store-input.js';
+import {
+  buildOccurrence,
+  checkAppend,
+  checkCount,
+  checkId,
+  checkRecord,
+  checkSameSpan,
+  loadRecord,
+  orderEntryHandles,
+  searchTerms,
+  spanIdOfRowKey,
+  spanRowKey,
+  tenantMismatch,
+  type SeqRange,
+} from '../store-input.js';
 import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
-import { prepareStatements, toHandle, toOccurrence, toRecord, toSession, toSpan } from './statements.js';
+import { prepareStatements, toHandle, toOccurrence, toSession, toSpan } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 
@@ -49,31 +63,45 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     }
   }
 
-  function requireSession(sessionId: string, operation: string): void {
-    if (!statements.session.get(sessionId)) {
+  /** The session's tenant; throws `NotFoundError` when the session does not exist. */
+  function requireSession(sessionId: string, operation: string): string | undefined {
+    const row = statements.session.get(sessionId);
+    if (!row) {
       throw new NotFoundError(`${location}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
     }
+    return row.tenant_id ?? undefined;
   }
 
-  function storedSpan(span: Span): Span {
-    const row = statements.span.get(span.id);
-    if (row) return toSpan(row);
-    statements.insertSpan.run(span.id, span.kind, span.text, span.toolName ?? null, span.toolCallId ?? null, span.tokens);
-    return toSpan({ id: span.id, kind: span.kind, text: span.text, tool_name: span.toolName ?? null, tool_call_id: span.toolCallId ?? null, tokens: span.tokens });
+  /** Row keys a span id of the session may be stored under: per tenant, and the bare id of older rows. */
+  function rowKeys(sessionId: string, id: string): [string, string] {
+    return [spanRowKey(id, statements.session.get(sessionId)?.tenant_id ?? undefined), id];
   }
 
-  function insertEntry(sessionId: string, seq: number, entry: AppendEntry): SpanOccurrence {
-    const span = storedSpan(entry.span);
-    statements.insertOccurrence.run(sessionId, seq, span.id, entry.role, entry.byteStart, entry.byteEnd, entry.label ?? null, entry.chunk?.index ?? null, entry.chunk?.count ?? null);
+  /** The stored span for the entry (after a full comparison when the id exists), inserting it when new. */
+  function storedSpan(sessionId: string, key: string, span: Span): Span {
+    const row = statements.span.get(key);
+    if (row) {
+      const stored = toSpan(row);
+      checkSameSpan(location, sessionId, stored, span);
+      return stored;
+    }
+    statements.insertSpan.run(key, span.kind, span.text, span.toolName ?? null, span.toolCallId ?? null, span.tokens);
+    return toSpan({ id: key, kind: span.kind, text: span.text, tool_name: span.toolName ?? null, tool_call_id: span.toolCallId ?? null, tokens: span.tokens });
+  }
+
+  function insertEntry(sessionId: string, tenantId: string | undefined, seq: number, entry: AppendEntry): SpanOccurrence {
+    const key = spanRowKey(entry.span.id, tenantId);
+    const span = storedSpan(sessionId, key, entry.span);
+    statements.insertOccurrence.run(sessionId, seq, key, entry.role, entry.byteStart, entry.byteEnd, entry.label ?? null, entry.chunk?.index ?? null, entry.chunk?.count ?? null);
     orderEntryHandles(entry.handles).forEach((handle, position) => {
       statements.insertHandle.run(sessionId, seq, position, handle.spanId, handle.kind, handle.text, handle.key, handle.start, handle.end, handle.role, handle.tokens);
     });
-    statements.insertText.run(span.text, sessionId, seq);
+    statements.insertText.run(statements.insertTextRow.run(sessionId, seq).lastInsertRowid, span.text);
     return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
   }
 
   const appendTransaction = db.transaction((sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): SpanOccurrence[] => {
-    requireSession(sessionId, 'append');
+    const tenantId = requireSession(sessionId, 'append');
     const actual = statements.nextSeq.get(sessionId) ?? 0;
     if (actual !== expectedNextSeq) {
       throw new SequenceConflictError(
@@ -81,7 +109,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         { sessionId, expectedNextSeq, actualNextSeq: actual, location },
       );
     }
-    return entries.map((entry, index) => insertEntry(sessionId, actual + index, entry));
+    return entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
   });
 
   const recordTransaction = db.transaction((record: CompactionRecord): void => {
@@ -105,7 +133,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
 
   function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
     const match = terms.map(ftsPhrase).join(' OR ');
-    return statements.searchFts.all(match, sessionId, limit).map((row) => ({ seq: row.seq, spanId: row.span_id, score: -row.rank }));
+    return statements.searchFts.all(match, sessionId, limit).map((row) => ({ seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score: -row.rank }));
   }
 
   function searchWithLike(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
@@ -113,7 +141,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     for (const term of terms) {
       for (const row of statements.searchLike.all(sessionId, likePattern(term))) {
         const score = (hits.get(row.seq)?.score ?? 0) + 1;
-        hits.set(row.seq, { seq: row.seq, spanId: row.span_id, score });
+        hits.set(row.seq, { seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score });
       }
     }
     return [...hits.values()].sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, limit);
@@ -136,12 +164,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
           return created;
         });
         const session = toSession(readonly ? open() : open.immediate());
-        if (session.tenantId !== tenantId) {
-          throw new TenantMismatchError(
-            `${location}: session ${sessionId} belongs to tenant ${JSON.stringify(session.tenantId ?? null)}, not ${JSON.stringify(tenantId ?? null)}; open it with its own tenant or use another session id.`,
-            { sessionId, expectedTenantId: session.tenantId, actualTenantId: tenantId, location },
-          );
-        }
+        if (session.tenantId !== tenantId) throw tenantMismatch(location, sessionId, tenantId, { location });
         return session;
       });
     },
@@ -177,13 +200,13 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     occurrencesOf(sessionId, spanId) {
-      return guard(`read occurrences of span ${spanId} in session ${sessionId}`, () => statements.occurrencesOfSpan.all(sessionId, spanId).map(toOccurrence));
+      return guard(`read occurrences of span ${spanId} in session ${sessionId}`, () => statements.occurrencesOfSpan.all(sessionId, ...rowKeys(sessionId, spanId)).map(toOccurrence));
     },
 
     spans(sessionId, ids) {
       return guard(`read spans of session ${sessionId}`, () =>
         ids.flatMap((id) => {
-          const row = statements.spanOfSession.get(id, sessionId);
+          const row = statements.spanOfSession.get(...rowKeys(sessionId, id), sessionId);
           return row ? [toSpan(row)] : [];
         }),
       );
@@ -216,13 +239,13 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     records(sessionId) {
-      return guard(`read records of session ${sessionId}`, () => statements.records.all(sessionId).map(toRecord));
+      return guard(`read records of session ${sessionId}`, () => statements.records.all(sessionId).map((json) => loadRecord(location, sessionId, json)));
     },
 
     record(sessionId, recordId) {
       return guard(`read record ${recordId} of session ${sessionId}`, () => {
         const json = statements.recordById.get(sessionId, recordId);
-        return json === undefined ? undefined : toRecord(json);
+        return json === undefined ? undefined : loadRecord(location, sessionId, json, recordId);
       });
     },
 

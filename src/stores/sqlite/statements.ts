@@ -3,8 +3,8 @@
  * rows to the frozen values every store returns.
  */
 import type Database from 'better-sqlite3';
-import type { CompactionRecord, Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
-import { buildHandle, buildOccurrence, buildSpan, deepFreeze } from '../store-input.js';
+import type { Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
+import { buildHandle, buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
 
 /** A row of `sessions`. */
 export interface SessionRow {
@@ -82,17 +82,18 @@ export function prepareStatements(db: Database.Database) {
     insertHandle: db.prepare(`INSERT INTO handles (${HANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`) as Statement<
       [string, number, number, string, string, string, string, number, number, string, number]
     >,
-    insertText: db.prepare('INSERT INTO occurrence_fts (text, session_id, seq) VALUES (?, ?, ?)') as Statement<[string, string, number]>,
+    insertTextRow: db.prepare('INSERT INTO occurrence_text_rows (session_id, seq) VALUES (?, ?)') as Statement<[string, number]>,
+    insertText: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<[number | bigint, string]>,
     occurrences: db.prepare(
       `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.seq BETWEEN ? AND ? ORDER BY o.seq`,
     ) as Statement<[string, number, number], OccurrenceRow>,
     occurrencesOfSpan: db.prepare(
-      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.span_id = ? ORDER BY o.seq`,
-    ) as Statement<[string, string], OccurrenceRow>,
+      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.span_id IN (?, ?) ORDER BY o.seq`,
+    ) as Statement<[string, string, string], OccurrenceRow>,
     spanOfSession: db.prepare(
       `SELECT s.id, s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
-       WHERE s.id = ? AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id)`,
-    ) as Statement<[string, string], SpanRow>,
+       WHERE s.id IN (?, ?) AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id) LIMIT 1`,
+    ) as Statement<[string, string, string], SpanRow>,
     handlesByKey: db.prepare(`SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND key = ? ORDER BY seq, start, position`) as Statement<
       [string, string],
       HandleRow
@@ -102,9 +103,9 @@ export function prepareStatements(db: Database.Database) {
       HandleRow
     >,
     searchFts: db.prepare(
-      `SELECT f.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
-       FROM occurrence_fts f JOIN occurrences o ON o.session_id = f.session_id AND o.seq = f.seq
-       WHERE occurrence_fts MATCH ? AND f.session_id = ? ORDER BY rank, f.seq LIMIT ?`,
+      `SELECT r.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
+       FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
+       WHERE occurrence_fts MATCH ? AND r.session_id = ? ORDER BY rank, r.seq LIMIT ?`,
     ) as Statement<[string, string, number], HitRow>,
     searchLike: db.prepare(
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrences o JOIN spans s ON s.id = o.span_id
@@ -127,9 +128,9 @@ export function toSession(row: SessionRow): SessionInfo {
   return Object.freeze({ id: row.id, tenantId: row.tenant_id ?? undefined, createdAt: row.created_at });
 }
 
-/** Row → span. */
+/** Row → span (the row key, per tenant, becomes the span id). */
 export function toSpan(row: SpanRow): Span {
-  return buildSpan({ id: row.id, kind: row.kind, text: row.text, toolName: row.tool_name ?? undefined, toolCallId: row.tool_call_id ?? undefined, tokens: row.tokens });
+  return buildSpan({ id: spanIdOfRowKey(row.id), kind: row.kind, text: row.text, toolName: row.tool_name ?? undefined, toolCallId: row.tool_call_id ?? undefined, tokens: row.tokens });
 }
 
 /** Row → occurrence joined with its span. */
@@ -137,7 +138,7 @@ export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
   const span = toSpan({ ...row, id: row.span_id });
   const chunk = row.chunk_index === null || row.chunk_count === null ? undefined : { index: row.chunk_index, count: row.chunk_count };
   return buildOccurrence(
-    { sessionId: row.session_id, seq: row.seq, spanId: row.span_id, role: row.role, byteStart: row.byte_start, byteEnd: row.byte_end, label: row.label ?? undefined, chunk },
+    { sessionId: row.session_id, seq: row.seq, spanId: span.id, role: row.role, byteStart: row.byte_start, byteEnd: row.byte_end, label: row.label ?? undefined, chunk },
     span,
   );
 }
@@ -147,7 +148,3 @@ export function toHandle(row: HandleRow): Handle {
   return buildHandle({ kind: row.kind, text: row.text, key: row.key, start: row.start, end: row.end, spanId: row.span_id, role: row.role, tokens: row.tokens }, row.seq);
 }
 
-/** Stored JSON → record. */
-export function toRecord(json: string): CompactionRecord {
-  return deepFreeze(JSON.parse(json) as CompactionRecord);
-}
