@@ -42,9 +42,10 @@ program
   .option('--max-tokens <n>', 'context window size in tokens', integer('--max-tokens'), 8000)
   .option('--compact-at <f>', 'compact when the context reaches this fraction of --max-tokens', fraction, 0.8)
   .option('--keep-recent-tokens <n>', 'tokens of recent turns kept after a compaction', integer('--keep-recent-tokens'))
-  .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
+  .option('--skip-invalid', 'skip (and report) lines that do not parse or hold an invalid message, instead of failing')
+  .option('--resume', 'continue an interrupted replay: the session must hold exactly this file\'s first messages')
   .option('--json', 'print the result as JSON on stdout (no progress)')
-  .action(async (file: string, options: { format: 'auto' | ImportFormat; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; json?: boolean }) => {
+  .action(async (file: string, options: { format: 'auto' | ImportFormat; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; resume?: boolean; json?: boolean }) => {
     const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
     try {
       if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));
