@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { auditExitCode } from '../audit/analyze.js';
 import { auditCommand } from './audit.js';
 import type { AuditCommandOptions } from './audit.js';
 import { IMPORT_FORMATS } from '../importers/registry.js';
@@ -113,7 +114,7 @@ program
   .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
   .option('--quiet', 'no progress on stderr')
   .action(async (files: string[], options: AuditCommandOptions) => {
-    await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n'));
+    process.exitCode = auditExitCode(await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n')));
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
