@@ -3,6 +3,7 @@
  * and report what each compaction kept — the agent's own, side by side with context-ledger
  * at the same footprint, or context-ledger's own after a replay at a token budget.
  */
+import { LedgerError } from '../errors.js';
 import type { ImportFormat, TranscriptParseFailure } from '../importers/events.js';
 import { createO200kCounter } from '../tokens.js';
 import type { TokenCounter } from '../tokens.js';
@@ -24,6 +25,8 @@ export interface AuditOptions {
   readonly skipInvalid?: boolean | undefined;
   /** Called for every skipped line. */
   readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
+  /** Called with a warning naming file and line (an unfinished last line, ignored). */
+  readonly onWarning?: ((message: string) => void) | undefined;
   /** Token counter (default o200k_base). */
   readonly counter?: TokenCounter | undefined;
   /** Progress: a phase (`reading` bytes, `replaying` messages, `auditing compactions`), done, total. */
@@ -90,6 +93,7 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
     format: options.format,
     skipInvalid: options.skipInvalid,
     onSkip: options.onSkip,
+    onWarning: options.onWarning,
     onProgress: (done, total) => options.onProgress?.('reading', done, total),
   });
   const sessions: SessionAudit[] = [];
@@ -97,12 +101,37 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
   return { file, format: collected.format, skipped: collected.skipped, sessions };
 }
 
-/** Audit files in order; `onFile` is told before each one starts. */
-export async function auditFiles(files: readonly string[], options: AuditOptions & { onFile?: (file: string, index: number) => void } = {}): Promise<AuditDocument> {
+/** Options of {@link auditFiles}. */
+export interface AuditFilesOptions extends AuditOptions {
+  /** Told before each file starts. */
+  readonly onFile?: ((file: string, index: number) => void) | undefined;
+  /** Told when a file fails (it is then a failed entry of the document and the others are audited). */
+  readonly onFileError?: ((file: string, error: LedgerError) => void) | undefined;
+}
+
+/**
+ * Audit files in order. A file that fails with a context-ledger error (missing, unreadable,
+ * a bad line) does not stop the others: it becomes an entry with `error` and no sessions.
+ */
+export async function auditFiles(files: readonly string[], options: AuditFilesOptions = {}): Promise<AuditDocument> {
   const audited: FileAudit[] = [];
   for (const [index, file] of files.entries()) {
     options.onFile?.(file, index);
-    audited.push(await auditFile(file, options));
+    try {
+      audited.push(await auditFile(file, options));
+    } catch (error) {
+      if (!LedgerError.isInstance(error)) throw error;
+      options.onFileError?.(file, error);
+      const format = typeof options.format === 'string' && options.format !== 'auto' ? options.format : 'unknown';
+      audited.push({ file, format, skipped: 0, sessions: [], error: { code: error.code, message: error.message } });
+    }
   }
   return { files: audited };
+}
+
+/** The exit code of an audit: 0 when every file was audited, 1 when some failed, 2 when all failed. */
+export function auditExitCode(document: AuditDocument): number {
+  const failed = document.files.filter((file) => file.error !== undefined).length;
+  if (failed === 0) return 0;
+  return failed === document.files.length ? 2 : 1;
 }

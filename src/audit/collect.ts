@@ -40,6 +40,8 @@ export interface CollectOptions {
   readonly skipInvalid?: boolean | undefined;
   /** Called for every skipped line. */
   readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
+  /** Called with a warning naming file and line (an unfinished last line, ignored). */
+  readonly onWarning?: ((message: string) => void) | undefined;
   /** Byte progress. */
   readonly onProgress?: ((bytesRead: number, totalBytes: number) => void) | undefined;
 }
@@ -59,7 +61,7 @@ export async function collectFile(file: string, options: CollectOptions = {}): P
     skipped++;
     options.onSkip?.(error);
   };
-  for await (const event of readEvents(file, { format, skipInvalid: options.skipInvalid, onSkip, onProgress: options.onProgress })) {
+  for await (const event of readEvents(file, { format, skipInvalid: options.skipInvalid, onSkip, onWarning: options.onWarning, onProgress: options.onProgress })) {
     if (event.type === 'session') {
       current = { sessionId: event.sessionId, items: [] };
       sessions.push(current);

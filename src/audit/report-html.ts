@@ -81,6 +81,13 @@ function overview(document: AuditDocument): string {
   return `<table class="overview"><tr><th>session</th><th>compaction</th><th>future-needed handles</th><th>kept by the agent's summary</th><th>kept by context-ledger in the window</th><th>reachable with one recall</th></tr>${rows.join('')}</table>`;
 }
 
+function failedFiles(document: AuditDocument): string {
+  const failed = document.files.filter((file) => file.error !== undefined);
+  if (failed.length === 0) return '';
+  const items = failed.map((file) => `<li data-testid="failed-file"><code>${escapeHtml(file.file)}</code>: ${escapeHtml(file.error?.code ?? '')}: ${escapeHtml(file.error?.message ?? '')}</li>`);
+  return `<section class="failed"><h2>Files not audited (${failed.length})</h2><ul>${items.join('')}</ul></section>`;
+}
+
 /** Render the audit document as one self-contained HTML page. */
 export function renderAuditHtml(document: AuditDocument): string {
   let sessionNumber = 0;
@@ -98,6 +105,7 @@ export function renderAuditHtml(document: AuditDocument): string {
 <h1>context-ledger audit</h1>
 <p class="lead">What each compaction kept of the handles the agent needed later. A <em>future-needed</em> handle is one the agent used after a compaction (in its text or tool-call arguments) that had appeared before it. context-ledger is run on the same region with the same token footprint as the agent's own summary.</p>
 ${overview(document)}
+${failedFiles(document)}
 ${sections.join('\n') || '<p>No sessions.</p>'}
 </main></body>
 </html>

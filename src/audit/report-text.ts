@@ -66,6 +66,10 @@ function printSession(print: (line: string) => void, session: SessionAudit): voi
 /** Print the readable report. */
 export function printAudit(document: AuditDocument, print: (line: string) => void): void {
   for (const file of document.files) {
+    if (file.error) {
+      print(`${file.file}: FAILED ${file.error.code}: ${file.error.message}`);
+      continue;
+    }
     print(`${file.file} (${file.format})${file.skipped > 0 ? `, ${file.skipped} invalid lines skipped` : ''}`);
     for (const session of file.sessions) printSession(print, session);
     if (file.sessions.length === 0) print('  no messages');

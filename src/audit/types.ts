@@ -171,8 +171,10 @@ export interface FileAudit {
   readonly format: string;
   /** Invalid lines skipped under `--skip-invalid`. */
   readonly skipped: number;
-  /** Its conversations. */
+  /** Its conversations (empty when the file failed). */
   readonly sessions: readonly SessionAudit[];
+  /** Present only when the file could not be audited: the error's code and message (file, line, what to do). */
+  readonly error?: { readonly code: string; readonly message: string } | undefined;
 }
 
 /** The whole `--json` document. */

@@ -36,7 +36,10 @@ const PHASES: Readonly<Record<string, readonly [number, number]>> = {
   'auditing compactions': [0.85, 1],
 };
 
-/** Run the audit; prints to `print` (stdout) and `log` (stderr). Returns the document. */
+/**
+ * Run the audit; prints to `print` (stdout) and `log` (stderr). A file that fails is reported
+ * on stderr and as a failed entry; the others are audited. Returns the document (see `auditExitCode`).
+ */
 export async function auditCommand(files: readonly string[], options: AuditCommandOptions, print: (line: string) => void, log: (line: string) => void): Promise<AuditDocument> {
   if (files.length === 0) throw new InvalidInputError('audit needs at least one transcript file, e.g. ~/.claude/projects/<project>/<session>.jsonl', {});
   let progress: Progress | undefined;
@@ -45,6 +48,12 @@ export async function auditCommand(files: readonly string[], options: AuditComma
     maxTokens: options.maxTokens,
     skipInvalid: options.skipInvalid,
     onSkip: (error) => log(`skipped: ${error.message}`),
+    onWarning: (message) => log(`warning: ${message}`),
+    onFileError: (_file, error) => {
+      progress?.done('failed');
+      progress = undefined;
+      log(`context-ledger: ${error.code}: ${error.message}`);
+    },
     onFile: (file, index) => {
       progress?.done();
       progress = createProgress(`audit ${basename(file)} (${index + 1}/${files.length})`, { quiet: options.quiet === true });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { auditExitCode } from '../audit/analyze.js';
 import { auditCommand } from './audit.js';
 import type { AuditCommandOptions } from './audit.js';
 import { IMPORT_FORMATS } from '../importers/registry.js';
@@ -42,9 +43,10 @@ program
   .option('--max-tokens <n>', 'context window size in tokens', integer('--max-tokens'), 8000)
   .option('--compact-at <f>', 'compact when the context reaches this fraction of --max-tokens', fraction, 0.8)
   .option('--keep-recent-tokens <n>', 'tokens of recent turns kept after a compaction', integer('--keep-recent-tokens'))
-  .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
+  .option('--skip-invalid', 'skip (and report) lines that do not parse or hold an invalid message, instead of failing')
+  .option('--resume', 'continue an interrupted replay: the session must hold exactly this file\'s first messages')
   .option('--json', 'print the result as JSON on stdout (no progress)')
-  .action(async (file: string, options: { format: 'auto' | ImportFormat; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; json?: boolean }) => {
+  .action(async (file: string, options: { format: 'auto' | ImportFormat; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; resume?: boolean; json?: boolean }) => {
     const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
     try {
       if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));
@@ -112,7 +114,7 @@ program
   .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
   .option('--quiet', 'no progress on stderr')
   .action(async (files: string[], options: AuditCommandOptions) => {
-    await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n'));
+    process.exitCode = auditExitCode(await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n')));
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -5,7 +5,7 @@ import { openStore } from './store-spec.js';
 
 /** Run `context-ledger recall QUERY`. */
 export async function recallCommand(query: string, options: { store?: string; session: string; limit?: number }): Promise<RecallResult> {
-  const store = await openStore(options.store);
+  const store = await openStore(options.store, { readonly: true });
   try {
     if (!(await store.getSession(options.session))) {
       const known = (await store.listSessions()).map((session) => session.id);

@@ -1,14 +1,25 @@
-import { InvalidInputError } from '../errors.js';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { LedgerStore } from '../stores/store.js';
 
 /** The default store of the CLI: an embedded SQLite file under `.context-ledger/`. */
 export const DEFAULT_STORE = 'sqlite:.context-ledger/ledger.db';
 
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /**
+   * For commands that only read (`recall`): a SQLite file is opened read-only (so a ledger
+   * the user cannot write still answers) and must already exist; nothing is ever created.
+   */
+  readonly readonly?: boolean | undefined;
+}
+
 /**
  * Open a store from a spec: `sqlite:PATH`, `memory:` or `postgres://…`. Drivers are
  * imported only when used. Fails before any work when the store cannot be opened.
  */
-export async function openStore(spec: string = DEFAULT_STORE): Promise<LedgerStore> {
+export async function openStore(spec: string = DEFAULT_STORE, options: OpenStoreOptions = {}): Promise<LedgerStore> {
   if (spec === 'memory:' || spec === 'memory') {
     const { createMemoryStore } = await import('../stores/memory/memory-store.js');
     return createMemoryStore();
@@ -17,7 +28,16 @@ export async function openStore(spec: string = DEFAULT_STORE): Promise<LedgerSto
     const path = spec.slice('sqlite:'.length);
     if (path.length === 0) throw new InvalidInputError(`--store ${spec}: give a file path after "sqlite:", e.g. sqlite:.context-ledger/ledger.db`, { store: spec });
     const { createSqliteStore } = await import('../stores/sqlite/sqlite-store.js');
-    return createSqliteStore({ path });
+    if (options.readonly !== true || path === ':memory:') return createSqliteStore({ path });
+    const stats = await stat(path).catch(() => undefined);
+    if (!stats?.isFile()) {
+      throw new NotFoundError(
+        `--store ${spec}: no ledger file at ${resolve(path)}; this command only reads and never creates one. ` +
+          `Check the path (the default is ${DEFAULT_STORE}, relative to the current directory), or replay a transcript into it first.`,
+        { store: spec, path: resolve(path) },
+      );
+    }
+    return createSqliteStore({ path, readonly: true });
   }
   if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
     const module = '../stores/postgres/index.js';

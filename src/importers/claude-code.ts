@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { anthropicContentSchema, blocksText, convertAnthropicContent } from './anthropic-blocks.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { invalidMessage } from './message-check.js';
 import { describeIssues } from './openai-message.js';
 
 const RECORD_TYPES = new Set(['user', 'assistant', 'progress', 'system', 'file-history-snapshot', 'queue-operation', 'summary']);
@@ -89,7 +90,11 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
       skipOrThrow(lineError(file, line, `message.${converted.field}`, converted.problem), options);
       continue;
     }
-    for (const message of converted.messages) yield { type: 'message', message };
+    for (const message of converted.messages) {
+      const invalid = invalidMessage(file, message, `${file}:${line}`);
+      if (invalid) skipOrThrow(invalid, options);
+      else yield { type: 'message', message };
+    }
   }
 }
 

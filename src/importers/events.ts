@@ -36,6 +36,11 @@ export interface ImportOptions {
   readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
   /** Called with bytes read so far, for progress. */
   readonly onProgress?: ((bytesRead: number, totalBytes: number) => void) | undefined;
+  /**
+   * Called with a warning that is not an error, naming file and line: today, a JSONL file whose
+   * last line is unfinished (the transcript is still being written), which is ignored.
+   */
+  readonly onWarning?: ((message: string) => void) | undefined;
 }
 
 /** One transcript format: how to recognise it and how to read it. */

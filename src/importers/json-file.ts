@@ -2,11 +2,11 @@
  * Helpers for importers of whole-JSON files (Anthropic, AI SDK, LoCoMo, single trajectories):
  * read and parse the file, and errors that name the record path and field.
  */
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { TranscriptParseError } from '../errors.js';
 import type { ImportOptions, TranscriptParseFailure } from './events.js';
 import { describeIssues } from './openai-message.js';
+import { readWholeText } from './transcript-input.js';
 
 /** The error for a bad record of a JSON file: `FILE: RECORD: field "X": problem.` plus what to do. */
 export function recordError(file: string, record: string, field: string, problem: string): TranscriptParseFailure {
@@ -29,9 +29,12 @@ function lineOf(text: string, message: string): number {
   return text.slice(0, Number(position)).split('\n').length;
 }
 
-/** Read and parse a whole JSON file; a syntax error names the file and line. Reports progress once, at the end. */
+/**
+ * Read and parse a whole JSON file (BOM stripped, size capped, pipes read once); a syntax error
+ * names the file and line. Reports progress once, at the end.
+ */
 export async function readJsonFile(file: string, options: ImportOptions = {}): Promise<unknown> {
-  const text = await readFile(file, 'utf8');
+  const text = await readWholeText(file);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,12 +1,12 @@
 /**
  * The streaming JSONL line reader every JSONL importer shares: line numbers, byte progress,
- * bounded memory (one line at a time), invalid-JSON handling and `skipInvalid`.
+ * bounded memory (one line at a time, capped), invalid-JSON handling, `skipInvalid`, and an
+ * unfinished last line.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { TranscriptParseError } from '../errors.js';
 import type { ImportOptions, TranscriptParseFailure } from './events.js';
+import { isIncompleteJson } from './json-prefix.js';
+import { maxLineBytes, openByteStream, splitLines } from './transcript-input.js';
 
 /** One parsed line of a JSONL file. */
 export interface JsonLine {
@@ -31,35 +31,41 @@ export function skipOrThrow(error: TranscriptParseFailure, options: ImportOption
 }
 
 /**
- * Read a JSONL file line by line. Blank lines are ignored; a line that is not JSON throws a
+ * Read a JSONL file line by line (a regular file, a pipe or a device; a BOM is stripped; a line
+ * over {@link maxLineBytes} fails). Blank lines are ignored; a line that is not JSON throws a
  * `TranscriptParseError` (field `(line)`), or is skipped and reported under `skipInvalid`.
+ * The one exception: a LAST line that is an unfinished JSON value (a writer is still writing
+ * it) is ignored with a warning to `onWarning`.
  */
 export async function* readJsonLines(file: string, options: ImportOptions = {}): AsyncGenerator<JsonLine> {
-  const total = (await stat(file)).size;
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let lineNumber = 0;
+  const { stream, size } = await openByteStream(file);
   let bytes = 0;
-  try {
-    for await (const text of lines) {
-      lineNumber++;
-      bytes += Buffer.byteLength(text, 'utf8') + 1;
-      if (lineNumber % 500 === 0) options.onProgress?.(Math.min(bytes, total), total);
-      if (text.trim().length === 0) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (cause) {
-        skipOrThrow(lineError(file, lineNumber, '(line)', `not valid JSON (${(cause as Error).message})`), options);
-        continue;
-      }
-      yield { line: lineNumber, value };
+  let failed: { line: number; text: string; problem: string } | undefined;
+  for await (const raw of splitLines(file, stream, maxLineBytes())) {
+    bytes = raw.bytes;
+    if (raw.line % 500 === 0) options.onProgress?.(Math.min(bytes, size), size);
+    if (raw.text.trim().length === 0) continue;
+    if (failed) {
+      skipOrThrow(lineError(file, failed.line, '(line)', failed.problem), options);
+      failed = undefined;
     }
-  } finally {
-    lines.close();
-    stream.destroy();
+    let value: unknown;
+    try {
+      value = JSON.parse(raw.text);
+    } catch (cause) {
+      failed = { line: raw.line, text: raw.text, problem: `not valid JSON (${(cause as Error).message})` };
+      continue;
+    }
+    yield { line: raw.line, value };
   }
-  options.onProgress?.(total, total);
+  if (failed) {
+    if (isIncompleteJson(failed.text)) {
+      options.onWarning?.(`${file}:${failed.line}: the last line is an unfinished JSON value (the transcript is still being written; ignored).`);
+    } else {
+      skipOrThrow(lineError(file, failed.line, '(line)', failed.problem), options);
+    }
+  }
+  options.onProgress?.(size, size);
 }
 
 /** Parse the complete lines of a file head (the last line may be cut off); unparsable lines are left out. */

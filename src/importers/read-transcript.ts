@@ -1,9 +1,9 @@
-import { open } from 'node:fs/promises';
 import { TranscriptParseError } from '../errors.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { TranscriptParseFailure } from './events.js';
 import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues, fromOpenAiMessage, openAiMessageSchema } from './openai-message.js';
+import { readHead, readWholeText } from './transcript-input.js';
 
 /** Transcript formats `replay` reads in this version. */
 export type TranscriptFormat = 'openai' | 'jsonl';
@@ -22,17 +22,10 @@ export interface ReadTranscriptOptions {
 
 /** Detect the format from the first non-blank bytes: a JSON array or `{"messages": …}` is openai, else JSONL. */
 export async function detectFormat(file: string): Promise<TranscriptFormat> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const head = buffer.subarray(0, bytesRead).toString('utf8').trimStart();
-    if (head.startsWith('[')) return 'openai';
-    if (head.startsWith('{') && /^\{\s*"messages"\s*:/.test(head)) return 'openai';
-    return 'jsonl';
-  } finally {
-    await handle.close();
-  }
+  const head = (await readHead(file, 4096)).trimStart();
+  if (head.startsWith('[')) return 'openai';
+  if (head.startsWith('{') && /^\{\s*"messages"\s*:/.test(head)) return 'openai';
+  return 'jsonl';
 }
 
 async function* readJsonl(file: string, options: ReadTranscriptOptions): AsyncGenerator<TranscriptMessage> {
@@ -48,8 +41,7 @@ async function* readJsonl(file: string, options: ReadTranscriptOptions): AsyncGe
 }
 
 async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): AsyncGenerator<TranscriptMessage> {
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(file, 'utf8');
+  const text = await readWholeText(file);
   let value: unknown;
   try {
     value = JSON.parse(text);

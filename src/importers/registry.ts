@@ -1,16 +1,18 @@
 /**
  * Format detection and dispatch over every importer.
  */
-import { open } from 'node:fs/promises';
 import { InvalidInputError } from '../errors.js';
 import { aiSdkImporter } from './ai-sdk.js';
 import { anthropicImporter } from './anthropic.js';
 import { claudeCodeImporter } from './claude-code.js';
 import { codexImporter } from './codex.js';
 import type { Importer, ImportFormat, ImportOptions, TranscriptEvent } from './events.js';
+import { skipOrThrow } from './jsonl-lines.js';
 import { locomoImporter } from './locomo.js';
+import { invalidMessage, whereOf } from './message-check.js';
 import { jsonlImporter, openAiImporter } from './openai.js';
 import { sweAgentImporter } from './swe-agent.js';
+import { readHead } from './transcript-input.js';
 
 /** Importers in detection order: most specific first, the generic OpenAI formats last. */
 const IMPORTERS: readonly Importer[] = [
@@ -45,20 +47,25 @@ export function importerFor(format: ImportFormat): Importer {
 
 /** Detect a file's format from its first ~64 KB; `jsonl` when nothing more specific matches. */
 export async function detectImportFormat(file: string): Promise<ImportFormat> {
-  const handle = await open(file, 'r');
-  let head: string;
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    head = buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const head = await readHead(file, HEAD_BYTES);
   return IMPORTERS.find((importer) => importer.detect(head, file))?.format ?? 'jsonl';
 }
 
-/** Read any supported transcript as a stream of events (format detected unless given). */
+/**
+ * Read any supported transcript as a stream of events (format detected unless given). Every
+ * message is checked as `session.append` would check it; one that would be refused is a
+ * `TranscriptParseError` naming its file and line (or skipped and reported under `skipInvalid`).
+ */
 export async function* readEvents(file: string, options: ReadEventsOptions = {}): AsyncGenerator<TranscriptEvent> {
   const format = !options.format || options.format === 'auto' ? await detectImportFormat(file) : options.format;
-  yield* importerFor(format).read(file, options);
+  for await (const event of importerFor(format).read(file, options)) {
+    if (event.type === 'message') {
+      const invalid = invalidMessage(file, event.message, whereOf(file, event.message));
+      if (invalid) {
+        skipOrThrow(invalid, options);
+        continue;
+      }
+    }
+    yield event;
+  }
 }

@@ -9,15 +9,14 @@
  * or `{id, function: {name, arguments}}`. The `exit` role (mini-swe-agent's end marker, a copy
  * of the submission the model never saw) is skipped. Labels are `FILE:LINE#INDEX`.
  */
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { TranscriptMessage } from '../messages.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues } from './openai-message.js';
+import { maxLineBytes, openByteStream, splitLines } from './transcript-input.js';
 
 const part = z.object({ type: z.string(), text: z.string().optional() }).loose();
 const toolCall = z.union([
@@ -99,16 +98,10 @@ function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, 
 
 /** The first `count` non-blank lines of a file (streamed; stops early). */
 async function firstLines(file: string, count: number): Promise<string[]> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const { stream } = await openByteStream(file);
   const found: string[] = [];
-  try {
-    for await (const line of lines) if (line.trim().length > 0 && found.push(line) >= count) break;
-    return found;
-  } finally {
-    lines.close();
-    stream.destroy();
-  }
+  for await (const { text } of splitLines(file, stream, maxLineBytes())) if (text.trim().length > 0 && found.push(text) >= count) break;
+  return found;
 }
 
 function isJsonObject(line: string | undefined): boolean {

@@ -1,7 +1,7 @@
 /**
  * Opening a SQLite ledger file: path checks before any work, pragmas, schema migration.
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { InvalidInputError, LedgerError, StoreUnavailableError } from '../../errors.js';
@@ -79,6 +79,30 @@ function checkPath(file: string, location: string, readonly: boolean): void {
 }
 
 /**
+ * Opens a WAL ledger read-only. SQLite needs to create the `-shm` file next to it; when the
+ * directory is not writable (SQLITE_READONLY_DIRECTORY) and no `-wal` content is pending, the
+ * file is read into memory instead (a snapshot: still read-only).
+ */
+function openReadonly(file: string, location: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    db.close();
+    if ((error as { code?: unknown }).code !== 'SQLITE_READONLY_DIRECTORY') throw error;
+    if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
+      throw unavailable(location, 'cannot open the ledger read-only: its directory is not writable and it has pending WAL content', 'open it once read-write, or make the directory writable', error);
+    }
+    const image = readFileSync(file);
+    // Bytes 18-19 of the header say "WAL"; an in-memory image must read as a rollback-journal file.
+    image[18] = 1;
+    image[19] = 1;
+    return new Database(image, { readonly: true });
+  }
+}
+
+/**
  * Opens (and, read-write, creates and migrates) the database. WAL with `synchronous=NORMAL`:
  * an acknowledged append survives a crash or kill of the process; only an OS crash or power
  * loss may lose the last transactions (they never corrupt the file).
@@ -98,7 +122,7 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
   if (!inMemory) checkPath(file, location, readonly);
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly, fileMustExist: readonly });
+    db = readonly && !inMemory ? openReadonly(file, location) : new Database(file, { readonly, fileMustExist: readonly });
   } catch (error) {
     throw unavailable(location, 'cannot open the database', 'check the path and its permissions', error);
   }

@@ -1,0 +1,178 @@
+/**
+ * Reading transcript bytes: regular files, and anything else a shell can hand over as a
+ * path (a pipe from `<(cat f)`, `/dev/stdin`, a character device). Non-seekable inputs are
+ * read once into memory (up to {@link maxInputBytes}) so format detection and the reader
+ * see the same bytes. A UTF-8 byte order mark is stripped. Errors name the file and say
+ * what to do.
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { InvalidInputError, TranscriptParseError } from '../errors.js';
+
+/** Default cap on a whole-JSON transcript, or on input that is not a regular file (256 MiB). */
+export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** Default cap on one JSONL line (64 MiB). */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** The UTF-8 byte order mark. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+function limitFromEnvironment(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value.length === 0) return fallback;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed <= 0) {
+    throw new InvalidInputError(`${name}=${value}: give a positive whole number of bytes (default ${fallback}).`, { field: name });
+  }
+  return parsed;
+}
+
+/** Cap on a whole-JSON transcript or a non-regular input: env `CONTEXT_LEDGER_MAX_INPUT_BYTES`, default 256 MiB. */
+export function maxInputBytes(): number {
+  return limitFromEnvironment('CONTEXT_LEDGER_MAX_INPUT_BYTES', DEFAULT_MAX_INPUT_BYTES);
+}
+
+/** Cap on one JSONL line: env `CONTEXT_LEDGER_MAX_LINE_BYTES`, default 64 MiB. */
+export function maxLineBytes(): number {
+  return limitFromEnvironment('CONTEXT_LEDGER_MAX_LINE_BYTES', DEFAULT_MAX_LINE_BYTES);
+}
+
+/** Inputs that are not regular files, read once, by the path they were given as. */
+const spooled = new Map<string, Buffer>();
+
+function tooLarge(file: string, limit: number): InstanceType<typeof TranscriptParseError> {
+  return new TranscriptParseError(
+    `${file}: input is larger than ${limit} bytes (an endless stream such as /dev/zero, or a very large file); ` +
+      'split the transcript, or raise CONTEXT_LEDGER_MAX_INPUT_BYTES.',
+    { file, field: '(file)', limit },
+  );
+}
+
+async function readAll(file: string, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > limit) throw tooLarge(file, limit);
+      chunks.push(chunk);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, length);
+}
+
+function withoutBom(buffer: Buffer): Buffer {
+  return buffer.subarray(0, 3).equals(BOM) ? buffer.subarray(3) : buffer;
+}
+
+/** True when `file` is a regular file (seekable, with a size). */
+async function isRegular(file: string): Promise<boolean> {
+  return (await stat(file)).isFile();
+}
+
+/** The bytes of a non-regular input, read once and kept for the rest of the process. */
+async function spool(file: string): Promise<Buffer> {
+  const known = spooled.get(file);
+  if (known) return known;
+  const buffer = withoutBom(await readAll(file, maxInputBytes()));
+  spooled.set(file, buffer);
+  return buffer;
+}
+
+/** The first `bytes` bytes of a transcript as text (BOM stripped; the last character may be cut). */
+export async function readHead(file: string, bytes: number): Promise<string> {
+  if (!(await isRegular(file))) return (await spool(file)).subarray(0, bytes).toString('utf8');
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes + BOM.length);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return withoutBom(buffer.subarray(0, bytesRead)).subarray(0, bytes).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A whole transcript as text (BOM stripped), refusing more than {@link maxInputBytes}. */
+export async function readWholeText(file: string): Promise<string> {
+  if (!(await isRegular(file))) return (await spool(file)).toString('utf8');
+  const limit = maxInputBytes();
+  if ((await stat(file)).size > limit) throw tooLarge(file, limit);
+  return withoutBom(await readAll(file, limit)).toString('utf8');
+}
+
+/** A transcript as a byte stream (BOM not stripped: the line reader does it), and its size when known. */
+export async function openByteStream(file: string): Promise<{ readonly stream: Readable; readonly size: number }> {
+  if (!(await isRegular(file))) {
+    const buffer = await spool(file);
+    return { stream: Readable.from([buffer]), size: buffer.length };
+  }
+  return { stream: createReadStream(file, { highWaterMark: 256 * 1024 }), size: (await stat(file)).size };
+}
+
+/** One line of a transcript, with whether a newline ended it. */
+export interface RawLine {
+  /** 1-based line number. */
+  readonly line: number;
+  /** The text, without its line ending (`\n` or `\r\n`). */
+  readonly text: string;
+  /** Bytes consumed so far, line ending included. */
+  readonly bytes: number;
+  /** False for a last line with no newline after it (a writer may still be writing it). */
+  readonly terminated: boolean;
+}
+
+/**
+ * Split a byte stream into lines, decoding each as UTF-8 and stripping a BOM on line 1.
+ * A line longer than `maxBytes` throws a `TranscriptParseError` naming the file and line.
+ */
+export async function* splitLines(file: string, stream: Readable, maxBytes: number): AsyncGenerator<RawLine> {
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  let line = 0;
+  let bytes = 0;
+  const decode = (parts: Buffer[], length: number): string => {
+    let buffer: Buffer = Buffer.concat(parts, length);
+    if (line === 1) buffer = withoutBom(buffer);
+    if (buffer.length > 0 && buffer[buffer.length - 1] === 0x0d) buffer = buffer.subarray(0, buffer.length - 1);
+    return buffer.toString('utf8');
+  };
+  const tooLong = () =>
+    new TranscriptParseError(
+      `${file}:${line + 1}: field "(line)": longer than ${maxBytes} bytes without a newline (not a JSONL transcript, or an endless stream ` +
+        'such as /dev/zero); check the file, or raise CONTEXT_LEDGER_MAX_LINE_BYTES.',
+      { file, line: line + 1, field: '(line)', limit: maxBytes },
+    );
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (let newline = chunk.indexOf(0x0a, start); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+        const piece = chunk.subarray(start, newline);
+        if (pendingLength + piece.length > maxBytes) throw tooLong();
+        line++;
+        bytes += pendingLength + piece.length + 1;
+        yield { line, text: decode([...pending, piece], pendingLength + piece.length), bytes, terminated: true };
+        pending = [];
+        pendingLength = 0;
+        start = newline + 1;
+      }
+      const rest = chunk.subarray(start);
+      if (pendingLength + rest.length > maxBytes) throw tooLong();
+      if (rest.length > 0) {
+        pending.push(rest);
+        pendingLength += rest.length;
+      }
+    }
+    if (pendingLength > 0) {
+      line++;
+      bytes += pendingLength;
+      yield { line, text: decode(pending, pendingLength), bytes, terminated: false };
+    }
+  } finally {
+    stream.destroy();
+  }
+}
