@@ -1,7 +1,7 @@
 import { InvalidInputError } from './errors.js';
-import { createSpan, isWellFormedText } from './span.js';
+import { isWellFormedText } from './span.js';
 import type { TokenCounter } from './tokens.js';
-import type { Role, SourceKind, Span } from './types.js';
+import type { Role } from './types.js';
 
 /** A tool call made by the assistant. */
 export interface TranscriptToolCall {
@@ -29,16 +29,6 @@ export interface TranscriptMessage {
   readonly label?: string | undefined;
 }
 
-/** A span cut from a message, with its chunk position. */
-export interface MessagePiece {
-  /** The span. */
-  readonly span: Span;
-  /** Role it renders under. */
-  readonly role: Role;
-  /** Chunk position when the message text was split. */
-  readonly chunk?: { readonly index: number; readonly count: number } | undefined;
-}
-
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 
 /** Check a message's shape; throws InvalidInputError naming the field. */
@@ -61,50 +51,97 @@ export function validateMessage(message: TranscriptMessage, where: string): void
   }
 }
 
-/** Split text into pieces of at most `maxTokens` tokens, at line boundaries where possible. */
-export function chunkText(text: string, maxTokens: number, counter: TokenCounter): { text: string; tokens: number }[] {
-  const tokens = counter.count(text);
-  if (tokens <= maxTokens || text.length <= 1) return [{ text, tokens }];
-  const parts = Math.ceil(tokens / maxTokens) + 1;
-  const target = Math.ceil(text.length / parts);
-  const pieces: { text: string; tokens: number }[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + target);
-    if (end < text.length) {
-      const newline = text.lastIndexOf('\n', end);
-      if (newline > start + target / 2) end = newline + 1;
-    }
-    pieces.push(...chunkText(text.slice(start, end), maxTokens, counter));
-    start = end;
-  }
-  return pieces;
+/** One chunk of a text: its slice, token count and offset in the whole text. */
+export interface TextChunk {
+  /** The chunk's text, verbatim. */
+  readonly text: string;
+  /** Its token count. */
+  readonly tokens: number;
+  /** Offset of the chunk in the whole text (UTF-16 code units). */
+  readonly start: number;
 }
 
-/** Turn one message into spans: its text (chunked when large) and one span per tool call. */
-export function messageToPieces(message: TranscriptMessage, maxSpanTokens: number, counter: TokenCounter): MessagePiece[] {
-  const kind: SourceKind =
-    message.role === 'tool' ? 'tool-result' : message.role === 'system' ? 'system' : message.role === 'user' ? 'user' : 'assistant';
-  const pieces: MessagePiece[] = [];
-  if (message.content.length > 0 || (message.toolCalls ?? []).length === 0) {
-    const chunks = chunkText(message.content, maxSpanTokens, counter);
-    chunks.forEach((chunk, index) => {
-      pieces.push({
-        span: createSpan({ kind, text: chunk.text, toolCallId: message.toolCallId, toolName: message.toolName, tokens: chunk.tokens }),
-        role: message.role,
-        chunk: chunks.length > 1 ? { index, count: chunks.length } : undefined,
-      });
-    });
+/** A range a chunk boundary must not cut (a handle): a cut at `c` is refused when `start < c < end`. */
+export interface ProtectedRange {
+  /** Start offset. */
+  readonly start: number;
+  /** End offset (exclusive). */
+  readonly end: number;
+}
+
+function isBreak(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11;
+}
+
+/** Answers whether a cut falls strictly inside one of the protected ranges. */
+type CutCheck = (cut: number) => boolean;
+
+/** Builds a {@link CutCheck} over `ranges`: binary search on the starts, then a running maximum of the ends. */
+function cutCheck(ranges: readonly ProtectedRange[]): CutCheck {
+  if (ranges.length === 0) return () => false;
+  const sorted = [...ranges].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((range) => range.start);
+  const maxEnd: number[] = [];
+  let running = -1;
+  for (const range of sorted) maxEnd.push((running = Math.max(running, range.end)));
+  return (cut) => {
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((starts[middle] ?? 0) < cut) low = middle + 1;
+      else high = middle;
+    }
+    return low > 0 && (maxEnd[low - 1] ?? 0) > cut;
+  };
+}
+
+/**
+ * Where to end a chunk that starts at `start` and should end near `target`: after the last
+ * newline in the second half, else after the last whitespace there that cuts no protected
+ * range, else after the first such whitespace up to half a chunk further, else at `target`
+ * (a hard split inside a token longer than a chunk).
+ */
+function cutPoint(text: string, start: number, target: number, to: number, cuts: CutCheck): number {
+  const half = Math.ceil((target - start) / 2);
+  const newline = text.lastIndexOf('\n', target - 1);
+  if (newline >= start + half && !cuts(newline + 1)) return newline + 1;
+  for (let index = target - 1; index >= start + half; index--) {
+    if (isBreak(text.charCodeAt(index)) && !cuts(index + 1)) return index + 1;
   }
-  for (const call of message.toolCalls ?? []) {
-    const chunks = chunkText(call.arguments, maxSpanTokens, counter);
-    chunks.forEach((chunk, index) => {
-      pieces.push({
-        span: createSpan({ kind: 'tool-call', text: chunk.text, toolCallId: call.id, toolName: call.name, tokens: chunk.tokens }),
-        role: 'assistant',
-        chunk: chunks.length > 1 ? { index, count: chunks.length } : undefined,
-      });
-    });
+  const limit = Math.min(to - 1, target + half);
+  for (let index = target; index < limit; index++) {
+    if (isBreak(text.charCodeAt(index)) && !cuts(index + 1)) return index + 1;
   }
-  return pieces;
+  const high = text.charCodeAt(target - 1);
+  return high >= 0xd800 && high <= 0xdbff && target + 1 < to ? target + 1 : target;
+}
+
+function chunkRange(text: string, from: number, to: number, maxTokens: number, counter: TokenCounter, cuts: CutCheck, out: TextChunk[]): void {
+  const piece = text.slice(from, to);
+  const tokens = counter.count(piece);
+  if (tokens <= maxTokens || to - from <= 1) {
+    out.push({ text: piece, tokens, start: from });
+    return;
+  }
+  const parts = Math.ceil(tokens / maxTokens) + 1;
+  const target = Math.ceil((to - from) / parts);
+  let start = from;
+  while (start < to) {
+    let end = Math.min(to, start + target);
+    if (end < to) end = cutPoint(text, start, end, to, cuts);
+    chunkRange(text, start, end, maxTokens, counter, cuts, out);
+    start = end;
+  }
+}
+
+/**
+ * Split text into chunks of at most `maxTokens` tokens. Chunks end at a line break where
+ * possible, else at whitespace, never inside a `protect`ed range (the
+ * handles of the text, in any order) unless a single token is longer than a chunk, which is then split hard.
+ */
+export function chunkText(text: string, maxTokens: number, counter: TokenCounter, protect: readonly ProtectedRange[] = []): TextChunk[] {
+  const out: TextChunk[] = [];
+  chunkRange(text, 0, text.length, maxTokens, counter, cutCheck(protect), out);
+  return out;
 }

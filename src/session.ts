@@ -9,7 +9,8 @@ import { ContextBudgetError, InvalidInputError } from './errors.js';
 import { gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { extractHandles } from './handles/extract.js';
-import { messageToPieces, validateMessage } from './messages.js';
+import { messageToEntries } from './ingest.js';
+import { validateMessage } from './messages.js';
 import type { TranscriptMessage } from './messages.js';
 import { recall } from './recall.js';
 import type { RecallResult } from './recall.js';
@@ -111,12 +112,9 @@ export class LedgerSession {
       let byte = this.byteEnd;
       messages.forEach((message, index) => {
         validateMessage(message, `session ${this.id}, message ${index} of this append`);
-        for (const piece of messageToPieces(message, this.config.maxSpanTokens, counter)) {
-          const length = Buffer.byteLength(piece.span.text, 'utf8') + 1;
-          const handles = withoutJsonKeys(piece.span.kind, piece.span.text, extractHandles(piece.span.text)).map((handle) => ({ ...handle, spanId: piece.span.id, role: piece.role, tokens: counter.count(handle.text) }));
-          entries.push({ span: piece.span, role: piece.role, byteStart: byte, byteEnd: byte + length, label: message.label, chunk: piece.chunk, handles });
-          byte += length;
-        }
+        const ingested = messageToEntries(message, { maxSpanTokens: this.config.maxSpanTokens, counter, byteStart: byte });
+        entries.push(...ingested.entries);
+        byte = ingested.byteEnd;
       });
       if (entries.length === 0) return [];
       const written = await store.append(this.id, this.nextSeq, entries);
@@ -280,15 +278,6 @@ export class LedgerSession {
       return record;
     });
   }
-}
-
-/**
- * Drop identifier handles that are only JSON object keys of tool-call arguments
- * (`"file_path":`): they name the tool's schema, not anything the agent worked on.
- */
-function withoutJsonKeys<T extends { kind: string; start: number; end: number }>(kind: string, text: string, handles: T[]): T[] {
-  if (kind !== 'tool-call') return handles;
-  return handles.filter((handle) => handle.kind !== 'identifier' || !(text[handle.start - 1] === '"' && /^"\s*:/.test(text.slice(handle.end, handle.end + 8))));
 }
 
 /** The latest summary or external record: the one in the window. */

@@ -6,9 +6,8 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { extractHandles } from '../../src/handles/extract.js';
 import { createLedger } from '../../src/ledger.js';
-import { messageToPieces } from '../../src/messages.js';
+import { messageToEntries } from '../../src/ingest.js';
 import type { TranscriptMessage } from '../../src/messages.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { AppendEntry } from '../../src/stores/store.js';
@@ -39,12 +38,9 @@ async function splitIngest(path: string, messages: readonly TranscriptMessage[],
   const prepareMs = await timeMs(() => {
     let byte = 0;
     for (const message of messages) {
-      for (const piece of messageToPieces(message, 2000, counter)) {
-        const handles = extractHandles(piece.span.text).map((handle) => ({ ...handle, spanId: piece.span.id, role: piece.role, tokens: counter.count(handle.text) }));
-        const length = Buffer.byteLength(piece.span.text) + 1;
-        entries.push({ span: piece.span, role: piece.role, byteStart: byte, byteEnd: byte + length, chunk: piece.chunk, handles });
-        byte += length;
-      }
+      const ingested = messageToEntries(message, { maxSpanTokens: 2000, counter, byteStart: byte });
+      entries.push(...ingested.entries);
+      byte = ingested.byteEnd;
     }
   });
   const store = createSqliteStore({ path });

@@ -5,6 +5,8 @@
  * character ends a sentence, so `e.g. foo` and `v1.2.3` do not split) and judged by
  * {@link isRestriction}. The handle is the sentence without leading bullets, quote
  * markers, list numbers, checkboxes or comment markers, and without surrounding whitespace.
+ * Constraints are prose: a trigger inside inline code (between backticks), on a line of a
+ * line-numbered dump (a gutter line) or on a code-looking line is not one (see {@link isCodeLine}).
  */
 import type { Candidate } from './candidate.js';
 import { isRestriction } from './constraint-rules.js';
@@ -50,12 +52,42 @@ function sentenceAround(text: string, lineStart: number, lineEnd: number, at: nu
   return [start, end];
 }
 
-/** Finds constraint sentences in the whole text. */
-export function findConstraints(text: string, out: Candidate[]): void {
+const CODE_END = /(?:[{;([]|\)\s*do|->|=>|:=)\s*$/;
+const CODE_START = /^\s*(?:[{}\])]|%\{|\|>|#\{|<<|\w+\s*:=)/;
+const CODE_OPERATORS = /=>|==|!=|&&|\|\||\|>|\+=|\);|\)\s*\{|\b[a-z_][\w.]*\s=\s[\w"'[{(]/;
+const CODE_SYMBOLS = /[{}()[\];=<>|&$\\]/g;
+const INLINE_CODE = /`[^`\n]*`/g;
+
+/**
+ * Whether a line looks like code rather than prose (inline code between backticks aside):
+ * it ends like a statement or block opener (`{`, `;`, `) do`, `->`), starts like one (`}`,
+ * `%{`, `|>`), holds code operators (`=>`, `==`, `&&`, `|>`, `x = y`), or more than one in
+ * eight of its characters are code symbols.
+ */
+export function isCodeLine(line: string): boolean {
+  const bare = line.includes('`') ? line.replace(INLINE_CODE, '``') : line;
+  if (CODE_END.test(bare) || CODE_START.test(bare) || CODE_OPERATORS.test(bare)) return true;
+  const symbols = bare.match(CODE_SYMBOLS)?.length ?? 0;
+  return symbols >= 3 && symbols * 8 > bare.trim().length;
+}
+
+/** Whether `at` is inside inline code: an odd number of backticks between the line start and it. */
+function inInlineCode(text: string, lineStart: number, at: number): boolean {
+  let ticks = 0;
+  for (let index = text.indexOf('`', lineStart); index !== -1 && index < at; index = text.indexOf('`', index + 1)) ticks++;
+  return ticks % 2 === 1;
+}
+
+/**
+ * Finds constraint sentences in the whole text; lines starting at an offset in
+ * `gutterLines` (line-numbered file dumps) are skipped.
+ */
+export function findConstraints(text: string, out: Candidate[], gutterLines: ReadonlySet<number> = new Set()): void {
   TRIGGER.lastIndex = 0;
   let lineStart = 0;
   let lineEnd = -1;
   let acceptedEnd = -1;
+  let codeLine = false;
   for (let match = TRIGGER.exec(text); match !== null; match = TRIGGER.exec(text)) {
     const at = match.index;
     if (at < acceptedEnd || (match[0] === '-only' && !/[a-z]/i.test(text[at - 1] ?? ''))) continue;
@@ -63,7 +95,9 @@ export function findConstraints(text: string, out: Candidate[]): void {
       lineStart = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
       lineEnd = text.indexOf('\n', at);
       if (lineEnd === -1) lineEnd = text.length;
+      codeLine = gutterLines.has(lineStart) || isCodeLine(text.slice(lineStart, lineEnd));
     }
+    if (codeLine || inInlineCode(text, lineStart, at)) continue;
     const span = sentenceAround(text, lineStart, lineEnd, at);
     if (span === undefined) continue;
     const raw = text.slice(span[0], span[1]);

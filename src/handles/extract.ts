@@ -1,15 +1,20 @@
 /**
  * Handle extraction: every verbatim discriminator in a text, with its kind, offsets and
- * normalised key. Detection is three passes — a char-code token scan (which also anchors
- * numbers, month-name dates, product versions and method routes on the tokens), a line
- * pass (error lines, config lines) and a constraint trigger pass — then overlap
- * resolution (see `resolve.ts`). For every handle, `text === input.slice(start, end)`.
+ * normalised key. Detection runs on a view of the text with markup blanked out (terminal
+ * escapes, JSON string escapes, tags, line-number gutters: see `markup.ts`) and is three
+ * passes — a char-code token scan (which also anchors numbers, month-name dates, product
+ * versions and method routes on the tokens), a line pass (error lines, config lines) and a
+ * constraint trigger pass. Candidates that overlap markup, or start or end inside a word,
+ * are dropped; then overlaps are resolved (see `resolve.ts`). For every handle,
+ * `text === input.slice(start, end)`.
  */
 import type { ExtractedHandle, HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
 import type { Candidate } from './candidate.js';
 import { findConstraints } from './constraints.js';
 import { findLineHandles } from './lines.js';
+import { maskMarkup } from './markup.js';
+import type { MarkupView } from './markup.js';
 import { handleKey } from './normalize.js';
 import { resolveCandidates } from './resolve.js';
 import { findTokenHandles } from './tokens.js';
@@ -18,9 +23,23 @@ import { findTokenHandles } from './tokens.js';
 export interface ExtractOptions {
   /** Kinds to return (default: all of `HANDLE_KINDS`). Overlaps are resolved before filtering. */
   readonly kinds?: readonly HandleKind[];
+  /** The text is tool output: `12\t` / `12: ` line starts are line-number gutters (default false). */
+  readonly toolOutput?: boolean | undefined;
 }
 
 const TOKEN_KINDS: readonly HandleKind[] = ['path', 'url', 'endpoint', 'identifier', 'version', 'email', 'date', 'assignment'];
+
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/** A candidate is clean when it overlaps no markup and neither starts nor ends inside a word of the view. */
+function isClean(view: string, markup: MarkupView, candidate: Candidate): boolean {
+  const { start, end } = candidate;
+  if (isWordCode(view.charCodeAt(start)) && isWordCode(view.charCodeAt(start - 1))) return false;
+  if (isWordCode(view.charCodeAt(end - 1)) && isWordCode(view.charCodeAt(end))) return false;
+  return !markup.masked || !markup.isMasked(start, end);
+}
 
 /**
  * Extracts handles from `text`, sorted by start offset, then `HANDLE_KINDS` order.
@@ -28,14 +47,16 @@ const TOKEN_KINDS: readonly HandleKind[] = ['path', 'url', 'endpoint', 'identifi
  */
 export function extractHandles(text: string, options?: ExtractOptions): ExtractedHandle[] {
   const kinds = new Set<HandleKind>(options?.kinds ?? HANDLE_KINDS);
+  const markup = maskMarkup(text, { toolOutput: options?.toolOutput });
+  const { view } = markup;
   const candidates: Candidate[] = [];
   const numbers = kinds.has('number');
-  if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind))) findTokenHandles(text, { numbers }, candidates);
+  if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind))) findTokenHandles(view, { numbers }, candidates);
   const config = kinds.has('assignment') || numbers;
-  if (config || kinds.has('error')) findLineHandles(text, { errors: kinds.has('error'), config }, candidates);
-  if (kinds.has('constraint')) findConstraints(text, candidates);
+  if (config || kinds.has('error')) findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
+  if (kinds.has('constraint')) findConstraints(view, candidates, markup.gutterLines);
   const handles: ExtractedHandle[] = [];
-  for (const candidate of resolveCandidates(candidates)) {
+  for (const candidate of resolveCandidates(candidates.filter((candidate) => isClean(view, markup, candidate)))) {
     if (!kinds.has(candidate.kind)) continue;
     const handleText = text.slice(candidate.start, candidate.end);
     handles.push({ kind: candidate.kind, text: handleText, key: handleKey(candidate.kind, handleText), start: candidate.start, end: candidate.end });

@@ -1,6 +1,6 @@
 /**
  * The token scanner: one pass over the text's char codes splits it at whitespace, quotes,
- * brackets, `,;|` and hands every token holding a digit, one of `_ / \\ @ : = # ~ . -`, an
+ * brackets, `,;|` (a `${name}` template placeholder inside a token does not split it) and hands every token holding a digit, one of `_ / \\ @ : = # ~ . -`, an
  * inner capital (`fooBar`, `OSError`) or a trailing `()` to a callback. Plain words are
  * never materialised, which keeps the pass close to a bare word regex in speed.
  */
@@ -30,6 +30,20 @@ function nonAsciiClass(code: number): number {
   return 0;
 }
 
+/** Longest `${…}` placeholder a token may carry. */
+const MAX_TEMPLATE = 80;
+
+/** End (the `}`) of a `${name}` placeholder whose `{` is at `open`, or -1. */
+function templateEnd(text: string, open: number): number {
+  const limit = Math.min(text.length, open + MAX_TEMPLATE);
+  for (let index = open + 1; index < limit; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 125) return index > open + 1 ? index : -1;
+    if (code < 128 && TABLE[code] === BOUNDARY) return -1;
+  }
+  return -1;
+}
+
 /** Called for each interesting token `[start, end)` with its flags. */
 export type TokenVisitor = (start: number, end: number, flags: number) => void;
 
@@ -44,6 +58,16 @@ export function scanTokens(text: string, visit: TokenVisitor): void {
     const code = index < length ? text.charCodeAt(index) : 32;
     const kind = code < 128 ? (TABLE[code] ?? 0) : nonAsciiClass(code);
     if (kind === BOUNDARY) {
+      if (code === 123 && start !== -1 && text.charCodeAt(index - 1) === 36) {
+        const close = templateEnd(text, index);
+        if (close !== -1) {
+          flags |= SPECIAL;
+          previous = SPECIAL;
+          upperRun = 0;
+          index = close;
+          continue;
+        }
+      }
       if (start !== -1) {
         if (code === 40 && text.charCodeAt(index + 1) === 41) flags |= CALL;
         if (flags !== 0) visit(start, index, flags);

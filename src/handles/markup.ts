@@ -1,0 +1,196 @@
+/**
+ * Markup masking. Before detection the text is turned into a *view* of the same length in
+ * which markup is blanked out, so detectors never see it and every offset stays valid for
+ * the verbatim text:
+ *
+ * - terminal escapes: ANSI CSI (`ESC[22m`), OSC (`ESC]0;title BEL`) and two-character
+ *   escapes, written raw or as `\u001b` / `\x1b` / `\033` / `\e`;
+ * - JSON string escapes: `\"`, `\\`, `\uXXXX`, and `\n` `\r` `\t` `\b` `\f` unless the line
+ *   holds a Windows drive path (`C:\new\x` keeps its backslashes); a `\n` escape becomes a
+ *   space and a line feed, so line-based detectors see the line break it encodes;
+ * - markup tags: `<tag>`, `</tag>`, `<tag/>`, and the name and brackets of `<tag attr="…">`
+ *   (attribute values stay visible);
+ * - line-number gutters at line starts: `   101→` anywhere, `101\t` and `  12: ` in tool output.
+ *
+ * A handle may never overlap a masked position (see {@link MarkupView.isMasked}).
+ */
+
+/** Options of {@link maskMarkup}. */
+export interface MarkupOptions {
+  /** The text is tool output: `12\t` and `12: ` line starts are gutters too. */
+  readonly toolOutput?: boolean | undefined;
+}
+
+/** The detection view of a text. */
+export interface MarkupView {
+  /** Same length as the input; markup replaced by spaces (a `\n` escape by a space and a line feed). */
+  readonly view: string;
+  /** Whether any position was masked. */
+  readonly masked: boolean;
+  /** Whether any position in `[start, end)` was masked. */
+  isMasked(start: number, end: number): boolean;
+  /** Start offsets (in the view) of lines that begin with a line-number gutter. */
+  readonly gutterLines: ReadonlySet<number>;
+}
+
+/* eslint-disable no-control-regex -- terminal escapes are control characters */
+const ESCAPE_START = /[\u001b\u009b\\]/g;
+const INTRODUCER = /(?:\u001b|\\u001[bB]|\\x1[bB]|\\033|\\e)/y;
+const CSI_BODY = /\[[0-?]*[ -/]*[@-~]/y;
+const C1_CSI = /\u009b[0-?]*[ -/]*[@-~]/y;
+const OSC_BODY = /\][^\u0007\u001b\n]{0,512}(?:\u0007|\u001b\\|\\u0007|\\a|\\u001[bB]\\\\)/y;
+const OTHER_ESCAPE = /[@-Z^_]/y;
+const HAS_ESCAPE = /[\u001b\u009b\\]/;
+/* eslint-enable no-control-regex */
+const JSON_ESCAPE = /\\(?:["\\]|u[0-9a-fA-F]{4}|([nrtbf]))/y;
+const DRIVE = /(?:^|[^A-Za-z0-9])[A-Za-z]:\\(?!\\)/;
+const TAG = /<(\/?)([A-Za-z][\w.:-]*)(?=[\s>]|\/>)/g;
+const ATTRIBUTES = /[^<>]{0,2000}?>/y;
+const ARROW_GUTTER = /^[ \t]*\d{1,7}→/gm;
+const TOOL_GUTTER = /^[ \t]*\d{1,7}(?:→|\t|: )/gm;
+/** Longest stretch looked back over for a Windows drive before a control escape. */
+const DRIVE_LOOKBACK = 260;
+
+/** One masked range and what replaces it. */
+interface Masked {
+  readonly start: number;
+  readonly end: number;
+  /** Replacement of the same length. */
+  readonly fill: string;
+}
+
+function blank(length: number): string {
+  return ' '.repeat(length);
+}
+
+/** Whether the backslash at `at` sits in a line that holds a Windows drive path before it. */
+function inWindowsPath(text: string, at: number): boolean {
+  let from = at;
+  while (from > 0 && at - from < DRIVE_LOOKBACK) {
+    const code = text.charCodeAt(from - 1);
+    if (code === 10 || code === 34) break;
+    from--;
+  }
+  return DRIVE.test(text.slice(from, at + 1));
+}
+
+/** Length of a terminal escape at `at`, or 0. */
+function terminalEscapeAt(text: string, at: number): number {
+  C1_CSI.lastIndex = at;
+  if (C1_CSI.test(text)) return C1_CSI.lastIndex - at;
+  INTRODUCER.lastIndex = at;
+  if (!INTRODUCER.test(text)) return 0;
+  const body = INTRODUCER.lastIndex;
+  for (const pattern of [CSI_BODY, OSC_BODY]) {
+    pattern.lastIndex = body;
+    if (pattern.test(text)) return pattern.lastIndex - at;
+  }
+  if (text.charCodeAt(at) !== 27) return 0;
+  OTHER_ESCAPE.lastIndex = body;
+  return OTHER_ESCAPE.test(text) ? body + 1 - at : 1;
+}
+
+/** Terminal and JSON escapes, left to right (a `\\` is consumed whole, so `\\n` is not a newline escape). */
+function findEscapes(text: string, out: Masked[]): void {
+  ESCAPE_START.lastIndex = 0;
+  for (let match = ESCAPE_START.exec(text); match !== null; match = ESCAPE_START.exec(text)) {
+    const at = match.index;
+    const terminal = terminalEscapeAt(text, at);
+    if (terminal > 0) {
+      out.push({ start: at, end: at + terminal, fill: blank(terminal) });
+      ESCAPE_START.lastIndex = at + terminal;
+      continue;
+    }
+    JSON_ESCAPE.lastIndex = at;
+    const escape = JSON_ESCAPE.exec(text);
+    if (escape === null) continue;
+    const control = escape[1];
+    if (control !== undefined && inWindowsPath(text, at)) continue;
+    out.push({ start: at, end: JSON_ESCAPE.lastIndex, fill: control === 'n' ? ' \n' : blank(escape[0].length) });
+    ESCAPE_START.lastIndex = JSON_ESCAPE.lastIndex;
+  }
+}
+
+function findTags(view: string, out: Masked[]): void {
+  TAG.lastIndex = 0;
+  for (let match = TAG.exec(view); match !== null; match = TAG.exec(view)) {
+    const at = match.index;
+    const nameEnd = at + match[0].length;
+    ATTRIBUTES.lastIndex = nameEnd;
+    const rest = ATTRIBUTES.exec(view);
+    if (rest === null) continue;
+    const close = nameEnd + rest[0].length;
+    const attributes = rest[0].slice(0, -1);
+    if (match[1] === '/' || attributes.trim() === '' || attributes.trim() === '/') {
+      out.push({ start: at, end: close, fill: blank(close - at) });
+    } else {
+      const selfClosing = attributes.trimEnd().endsWith('/');
+      const bracket = selfClosing ? view.lastIndexOf('/', close - 1) : close - 1;
+      out.push({ start: at, end: nameEnd, fill: blank(nameEnd - at) });
+      out.push({ start: bracket, end: close, fill: blank(close - bracket) });
+    }
+    TAG.lastIndex = close;
+  }
+}
+
+function findGutters(view: string, toolOutput: boolean, out: Masked[], lines: Set<number>): void {
+  const pattern = toolOutput ? TOOL_GUTTER : ARROW_GUTTER;
+  if (!view.includes('→') && !toolOutput) return;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(view); match !== null; match = pattern.exec(view)) {
+    out.push({ start: match.index, end: match.index + match[0].length, fill: blank(match[0].length) });
+    lines.add(match.index);
+  }
+}
+
+/** Applies sorted, non-overlapping ranges to `text`, marking them in `mask`. */
+function apply(text: string, ranges: readonly Masked[], mask: Uint8Array): string {
+  if (ranges.length === 0) return text;
+  const parts: string[] = [];
+  let last = 0;
+  for (const range of [...ranges].sort((a, b) => a.start - b.start)) {
+    if (range.start < last) continue;
+    parts.push(text.slice(last, range.start), range.fill);
+    mask.fill(1, range.start, range.end);
+    last = range.end;
+  }
+  parts.push(text.slice(last));
+  return parts.join('');
+}
+
+const NOTHING: ReadonlySet<number> = new Set();
+
+/** Builds the detection view of `text` (see the module notes). */
+export function maskMarkup(text: string, options: MarkupOptions = {}): MarkupView {
+  const toolOutput = options.toolOutput === true;
+  const escapes = HAS_ESCAPE.test(text);
+  const tags = text.includes('<');
+  const gutters = text.includes('→') || (toolOutput && /^[ \t]*\d/m.test(text));
+  if (!escapes && !tags && !gutters) return { view: text, masked: false, isMasked: () => false, gutterLines: NOTHING };
+  const mask = new Uint8Array(text.length);
+  let view = text;
+  const ranges: Masked[] = [];
+  if (escapes) {
+    findEscapes(view, ranges);
+    view = apply(view, ranges, mask);
+  }
+  if (tags) {
+    const found: Masked[] = [];
+    findTags(view, found);
+    view = apply(view, found, mask);
+    ranges.push(...found);
+  }
+  const lines = new Set<number>();
+  if (gutters) {
+    const found: Masked[] = [];
+    findGutters(view, toolOutput, found, lines);
+    view = apply(view, found, mask);
+    ranges.push(...found);
+  }
+  if (ranges.length === 0) return { view: text, masked: false, isMasked: () => false, gutterLines: NOTHING };
+  const isMasked = (start: number, end: number): boolean => {
+    for (let index = start; index < end; index++) if (mask[index] === 1) return true;
+    return false;
+  };
+  return { view, masked: true, isMasked, gutterLines: lines };
+}
