@@ -42,3 +42,13 @@ export function gapOf(record: CompactionRecord): Gap | undefined {
 export function gapsOf(records: readonly CompactionRecord[]): Gap[] {
   return records.map(gapOf).filter((gap): gap is Gap => gap !== undefined);
 }
+
+/**
+ * The gaps worth listing in the window: those whose facts cannot be recovered from the store.
+ * A lossy record whose originals are all stored (an agent's own summary of turns the ledger
+ * holds, a summary that altered a handle) loses nothing recall cannot give back verbatim, so it
+ * is not listed; recall still reports it as a `gap` when a query resolves to nothing verified.
+ */
+export function unrecoverableGaps(gaps: readonly Gap[]): Gap[] {
+  return gaps.filter((gap) => !gap.originalsStored);
+}

@@ -208,6 +208,7 @@ export class LedgerSession {
       active,
       activeCheckpoint: this.checkpointHead(active),
       region,
+      recent: this.originals.slice(boundary),
       nextOrdinal: this.allRecords.length,
       atSeq: this.nextSeq,
       now: this.dependencies.now,

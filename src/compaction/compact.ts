@@ -5,6 +5,8 @@ import type { SourceUnit, Summarizer } from '../summarizers/summarizer.js';
 import type { TokenCounter } from '../tokens.js';
 import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurrence, WindowConfig } from '../types.js';
 import { checkCarriedHandles, fitHandleBudget, handleIdentity, mergeHandles } from './guards.js';
+import { rankHandles } from './rank-handles.js';
+import type { RankEvidence, RankSpan } from './rank-handles.js';
 import { recordId } from './record-id.js';
 import { verifySummary } from './verify.js';
 
@@ -27,6 +29,8 @@ export interface CompactionInput {
   readonly atSeq: number;
   /** Clock, for tests. */
   readonly now?: () => Date;
+  /** The originals that stay in the window after this compaction (their user, assistant and tool-call text stays visible). */
+  readonly recent?: readonly SpanOccurrence[] | undefined;
   /** Look up a record already in the session (a checkpoint left by a crash between two writes is reused). */
   readonly findRecord?: ((id: string) => CompactionRecord | undefined) | undefined;
 }
@@ -87,6 +91,27 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
   return { units, originals: [...byId.values()], handles: [] };
 }
 
+/** What the ranking knows at compaction time: every handle occurrence of the region and the re-read ancestor range, their spans, what stays visible. */
+function rankEvidence(
+  input: CompactionInput,
+  fromAncestor: { originals: readonly Span[]; handles: readonly Handle[] },
+  regionHandles: readonly Handle[],
+  ancestorHandles: readonly Handle[],
+): RankEvidence {
+  const spans = new Map<string, RankSpan>();
+  for (const span of fromAncestor.originals) spans.set(span.id, span);
+  for (const occurrence of input.region) spans.set(occurrence.spanId, occurrence.span);
+  const visible = (input.recent ?? []).filter((occurrence) => occurrence.span.kind !== 'tool-result').map((occurrence) => occurrence.span.text);
+  return {
+    occurrences: [...fromAncestor.handles, ...regionHandles],
+    spans,
+    carried: new Set(ancestorHandles.map(handleIdentity)),
+    fromSeq: input.region[0]?.seq ?? 0,
+    toSeq: input.region[input.region.length - 1]?.seq ?? 0,
+    visibleText: visible.length > 0 ? visible.join('\n') : undefined,
+  };
+}
+
 function fitSummary(summary: string, claims: CompactionRecord['claims'], budget: number, counter: TokenCounter) {
   let kept = [...claims];
   let text = kept.length > 0 ? kept.map((claim) => claim.text).join(' ') : summary;
@@ -125,16 +150,23 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   ];
   const carried = mergeHandles(ancestorHandles, fromAncestor.handles, regionHandles);
   if (active) checkCarriedHandles(active, ancestorHandles, carried, { sessionId });
-  const { kept, spilled } = fitHandleBudget(carried, config.handleBudgetTokens, config.onHandleOverflow, { sessionId });
+  if (config.onHandleOverflow === 'throw') fitHandleBudget(carried, config.handleBudgetTokens, 'throw', { sessionId }, { ranked: carried });
 
   const result = await input.summarizer.summarize({ sessionId, units, budgetTokens: config.summaryBudgetTokens, handles: carried, counter });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
+  const ranked = rankHandles(carried, rankEvidence(input, fromAncestor, regionHandles, ancestorHandles)).map((entry) => entry.handle);
+  const { kept, spilled } = fitHandleBudget(carried, config.handleBudgetTokens, config.onHandleOverflow, { sessionId }, { ranked, visibleText: fitted.summary });
   const findings: Finding[] = verifySummary(fitted, units, carried, fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })));
-  if (active && !active.reversible) findings.push({ code: 'lossy-ancestor', message: `compacts lossy record ${active.id}` });
+  const rederived = active !== undefined && (overDepth || !active.reversible || active.type === 'external');
+  // A record re-derived from stored originals compacts those originals, not the ancestor's prose,
+  // so it does not inherit the ancestor's lossiness (invariant 5); only a lossy ancestor whose
+  // prose was summarized again, or whose originals no longer verify, makes this record lossy.
+  const fromIntactOriginals = rederived && fromAncestor.originals.every(verifySpan);
+  if (active && !active.reversible && !fromIntactOriginals) findings.push({ code: 'lossy-ancestor', message: `compacts lossy record ${active.id} without intact stored originals` });
   const allVerified = region.every((occurrence) => verifySpan(occurrence.span));
   const accounted = new Set([...kept, ...spilled].map(handleIdentity));
   const allHandlesCarried = regionHandles.every((handle) => accounted.has(handleIdentity(handle)));
-  const reversible = findings.length === 0 && allVerified && allHandlesCarried && (active?.reversible ?? true);
+  const reversible = findings.length === 0 && allVerified && allHandlesCarried;
 
   const droppedRange: DroppedRange = {
     fromSeq: active && active.droppedRange.toSeq >= active.droppedRange.fromSeq ? active.droppedRange.fromSeq : first.seq,
@@ -170,7 +202,6 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
       createdAt,
     };
   }
-  const rederived = active !== undefined && (overDepth || !active.reversible || active.type === 'external');
   const depth = rederived || active === undefined ? 1 : active.depth + 1;
   const body = {
     sessionId,

@@ -1,5 +1,8 @@
-import { HandleBudgetExceededError, LossyRecompactionError } from '../errors.js';
-import type { CompactionRecord, Handle, Role } from '../types.js';
+import { HandleBudgetExceededError, InvalidInputError, LossyRecompactionError } from '../errors.js';
+import type { CompactionRecord, Handle } from '../types.js';
+import { entryCost, GROUP_HEADER_TOKENS, groupLabel, sectionOf, shownInside, SIMILAR_NOTE_TOKENS } from './index-layout.js';
+import { collapseKey } from './near-duplicates.js';
+import { rankHandles } from './rank-handles.js';
 
 /** Identity of a handle within a handle set: kind and verbatim text. */
 export function handleIdentity(handle: Pick<Handle, 'kind' | 'text'>): string {
@@ -19,66 +22,126 @@ export function mergeHandles(...lists: readonly (readonly Handle[])[]): Handle[]
   return [...byIdentity.values()].sort((a, b) => a.seq - b.seq || a.start - b.start || a.kind.localeCompare(b.kind));
 }
 
-/** Token cost of showing one handle: its text plus a separator, or a labelled line for a constraint. */
+/** Token cost of showing one handle: its text plus a separator, or a labelled line for a pinned or quoted constraint. */
 export function handleCost(handle: Handle): number {
-  return handle.tokens + (handle.kind === 'constraint' ? 12 : 2);
+  return entryCost(handle);
 }
 
-/** Token cost of showing a handle set in the index: each handle plus a header line per kind. */
-export function handleSetCost(handles: readonly Handle[]): number {
-  const kinds = new Set(handles.map((handle) => handle.kind));
-  return handles.reduce((sum, handle) => sum + handleCost(handle), 0) + kinds.size * 4;
+/** Token cost of showing a handle set in the index (near-identical lines once, handles inside longer ones free). */
+export function handleSetCost(handles: readonly Handle[], visibleText = ''): number {
+  return placeHandles(handles, Number.POSITIVE_INFINITY, visibleText).used;
 }
 
-const ROLE_PRIORITY: Record<Role, number> = { system: 0, user: 0, assistant: 1, tool: 2 };
-
-/** A constraint said by the user or system: pinned, never spilled. */
+/** A constraint said by the user or system: pinned, and ranked before every other handle. */
 export function isInstruction(handle: Handle): boolean {
   return handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system');
 }
 
+/** Options of `fitHandleBudget`. */
+export interface FitHandleOptions {
+  /** The handles in rank order, most useful first (default: `rankHandles` over the handles alone). */
+  readonly ranked?: readonly Handle[] | undefined;
+  /** Text shown beside the index (the summary): an index handle verbatim inside it costs nothing. */
+  readonly visibleText?: string | undefined;
+}
+
+/** Share of the handle budget quoted tool constraints may take ahead of ordinary handles. */
+export const QUOTED_CONSTRAINT_SHARE = 0.25;
+
+/**
+ * The placement order: instructions; then quoted tool constraints, in rank order, up to
+ * `QUOTED_CONSTRAINT_SHARE` of the budget (so a page that plants an instruction is shown, as
+ * quoted output, but a dump full of "must not" sentences cannot fill the index); then the rest
+ * in rank order.
+ */
+function placementOrder(ranked: readonly Handle[], budgetTokens: number): Handle[] {
+  const instructions = ranked.filter(isInstruction);
+  const quotedFirst = new Set<Handle>();
+  let quotedCost = 0;
+  for (const handle of ranked) {
+    if (handle.kind !== 'constraint' || sectionOf(handle) !== 'quoted') continue;
+    if (quotedCost + entryCost(handle) > budgetTokens * QUOTED_CONSTRAINT_SHARE) break;
+    quotedCost += entryCost(handle);
+    quotedFirst.add(handle);
+  }
+  return [...instructions, ...quotedFirst, ...ranked.filter((handle) => !isInstruction(handle) && !quotedFirst.has(handle))];
+}
+
+/** Greedy placement in placement order: what fits, at what cost. */
+function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleText: string): { kept: Handle[]; used: number } {
+  const order = placementOrder(ranked, budgetTokens);
+  const kept: Handle[] = [];
+  const keptTexts: string[] = visibleText.length > 0 ? [visibleText] : [];
+  const collapsed = new Map<string, number>();
+  const labels = new Set<string>();
+  let used = 0;
+  for (const handle of order) {
+    const key = collapseKey(handle);
+    const copies = key === undefined ? undefined : collapsed.get(key);
+    let cost: number;
+    let label: string | undefined;
+    if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
+    else if (key === undefined && shownInside(handle, keptTexts)) cost = 0;
+    else {
+      label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
+      cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
+    }
+    if (used + cost > budgetTokens) continue;
+    used += cost;
+    kept.push(handle);
+    if (label !== undefined) labels.add(label);
+    if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
+    if (copies === undefined) keptTexts.push(handle.text);
+  }
+  return { kept, used };
+}
+
 /**
  * Split a handle set into what stays in the window and what spills, within `budgetTokens`.
- * Kept first: constraints the user or system gave, then other constraints (shown as quoted
- * output), then handles the user or system said, then assistant and tool handles, most
- * recent first.
- * When even the user's constraints do not all fit, the oldest of them spill too (the window
- * says how many, and recalling the checkpoint lists them). With `onOverflow: 'throw'` an
- * overflow raises HandleBudgetExceededError instead; nothing is ever silently dropped.
+ * Constraints the user or system gave come first, then quoted tool constraints up to a quarter
+ * of the budget; every other handle follows in rank order (`rankHandles`: evidence of future
+ * use — mentions, recency, the agent's and the user's use, what the session changed).
+ * The top-ranked handles that fit are kept (near-identical lines cost one entry; a handle
+ * verbatim inside the summary or a longer kept handle costs nothing); the rest spills.
+ * When even the user's constraints do not all fit, the lowest-ranked of them spill too (the
+ * window says how many, and recalling the checkpoint lists them). With `onOverflow: 'throw'`
+ * an overflow raises HandleBudgetExceededError instead; nothing is ever silently dropped:
+ * `kept` and `spilled` together are exactly the input, both in rank order.
  */
 export function fitHandleBudget(
   handles: readonly Handle[],
   budgetTokens: number,
   onOverflow: 'spill' | 'throw',
   context: { sessionId: string },
+  options: FitHandleOptions = {},
 ): { kept: Handle[]; spilled: Handle[] } {
-  const total = handleSetCost(handles);
-  if (total <= budgetTokens) return { kept: [...handles], spilled: [] };
+  const visibleText = options.visibleText ?? '';
+  const ranked = options.ranked ?? rankHandles(handles, { occurrences: handles, spans: new Map(), fromSeq: minSeq(handles), toSeq: maxSeq(handles) }).map((entry) => entry.handle);
+  if (ranked.length !== handles.length) {
+    throw new InvalidInputError(`Session ${context.sessionId}: the ranked order holds ${ranked.length} handles but the handle set ${handles.length}; rank the same handles that are fitted.`, {
+      sessionId: context.sessionId,
+    });
+  }
+  const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText);
+  if (all.used <= budgetTokens) return { kept: all.kept, spilled: [] };
   if (onOverflow === 'throw') {
     throw new HandleBudgetExceededError(
-      `Session ${context.sessionId}: ${handles.length} handles need ${total} tokens, over the handle budget of ${budgetTokens}. ` +
+      `Session ${context.sessionId}: ${handles.length} handles need ${all.used} tokens, over the handle budget of ${budgetTokens}. ` +
         'Nothing was compacted. Raise handleBudgetTokens, or set onHandleOverflow to "spill" to move the overflow to an addressable checkpoint.',
-      { sessionId: context.sessionId, handles: handles.length, tokens: total, budgetTokens },
+      { sessionId: context.sessionId, handles: handles.length, tokens: all.used, budgetTokens },
     );
   }
-  const priority = (handle: Handle) => (isInstruction(handle) ? 0 : handle.kind === 'constraint' ? 1 : 2 + ROLE_PRIORITY[handle.role]);
-  const ranked = [...handles].sort(
-    (a, b) =>
-      priority(a) - priority(b) ||
-      b.seq - a.seq ||
-      a.start - b.start,
-  );
-  const keptSet = new Set<Handle>();
-  const kinds = new Set<string>();
-  let used = 0;
-  for (const handle of ranked) {
-    const cost = handleCost(handle) + (kinds.has(handle.kind) ? 0 : 4);
-    if (used + cost > budgetTokens) continue;
-    keptSet.add(handle);
-    kinds.add(handle.kind);
-    used += cost;
-  }
-  return { kept: handles.filter((handle) => keptSet.has(handle)), spilled: handles.filter((handle) => !keptSet.has(handle)) };
+  const { kept } = placeHandles(ranked, budgetTokens, visibleText);
+  const keptSet = new Set(kept);
+  return { kept: all.kept.filter((handle) => keptSet.has(handle)), spilled: all.kept.filter((handle) => !keptSet.has(handle)) };
+}
+
+function minSeq(handles: readonly Handle[]): number {
+  return handles.reduce((low, handle) => Math.min(low, handle.seq), Number.POSITIVE_INFINITY);
+}
+
+function maxSeq(handles: readonly Handle[]): number {
+  return handles.reduce((high, handle) => Math.max(high, handle.seq), Number.NEGATIVE_INFINITY);
 }
 
 /**

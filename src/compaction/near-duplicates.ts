@@ -1,0 +1,46 @@
+import type { Handle, HandleKind } from '../types.js';
+
+/** Kinds whose handles are whole lines or sentences, so copies that differ only in a number are one fact. */
+const LINE_KINDS: ReadonlySet<HandleKind> = new Set<HandleKind>(['constraint', 'error']);
+
+const TIMESTAMP = /\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g;
+const CLOCK = /\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\b/g;
+const HEX_ID = /\b(?=[0-9a-fA-F-]*\d)(?=[0-9a-fA-F-]*[a-fA-F])[0-9a-fA-F]{6,}(?:-[0-9a-fA-F]{4,})*\b/g;
+const NUMBER = /\d+(?:\.\d+)?/g;
+
+/**
+ * The key under which line-like handles (constraints, error lines) that differ only in
+ * timestamps, clock times, hex ids or counters collapse to one entry of the window, or
+ * undefined when the handle never collapses (paths, identifiers, numbers … name different
+ * things when a digit differs). A user or system instruction collapses only over timestamps,
+ * clock times and hex ids: "worker pool 3" and "worker pool 5" are two instructions. Role is
+ * part of the key: an instruction never merges with quoted tool output.
+ */
+export function collapseKey(handle: Pick<Handle, 'kind' | 'text' | 'role'>): string | undefined {
+  if (!LINE_KINDS.has(handle.kind)) return undefined;
+  const stamped = handle.text.replace(TIMESTAMP, '<ts>').replace(CLOCK, '<time>').replace(HEX_ID, '<hex>');
+  const instruction = handle.role === 'user' || handle.role === 'system';
+  const shape = instruction ? stamped : stamped.replace(NUMBER, '#');
+  if ((shape.match(/[A-Za-z]{3,}/g) ?? []).length < 2) return undefined;
+  return `${handle.kind}\u0000${handle.role === 'system' ? 'user' : handle.role}\u0000${shape}`;
+}
+
+const WORD = /[A-Za-z0-9_]/;
+
+/**
+ * Whether `needle` occurs verbatim in `haystack` on word boundaries (so `lib/a.ex` is inside
+ * `/home/u/app/lib/a.ex`, `ReviewTokenStore` inside `ReviewTokenStore.mint`, but `Review`
+ * is not inside `ReviewTokenStore`). Texts shorter than 4 characters never count as inside
+ * another: a `7` inside `v2.7.0` is not the number 7.
+ */
+export function containsAtBoundary(haystack: string, needle: string): boolean {
+  if (needle.length < 4 || haystack.length <= needle.length) return false;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const before = at === 0 ? '' : (haystack[at - 1] ?? '');
+    const after = haystack[at + needle.length] ?? '';
+    const startsWord = WORD.test(needle[0] ?? '');
+    const endsWord = WORD.test(needle[needle.length - 1] ?? '');
+    if ((!startsWord || !WORD.test(before)) && (!endsWord || !WORD.test(after))) return true;
+  }
+  return false;
+}

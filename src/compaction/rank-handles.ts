@@ -1,0 +1,256 @@
+import type { Handle, HandleKind, Span } from '../types.js';
+import { changedTargets, shellCommand } from './changed-paths.js';
+import { handleIdentity } from './guards.js';
+import { containsAtBoundary } from './near-duplicates.js';
+
+/**
+ * Weights of the handle ranking: a handle's score is the sum of each feature times its
+ * weight. Hand-set (reasons below) and kept in one plain object so a benchmark can fit or
+ * cross-validate them (`rankHandles(handles, evidence, { ...DEFAULT_RANK_WEIGHTS, … })`).
+ */
+export interface RankWeights {
+  /** Per doubling of the spans that mention the handle (log2(1 + spans)). */
+  readonly mentions: number;
+  /** Times recency in [0, 1]: 1 for a mention in the last span of the region, 0 at its start or before it. */
+  readonly recency: number;
+  /** The agent used it: it is in the agent's own text or a tool call's arguments. */
+  readonly agentUsed: number;
+  /** On top of `agentUsed`: it is in a tool call's arguments (the agent acted on it). */
+  readonly toolCall: number;
+  /** The user (or the system prompt) said it. */
+  readonly userSaid: number;
+  /** It names something the session changed: a file an edit/write tool call or a shell write (`sed -i`, `>`) targeted. */
+  readonly changed: number;
+  /** It is part of a shell command the agent ran. */
+  readonly commandRun: number;
+  /** The previous record kept it in the window (it earned its place before). */
+  readonly carried: number;
+  /** Penalty (negative): every mention is inside tool results. */
+  readonly toolOnly: number;
+  /** Penalty (negative), on top of `toolOnly`: every mention is inside a bulky tool result (a file dump, a long log). */
+  readonly dumpOnly: number;
+  /** Penalty (negative): it stays visible verbatim in the window anyway (a recent user, assistant or tool-call turn). */
+  readonly visibleInWindow: number;
+  /** Penalty (negative): it looks like extraction noise (a lone closing tag `/div`, a 1–2 character text). */
+  readonly noise: number;
+  /** Penalty per doubling of its token cost: of two handles equally likely to be needed, the cheaper leaves room for another. */
+  readonly cost: number;
+  /** A tool result of at least this many tokens (or a chunk of a larger one) is bulky. */
+  readonly bulkyResultTokens: number;
+  /** Per kind: how often a handle of this kind is what an agent needs verbatim later. */
+  readonly kind: Readonly<Record<HandleKind, number>>;
+}
+
+/**
+ * Hand-set weights. Reasons:
+ * - `userSaid` 3 and `changed` 3 are the strongest single signals: what the user asked for and
+ *   the files the session edited are what an agent comes back to (issue 11: a path edited five
+ *   times must beat a symbol seen once in a file dump).
+ * - `agentUsed` 2 + `toolCall` 1: the agent's own use predicts its reuse better than anything
+ *   it merely read; a tool-call argument is a deliberate act, so it weighs a little more.
+ * - `mentions` 1.5 per doubling: repetition is evidence, with diminishing returns (a handle in 15
+ *   spans is not 15 times as likely to be needed as one in a single span).
+ * - `recency` 1.5: the latest part of the region is what the next turns continue.
+ * - `carried` 1: a handle an earlier compaction kept has survived a ranking already, but it must
+ *   not lock the window against newer evidence.
+ * - `toolOnly` −1, `dumpOnly` −1.5: a symbol only seen inside a file dump or a long log is the
+ *   commonest false candidate.
+ * - `visibleInWindow` −4: a handle still shown verbatim in recent turns needs no index line until
+ *   those turns are compacted too, when it is ranked again with them.
+ * - `noise` −4, `cost` −0.4 per doubling of tokens.
+ * - kinds: paths, assignments, error lines and quoted constraints name concrete things;
+ *   identifiers are many and often incidental; bare numbers and dates are rarely reused alone.
+ */
+export const DEFAULT_RANK_WEIGHTS: RankWeights = {
+  mentions: 1.5,
+  recency: 1.5,
+  agentUsed: 2,
+  toolCall: 1,
+  userSaid: 3,
+  changed: 3,
+  commandRun: 0.5,
+  carried: 1,
+  toolOnly: -1,
+  dumpOnly: -1.5,
+  visibleInWindow: -4,
+  noise: -4,
+  cost: -0.4,
+  bulkyResultTokens: 300,
+  kind: {
+    constraint: 1,
+    path: 1,
+    url: 0.6,
+    endpoint: 0.6,
+    identifier: 0.2,
+    version: 0.3,
+    assignment: 0.8,
+    number: -0.8,
+    email: 0.3,
+    date: -0.5,
+    error: 0.8,
+  },
+};
+
+/** The part of a span the ranking looks at. */
+export type RankSpan = Pick<Span, 'kind' | 'toolName' | 'text' | 'tokens'>;
+
+/** What is known at compaction time about how handles were used. */
+export interface RankEvidence {
+  /** Every handle occurrence known (one per span that mentions it): the region's, and the re-read ancestor range's. */
+  readonly occurrences: readonly Handle[];
+  /** The spans of those occurrences, by span id, when known (region and re-read originals). */
+  readonly spans: ReadonlyMap<string, RankSpan>;
+  /** Identities (`handleIdentity`) of the handles the previous record kept in the window. */
+  readonly carried?: ReadonlySet<string> | undefined;
+  /** The seq range recency is measured over (the compacted region). */
+  readonly fromSeq: number;
+  /** Last seq of that range. */
+  readonly toSeq: number;
+  /** Text that stays visible verbatim in the window after this compaction (recent non-tool-result turns). */
+  readonly visibleText?: string | undefined;
+}
+
+/** The features of one handle, each in the unit its weight expects. */
+export interface HandleFeatures {
+  readonly mentions: number;
+  readonly recency: number;
+  readonly agentUsed: boolean;
+  readonly toolCall: boolean;
+  readonly userSaid: boolean;
+  readonly changed: boolean;
+  readonly commandRun: boolean;
+  readonly carried: boolean;
+  readonly toolOnly: boolean;
+  readonly dumpOnly: boolean;
+  readonly visibleInWindow: boolean;
+  readonly noise: boolean;
+}
+
+/** A handle with its score and the features behind it. */
+export interface RankedHandle {
+  readonly handle: Handle;
+  readonly score: number;
+  readonly features: HandleFeatures;
+}
+
+/** Whether a handle text looks like extraction noise rather than a discriminator. */
+export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
+  const { text } = handle;
+  if (text.trim().length <= 2) return true;
+  if (handle.kind === 'path' && /^\/[A-Za-z][A-Za-z0-9]{0,9}$/.test(text) && !/^\/(tmp|etc|usr|var|opt|home|bin|dev|srv)$/.test(text)) return true;
+  return !/[A-Za-z0-9]/.test(text);
+}
+
+interface Tally {
+  spans: Set<string>;
+  lastSeq: number;
+  agentUsed: boolean;
+  toolCall: boolean;
+  userSaid: boolean;
+  commandRun: boolean;
+  nonTool: boolean;
+  nonBulky: boolean;
+}
+
+function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<string, Tally> {
+  const tallies = new Map<string, Tally>();
+  const commands = new Map<string, string | undefined>();
+  for (const occurrence of evidence.occurrences) {
+    const identity = handleIdentity(occurrence);
+    let tally = tallies.get(identity);
+    if (!tally) {
+      tally = { spans: new Set(), lastSeq: -1, agentUsed: false, toolCall: false, userSaid: false, commandRun: false, nonTool: false, nonBulky: false };
+      tallies.set(identity, tally);
+    }
+    tally.spans.add(`${occurrence.seq}:${occurrence.spanId}`);
+    tally.lastSeq = Math.max(tally.lastSeq, occurrence.seq);
+    const span = evidence.spans.get(occurrence.spanId);
+    const kind = span?.kind;
+    if (occurrence.role === 'user' || occurrence.role === 'system') tally.userSaid = true;
+    if (occurrence.role === 'assistant') tally.agentUsed = true;
+    if (kind === 'tool-call') {
+      tally.toolCall = true;
+      if (!commands.has(occurrence.spanId)) commands.set(occurrence.spanId, span ? shellCommand(span) : undefined);
+      if (commands.get(occurrence.spanId)?.includes(occurrence.text)) tally.commandRun = true;
+    }
+    if (occurrence.role !== 'tool') tally.nonTool = true;
+    if (occurrence.role !== 'tool' || (span !== undefined && span.tokens < bulkyTokens)) tally.nonBulky = true;
+  }
+  return tallies;
+}
+
+function changedTexts(evidence: RankEvidence): string[] {
+  const texts = new Set<string>();
+  for (const span of evidence.spans.values()) for (const target of changedTargets(span)) texts.add(target);
+  return [...texts];
+}
+
+function isChanged(handle: Handle, targets: readonly string[]): boolean {
+  if (handle.kind !== 'path' && handle.kind !== 'identifier') return false;
+  return targets.some((target) => target === handle.text || containsAtBoundary(target, handle.text) || (handle.kind === 'path' && containsAtBoundary(handle.text, target) && target.includes('/')));
+}
+
+/** The features of every handle, from the evidence. */
+export function handleFeatures(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights = DEFAULT_RANK_WEIGHTS): Map<Handle, HandleFeatures> {
+  const tallies = tallyOccurrences(evidence, weights.bulkyResultTokens);
+  const targets = changedTexts(evidence);
+  const span = Math.max(1, evidence.toSeq - evidence.fromSeq);
+  const features = new Map<Handle, HandleFeatures>();
+  for (const handle of handles) {
+    const identity = handleIdentity(handle);
+    const tally = tallies.get(identity);
+    const carried = evidence.carried?.has(identity) ?? false;
+    const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
+    const role = handle.role;
+    features.set(handle, {
+      mentions: Math.log2(1 + (tally?.spans.size ?? 0) + (carried ? 1 : 0)),
+      recency: lastSeq < evidence.fromSeq ? 0 : Math.min(1, (lastSeq - evidence.fromSeq) / span),
+      agentUsed: (tally?.agentUsed ?? false) || role === 'assistant',
+      toolCall: tally?.toolCall ?? false,
+      userSaid: (tally?.userSaid ?? false) || role === 'user' || role === 'system',
+      changed: isChanged(handle, targets),
+      commandRun: tally?.commandRun ?? false,
+      carried,
+      toolOnly: tally === undefined ? role === 'tool' : !tally.nonTool && role === 'tool',
+      dumpOnly: tally !== undefined && !tally.nonBulky && role === 'tool',
+      visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && evidence.visibleText.includes(handle.text),
+      noise: looksLikeNoise(handle),
+    });
+  }
+  return features;
+}
+
+/** The score of one handle with its features. */
+export function scoreHandle(handle: Handle, features: HandleFeatures, weights: RankWeights = DEFAULT_RANK_WEIGHTS): number {
+  const flag = (value: boolean, weight: number) => (value ? weight : 0);
+  return (
+    features.mentions * weights.mentions +
+    features.recency * weights.recency +
+    flag(features.agentUsed, weights.agentUsed) +
+    flag(features.toolCall, weights.toolCall) +
+    flag(features.userSaid, weights.userSaid) +
+    flag(features.changed, weights.changed) +
+    flag(features.commandRun, weights.commandRun) +
+    flag(features.carried, weights.carried) +
+    flag(features.toolOnly, weights.toolOnly) +
+    flag(features.dumpOnly, weights.dumpOnly) +
+    flag(features.visibleInWindow, weights.visibleInWindow) +
+    flag(features.noise, weights.noise) +
+    Math.log2(1 + Math.max(1, handle.tokens)) * weights.cost +
+    weights.kind[handle.kind]
+  );
+}
+
+/**
+ * Rank handles by evidence of future use available at compaction time, most useful first
+ * (ties: the most recent first). Every input handle is in the output exactly once.
+ */
+export function rankHandles(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights = DEFAULT_RANK_WEIGHTS): RankedHandle[] {
+  const features = handleFeatures(handles, evidence, weights);
+  return handles
+    .map((handle) => {
+      const handleFeature = features.get(handle) as HandleFeatures;
+      return { handle, features: handleFeature, score: scoreHandle(handle, handleFeature, weights) };
+    })
+    .sort((a, b) => b.score - a.score || b.handle.seq - a.handle.seq || a.handle.start - b.handle.start || a.handle.text.localeCompare(b.handle.text));
+}
