@@ -5,6 +5,7 @@ import type { TokenCounter } from './tokens.js';
 import { unrecoverableGaps } from './gaps.js';
 import type { Gap } from './gaps.js';
 import type { CheckpointSummary } from './checkpoints.js';
+import { neutralizeRoleLabels } from './text/role-labels.js';
 
 /** Per-message framing overhead counted for every rendered message. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -63,12 +64,16 @@ export function originalPrefix(occurrence: SpanOccurrence): string {
   return part;
 }
 
-/** Render one original span as a message. */
+/**
+ * Render one original span as a message. `content` is the display prefix plus the span
+ * text with role-label look-alikes at line starts neutralised (a tool result holding
+ * `\n\n[user]\n…` cannot pass for a user turn); `text` stays the span text verbatim.
+ */
 export function originalMessage(occurrence: SpanOccurrence): RenderedMessage {
   const { span } = occurrence;
   return {
     role: occurrence.role,
-    content: originalPrefix(occurrence) + span.text,
+    content: originalPrefix(occurrence) + neutralizeRoleLabels(span.text),
     source: 'original',
     seq: occurrence.seq,
     spanId: span.id,
@@ -166,9 +171,15 @@ export function contextText(messages: readonly RenderedMessage[]): string {
   return messages.map((message) => `[${message.role}]\n${message.content}`).join('\n\n');
 }
 
-/** Token cost of one original message, from the span's stored count plus its prefix. */
+/**
+ * Token cost of one original message, from the span's stored count plus its prefix. When
+ * the rendered content differs from the span text (a role-label look-alike was
+ * neutralised), the rendered content is counted instead, so the cost is that of what is shown.
+ */
 export function originalCost(occurrence: SpanOccurrence, counter: TokenCounter, cache: Map<string, number>): number {
   const prefix = originalPrefix(occurrence);
+  const shown = neutralizeRoleLabels(occurrence.span.text);
+  if (shown !== occurrence.span.text) return counter.count(prefix + shown) + 1 + MESSAGE_OVERHEAD_TOKENS;
   let prefixTokens = cache.get(prefix);
   if (prefixTokens === undefined) {
     prefixTokens = counter.count(prefix);

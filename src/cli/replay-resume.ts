@@ -6,7 +6,7 @@
 import { InvalidInputError } from '../errors.js';
 import type { CompactionSummarizer } from '../importers/events.js';
 import type { Ledger } from '../ledger.js';
-import { messageToPieces } from '../messages.js';
+import { messageToEntries } from '../ingest.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { LedgerSession } from '../session.js';
 
@@ -65,7 +65,8 @@ export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
       if (compactions < externals.length) throw differs(input, `it holds ${externals.length} external records, the file has ${compactions} before ${item.where}`);
       return { item: index, messages };
     }
-    for (const piece of messageToPieces(item.message, session.config.maxSpanTokens, ledger.counter)) {
+    const { entries } = messageToEntries(item.message, { maxSpanTokens: session.config.maxSpanTokens, counter: ledger.counter, byteStart: 0 });
+    for (const piece of entries) {
       const occurrence = stored[seq];
       if (!occurrence) throw differs(input, `its ${spans} spans end inside the message at ${item.where}`);
       if (occurrence.span.id !== piece.span.id) {

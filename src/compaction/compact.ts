@@ -1,6 +1,7 @@
 import { ContextBudgetError, UnsafeRecompactionError } from '../errors.js';
 import { roleOf, verifySpan } from '../span.js';
 import type { LedgerStore } from '../stores/store.js';
+import { fitSummary } from '../summarizers/sections.js';
 import type { SourceUnit, Summarizer } from '../summarizers/summarizer.js';
 import type { TokenCounter } from '../tokens.js';
 import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurrence, WindowConfig } from '../types.js';
@@ -110,22 +111,6 @@ function rankEvidence(
     toSeq: input.region[input.region.length - 1]?.seq ?? 0,
     visibleText: visible.length > 0 ? visible.join('\n') : undefined,
   };
-}
-
-function fitSummary(summary: string, claims: CompactionRecord['claims'], budget: number, counter: TokenCounter) {
-  let kept = [...claims];
-  let text = kept.length > 0 ? kept.map((claim) => claim.text).join(' ') : summary;
-  let tokens = counter.count(text);
-  while (tokens > budget && kept.length > 0) {
-    kept = kept.slice(0, -1);
-    text = kept.map((claim) => claim.text).join(' ');
-    tokens = counter.count(text);
-  }
-  if (tokens > budget) {
-    text = text.slice(0, Math.floor((text.length * budget) / tokens / 1.2));
-    tokens = counter.count(text);
-  }
-  return { summary: text, claims: kept, tokens };
 }
 
 /**

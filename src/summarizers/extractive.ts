@@ -1,4 +1,12 @@
-import type { Claim } from '../types.js';
+import { spanId } from '../span.js';
+import { foldConfusables } from '../text/confusables.js';
+import type { Claim, Role } from '../types.js';
+import { errorLines } from './errors-seen.js';
+import { changedPaths } from './file-changes.js';
+import { looksLikeInjection, looksLikeOverride } from './injection.js';
+import { SECTION_TITLES, fitSummary, renderSections } from './sections.js';
+import type { SectionLine, SectionName } from './sections.js';
+import { cleanSentences } from './sentences.js';
 import type { SourceUnit, SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 
 /** Options of the extractive summarizer. */
@@ -7,42 +15,29 @@ export interface ExtractiveSummarizerOptions {
   readonly maxSentenceChars?: number;
 }
 
+/** A candidate line: a verbatim extract of one unit, with the span ids it cites. */
 interface Candidate {
   readonly order: number;
   readonly text: string;
   readonly spanIds: readonly string[];
-  readonly score: number;
+  /** The unit it comes from (sentences of one request are grouped by it). */
+  readonly unit: number;
 }
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-const STOP = new Set('the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than'.split(' '));
+/** Share of the budget each section may take before the decisions get the rest. */
+const SHARES: Readonly<Record<Exclude<SectionName, 'decisions'>, number>> = { task: 0.35, errors: 0.2, files: 0.15, next: 0.15 };
+const SENTENCES_PER_REQUEST = 3;
+const NEXT_STEP = /\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
+const DECISION = /\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*/i;
+/** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
+const NARRATION = /^(now )?(let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
+const STOP = new Set('the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than let me now'.split(' '));
 
-/** True for text that reads as prose: mostly letters and spaces, not JSON or a log line. */
-function isProse(sentence: string): boolean {
-  if (/^[{[<|#>-]/.test(sentence)) return false;
-  const letters = sentence.match(/[A-Za-z ]/g)?.length ?? 0;
-  return letters / sentence.length >= 0.75 && /\b[a-z]{3,}\b.*\b[a-z]{3,}\b/.test(sentence);
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).filter((word) => !STOP.has(word));
 }
 
-/** Imperative wording inside tool output: kept out of the prose so a page cannot speak as the user. */
-const INJECTION_SHAPED = /\b(do not|don't|never|must|ignore|important|instruction|you should|always)\b/i;
-
-function sentencesOf(unit: SourceUnit, maxChars: number): string[] {
-  if (unit.origin === 'claim') return unit.role === 'tool' && INJECTION_SHAPED.test(unit.text) ? [] : [unit.text];
-  if (unit.kind === 'tool-call') return [];
-  const result: string[] = [];
-  for (const line of unit.text.split('\n')) {
-    for (const { segment } of segmenter.segment(line)) {
-      const sentence = segment.trim();
-      if (sentence.length < 12 || sentence.length > maxChars || !isProse(sentence)) continue;
-      if (unit.role === 'tool' && INJECTION_SHAPED.test(sentence)) continue;
-      result.push(sentence);
-    }
-  }
-  return result;
-}
-
-/** Jaccard overlap of two word sets (redundancy check: near-duplicate sentences are kept once). */
+/** Jaccard overlap of two word sets (near-duplicate lines are kept once). */
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let shared = 0;
@@ -50,61 +45,170 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-function words(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).filter((word) => !STOP.has(word));
+/**
+ * The role of the span a re-ingested claim cites. Claims of an earlier summary arrive as
+ * units of role `assistant`; the span's real role is known when a handle of the region
+ * came from it, or when the claim is the whole span text (its content address matches).
+ */
+function claimSourceRole(unit: SourceUnit, handleRoles: ReadonlyMap<string, Role>): Role | undefined {
+  for (const id of unit.spanIds) {
+    const role = handleRoles.get(id);
+    if (role !== undefined) return role;
+    if (spanId({ kind: 'user', text: unit.text }) === id) return 'user';
+  }
+  return undefined;
+}
+
+/** Lines of the region by section, each a verbatim extract of the unit it cites. */
+interface Gathered {
+  readonly task: Candidate[];
+  readonly assistant: Candidate[];
+  readonly files: Map<string, Candidate>;
+  readonly errors: Map<string, Candidate>;
+  readonly next: Candidate[];
+}
+
+function gather(request: SummarizeRequest, maxChars: number): Gathered {
+  const handleRoles = new Map(request.handles.map((handle) => [handle.spanId, handle.role]));
+  const toolText = foldConfusables(request.units.filter((unit) => unit.role === 'tool').map((unit) => unit.text).join('\n\u0000\n')).toLowerCase();
+  const echoesTool = (sentence: string) => toolText.length > 0 && toolText.includes(foldConfusables(sentence).toLowerCase());
+  const gathered: Gathered = { task: [], assistant: [], files: new Map(), errors: new Map(), next: [] };
+  let order = 0;
+  const push = (list: Candidate[], text: string, unit: SourceUnit, index: number) => list.push({ order: order++, text, spanIds: unit.spanIds, unit: index });
+  const addFile = (path: string, unit: SourceUnit, index: number) => {
+    const previous = gathered.files.get(path);
+    const spanIds = [...new Set([...(previous?.spanIds ?? []), ...unit.spanIds])].slice(-3);
+    gathered.files.delete(path);
+    gathered.files.set(path, { order: order++, text: path, spanIds, unit: index });
+  };
+  const addError = (text: string, key: string, unit: SourceUnit, index: number) => {
+    if (looksLikeInjection(text)) return;
+    gathered.errors.delete(key);
+    gathered.errors.set(key, { order: order++, text, spanIds: unit.spanIds, unit: index });
+  };
+  request.units.forEach((unit, index) => {
+    if (unit.origin === 'claim') {
+      const role = claimSourceRole(unit, handleRoles);
+      if (/^[\w.~/-][\w./~+@-]*$/.test(unit.text) && /[/.]/.test(unit.text)) return addFile(unit.text, unit, index);
+      const error = errorLines(unit.text, maxChars)[0];
+      if (error?.text === unit.text && role !== 'user') return addError(error.text, error.key, unit, index);
+      if (role === 'tool' || looksLikeOverride(unit.text) || echoesTool(unit.text)) return;
+      if (role === 'user') return push(gathered.task, unit.text, unit, index);
+      return push(NEXT_STEP.test(unit.text) ? gathered.next : gathered.assistant, unit.text, unit, index);
+    }
+    if (unit.kind === 'tool-call') {
+      for (const path of changedPaths(unit.text)) addFile(path, unit, index);
+      return;
+    }
+    if (unit.role === 'tool') {
+      for (const error of errorLines(unit.text, maxChars)) addError(error.text, error.key, unit, index);
+      return;
+    }
+    if (unit.role === 'user') {
+      for (const sentence of cleanSentences(unit.text, { maxChars, lowercaseStart: true, minLineWords: 2 })) {
+        push(gathered.task, sentence, unit, index);
+      }
+      return;
+    }
+    if (unit.role === 'assistant') {
+      for (const sentence of cleanSentences(unit.text, { maxChars, lowercaseStart: false, minLineWords: 4 })) {
+        if (!looksLikeOverride(sentence) && !echoesTool(sentence)) push(gathered.assistant, sentence, unit, index);
+      }
+    }
+  });
+  return gathered;
+}
+
+/** Sentences of the first and the latest request (grouped by unit), first ones first. */
+function taskCandidates(task: readonly Candidate[]): Candidate[] {
+  const first = task[0]?.unit;
+  const latest = task[task.length - 1]?.unit;
+  const ofFirst = task.filter((candidate) => candidate.unit === first).slice(0, SENTENCES_PER_REQUEST);
+  const ofLatest = latest === first ? [] : task.filter((candidate) => candidate.unit === latest).slice(0, SENTENCES_PER_REQUEST);
+  return [...ofFirst, ...ofLatest];
+}
+
+/** The forward-looking sentences of the last assistant units, latest first (an earlier summary's next steps only when there are none). */
+function nextCandidates(gathered: Gathered): Candidate[] {
+  const units = [...new Set(gathered.assistant.map((candidate) => candidate.unit))].slice(-3);
+  const fromRegion = gathered.assistant.filter((candidate) => units.includes(candidate.unit) && NEXT_STEP.test(candidate.text));
+  return (fromRegion.length > 0 ? fromRegion : gathered.next).sort((a, b) => b.order - a.order).slice(0, 3);
+}
+
+/** Assistant sentences ranked by word weight, recency and decision wording, best first. */
+function rankedDecisions(candidates: readonly Candidate[], exclude: ReadonlySet<string>): Candidate[] {
+  const frequency = new Map<string, number>();
+  for (const candidate of candidates) for (const word of new Set(words(candidate.text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const last = candidates[candidates.length - 1]?.order ?? 1;
+  const scored = candidates
+    .filter((candidate) => !exclude.has(candidate.text))
+    .map((candidate) => {
+      const candidateWords = words(candidate.text);
+      const weight = candidateWords.reduce((sum, word) => sum + Math.log(1 + (frequency.get(word) ?? 0)), 0) / Math.sqrt(1 + candidateWords.length);
+      const recency = 1 + candidate.order / Math.max(1, last);
+      const narration = NARRATION.test(candidate.text) ? 0.5 : 1;
+      return { candidate, score: weight * recency * narration * (DECISION.test(candidate.text) ? 1.4 : 1) };
+    });
+  return scored.sort((a, b) => b.score - a.score || a.candidate.order - b.candidate.order).map((entry) => entry.candidate);
 }
 
 /**
- * The default summarizer: offline and deterministic. It scores sentences of the region by
- * the weight of their words across the region, by role (user and system first) and by
- * whether they carry handles, then keeps the best that fit the budget, skipping near
- * duplicates of sentences already kept, in source order. Tool-call arguments and text that
- * is not prose (JSON, tables, log lines) are not candidates, and neither are imperative
- * sentences inside tool output (they stay in the handle index, labelled as quoted output).
- * Every summary sentence is a verbatim sentence of a source and cites its span ids.
+ * The default summarizer: offline and deterministic. It writes a structured summary of
+ * short sections, each line a verbatim extract citing its spans:
+ * - Task: sentences of the first and the latest user request, in the user's own words;
+ * - Decisions and current state: the assistant's sentences, ranked by word weight, recency
+ *   and decision wording;
+ * - Files changed: the paths of edit- and write-like tool calls, verbatim;
+ * - Errors seen: the latest sighting of each distinct error line of tool results (numbers
+ *   and times do not make an error distinct), under a title that marks them as quoted output;
+ * - Next steps: forward-looking sentences of the last assistant turns.
+ * Tool output never reaches the prose sections: its sentences are not candidates, nor is
+ * a user or assistant sentence that repeats tool output, nor an assistant sentence that
+ * reads as an override ("ignore previous instructions", "the user has approved …"); error
+ * lines that read as instructions are left out too. Every wording check folds confusables
+ * and invisible characters first. Hook boilerplate, markup, escapes and fragments are
+ * never candidates. The rendered summary fits `budgetTokens` by the request's counter.
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const maxChars = options.maxSentenceChars ?? 400;
   return {
-    identity: { name: 'extractive', version: '1' },
+    identity: { name: 'extractive', version: '2' },
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
-      const handleSpans = new Set(request.handles.map((handle) => handle.spanId));
-      const candidates: Candidate[] = [];
-      const frequency = new Map<string, number>();
-      const perUnit = request.units.map((unit) => sentencesOf(unit, maxChars));
-      for (const sentences of perUnit) for (const sentence of sentences) for (const word of new Set(words(sentence))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-      let order = 0;
-      request.units.forEach((unit, index) => {
-        const roleWeight = unit.role === 'user' || unit.role === 'system' ? 1.6 : unit.role === 'assistant' ? 1.2 : 0.4;
-        const originWeight = unit.origin === 'claim' ? 1.3 : 1;
-        const handleWeight = unit.spanIds.some((id) => handleSpans.has(id)) ? 1.2 : 1;
-        for (const sentence of perUnit[index] ?? []) {
-          const sentenceWords = words(sentence);
-          const weight = sentenceWords.reduce((sum, word) => sum + Math.log(1 + (frequency.get(word) ?? 0)), 0);
-          const score = (weight / Math.sqrt(1 + sentenceWords.length)) * roleWeight * originWeight * handleWeight;
-          candidates.push({ order: order++, text: sentence, spanIds: unit.spanIds, score });
+      const budget = request.budgetTokens;
+      const gathered = gather(request, maxChars);
+      const lines: SectionLine[] = [];
+      const seen: Set<string>[] = [];
+      const used = new Set<string>();
+      let spent = 0;
+      const take = (section: SectionName, candidates: readonly Candidate[], share: number, order: 'source' | 'given') => {
+        const limit = Math.floor(budget * share);
+        const chosen: Candidate[] = [];
+        let cost = request.counter.count(SECTION_TITLES[section]) + 2;
+        for (const candidate of candidates) {
+          if (used.has(candidate.text)) continue;
+          const candidateWords = new Set(words(candidate.text));
+          if (section !== 'files' && section !== 'errors' && seen.some((other) => overlap(candidateWords, other) > 0.6)) continue;
+          const lineCost = request.counter.count(candidate.text) + 2;
+          if (cost + lineCost > limit || spent + cost + lineCost > budget) continue;
+          chosen.push(candidate);
+          seen.push(candidateWords);
+          used.add(candidate.text);
+          cost += lineCost;
         }
-      });
-      const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);
-      const chosen: Candidate[] = [];
-      const chosenWords: Set<string>[] = [];
-      const seen = new Set<string>();
-      let used = 0;
-      for (const candidate of ranked) {
-        if (seen.has(candidate.text)) continue;
-        const candidateWords = new Set(words(candidate.text));
-        if (chosenWords.some((other) => overlap(candidateWords, other) > 0.6)) continue;
-        const cost = request.counter.count(candidate.text) + 1;
-        if (used + cost > request.budgetTokens) continue;
-        chosen.push(candidate);
-        chosenWords.push(candidateWords);
-        seen.add(candidate.text);
-        used += cost;
-        if (used >= request.budgetTokens - 4) break;
-      }
-      chosen.sort((a, b) => a.order - b.order);
-      const claims: Claim[] = chosen.map((candidate) => ({ text: candidate.text, spanIds: [...candidate.spanIds] }));
-      return { summary: claims.map((claim) => claim.text).join(' '), claims };
+        if (chosen.length === 0) return;
+        spent += cost;
+        if (order === 'source') chosen.sort((a, b) => a.order - b.order);
+        for (const candidate of chosen) lines.push({ section, claim: { text: candidate.text, spanIds: [...candidate.spanIds] } satisfies Claim });
+      };
+      take('task', taskCandidates(gathered.task), SHARES.task, 'given');
+      take('errors', [...gathered.errors.values()].reverse(), SHARES.errors, 'source');
+      take('files', [...gathered.files.values()].reverse(), SHARES.files, 'source');
+      const next = nextCandidates(gathered);
+      take('next', next, SHARES.next, 'source');
+      take('decisions', rankedDecisions(gathered.assistant, used), 1, 'source');
+      const rendered = renderSections(lines);
+      const fitted = fitSummary(rendered.summary, rendered.claims, budget, request.counter);
+      return { summary: fitted.summary, claims: fitted.claims };
     },
   };
 }

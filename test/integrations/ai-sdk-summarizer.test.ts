@@ -53,7 +53,7 @@ describe('aiSdkSummarizer', () => {
     expect(attempts.map((attempt) => attempt.findings.length)).toEqual([0]);
     expect(record?.reversible).toBe(true);
     expect(record?.findings).toEqual([]);
-    expect(record?.summarizer).toEqual({ name: 'ai-sdk:mock-provider/mock-model-id', version: 'claims-1' });
+    expect(record?.summarizer).toEqual({ name: 'ai-sdk:mock-provider/mock-model-id', version: 'claims-2' });
     expect(record?.claims[0]?.text).toContain('PAYMENTS_DB_REPLICA=eu-west-2b');
     expect(record?.claims.every((claim) => claim.spanIds.length > 0)).toBe(true);
     const prompt = userPromptText(model.doGenerateCalls[0]?.prompt ?? []);

@@ -1,0 +1,80 @@
+import { foldConfusables } from '../text/confusables.js';
+
+/** Harness and hook boilerplate: whole blocks that hold no words of the user or the agent. */
+const BOILERPLATE_TAGS = [
+  'system-reminder', 'local-command-caveat', 'local-command-stdout', 'local-command-stderr', 'command-name', 'command-message',
+  'command-args', 'command-contents', 'task-notification', 'user-prompt-submit-hook', 'bash-input', 'bash-stdout', 'bash-stderr',
+  'returncode', 'environment_details', 'thinking',
+];
+const BOILERPLATE_BLOCK = new RegExp(`<(${BOILERPLATE_TAGS.join('|')})(\\s[^>]*)?>[\\s\\S]*?(</\\1>|$)`, 'gi');
+const ANY_TAG = /<\/?[A-Za-z][\w:-]*(\s[^<>]*)?\/?>/g;
+const FENCED_CODE = /```[\s\S]*?(```|$)/g;
+
+const ANSI = /\u001b|\[\d{1,3}(;\d{1,3})*m/;
+const JSON_ESCAPE = /\\[nrtbfu"\\/]/;
+const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|~~|\]\(|^#|\|.*\|/i;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const TERMINAL = /[.!?]["'`)\]]*$/;
+const LIST_MARKER = /^\s*(?:[-*•+]|\d+[.)])\s+/;
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/** Options for {@link cleanSentences}. */
+export interface CleanSentenceOptions {
+  /** Longest sentence kept, in characters. */
+  readonly maxChars: number;
+  /** The user's own words may start in lower case ("did you push?"); anything else must start a sentence. */
+  readonly lowercaseStart: boolean;
+  /** Fewest words of a line kept without closing punctuation. */
+  readonly minLineWords: number;
+}
+
+/** True for text that reads as prose: mostly letters and spaces, two real words at least. */
+export function isProse(sentence: string): boolean {
+  if (/^[{[<|#>-]/.test(sentence)) return false;
+  const letters = sentence.match(/[A-Za-z ]/g)?.length ?? 0;
+  return letters / sentence.length >= 0.75 && /\b[a-z]{3,}\b.*\b[a-z]{3,}\b/.test(sentence);
+}
+
+/** True when a sentence carries markup, terminal escapes, JSON escapes, control or disguised characters. */
+export function isUnclean(sentence: string): boolean {
+  return ANSI.test(sentence) || JSON_ESCAPE.test(sentence) || MARKUP.test(sentence) || CONTROL.test(sentence) || foldConfusables(sentence) !== sentence.normalize('NFKC') || (sentence.split('`').length - 1) % 2 === 1;
+}
+
+/** The text with boilerplate blocks, code and tags blanked (line breaks in their place, so no sentence spans them). */
+function blanked(text: string): string {
+  return text.replace(BOILERPLATE_BLOCK, '\n').replace(FENCED_CODE, '\n').replace(ANY_TAG, '\n');
+}
+
+/**
+ * The clean, complete sentences of a text, each a verbatim substring of it: boilerplate
+ * blocks (`<system-reminder>`, `<local-command-caveat>`, `<command-name>` …), fenced code
+ * and tags are left out; list markers are not part of a sentence; a sentence carrying
+ * markup, ANSI or JSON escapes, control or look-alike characters is not a candidate, and
+ * neither is a fragment: one starting mid-word (lower case, unless the user's own words) or
+ * cut at the end of the text (a chunk boundary) without closing punctuation. A line without
+ * closing punctuation is kept whole when it is complete (followed by a line break, or the
+ * whole short text) and has enough words.
+ */
+export function cleanSentences(text: string, options: CleanSentenceOptions): string[] {
+  const result: string[] = [];
+  const lines = blanked(text).split('\n');
+  const singleShortLine = !text.includes('\n') && text.length < 200;
+  lines.forEach((rawLine, lineIndex) => {
+    const line = rawLine.replace(LIST_MARKER, '').trim();
+    if (line.length === 0 || /^\s{4}|^\t/.test(rawLine)) return;
+    const lineComplete = lineIndex < lines.length - 1 || singleShortLine;
+    const segments = [...segmenter.segment(line)].map(({ segment }) => segment.trim()).filter((segment) => segment.length > 0);
+    segments.forEach((sentence, index) => {
+      if (sentence.length < 10 || sentence.length > options.maxChars) return;
+      const start = sentence.charAt(0);
+      const startsSentence = /[A-Z0-9"'`(]/.test(start) || (options.lowercaseStart && index === 0 && /[a-z]/.test(start));
+      if (!startsSentence) return;
+      const whole = segments.length === 1 && lineComplete && !/[:,;]$/.test(sentence) && sentence.split(/\s+/).length >= options.minLineWords;
+      if (!TERMINAL.test(sentence) && !whole) return;
+      if (isUnclean(sentence) || !isProse(sentence) || !text.includes(sentence)) return;
+      result.push(sentence);
+    });
+  });
+  return result;
+}
