@@ -66,15 +66,18 @@ export interface RefillInput {
 /**
  * Choose the compaction boundary so that the context right after it holds about
  * `targetFill × maxTokens`: fixed part + summary (its budget) + the handle index (what the
- * carried handles cost, up to the handle budget) + recent turns. What the summary or the
+ * carried handles need, up to the handle budget) + recent turns. What the summary or the
  * handles do not use goes to recent turns. An adaptive handle budget grows to what the
- * carried handles need while recent turns keep `MIN_RECENT_SHARE` of `maxTokens`. An
- * explicit `keepRecentTokens` replaces the target for recent turns. The fewest originals
- * are compacted that meet the target.
+ * carried handles need while recent turns keep `MIN_RECENT_SHARE` of `maxTokens`.
+ * The boundary whose expected context is nearest the target wins, as long as it stays at or
+ * under `compactAt × maxTokens` (so the next turn does not compact again at once); when no
+ * boundary does, everything is compacted. An explicit `keepRecentTokens` replaces the target:
+ * the fewest originals are compacted that leave at most that many tokens of recent turns.
  */
 export function planRefill(input: RefillInput): RefillPlan {
   const { originals, costs, config } = input;
   const target = Math.floor(config.targetFill * config.maxTokens);
+  const ceiling = Math.floor(config.compactAt * config.maxTokens);
   const available = target - input.fixedTokens;
   const minRecent = Math.floor(MIN_RECENT_SHARE * config.maxTokens);
   const suffix: number[] = new Array<number>(originals.length + 1).fill(0);
@@ -83,25 +86,34 @@ export function planRefill(input: RefillInput): RefillPlan {
   const seen = new Set<string>();
   const kinds = new Set<string>();
   let carried = 0;
+  let shown = 0;
   const add = (handle: Handle) => {
     const identity = handleIdentity(handle);
     if (seen.has(identity)) return;
     seen.add(identity);
     carried += handleCost(handle) + (kinds.has(handle.kind) ? 0 : 4);
+    shown += handle.tokens + (handle.kind === 'constraint' ? 10 : 1) + (kinds.has(handle.kind) ? 0 : 3);
     kinds.add(handle.kind);
   };
   input.carriedHandles.forEach(add);
   let next = 0;
-  let plan: RefillPlan | undefined;
+  let best: RefillPlan | undefined;
   for (const boundary of allowedBoundaries(originals)) {
     const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
     while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
     let handleBudgetTokens = config.handleBudgetTokens;
     if (config.adaptiveHandleBudget && carried > handleBudgetTokens) handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - config.summaryBudgetTokens - minRecent));
-    const ledger = config.summaryBudgetTokens + Math.min(carried, handleBudgetTokens);
-    const keep = config.keepRecentTokens ?? available - ledger;
-    plan = { boundary, handleBudgetTokens, expectedTokens: input.fixedTokens + ledger + (suffix[boundary] ?? 0) };
-    if ((suffix[boundary] ?? 0) <= keep) return plan;
+    const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
+    const kept = suffix[boundary] ?? 0;
+    const plan = { boundary, handleBudgetTokens, expectedTokens: input.fixedTokens + config.summaryBudgetTokens + handleTokens + kept };
+    if (config.keepRecentTokens !== undefined) {
+      if (kept <= config.keepRecentTokens) return plan;
+      best = plan;
+      continue;
+    }
+    const fits = plan.expectedTokens <= ceiling;
+    if (best === undefined || (fits && (best.expectedTokens > ceiling || Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target)))) best = plan;
+    if (plan.expectedTokens <= target) break;
   }
-  return plan ?? { boundary: originals.length, handleBudgetTokens: config.handleBudgetTokens, expectedTokens: input.fixedTokens };
+  return best ?? { boundary: originals.length, handleBudgetTokens: config.handleBudgetTokens, expectedTokens: input.fixedTokens };
 }
