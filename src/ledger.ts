@@ -1,4 +1,6 @@
 import { summarizeCheckpoint } from './checkpoints.js';
+import { maskingPolicy } from './compaction/masking.js';
+import { resolveWindowConfig } from './config.js';
 import { gapsOf } from './gaps.js';
 import { LedgerSession, activeRecord } from './session.js';
 import type { SessionOptions } from './session.js';
@@ -7,6 +9,7 @@ import { createExtractiveSummarizer } from './summarizers/extractive.js';
 import type { Summarizer } from './summarizers/summarizer.js';
 import { createO200kCounter } from './tokens.js';
 import type { TokenCounter } from './tokens.js';
+import type { WindowConfig } from './types.js';
 import { renderWindow } from './window.js';
 import type { RenderedContext } from './window.js';
 
@@ -32,9 +35,10 @@ export interface Ledger {
   session(sessionId: string, options?: SessionOptions): Promise<LedgerSession>;
   /**
    * Replay the window a session had right after the span with seq `atSeq - 1` was appended
-   * and any compaction then was done: a pure function of the stored spans and records.
+   * and any compaction then was done: a pure function of the stored spans and records and of the
+   * window configuration (pass the session's `window` options: which tool results are masked depends on them).
    */
-  replayWindow(sessionId: string, options?: { atSeq?: number; systemPrompt?: string }): Promise<RenderedContext>;
+  replayWindow(sessionId: string, options?: { atSeq?: number; systemPrompt?: string; window?: Partial<WindowConfig> }): Promise<RenderedContext>;
   /** Close the store. */
   close(): Promise<void>;
 }
@@ -54,7 +58,8 @@ export function createLedger(options: LedgerOptions): Ledger {
       const active = activeRecord(records);
       const checkpoint = summarizeCheckpoint(records, active?.checkpointId);
       const originals = await store.occurrences(sessionId, { fromSeq: active ? active.droppedRange.toSeq + 1 : 0, toSeq: atSeq - 1 });
-      return renderWindow({ systemPrompt: replayOptions.systemPrompt, active, checkpoint, gaps: gapsOf(records), originals }, counter);
+      const masking = maskingPolicy(resolveWindowConfig(sessionId, replayOptions.window));
+      return renderWindow({ systemPrompt: replayOptions.systemPrompt, active, checkpoint, gaps: gapsOf(records), originals, masking }, counter);
     },
     close: () => store.close(),
   };

@@ -2,7 +2,8 @@ import { mergedCheckpoint, summarizeCheckpoint } from './checkpoints.js';
 import type { CheckpointSummary } from './checkpoints.js';
 import { compactRegion } from './compaction/compact.js';
 import { mergeHandles } from './compaction/guards.js';
-import { allowedBoundaries, chooseBoundary } from './compaction/planner.js';
+import { maskingPolicy } from './compaction/masking.js';
+import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
 import { recordId } from './compaction/record-id.js';
 import { LEDGER_FRAME_TOKENS, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidInputError } from './errors.js';
@@ -20,6 +21,9 @@ import type { TokenCounter } from './tokens.js';
 import type { CompactionRecord, Finding, Handle, SpanOccurrence, WindowConfig } from './types.js';
 import { originalCost, renderWindow } from './window.js';
 import type { RenderedContext, WindowState } from './window.js';
+
+/** Tokens of the ledger block's "Summary:", pinned-constraint and handle-index header lines, beyond its frame. */
+const FRAME_HEADERS_TOKENS = 16;
 
 /** Options for opening a session. */
 export interface SessionOptions {
@@ -158,51 +162,114 @@ export class LedgerSession {
       checkpoint = summarizeCheckpoint(this.allRecords, active?.checkpointId);
       this.checkpointSummary = checkpoint;
     }
-    return { systemPrompt: this.systemPrompt, active, checkpoint, gaps: this.gaps(), originals: this.originals };
+    return { systemPrompt: this.systemPrompt, active, checkpoint, gaps: this.gaps(), originals: this.originals, masking: maskingPolicy(this.config) };
   }
 
-  /** Render without compacting. */
+  /** Render without compacting (old bulky tool results are masked as the configuration says: that writes nothing). */
   peek(): RenderedContext {
     return renderWindow(this.state(), this.dependencies.counter, this.costCache);
   }
 
-  /** Render the context, compacting first when it is over `compactAt` and again until it fits `maxTokens`. */
+  /**
+   * Render the context. Over `compactAt`, old bulky tool results are masked first (lossless, nothing
+   * written); when that is not enough, one compaction refills the window to `targetFill`, and more
+   * follow while the context is over `maxTokens`.
+   */
   render(): Promise<RenderedContext> {
     return this.exclusive(async () => {
       const { maxTokens, compactAt, keepRecentTokens } = this.config;
       let rendered = this.peek();
       if (rendered.tokens > compactAt * maxTokens && this.originals.length > 0) {
-        await this.compactOnce(keepRecentTokens);
+        await this.compactOnce(await this.refillPlan());
         rendered = this.peek();
       }
       while (rendered.tokens > maxTokens) {
         if (this.originals.length === 0) {
           throw new ContextBudgetError(`Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.`, { sessionId: this.id, tokens: rendered.tokens, maxTokens });
         }
-        const fixed = rendered.tokens - this.originals.reduce((sum, occurrence) => sum + originalCost(occurrence, this.dependencies.counter, this.costCache), 0);
+        const fixed = renderWindow({ ...this.state(), originals: [] }, this.dependencies.counter, this.costCache).tokens;
         const room = maxTokens - Math.max(fixed, this.config.handleBudgetTokens + this.config.summaryBudgetTokens + LEDGER_FRAME_TOKENS);
-        await this.compactOnce(Math.max(0, Math.min(keepRecentTokens, room)));
+        await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
         rendered = this.peek();
       }
       return rendered;
     });
   }
 
-  /** Force one compaction now, keeping at most `keepRecentTokens` of recent turns. */
-  compact(keepRecentTokens = this.config.keepRecentTokens): Promise<CompactionRecord | undefined> {
-    return this.exclusive(() => this.compactOnce(keepRecentTokens));
+  /**
+   * Force one compaction now. With `keepRecentTokens`, at most that many tokens of recent turns
+   * are kept; without it, the boundary is chosen to refill the window to `targetFill` (or the
+   * configured `keepRecentTokens`).
+   */
+  compact(keepRecentTokens?: number): Promise<CompactionRecord | undefined> {
+    return this.exclusive(async () => this.compactOnce(keepRecentTokens === undefined ? await this.refillPlan() : this.keepPlan(keepRecentTokens)));
   }
 
-  private async compactOnce(keepTokens: number): Promise<CompactionRecord | undefined> {
-    if (this.originals.length === 0) return undefined;
-    const costs = this.originals.map((occurrence) => originalCost(occurrence, this.dependencies.counter, this.costCache));
-    const boundary = chooseBoundary(this.originals, costs, keepTokens);
+  private originalCosts(): number[] {
+    return this.originals.map((occurrence) => originalCost(occurrence, this.dependencies.counter, this.costCache));
+  }
+
+  private keepPlan(keepTokens: number): { boundary: number; handleBudgetTokens: number } {
+    return { boundary: chooseBoundary(this.originals, this.originalCosts(), keepTokens), handleBudgetTokens: this.config.handleBudgetTokens };
+  }
+
+  /** The boundary and handle budget that refill the window to `targetFill` after compacting. */
+  private async refillPlan(): Promise<{ boundary: number; handleBudgetTokens: number }> {
+    const first = this.originals[0];
+    const last = this.originals[this.originals.length - 1];
+    if (first === undefined || last === undefined) return { boundary: 0, handleBudgetTokens: this.config.handleBudgetTokens };
+    const active = this.activeRecord();
+    const regionHandles = await this.dependencies.store.handles(this.id, { fromSeq: first.seq, toSeq: last.seq });
+    return planRefill({
+      originals: this.originals,
+      costs: this.originalCosts(),
+      regionHandles,
+      carriedHandles: active?.handles ?? [],
+      fixedTokens: this.frameEstimate(),
+      config: this.config,
+    });
+  }
+
+  /**
+   * Tokens of the system prompt and of a ledger block whose summary and handle index are empty:
+   * the block rendered for a placeholder record and checkpoint, plus the headers of the summary,
+   * pinned-constraint and handle-index lines.
+   */
+  private frameEstimate(): number {
+    const state = this.state();
+    const active = state.active;
+    const placeholder: CompactionRecord = {
+      id: `rec_${'0'.repeat(24)}`,
+      sessionId: this.id,
+      ordinal: this.allRecords.length,
+      type: 'summary',
+      summary: '',
+      claims: [],
+      handles: [],
+      reversible: active?.reversible ?? true,
+      depth: 1,
+      droppedRange: { fromSeq: active?.droppedRange.fromSeq ?? 0, toSeq: this.originals[this.originals.length - 1]?.seq ?? 0, byteStart: 0, byteEnd: 0 },
+      ancestors: [],
+      rederived: false,
+      summarizer: this.dependencies.summarizer.identity,
+      findings: [],
+      summaryTokens: 0,
+      atSeq: this.nextSeq,
+      createdAt: '',
+    };
+    const checkpoint = { id: `chk_${'0'.repeat(24)}`, count: (state.checkpoint?.count ?? 0) + 100, userConstraints: state.checkpoint?.userConstraints ?? 0 };
+    return renderWindow({ ...state, active: placeholder, checkpoint, originals: [], masking: undefined }, this.dependencies.counter).tokens + FRAME_HEADERS_TOKENS;
+  }
+
+  private async compactOnce(plan: { boundary: number; handleBudgetTokens: number }): Promise<CompactionRecord | undefined> {
+    if (this.originals.length === 0 || plan.boundary <= 0) return undefined;
+    const { boundary } = plan;
     const region = this.originals.slice(0, boundary);
     const active = this.activeRecord();
     const output = await compactRegion({
       store: this.dependencies.store,
       sessionId: this.id,
-      config: this.config,
+      config: { ...this.config, handleBudgetTokens: plan.handleBudgetTokens },
       summarizer: this.dependencies.summarizer,
       counter: this.dependencies.counter,
       active,

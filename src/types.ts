@@ -183,13 +183,23 @@ export interface CompactionRecord {
 export interface WindowConfig {
   /** Hard limit of the rendered context in tokens. */
   readonly maxTokens: number;
-  /** Fraction of `maxTokens` at which compaction starts (default 0.8). */
+  /** Fraction of `maxTokens` over which the window acts: first masking, then, if that is not enough, compaction (default 0.8). */
   readonly compactAt: number;
-  /** Tokens of recent original turns kept after a compaction. */
-  readonly keepRecentTokens: number;
-  /** Token budget of the handle index shown in the window. */
+  /**
+   * Fraction of `maxTokens` the context holds right after a compaction (default 0.6, at most `compactAt`): the
+   * compaction boundary is chosen so that system prompt + ledger block + recent turns come to about this much.
+   */
+  readonly targetFill: number;
+  /** Explicit cap on the recent original turns kept after a compaction; unset, `targetFill` decides. */
+  readonly keepRecentTokens?: number | undefined;
+  /** Token budget of the handle index shown in the window (a ceiling: the index uses only what its handles need). */
   readonly handleBudgetTokens: number;
-  /** Token budget of the summary prose. */
+  /**
+   * True when `handleBudgetTokens` was not given: the index may then grow past it when the compacted region
+   * holds more handles, as long as recent turns keep a quarter of `maxTokens`.
+   */
+  readonly adaptiveHandleBudget: boolean;
+  /** Token budget of the summary prose (a ceiling). */
   readonly summaryBudgetTokens: number;
   /** What to do when handles exceed their budget: spill to a checkpoint, or throw. */
   readonly onHandleOverflow: 'spill' | 'throw';
@@ -197,6 +207,12 @@ export interface WindowConfig {
   readonly maxDepth: number;
   /** Largest span in tokens; larger messages are chunked at append. */
   readonly maxSpanTokens: number;
+  /** Whether old bulky tool results are masked (replaced by a recallable one-line stub) before anything is summarized. */
+  readonly maskToolResults: boolean;
+  /** Smallest tool result (tokens) that may be masked. */
+  readonly maskMinTokens: number;
+  /** Tokens of the most recent turns whose tool results are never masked. */
+  readonly maskProtectRecentTokens: number;
 }
 
 /** A session as the store knows it. */

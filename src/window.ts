@@ -6,6 +6,8 @@ import { unrecoverableGaps } from './gaps.js';
 import type { Gap } from './gaps.js';
 import type { CheckpointSummary } from './checkpoints.js';
 import { neutralizeRoleLabels } from './text/role-labels.js';
+import { chooseMasked, maskStub } from './compaction/masking.js';
+import type { MaskingPolicy } from './compaction/masking.js';
 
 /** Per-message framing overhead counted for every rendered message. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -32,6 +34,11 @@ export interface RenderedMessage {
   readonly text?: string | undefined;
   /** For originals: chunk position when the message was split into several spans. */
   readonly chunk?: { readonly index: number; readonly count: number } | undefined;
+  /**
+   * For a masked tool result: the span's own size. `text` then holds the stub (span id, size, top handles),
+   * not the span; `recall(spanId)` returns the span verbatim. Tool-call id and name stay, so calls and results still pair.
+   */
+  readonly masked?: { readonly tokens: number } | undefined;
 }
 
 /** The context as the model sees it. */
@@ -53,6 +60,8 @@ export interface WindowState {
   readonly checkpoint?: CheckpointSummary | undefined;
   readonly gaps: readonly Gap[];
   readonly originals: readonly SpanOccurrence[];
+  /** Masking of old bulky tool results (a function of the configuration); none when undefined. */
+  readonly masking?: MaskingPolicy | undefined;
 }
 
 /** The text prefix an original span is shown with (tool call name/id, chunk position). */
@@ -206,9 +215,29 @@ export function renderWindow(state: WindowState, counter: TokenCounter, cache: M
   if (state.systemPrompt) fixed(state.systemPrompt, 'system-prompt');
   const block = ledgerBlock(state);
   if (block !== undefined) fixed(block, 'ledger');
-  for (const occurrence of state.originals) {
-    messages.push(originalMessage(occurrence));
-    tokens += originalCost(occurrence, counter, cache);
-  }
+  const costs = state.originals.map((occurrence) => originalCost(occurrence, counter, cache));
+  const stubContent = (occurrence: SpanOccurrence) => originalPrefix(occurrence) + maskStub(occurrence.span);
+  const stubCost = (occurrence: SpanOccurrence) => {
+    const key = `\u0000mask\u0000${occurrence.span.id}\u0000${originalPrefix(occurrence)}`;
+    let count = cache.get(key);
+    if (count === undefined) {
+      count = counter.count(stubContent(occurrence)) + MESSAGE_OVERHEAD_TOKENS;
+      cache.set(key, count);
+    }
+    return count;
+  };
+  const masked = state.masking
+    ? chooseMasked({ originals: state.originals, costs, stubCost: (index) => stubCost(state.originals[index] as SpanOccurrence), fixedTokens: tokens, policy: state.masking })
+    : new Set<number>();
+  state.originals.forEach((occurrence, index) => {
+    if (masked.has(index)) {
+      const stub = maskStub(occurrence.span);
+      messages.push({ ...originalMessage(occurrence), content: stubContent(occurrence), text: stub, masked: { tokens: occurrence.span.tokens } });
+      tokens += stubCost(occurrence);
+    } else {
+      messages.push(originalMessage(occurrence));
+      tokens += costs[index] ?? 0;
+    }
+  });
   return { messages, tokens, text: contextText(messages), recordId: state.active?.id };
 }

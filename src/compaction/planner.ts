@@ -1,4 +1,6 @@
-import type { SpanOccurrence } from '../types.js';
+import { MIN_RECENT_SHARE } from '../config.js';
+import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
+import { handleCost, handleIdentity } from './guards.js';
 
 /**
  * Indexes `i` (0 < i <= originals.length) where the window may be cut so that
@@ -34,4 +36,84 @@ export function chooseBoundary(originals: readonly SpanOccurrence[], costs: read
     if ((suffix[boundary] ?? 0) <= keepTokens) return boundary;
   }
   return originals.length;
+}
+
+/** Where to cut for a compaction that refills the window to its target, and the handle budget to give it. */
+export interface RefillPlan {
+  /** How many of the oldest originals to compact. */
+  readonly boundary: number;
+  /** Handle budget for this compaction (the configured one, or more when it is adaptive and the region needs it). */
+  readonly handleBudgetTokens: number;
+  /** Tokens the context is expected to hold after the compaction. */
+  readonly expectedTokens: number;
+}
+
+/** What `planRefill` needs. */
+export interface RefillInput {
+  /** The originals of the window, oldest first. */
+  readonly originals: readonly SpanOccurrence[];
+  /** Rendered cost of each original. */
+  readonly costs: readonly number[];
+  /** Handles found in the originals (any order; each with the seq of its span). */
+  readonly regionHandles: readonly Handle[];
+  /** Handles the summary now in the window shows (a new compaction carries them again). */
+  readonly carriedHandles: readonly Handle[];
+  /** Tokens of the system prompt plus the new ledger block without its summary and handles (an estimate). */
+  readonly fixedTokens: number;
+  readonly config: WindowConfig;
+}
+
+/**
+ * Choose the compaction boundary so that the context right after it holds about
+ * `targetFill × maxTokens`: fixed part + summary (its budget) + the handle index (what the
+ * carried handles need, up to the handle budget) + recent turns. What the summary or the
+ * handles do not use goes to recent turns. An adaptive handle budget grows to what the
+ * carried handles need while recent turns keep `MIN_RECENT_SHARE` of `maxTokens`.
+ * The boundary whose expected context is nearest the target wins, as long as it stays at or
+ * under `compactAt × maxTokens` (so the next turn does not compact again at once); when no
+ * boundary does, everything is compacted. An explicit `keepRecentTokens` replaces the target:
+ * the fewest originals are compacted that leave at most that many tokens of recent turns.
+ */
+export function planRefill(input: RefillInput): RefillPlan {
+  const { originals, costs, config } = input;
+  const target = Math.floor(config.targetFill * config.maxTokens);
+  const ceiling = Math.floor(config.compactAt * config.maxTokens);
+  const available = target - input.fixedTokens;
+  const minRecent = Math.floor(MIN_RECENT_SHARE * config.maxTokens);
+  const suffix: number[] = new Array<number>(originals.length + 1).fill(0);
+  for (let index = originals.length - 1; index >= 0; index--) suffix[index] = (suffix[index + 1] ?? 0) + (costs[index] ?? 0);
+  const bySeq = [...input.regionHandles].sort((a, b) => a.seq - b.seq || a.start - b.start);
+  const seen = new Set<string>();
+  const kinds = new Set<string>();
+  let carried = 0;
+  let shown = 0;
+  const add = (handle: Handle) => {
+    const identity = handleIdentity(handle);
+    if (seen.has(identity)) return;
+    seen.add(identity);
+    carried += handleCost(handle) + (kinds.has(handle.kind) ? 0 : 4);
+    shown += handle.tokens + (handle.kind === 'constraint' ? 10 : 1) + (kinds.has(handle.kind) ? 0 : 3);
+    kinds.add(handle.kind);
+  };
+  input.carriedHandles.forEach(add);
+  let next = 0;
+  let best: RefillPlan | undefined;
+  for (const boundary of allowedBoundaries(originals)) {
+    const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
+    while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
+    let handleBudgetTokens = config.handleBudgetTokens;
+    if (config.adaptiveHandleBudget && carried > handleBudgetTokens) handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - config.summaryBudgetTokens - minRecent));
+    const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
+    const kept = suffix[boundary] ?? 0;
+    const plan = { boundary, handleBudgetTokens, expectedTokens: input.fixedTokens + config.summaryBudgetTokens + handleTokens + kept };
+    if (config.keepRecentTokens !== undefined) {
+      if (kept <= config.keepRecentTokens) return plan;
+      best = plan;
+      continue;
+    }
+    const fits = plan.expectedTokens <= ceiling;
+    if (best === undefined || (fits && (best.expectedTokens > ceiling || Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target)))) best = plan;
+    if (plan.expectedTokens <= target) break;
+  }
+  return best ?? { boundary: originals.length, handleBudgetTokens: config.handleBudgetTokens, expectedTokens: input.fixedTokens };
 }

@@ -241,7 +241,7 @@ describe('invariant 10: the window is a pure function of the store', () => {
   it('replays the same window from the store, and a reopened session renders the same context', async () => {
     const { ledger, session } = await compactedSession();
     const rendered = await session.render();
-    const replayed = await ledger.replayWindow('s');
+    const replayed = await ledger.replayWindow('s', { window: { maxTokens: 3000 } });
     expect(replayed.text).toBe(rendered.text);
     const reopened = await createLedger({ store: ledger.store, now: () => new Date('2026-11-12T10:00:00Z') }).session('s', { window: { maxTokens: 3000 } });
     expect(reopened.peek().text).toBe(rendered.text);
@@ -257,6 +257,6 @@ describe('invariant 10: the window is a pure function of the store', () => {
       const context = await session.render();
       snapshots.push({ atSeq: await ledger.store.nextSeq('p'), text: context.text });
     }
-    for (const snapshot of snapshots) expect((await ledger.replayWindow('p', { atSeq: snapshot.atSeq })).text).toBe(snapshot.text);
+    for (const snapshot of snapshots) expect((await ledger.replayWindow('p', { atSeq: snapshot.atSeq, window: { maxTokens: 3000 } })).text).toBe(snapshot.text);
   });
 });

@@ -33,7 +33,8 @@ describe('properties over random transcripts and budgets', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(turn, { minLength: 5, maxLength: 40 }), fc.integer({ min: 1500, max: 6000 }), fc.integer({ min: 60, max: 600 }), async (turns, maxTokens, handleBudgetTokens) => {
         const ledger = memoryLedger();
-        const session = await ledger.session('prop', { systemPrompt: 'You are a careful deployment agent.', window: { maxTokens, handleBudgetTokens: Math.min(handleBudgetTokens, Math.floor(maxTokens * 0.3)) } });
+        const window = { maxTokens, handleBudgetTokens: Math.min(handleBudgetTokens, Math.floor(maxTokens * 0.3)) };
+        const session = await ledger.session('prop', { systemPrompt: 'You are a careful deployment agent.', window });
         for (const messages of turns) {
           await session.append(messages);
           const context = await session.render();
@@ -46,7 +47,7 @@ describe('properties over random transcripts and budgets', () => {
             for (const compacted of await ledger.store.handles('prop', { fromSeq: 0, toSeq: active.droppedRange.toSeq })) expect(index.has(handleIdentity(compacted))).toBe(true);
             if (active.checkpointId) expect(context.text).toContain(active.checkpointId);
           }
-          const replayed = await ledger.replayWindow('prop', { systemPrompt: 'You are a careful deployment agent.' });
+          const replayed = await ledger.replayWindow('prop', { systemPrompt: 'You are a careful deployment agent.', window });
           expect(replayed.text).toBe(context.text);
         }
       }),

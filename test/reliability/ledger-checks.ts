@@ -68,7 +68,7 @@ export async function checkSession(store: LedgerStore, sessionId: string, acks: 
     for (const json of raw) expect(() => JSON.parse(json)).not.toThrow();
   }
   const ledger = createLedger({ store, tokenCounter: createApproximateCounter() });
-  const replayed = await ledger.replayWindow(sessionId);
+  const replayed = await ledger.replayWindow(sessionId, { window: WORKER_WINDOW });
   const reopened = await ledger.session(sessionId, { window: WORKER_WINDOW });
   expect(replayed, 'replayWindow equals the window of a reopened session').toEqual(reopened.peek());
   return { occurrences: occurrences.length, records: records.length, batches: batches.size };
