@@ -13,6 +13,7 @@ import { printReplay, replayFile, replayJson } from './replay.js';
 import { serveCommand } from './serve-command.js';
 import type { ServeCommandOptions } from './serve-command.js';
 import { DEFAULT_STORE } from './store-spec.js';
+import { registerIntegrationCommands } from './integration-commands.js';
 
 const print = (line: string) => process.stdout.write(line + '\n');
 
@@ -116,6 +117,8 @@ program
   .action(async (files: string[], options: AuditCommandOptions) => {
     process.exitCode = auditExitCode(await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n')));
   });
+
+registerIntegrationCommands(program, print);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (LedgerError.isInstance(error)) {

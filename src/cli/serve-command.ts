@@ -1,5 +1,6 @@
 import { InvalidConfigError } from '../errors.js';
 import { createLedger } from '../ledger.js';
+import { projectServeTarget } from './project-target.js';
 import { openStore } from './store-spec.js';
 
 /** Options of `context-ledger serve`, as commander parses them. */
@@ -29,15 +30,18 @@ function port(value: string): number {
 /**
  * `context-ledger serve`: open the store and serve the ledger MCP server over stdio (the
  * default; nothing is written to stdout but the protocol) or Streamable HTTP. In HTTP
- * mode, logs go to stderr and SIGINT/SIGTERM stop the server.
+ * mode, logs go to stderr and SIGINT/SIGTERM stop the server. Started by Claude Code in a
+ * project whose hooks recorded a session (and with no `--store`), it serves that project's
+ * ledger and, unless `--session` is given, the running conversation.
  */
 export async function serveCommand(options: ServeCommandOptions, log: (line: string) => void): Promise<void> {
   if (options.stdio && options.http !== undefined) throw new InvalidConfigError('Choose one transport: --stdio or --http PORT, not both.', {});
   const token = options.token ?? process.env.CONTEXT_LEDGER_TOKEN;
   const httpPort = options.http === undefined ? undefined : port(options.http);
-  const store = await openStore(options.store);
+  const target = await projectServeTarget(options.store, options.session);
+  const store = await openStore(target.store);
   const ledger = createLedger({ store });
-  const serverOptions = { ledger, defaultSession: options.session, tenantId: options.tenant };
+  const serverOptions = { ledger, defaultSession: target.defaultSession, tenantId: options.tenant };
   try {
     if (httpPort === undefined) {
       const { serveLedgerMcpStdio } = await import('../integrations/mcp/stdio-server.js');

@@ -50,52 +50,73 @@ function detect(head: string): boolean {
   return /^\s*\{/.test(head) && /"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head);
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
-  const toolNames = new Map<string, string>();
-  let boundaryVersion: string | undefined;
-  for await (const { line, value } of readJsonLines(file, options)) {
-    const record = recordSchema.safeParse(value);
-    if (!record.success) {
-      const { field, problem } = describeIssues(record.error);
-      skipOrThrow(lineError(file, line, field, problem), options);
-      continue;
-    }
-    const type = record.data.type;
-    if (type === 'system') {
-      const system = systemRecordSchema.safeParse(value);
-      if (system.success && system.data.subtype === 'compact_boundary') boundaryVersion = system.data.version ?? undefined;
-      continue;
-    }
-    if (type !== 'user' && type !== 'assistant') continue;
-    const parsed = messageRecordSchema.safeParse(value);
-    if (!parsed.success) {
-      const { field, problem } = describeIssues(parsed.error);
-      skipOrThrow(lineError(file, line, field, problem), options);
-      continue;
-    }
-    const data = parsed.data;
-    const label = data.uuid ?? `${file}:${line}`;
-    if (data.type === 'user' && data.isCompactSummary === true) {
-      if (!anthropicContentSchema.safeParse(data.message.content).success) {
-        skipOrThrow(lineError(file, line, 'message.content', 'expected a string or an array of content blocks'), options);
-        continue;
-      }
-      const version = data.version ?? boundaryVersion ?? 'unknown';
-      boundaryVersion = undefined;
-      yield { type: 'compaction', summary: blocksText(data.message.content), summarizer: { name: 'claude-code', version }, label };
-      continue;
-    }
-    const converted = convertAnthropicContent(data.type, data.message.content, label, toolNames);
-    if ('field' in converted) {
-      skipOrThrow(lineError(file, line, `message.${converted.field}`, converted.problem), options);
-      continue;
-    }
-    for (const message of converted.messages) {
-      const invalid = invalidMessage(file, message, `${file}:${line}`);
-      if (invalid) skipOrThrow(invalid, options);
-      else yield { type: 'message', message };
-    }
+/** State a Claude Code record converter carries from one record to the next (tool names, the pending boundary). */
+export interface ClaudeCodeReaderState {
+  /** Tool call id to tool name, filled by `tool_use` blocks and read by `tool_result` blocks. */
+  readonly toolNames: Map<string, string>;
+  /** Claude Code version of the last `compact_boundary` not yet followed by its summary. */
+  boundaryVersion?: string | undefined;
+}
+
+/** A fresh converter state (or one restored from a saved ingest state). */
+export function claudeCodeReaderState(saved: { toolNames?: Iterable<readonly [string, string]> | undefined; boundaryVersion?: string | undefined } = {}): ClaudeCodeReaderState {
+  return { toolNames: new Map(saved.toolNames ?? []), boundaryVersion: saved.boundaryVersion };
+}
+
+/**
+ * Convert one parsed record of a Claude Code session (line `line` of `file`) into events,
+ * updating `state`. A record that does not have the expected shape is reported through
+ * `skipOrThrow` (thrown unless `skipInvalid`). Used by {@link claudeCodeImporter} and by the
+ * incremental hook ingest, so both read a transcript the same way.
+ */
+export function convertClaudeCodeRecord(value: unknown, file: string, line: number, state: ClaudeCodeReaderState, options: ImportOptions): TranscriptEvent[] {
+  const record = recordSchema.safeParse(value);
+  if (!record.success) {
+    const { field, problem } = describeIssues(record.error);
+    skipOrThrow(lineError(file, line, field, problem), options);
+    return [];
   }
+  const type = record.data.type;
+  if (type === 'system') {
+    const system = systemRecordSchema.safeParse(value);
+    if (system.success && system.data.subtype === 'compact_boundary') state.boundaryVersion = system.data.version ?? undefined;
+    return [];
+  }
+  if (type !== 'user' && type !== 'assistant') return [];
+  const parsed = messageRecordSchema.safeParse(value);
+  if (!parsed.success) {
+    const { field, problem } = describeIssues(parsed.error);
+    skipOrThrow(lineError(file, line, field, problem), options);
+    return [];
+  }
+  const data = parsed.data;
+  const label = data.uuid ?? `${file}:${line}`;
+  if (data.type === 'user' && data.isCompactSummary === true) {
+    if (!anthropicContentSchema.safeParse(data.message.content).success) {
+      skipOrThrow(lineError(file, line, 'message.content', 'expected a string or an array of content blocks'), options);
+      return [];
+    }
+    const version = data.version ?? state.boundaryVersion ?? 'unknown';
+    state.boundaryVersion = undefined;
+    return [{ type: 'compaction', summary: blocksText(data.message.content), summarizer: { name: 'claude-code', version }, label }];
+  }
+  const converted = convertAnthropicContent(data.type, data.message.content, label, state.toolNames);
+  if ('field' in converted) {
+    skipOrThrow(lineError(file, line, `message.${converted.field}`, converted.problem), options);
+    return [];
+  }
+  const events: TranscriptEvent[] = [];
+  for (const message of converted.messages) {
+    const invalid = invalidMessage(file, message, `${file}:${line}`);
+    if (invalid) skipOrThrow(invalid, options);
+    else events.push({ type: 'message', message });
+  }
+  return events;
+}
+
+async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+  const state = claudeCodeReaderState();
+  for await (const { line, value } of readJsonLines(file, options)) yield* convertClaudeCodeRecord(value, file, line, state, options);
 }
 
 /** Importer of Claude Code session JSONL. */

@@ -7,6 +7,7 @@ import type { TranscriptMessage } from '../../messages.js';
 import { HANDLE_KINDS } from '../../types.js';
 import type { WindowConfig } from '../../types.js';
 import { gapView, handlesByKind, recallView, recordView } from '../views.js';
+import { registerDrillDownTools } from './drill-down-tools.js';
 import { readSession, writeSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
@@ -14,8 +15,8 @@ import type { TenantScope } from './tenant-sessions.js';
 export interface LedgerMcpServerOptions {
   /** The ledger the tools read and write. */
   readonly ledger: Ledger;
-  /** Session used when a tool call names none. */
-  readonly defaultSession?: string | undefined;
+  /** Session used when a tool call names none: an id, or a function finding it at each call (e.g. the running conversation). */
+  readonly defaultSession?: string | (() => Promise<string | undefined>) | undefined;
   /**
    * The tenant every tool is confined to. Tools only see and write sessions of this tenant
    * (without it: only sessions that have no tenant); any other session is `NOT_FOUND` for
@@ -53,7 +54,8 @@ async function guarded(body: () => Promise<unknown>): Promise<CallToolResult> {
 }
 
 /**
- * An MCP server exposing a ledger: `recall`, `handles`, `records`, `gaps` and `append`.
+ * An MCP server exposing a ledger: `recall`, `handles`, `records`, `gaps`, `append`, and the
+ * drill-down tools `describe`, `expand` and `grep`.
  * Inputs are validated by the SDK against zod shapes; errors are tool errors
  * (`isError: true`) whose text starts with the LedgerError code, e.g. `NOT_FOUND: …`.
  * Connect it to any transport (`StdioServerTransport`, Streamable HTTP, `InMemoryTransport`).
@@ -133,6 +135,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         }),
       ),
   );
+
+  registerDrillDownTools(server, scope, guarded);
 
   return server;
 }

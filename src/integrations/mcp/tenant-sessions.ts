@@ -9,16 +9,16 @@ export interface TenantScope {
   readonly ledger: Ledger;
   /** The tenant every tool is confined to (undefined: sessions without a tenant). */
   readonly tenantId?: string | undefined;
-  /** Session used when a tool call names none. */
-  readonly defaultSession?: string | undefined;
+  /** Session used when a tool call names none: an id, or a function finding it at each call (e.g. the running conversation). */
+  readonly defaultSession?: string | (() => Promise<string | undefined>) | undefined;
   /** Window configuration for sessions opened here (it decides how appended messages are chunked). */
   readonly window?: Partial<WindowConfig> | undefined;
 }
 
 const appendQueues = new WeakMap<Ledger, Map<string, Promise<unknown>>>();
 
-function sessionIdOf(scope: TenantScope, requested: string | undefined): string {
-  const id = requested ?? scope.defaultSession;
+async function sessionIdOf(scope: TenantScope, requested: string | undefined): Promise<string> {
+  const id = requested ?? (typeof scope.defaultSession === 'function' ? await scope.defaultSession() : scope.defaultSession);
   if (id === undefined) throw new InvalidInputError('No session given: pass "session", or start the server with a default session (--session ID).', {});
   return id;
 }
@@ -33,7 +33,7 @@ function tenantLabel(tenantId: string | undefined): string {
  * Each call reads the session fresh from the store, so writes by other processes show.
  */
 export async function readSession(scope: TenantScope, requested: string | undefined): Promise<LedgerSession> {
-  const id = sessionIdOf(scope, requested);
+  const id = await sessionIdOf(scope, requested);
   const info = await scope.ledger.store.getSession(id);
   if (info === undefined || (info.tenantId ?? undefined) !== scope.tenantId) {
     throw new NotFoundError(`No session ${JSON.stringify(id)} in ${tenantLabel(scope.tenantId)} of this server. List the session ids you appended to, or check --session.`, { sessionId: id });
@@ -47,7 +47,7 @@ export async function readSession(scope: TenantScope, requested: string | undefi
  * tenant fails with `TENANT_MISMATCH` (without naming that tenant).
  */
 export async function writeSession<T>(scope: TenantScope, requested: string | undefined, write: (session: LedgerSession) => Promise<T>): Promise<T> {
-  const id = sessionIdOf(scope, requested);
+  const id = await sessionIdOf(scope, requested);
   const queues = appendQueues.get(scope.ledger) ?? new Map<string, Promise<unknown>>();
   appendQueues.set(scope.ledger, queues);
   const run = async () => {

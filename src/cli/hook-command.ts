@@ -1,0 +1,82 @@
+/**
+ * `context-ledger hook claude-code`: read the hook event on stdin, run it, print the hook
+ * output (if any). It never breaks the user's session: every failure exits 0 with nothing on
+ * stdout and one line appended to the hook log under the ledger home.
+ */
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { LedgerError } from '../errors.js';
+import { parseHookInput, runClaudeCodeHook } from '../integrations/claude-code/hook.js';
+import { hookLogFile } from '../integrations/claude-code/ledger-home.js';
+
+/** Options of `context-ledger hook claude-code`. */
+export interface HookCommandOptions {
+  /** Store spec overriding the project's default ledger file. */
+  readonly store?: string | undefined;
+  /** Token budget of the context injected after a compaction. */
+  readonly budget: number;
+}
+
+const MAX_STDIN_BYTES = 4 << 20;
+const STDIN_TIMEOUT_MS = 30_000;
+
+/** Read stdin up to a size cap and a time limit. */
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => reject(new Error(`no end of input on stdin after ${STDIN_TIMEOUT_MS} ms`)), STDIN_TIMEOUT_MS);
+    timer.unref();
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_STDIN_BYTES) {
+        clearTimeout(timer);
+        reject(new Error(`hook input on stdin is over ${MAX_STDIN_BYTES} bytes`));
+        process.stdin.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    process.stdin.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    process.stdin.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+/** Append one line to the hook log; a log that cannot be written is given up silently. */
+async function appendLog(line: string): Promise<void> {
+  try {
+    const file = hookLogFile();
+    await mkdir(dirname(file), { recursive: true });
+    await appendFile(file, `${new Date().toISOString()} ${line.replaceAll('\n', ' ')}\n`);
+  } catch {
+    // nowhere left to report; the session must not break
+  }
+}
+
+function describeError(error: unknown): string {
+  if (LedgerError.isInstance(error)) return `${error.code}: ${error.message}`;
+  return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Run `hook claude-code`. Resolves after writing stdout (or nothing); never rejects. */
+export async function hookClaudeCodeCommand(options: HookCommandOptions): Promise<void> {
+  let where = 'hook claude-code';
+  const pending: Promise<void>[] = [];
+  const log = (line: string) => void pending.push(appendLog(`${where}: ${line}`));
+  try {
+    const input = parseHookInput(await readStdin());
+    where = `hook claude-code ${input.hook_event_name} session ${input.session_id}`;
+    const outcome = await runClaudeCodeHook(input, { store: options.store, budgetTokens: options.budget, log });
+    if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + '\n');
+  } catch (error) {
+    log(describeError(error));
+  }
+  await Promise.all(pending);
+  process.exitCode = 0;
+}

@@ -1,0 +1,169 @@
+/**
+ * CLI commands of the agent integrations: `hook claude-code`, `install` / `uninstall`
+ * (`claude-code`, `codex`), and the drill-down commands `describe`, `expand`, `grep` (the same
+ * views the MCP server's tools return).
+ */
+import { resolve } from 'node:path';
+import { Argument, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+import { InvalidInputError, NotFoundError } from '../errors.js';
+import { installClaudeCode, uninstallClaudeCode } from '../integrations/claude-code/install.js';
+import type { Invocation } from '../integrations/claude-code/install.js';
+import { DEFAULT_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-context.js';
+import { installCodex, uninstallCodex } from '../integrations/codex/install.js';
+import { describeRecord, expandOriginals, grepSpans } from '../integrations/drill-down.js';
+import { diffEdit } from '../integrations/install/config-files.js';
+import type { FileEdit } from '../integrations/install/config-files.js';
+import { createLedger } from '../ledger.js';
+import type { Ledger } from '../ledger.js';
+import type { Role } from '../types.js';
+import { hookClaudeCodeCommand } from './hook-command.js';
+import { projectServeTarget } from './project-target.js';
+import { DEFAULT_STORE, openStore } from './store-spec.js';
+
+type Print = (line: string) => void;
+
+function count(name: string, minimum: number) {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < minimum) throw new InvalidArgumentError(`${name} must be an integer of at least ${minimum}`);
+    return parsed;
+  };
+}
+
+/** How installed hooks and MCP entries start context-ledger: `--command`, else this node and this script. */
+function invocationOf(command: string | undefined): Invocation {
+  if (command !== undefined) {
+    const [program, ...args] = command.trim().split(/\s+/);
+    if (!program) throw new InvalidInputError('--command is empty; give how to start context-ledger, e.g. --command context-ledger', { field: '--command' });
+    return { command: program, args };
+  }
+  return { command: process.execPath, args: [resolve(process.argv[1] ?? 'context-ledger')] };
+}
+
+function report(edits: readonly FileEdit[], dryRun: boolean, print: Print): void {
+  for (const edit of edits) {
+    if (dryRun) {
+      print(diffEdit(edit));
+      continue;
+    }
+    const state = edit.before === edit.after ? 'unchanged' : edit.after === undefined ? 'removed (it did not exist before install)' : 'updated';
+    print(`${edit.file}: ${state}${edit.notes.length > 0 ? ` — ${edit.notes.join('; ')}` : ''}`);
+  }
+  if (dryRun) print('(dry run: nothing was written)');
+}
+
+interface InstallCommandOptions {
+  readonly project?: boolean;
+  readonly user?: boolean;
+  readonly dryRun?: boolean;
+  readonly command?: string;
+}
+
+function scopeOf(agent: string, options: InstallCommandOptions): 'project' | 'user' {
+  if (options.project && options.user) throw new InvalidInputError('Choose one scope: --project or --user, not both.', { field: 'scope' });
+  if (options.project) return 'project';
+  if (options.user) return 'user';
+  return agent === 'codex' ? 'user' : 'project';
+}
+
+async function installAction(agent: string, options: InstallCommandOptions, remove: boolean, print: Print): Promise<void> {
+  const scope = scopeOf(agent, options);
+  const common = { scope, invocation: invocationOf(options.command), dryRun: options.dryRun === true };
+  let edits: FileEdit[];
+  if (agent === 'claude-code') edits = remove ? await uninstallClaudeCode(common) : await installClaudeCode(common);
+  else edits = remove ? await uninstallCodex(common) : await installCodex(common);
+  report(edits, common.dryRun, print);
+}
+
+/** Open the ledger and find the session for a drill-down command. */
+async function drillTarget(options: { store: string; session?: string }): Promise<{ ledger: Ledger; sessionId: string }> {
+  const target = await projectServeTarget(options.store, options.session);
+  const sessionId = typeof target.defaultSession === 'function' ? await target.defaultSession() : target.defaultSession;
+  if (sessionId === undefined) throw new InvalidInputError('No session given: pass --session ID (or run it in a Claude Code project whose hooks recorded one).', { field: '--session' });
+  const store = await openStore(target.store);
+  if (!(await store.getSession(sessionId))) {
+    await store.close();
+    throw new NotFoundError(`Session ${sessionId} is not in ${store.location}. Pass --session or --store.`, { sessionId, store: target.store });
+  }
+  return { ledger: createLedger({ store }), sessionId };
+}
+
+async function withDrillTarget(options: { store: string; session?: string }, print: Print, body: (ledger: Ledger, sessionId: string) => Promise<unknown>): Promise<void> {
+  const { ledger, sessionId } = await drillTarget(options);
+  try {
+    print(JSON.stringify(await body(ledger, sessionId), null, 2));
+  } finally {
+    await ledger.close();
+  }
+}
+
+/** Register the integration and drill-down commands on the program. */
+export function registerIntegrationCommands(program: Command, print: Print): void {
+  const hook = program.command('hook').description('run as an agent hook (reads the hook event JSON on stdin; never fails the agent)');
+  hook
+    .command('claude-code')
+    .description('Claude Code hook: ingest the transcript (PreCompact, Stop, SessionStart); after a compaction, inject what the summary dropped')
+    .option('--store <spec>', 'store spec (default: the project ledger under $CONTEXT_LEDGER_HOME or ~/.local/share/context-ledger)')
+    .option('--budget <tokens>', 'token budget of the context injected after a compaction', count('--budget', 100), DEFAULT_HOOK_CONTEXT_BUDGET)
+    .action((options: { store?: string; budget: number }) => hookClaudeCodeCommand(options));
+
+  for (const remove of [false, true]) {
+    program
+      .command(remove ? 'uninstall' : 'install')
+      .description(remove ? 'remove exactly what install added (original bytes restored when nothing else changed)' : 'register the hooks and the MCP server with an agent (a merge: existing settings are kept)')
+      .addArgument(new Argument('<agent>', 'claude-code | codex').choices(['claude-code', 'codex']))
+      .option('--project', 'this project: .claude/settings.json + .mcp.json (Claude Code default), or .codex/config.toml')
+      .option('--user', 'your user: ~/.claude/settings.json + ~/.claude.json, or ~/.codex/config.toml (Codex default)')
+      .option('--dry-run', 'print the diff, write nothing')
+      .option('--command <cmd>', 'how the agent starts context-ledger (default: this node and this script)')
+      .action((agent: string, options: InstallCommandOptions) => installAction(agent, options, remove, print));
+  }
+
+  program
+    .command('describe')
+    .description('describe a compaction record: range, depth, lossy or not, handles by kind, and what it dropped')
+    .argument('<record>', 'record id (rec_…, ext_…, chk_…)')
+    .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
+    .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
+    .action((record: string, options: { store: string; session?: string }) =>
+      withDrillTarget(options, print, (ledger, sessionId) => describeRecord(ledger.store, sessionId, record)),
+    );
+
+  program
+    .command('expand')
+    .description('print the stored originals of a record or a seq range, verbatim, paged within a token cap')
+    .argument('[record]', 'record id (or give --from-seq)')
+    .option('--from-seq <n>', 'first seq', count('--from-seq', 0))
+    .option('--to-seq <n>', 'last seq', count('--to-seq', 0))
+    .option('--max-tokens <n>', 'token cap of the page', count('--max-tokens', 100), 2000)
+    .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
+    .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
+    .action((record: string | undefined, options: { store: string; session?: string; fromSeq?: number; toSeq?: number; maxTokens: number }) =>
+      withDrillTarget(options, print, (ledger, sessionId) =>
+        expandOriginals(ledger.store, ledger.counter, sessionId, { recordId: record, fromSeq: options.fromSeq, toSeq: options.toSeq, maxTokens: options.maxTokens }),
+      ),
+    );
+
+  program
+    .command('grep')
+    .description("search a session's stored originals (plain text, or --regex); matches cite span ids")
+    .argument('<pattern>', 'text to find (or a regular expression with --regex)')
+    .option('--regex', 'treat the pattern as a regular expression (nested quantifiers and backreferences are refused)')
+    .option('--case-sensitive', 'match case')
+    .option('--from-seq <n>', 'first seq', count('--from-seq', 0))
+    .option('--to-seq <n>', 'last seq', count('--to-seq', 0))
+    .addOption(new Option('--role <role...>', 'only spans of these roles').choices(['system', 'user', 'assistant', 'tool']))
+    .option('--limit <n>', 'most matches', count('--limit', 1), 20)
+    .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
+    .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
+    .action(
+      (
+        pattern: string,
+        options: { store: string; session?: string; regex?: boolean; caseSensitive?: boolean; fromSeq?: number; toSeq?: number; role?: Role[]; limit: number },
+      ) =>
+        withDrillTarget(options, print, (ledger, sessionId) =>
+          grepSpans(ledger.store, sessionId, pattern, { regex: options.regex, caseSensitive: options.caseSensitive, fromSeq: options.fromSeq, toSeq: options.toSeq, roles: options.role, limit: options.limit }),
+        ),
+    );
+}

@@ -1,0 +1,107 @@
+/**
+ * `context-ledger hook claude-code`: one Claude Code hook call.
+ *
+ * - every event records the project's latest session (for `serve`);
+ * - `PreCompact`, `Stop`, `SubagentStop`, `SessionEnd` and `SessionStart` ingest what is new
+ *   in the transcript;
+ * - `SessionStart` with `source: "compact"` then returns the `hookSpecificOutput` whose
+ *   `additionalContext` holds what Claude Code's summary dropped.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { InvalidInputError } from '../../errors.js';
+import { createLedger } from '../../ledger.js';
+import { openStore } from '../../cli/store-spec.js';
+import { buildHookContext } from './hook-context.js';
+import { projectLedgerPaths } from './ledger-home.js';
+import type { LedgerEnvironment } from './ledger-home.js';
+import { recordProjectSession } from './project-session.js';
+import { ingestClaudeCodeTranscript } from './transcript-ingest.js';
+import type { IngestResult } from './transcript-ingest.js';
+
+const hookInputSchema = z
+  .object({
+    session_id: z.string().min(1).max(200),
+    transcript_path: z.string().min(1),
+    cwd: z.string().min(1),
+    hook_event_name: z.string().min(1),
+    trigger: z.string().optional(),
+    source: z.string().optional(),
+  })
+  .loose();
+
+/** The hook event fields this command reads. */
+export type ClaudeCodeHookInput = z.infer<typeof hookInputSchema>;
+
+/** Events that ingest the transcript. */
+const INGEST_EVENTS = new Set(['PreCompact', 'Stop', 'SubagentStop', 'SessionEnd', 'SessionStart']);
+
+/** Options of {@link runClaudeCodeHook}. */
+export interface ClaudeCodeHookOptions {
+  /** Store spec overriding the project's default SQLite file. */
+  readonly store?: string | undefined;
+  /** Token budget of the injected context. */
+  readonly budgetTokens?: number | undefined;
+  /** Environment (ledger home, HOME). */
+  readonly environment?: LedgerEnvironment | undefined;
+  /** Where skipped lines and recoveries are reported. */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/** What a hook call did, and what it prints (undefined: print nothing). */
+export interface ClaudeCodeHookOutcome {
+  /** The parsed event. */
+  readonly input: ClaudeCodeHookInput;
+  /** The ingest, when the event ingests. */
+  readonly ingest?: IngestResult | undefined;
+  /** The JSON document for stdout, if any. */
+  readonly output?: { hookSpecificOutput: { hookEventName: 'SessionStart'; additionalContext: string } } | undefined;
+}
+
+/** Parse the hook event JSON; errors name the field. */
+export function parseHookInput(text: string): ClaudeCodeHookInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new InvalidInputError(`hook input on stdin is not JSON (${(cause as Error).message}); Claude Code sends one JSON object per hook call`, { field: '(stdin)' });
+  }
+  const parsed = hookInputSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || '(root)';
+    throw new InvalidInputError(`hook input field "${field}": ${issue?.message ?? 'invalid'}; expected session_id, transcript_path, cwd and hook_event_name`, { field });
+  }
+  return parsed.data;
+}
+
+/** Run one hook call. Throws on failure; the CLI turns every failure into a log line and exit 0. */
+export async function runClaudeCodeHook(input: ClaudeCodeHookInput, options: ClaudeCodeHookOptions = {}): Promise<ClaudeCodeHookOutcome> {
+  const environment = options.environment ?? process.env;
+  const paths = projectLedgerPaths(input.cwd, options.store, environment);
+  await recordProjectSession(paths.sessionFile, {
+    cwd: paths.cwd,
+    sessionId: input.session_id,
+    transcriptPath: input.transcript_path,
+    store: paths.store,
+    updatedAt: new Date().toISOString(),
+  });
+  if (!INGEST_EVENTS.has(input.hook_event_name)) return { input };
+  const store = await openStore(paths.store);
+  const ledger = createLedger({ store });
+  try {
+    const ingest = await ingestClaudeCodeTranscript({
+      ledger,
+      sessionId: input.session_id,
+      transcriptPath: input.transcript_path,
+      stateFile: join(paths.ingestDirectory, `${encodeURIComponent(input.session_id)}.json`),
+      log: options.log,
+    });
+    if (input.hook_event_name !== 'SessionStart' || input.source !== 'compact') return { input, ingest };
+    const context = await buildHookContext({ ledger, sessionId: input.session_id, budgetTokens: options.budgetTokens });
+    if (!context) return { input, ingest };
+    return { input, ingest, output: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text } } };
+  } finally {
+    await ledger.close();
+  }
+}

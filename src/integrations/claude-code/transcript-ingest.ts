@@ -1,0 +1,231 @@
+/**
+ * Incremental, idempotent ingest of a Claude Code transcript into one ledger session.
+ *
+ * State per session (a JSON file): the byte offset just after the last complete line read,
+ * the line count, the messages and spans ingested, the last span id, and what the converter
+ * carries between records (tool names, a pending `compact_boundary`). Each run first checks
+ * the state against the store (span count and last span id); when they disagree (state lost,
+ * a crash between an append and the state write, another writer) the transcript is re-read
+ * from the start and every message already stored (matched by its Claude Code uuid label)
+ * is skipped, so nothing is ever appended twice. A last line still being written is left for
+ * the next run. Claude Code's own compaction (`compact_boundary` + `isCompactSummary`) is
+ * recorded once as the lossy external record the importer produces.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { InvalidInputError } from '../../errors.js';
+import { claudeCodeReaderState, convertClaudeCodeRecord } from '../../importers/claude-code.js';
+import type { TranscriptEvent } from '../../importers/events.js';
+import type { Ledger } from '../../ledger.js';
+import type { TranscriptMessage } from '../../messages.js';
+import type { LedgerSession } from '../../session.js';
+import { completeLines } from './complete-lines.js';
+import { withFileLock } from './file-lock.js';
+import { writeFileAtomic } from './project-session.js';
+
+/** The saved ingest state of one session. */
+export interface IngestState {
+  readonly version: 1;
+  /** The transcript this state reads. */
+  readonly transcriptPath: string;
+  /** Byte offset just after the last complete line processed. */
+  readonly byteOffset: number;
+  /** Lines processed (for labels of records without a uuid). */
+  readonly lines: number;
+  /** Messages appended so far. */
+  readonly messages: number;
+  /** Spans in the ledger session after the last append (a message may be several spans). */
+  readonly spans: number;
+  /** Span id of the last span appended. */
+  readonly lastSpanId?: string | undefined;
+  /** Claude Code compactions recorded. */
+  readonly compactions: number;
+  /** Recent tool call ids and names (a tool result names the call it answers). */
+  readonly toolNames: readonly (readonly [string, string])[];
+  /** Version of a `compact_boundary` whose summary line has not been read yet. */
+  readonly boundaryVersion?: string | undefined;
+}
+
+/** What one ingest run did. */
+export interface IngestResult {
+  /** Messages appended by this run. */
+  readonly messages: number;
+  /** Spans appended by this run. */
+  readonly spans: number;
+  /** Claude Code compactions recorded by this run. */
+  readonly compactions: number;
+  /** Messages or compactions found already stored and skipped (after a state mismatch). */
+  readonly skipped: number;
+  /** Byte offset after this run. */
+  readonly byteOffset: number;
+  /** Bytes of a last line still being written (left for the next run), 0 if none. */
+  readonly partialBytes: number;
+  /** True when the state disagreed with the store and the transcript was re-read from the start. */
+  readonly recovered: boolean;
+}
+
+/** Options of {@link ingestClaudeCodeTranscript}. */
+export interface IngestOptions {
+  /** The ledger to write to. */
+  readonly ledger: Ledger;
+  /** Ledger session id (the Claude Code `session_id`). */
+  readonly sessionId: string;
+  /** The transcript JSONL. */
+  readonly transcriptPath: string;
+  /** The state file of this session. */
+  readonly stateFile: string;
+  /** Where skipped lines and recoveries are reported. */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+const MAX_TOOL_NAMES = 2000;
+const BATCH_MESSAGES = 200;
+
+async function loadState(file: string, transcriptPath: string): Promise<IngestState | undefined> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as IngestState;
+    if (value.version !== 1 || value.transcriptPath !== transcriptPath || typeof value.byteOffset !== 'number') return undefined;
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the saved state matches what the store holds for the session. */
+async function stateMatchesStore(ledger: Ledger, sessionId: string, state: IngestState | undefined, size: number): Promise<boolean> {
+  const stored = await ledger.store.nextSeq(sessionId);
+  if (state === undefined) return stored === 0 && (await ledger.store.records(sessionId)).length === 0;
+  if (stored !== state.spans || state.byteOffset > size) return false;
+  if (stored === 0) return true;
+  const last = (await ledger.store.occurrences(sessionId, { fromSeq: stored - 1 }))[0];
+  return last?.spanId === state.lastSpanId;
+}
+
+/** Messages already stored, counted per label (first chunk of each message only). */
+async function storedMessageLabels(ledger: Ledger, sessionId: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const occurrence of await ledger.store.occurrences(sessionId)) {
+    if (occurrence.chunk !== undefined && occurrence.chunk.index > 0) continue;
+    const label = occurrence.label ?? '';
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Append what is new in a Claude Code transcript to its ledger session. Safe to call any
+ * number of times: each line is ingested once. Holds a lock file beside the state file.
+ */
+export async function ingestClaudeCodeTranscript(options: IngestOptions): Promise<IngestResult> {
+  const info = await stat(options.transcriptPath).catch(() => undefined);
+  if (!info?.isFile()) {
+    throw new InvalidInputError(`Transcript ${options.transcriptPath} (session ${options.sessionId}) is missing or not a file; nothing was ingested.`, { transcriptPath: options.transcriptPath, sessionId: options.sessionId });
+  }
+  return withFileLock(`${options.stateFile}.lock`, () => ingestLocked(options, info.size));
+}
+
+async function ingestLocked(options: IngestOptions, size: number): Promise<IngestResult> {
+  const { ledger, sessionId, transcriptPath, stateFile } = options;
+  const log = options.log ?? (() => undefined);
+  const saved = await loadState(stateFile, transcriptPath);
+  const session = await ledger.session(sessionId);
+  const consistent = await stateMatchesStore(ledger, sessionId, saved, size);
+  const recovered = !consistent;
+  const state = consistent ? saved : undefined;
+  if (recovered) log(`session ${sessionId}: ingest state ${saved ? 'disagrees with' : 'is missing for'} the ${ledger.store.location} session; re-reading ${transcriptPath} and skipping what is stored`);
+  const alreadyStored = recovered ? await storedMessageLabels(ledger, sessionId) : new Map<string, number>();
+  const storedSummaries = new Set((await ledger.store.records(sessionId)).filter((record) => record.type === 'external').map((record) => record.summary));
+  const reader = claudeCodeReaderState({ toolNames: state?.toolNames, boundaryVersion: state?.boundaryVersion });
+
+  let byteOffset = state?.byteOffset ?? 0;
+  let lineNumber = state?.lines ?? 0;
+  let messages = state?.messages ?? 0;
+  let compactions = state?.compactions ?? 0;
+  let appendedMessages = 0;
+  let appendedSpans = 0;
+  let recordedCompactions = 0;
+  let skipped = 0;
+  let partialBytes = 0;
+  let batch: TranscriptMessage[] = [];
+
+  const save = async () => {
+    const spans = await ledger.store.nextSeq(sessionId);
+    const last = spans > 0 ? (await ledger.store.occurrences(sessionId, { fromSeq: spans - 1 }))[0] : undefined;
+    const toolNames = [...reader.toolNames].slice(-MAX_TOOL_NAMES);
+    const next: IngestState = { version: 1, transcriptPath, byteOffset, lines: lineNumber, messages, spans, lastSpanId: last?.spanId, compactions, toolNames, boundaryVersion: reader.boundaryVersion };
+    await writeFileAtomic(stateFile, JSON.stringify(next) + '\n');
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const written = await appendTolerant(session, batch, log);
+    appendedMessages += written.messages;
+    appendedSpans += written.spans;
+    messages += written.messages;
+    batch = [];
+  };
+  const handle = async (event: TranscriptEvent) => {
+    if (event.type === 'session') return;
+    if (event.type === 'message') {
+      const label = event.message.label ?? '';
+      const remaining = alreadyStored.get(label) ?? 0;
+      if (remaining > 0) {
+        alreadyStored.set(label, remaining - 1);
+        skipped++;
+        return;
+      }
+      batch.push(event.message);
+      return;
+    }
+    await flush();
+    if (storedSummaries.has(event.summary)) {
+      skipped++;
+      return;
+    }
+    await session.importExternalSummary({ summary: event.summary, summarizer: event.summarizer });
+    storedSummaries.add(event.summary);
+    compactions++;
+    recordedCompactions++;
+  };
+
+  for await (const line of completeLines(transcriptPath, byteOffset, (bytes) => (partialBytes = bytes))) {
+    lineNumber++;
+    byteOffset = line.end;
+    if (line.text.trim().length === 0) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch (cause) {
+      log(`${transcriptPath}:${lineNumber}: not valid JSON (${(cause as Error).message}); line skipped`);
+      continue;
+    }
+    const events = convertClaudeCodeRecord(value, transcriptPath, lineNumber, reader, { skipInvalid: true, onSkip: (error) => log(`skipped: ${error.message}`) });
+    for (const event of events) await handle(event);
+    if (batch.length >= BATCH_MESSAGES) {
+      await flush();
+      await save();
+    }
+  }
+  await flush();
+  await save();
+  return { messages: appendedMessages, spans: appendedSpans, compactions: recordedCompactions, skipped, byteOffset, partialBytes, recovered };
+}
+
+/** Append a batch; when the batch is refused as invalid, append message by message and skip (and log) the invalid ones. */
+async function appendTolerant(session: LedgerSession, batch: readonly TranscriptMessage[], log: (line: string) => void): Promise<{ messages: number; spans: number }> {
+  try {
+    return { messages: batch.length, spans: (await session.append(batch)).length };
+  } catch (error) {
+    if (!InvalidInputError.isInstance(error)) throw error;
+  }
+  let messages = 0;
+  let spans = 0;
+  for (const message of batch) {
+    try {
+      spans += (await session.append(message)).length;
+      messages++;
+    } catch (error) {
+      if (!InvalidInputError.isInstance(error)) throw error;
+      log(`session ${session.id}: message ${message.label ?? '?'} skipped: ${error.message}`);
+    }
+  }
+  return { messages, spans };
+}

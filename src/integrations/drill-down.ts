@@ -1,0 +1,334 @@
+/**
+ * Drill-down views for a model that knows a record id or a handle but not the text:
+ * `describe` a record, `expand` the originals of a record or seq range, `grep` a session's
+ * spans. Shared by the MCP server and the CLI. Read-only: nothing here writes to the store.
+ * Output is bounded everywhere (token caps, result limits, a time budget for grep).
+ */
+import { mergedCheckpoint } from '../checkpoints.js';
+import { handleIdentity, mergeHandles } from '../compaction/guards.js';
+import { InvalidInputError, NotFoundError } from '../errors.js';
+import { verifySpan } from '../span.js';
+import type { LedgerStore } from '../stores/store.js';
+import type { TokenCounter } from '../tokens.js';
+import type { CompactionRecord, Handle, HandleKind, Role, SpanOccurrence } from '../types.js';
+
+/** What a record is and what it dropped. */
+export interface RecordDescription {
+  readonly session: string;
+  readonly id: string;
+  readonly type: CompactionRecord['type'];
+  readonly depth: number;
+  /** True when the record is not a lossless projection of its range. */
+  readonly lossy: boolean;
+  readonly range: { readonly fromSeq: number; readonly toSeq: number; readonly spans: number };
+  readonly summarizer: string;
+  readonly summaryTokens: number;
+  readonly ancestors: readonly string[];
+  readonly checkpointId?: string | undefined;
+  /** Handles the record carries (with its checkpoint chain), by kind. */
+  readonly handlesByKind: Partial<Record<HandleKind, number>>;
+  /** Handles of the range the record does not carry: lost from the window, still in the store. */
+  readonly dropped: { readonly count: number; readonly byKind: Partial<Record<HandleKind, number>>; readonly examples: readonly string[] };
+  /** Why it is lossy (first findings). */
+  readonly findings: readonly string[];
+  /** What to call next. */
+  readonly next: string;
+}
+
+function countByKind(handles: readonly Handle[]): Partial<Record<HandleKind, number>> {
+  const counts: Partial<Record<HandleKind, number>> = {};
+  for (const handle of handles) counts[handle.kind] = (counts[handle.kind] ?? 0) + 1;
+  return counts;
+}
+
+async function findRecord(store: LedgerStore, sessionId: string, recordId: string): Promise<{ record: CompactionRecord; records: CompactionRecord[] }> {
+  const records = await store.records(sessionId);
+  const record = records.find((candidate) => candidate.id === recordId);
+  if (!record) {
+    const known = records.map((candidate) => candidate.id).slice(-10);
+    throw new NotFoundError(`Record ${JSON.stringify(recordId)} is not in session ${sessionId}. Its records: ${known.join(', ') || 'none'}.`, { sessionId, recordId });
+  }
+  return { record, records };
+}
+
+/** Describe a record: range, depth, lossy or not, handle counts by kind, and what it dropped. */
+export async function describeRecord(store: LedgerStore, sessionId: string, recordId: string): Promise<RecordDescription> {
+  const { record, records } = await findRecord(store, sessionId, recordId);
+  const { fromSeq, toSeq } = record.droppedRange;
+  const carried = mergeHandles(record.handles, mergedCheckpoint(records, record.checkpointId)?.handles ?? []);
+  const region = record.type === 'checkpoint' || toSeq < fromSeq ? [] : mergeHandles(await store.handles(sessionId, { fromSeq, toSeq }));
+  const present = new Set(carried.map(handleIdentity));
+  const dropped = region.filter((handle) => !present.has(handleIdentity(handle)));
+  return {
+    session: sessionId,
+    id: record.id,
+    type: record.type,
+    depth: record.depth,
+    lossy: !record.reversible,
+    range: { fromSeq, toSeq, spans: Math.max(0, toSeq - fromSeq + 1) },
+    summarizer: `${record.summarizer.name}@${record.summarizer.version}`,
+    summaryTokens: record.summaryTokens,
+    ancestors: record.ancestors,
+    checkpointId: record.checkpointId,
+    handlesByKind: countByKind(carried),
+    dropped: { count: dropped.length, byKind: countByKind(dropped), examples: dropped.slice(0, 20).map((handle) => `${handle.kind}: ${handle.text}`) },
+    findings: record.findings.slice(0, 5).map((finding) => finding.message),
+    next: toSeq < fromSeq ? 'The originals of this record were never in the ledger; nothing can be expanded.' : `expand ${record.id} (or seq ${fromSeq}-${toSeq}) to read the originals, or grep them.`,
+  };
+}
+
+/** One original returned by expand or grep. */
+export interface OriginalView {
+  readonly seq: number;
+  readonly spanId: string;
+  readonly role: Role;
+  readonly label?: string | undefined;
+  /** `verified`: the stored span's hash checks; `unverified` otherwise (do not trust the text). */
+  readonly status: 'verified' | 'unverified';
+  readonly text: string;
+  /** True when the text was cut to fit the token cap. */
+  readonly truncated?: boolean | undefined;
+}
+
+/** A page of originals. */
+export interface ExpandView {
+  readonly session: string;
+  readonly recordId?: string | undefined;
+  readonly range: { readonly fromSeq: number; readonly toSeq: number };
+  readonly originals: readonly OriginalView[];
+  readonly tokens: number;
+  /** Seq to pass as `fromSeq` for the next page; undefined when the range is done. */
+  readonly nextSeq?: number | undefined;
+  readonly note: string;
+}
+
+/** Options of {@link expandOriginals}: a record id, or a seq range; a page start; a token cap. */
+export interface ExpandOptions {
+  readonly recordId?: string | undefined;
+  readonly fromSeq?: number | undefined;
+  readonly toSeq?: number | undefined;
+  /** Token cap of the page (default 2,000, at most 16,000). */
+  readonly maxTokens?: number | undefined;
+}
+
+/** Default and largest token caps of an expand page. */
+export const EXPAND_DEFAULT_TOKENS = 2000;
+const EXPAND_MAX_TOKENS = 16_000;
+const PAGE_SPANS = 200;
+
+function originalView(occurrence: SpanOccurrence, text: string, truncated: boolean): OriginalView {
+  return {
+    seq: occurrence.seq,
+    spanId: occurrence.spanId,
+    role: occurrence.role,
+    label: occurrence.label,
+    status: verifySpan(occurrence.span) ? 'verified' : 'unverified',
+    text,
+    ...(truncated ? { truncated: true } : {}),
+  };
+}
+
+/**
+ * The originals of a record's dropped range (or of `fromSeq`-`toSeq`), oldest first, within a
+ * token cap; `nextSeq` pages on. A first span larger than the cap is cut and marked truncated.
+ */
+export async function expandOriginals(store: LedgerStore, counter: TokenCounter, sessionId: string, options: ExpandOptions): Promise<ExpandView> {
+  const cap = Math.min(EXPAND_MAX_TOKENS, Math.max(100, options.maxTokens ?? EXPAND_DEFAULT_TOKENS));
+  let fromSeq: number;
+  let toSeq: number;
+  if (options.recordId !== undefined) {
+    const { record } = await findRecord(store, sessionId, options.recordId);
+    fromSeq = Math.max(record.droppedRange.fromSeq, options.fromSeq ?? record.droppedRange.fromSeq);
+    toSeq = Math.min(record.droppedRange.toSeq, options.toSeq ?? record.droppedRange.toSeq);
+  } else {
+    if (options.fromSeq === undefined) throw new InvalidInputError(`expand in session ${sessionId}: give a record id or fromSeq (and optionally toSeq)`, { sessionId });
+    fromSeq = options.fromSeq;
+    toSeq = options.toSeq ?? (await store.nextSeq(sessionId)) - 1;
+  }
+  if (fromSeq < 0 || toSeq < fromSeq) {
+    return { session: sessionId, recordId: options.recordId, range: { fromSeq, toSeq }, originals: [], tokens: 0, note: 'Empty range: no stored originals to expand.' };
+  }
+  const originals: OriginalView[] = [];
+  let tokens = 0;
+  let seq = fromSeq;
+  let nextSeq: number | undefined;
+  outer: while (seq <= toSeq) {
+    const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(toSeq, seq + PAGE_SPANS - 1) });
+    if (page.length === 0) break;
+    for (const occurrence of page) {
+      const cost = occurrence.span.tokens + 8;
+      if (tokens + cost > cap) {
+        if (originals.length === 0) {
+          const share = Math.max(1, Math.floor((occurrence.span.text.length * (cap - 8)) / Math.max(1, occurrence.span.tokens)));
+          originals.push(originalView(occurrence, occurrence.span.text.slice(0, share), true));
+          tokens += counter.count(originals[0]?.text ?? '') + 8;
+          nextSeq = occurrence.seq + 1 <= toSeq ? occurrence.seq + 1 : undefined;
+        } else nextSeq = occurrence.seq;
+        break outer;
+      }
+      originals.push(originalView(occurrence, occurrence.span.text, false));
+      tokens += cost;
+    }
+    seq = (page[page.length - 1]?.seq ?? toSeq) + 1;
+  }
+  const unverified = originals.filter((original) => original.status === 'unverified').length;
+  const note =
+    (nextSeq === undefined ? `All of seq ${fromSeq}-${toSeq} shown.` : `Page cut at the ${cap}-token cap: call again with fromSeq ${nextSeq}.`) +
+    (unverified > 0 ? ` ${unverified} original(s) failed the hash check: treat their text as unverified.` : '');
+  return { session: sessionId, recordId: options.recordId, range: { fromSeq, toSeq }, originals, tokens, nextSeq, note };
+}
+
+/** Options of {@link grepSpans}. */
+export interface GrepOptions {
+  /** Treat the pattern as a regular expression (default: plain text). */
+  readonly regex?: boolean | undefined;
+  /** Match case (default: case-insensitive). */
+  readonly caseSensitive?: boolean | undefined;
+  readonly fromSeq?: number | undefined;
+  readonly toSeq?: number | undefined;
+  /** Only spans of these roles. */
+  readonly roles?: readonly Role[] | undefined;
+  /** Most matches returned (default 20, at most 200). */
+  readonly limit?: number | undefined;
+  /** Time budget in ms (default 2,000). */
+  readonly timeBudgetMs?: number | undefined;
+}
+
+/** One grep match. */
+export interface GrepMatch {
+  readonly seq: number;
+  readonly spanId: string;
+  readonly role: Role;
+  readonly status: 'verified' | 'unverified';
+  /** The matched text, verbatim. */
+  readonly match: string;
+  /** The line around it (cut to 240 characters). */
+  readonly excerpt: string;
+}
+
+/** A grep result. */
+export interface GrepView {
+  readonly session: string;
+  readonly pattern: string;
+  readonly matches: readonly GrepMatch[];
+  readonly spansScanned: number;
+  /** Why the scan stopped early, if it did. */
+  readonly stopped?: 'limit' | 'time' | undefined;
+  /** Seq to resume from when stopped. */
+  readonly nextSeq?: number | undefined;
+}
+
+/** Longest pattern grep accepts. */
+export const GREP_MAX_PATTERN = 200;
+const GREP_LINE_WINDOW = 2000;
+
+/**
+ * Refuse regular expressions that can backtrack catastrophically: a quantified group that
+ * itself holds a quantifier or an alternation (`(a+)+`, `(a|aa)*`, `(\w*){2,}`), and
+ * backreferences. Throws InvalidInputError naming the construct.
+ */
+export function checkSafeRegex(pattern: string): void {
+  if (pattern.length > GREP_MAX_PATTERN) throw new InvalidInputError(`grep pattern is ${pattern.length} characters; the limit is ${GREP_MAX_PATTERN}`, { pattern: pattern.slice(0, 40) });
+  if (/\\[1-9]|\\k</.test(pattern)) throw new InvalidInputError(`grep pattern ${JSON.stringify(pattern)} uses a backreference; remove it (backreferences can take exponential time)`, { pattern });
+  const stack: { quantified: boolean; alternation: boolean }[] = [];
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index];
+    if (char === '\\') {
+      index++;
+      continue;
+    }
+    if (char === '[') {
+      const close = pattern.indexOf(']', index + 2);
+      index = close === -1 ? pattern.length : close;
+      continue;
+    }
+    if (char === '(') stack.push({ quantified: false, alternation: false });
+    else if (char === '|') {
+      const top = stack[stack.length - 1];
+      if (top) top.alternation = true;
+    } else if (char === ')') {
+      const group = stack.pop();
+      const next = pattern[index + 1];
+      const quantifiedGroup = next === '*' || next === '+' || (next === '{' && /^\{\d*,\d*\}|^\{\d+\}/.test(pattern.slice(index + 1)));
+      if (group && quantifiedGroup && (group.quantified || group.alternation)) {
+        throw new InvalidInputError(
+          `grep pattern ${JSON.stringify(pattern)} repeats a group that holds a ${group.quantified ? 'quantifier' : 'alternation'} (nested quantifiers backtrack catastrophically); ` +
+            'rewrite it without the repeated group, or search plain text',
+          { pattern },
+        );
+      }
+      const parent = stack[stack.length - 1];
+      if (parent && (group?.quantified || quantifiedGroup)) parent.quantified = true;
+    } else if (char === '*' || char === '+' || char === '?' || char === '{') {
+      const top = stack[stack.length - 1];
+      if (top) top.quantified = true;
+    }
+  }
+}
+
+function compile(pattern: string, options: GrepOptions): RegExp {
+  if (pattern.length === 0) throw new InvalidInputError('grep pattern is empty', { pattern });
+  if (pattern.length > GREP_MAX_PATTERN) throw new InvalidInputError(`grep pattern is ${pattern.length} characters; the limit is ${GREP_MAX_PATTERN}`, { pattern: pattern.slice(0, 40) });
+  const source = options.regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (options.regex) checkSafeRegex(pattern);
+  try {
+    return new RegExp(source, options.caseSensitive ? 'g' : 'gi');
+  } catch (cause) {
+    throw new InvalidInputError(`grep pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(cause as Error).message}`, { pattern });
+  }
+}
+
+/** The lines of a text, long lines cut into windows, so one regex run sees a bounded input. */
+function windows(text: string): { text: string; offset: number }[] {
+  const result: { text: string; offset: number }[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    for (let start = 0; start < Math.max(1, line.length); start += GREP_LINE_WINDOW) result.push({ text: line.slice(start, start + GREP_LINE_WINDOW), offset: offset + start });
+    offset += line.length + 1;
+  }
+  return result;
+}
+
+/**
+ * Search a session's spans for a plain text (default) or a safe regular expression, within a
+ * seq range and roles, oldest first; every match cites its span id and seq. Bounded by
+ * `limit` matches, a time budget checked per span, and input windows of 2,000 characters.
+ */
+export async function grepSpans(store: LedgerStore, sessionId: string, pattern: string, options: GrepOptions = {}): Promise<GrepView> {
+  const expression = compile(pattern, options);
+  const limit = Math.min(200, Math.max(1, options.limit ?? 20));
+  const deadline = Date.now() + (options.timeBudgetMs ?? 2000);
+  const roles = options.roles && options.roles.length > 0 ? new Set(options.roles) : undefined;
+  const last = Math.min(options.toSeq ?? Number.MAX_SAFE_INTEGER, (await store.nextSeq(sessionId)) - 1);
+  const matches: GrepMatch[] = [];
+  let scanned = 0;
+  let seq = Math.max(0, options.fromSeq ?? 0);
+  while (seq <= last) {
+    const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(last, seq + PAGE_SPANS - 1) });
+    if (page.length === 0) break;
+    for (const occurrence of page) {
+      if (Date.now() > deadline) return { session: sessionId, pattern, matches, spansScanned: scanned, stopped: 'time', nextSeq: occurrence.seq };
+      scanned++;
+      if (roles && !roles.has(occurrence.role)) continue;
+      const status = verifySpan(occurrence.span) ? 'verified' : 'unverified';
+      for (const window of windows(occurrence.span.text)) {
+        expression.lastIndex = 0;
+        for (let found = expression.exec(window.text); found !== null; found = expression.exec(window.text)) {
+          if (found[0].length === 0) {
+            expression.lastIndex++;
+            continue;
+          }
+          const at = found.index;
+          const excerpt = window.text.slice(Math.max(0, at - 100), at + found[0].length + 100).slice(0, 240);
+          matches.push({ seq: occurrence.seq, spanId: occurrence.spanId, role: occurrence.role, status, match: found[0].slice(0, 200), excerpt });
+          if (matches.length >= limit) {
+            const nextSeq = occurrence.seq + 1 <= last ? occurrence.seq + 1 : undefined;
+            return { session: sessionId, pattern, matches, spansScanned: scanned, stopped: 'limit', nextSeq };
+          }
+        }
+      }
+    }
+    seq = (page[page.length - 1]?.seq ?? last) + 1;
+  }
+  return { session: sessionId, pattern, matches, spansScanned: scanned };
+}

@@ -1,0 +1,64 @@
+/**
+ * The MCP drill-down tools `describe`, `expand` and `grep`: thin wrappers over the shared,
+ * read-only views in `../drill-down.ts` (the CLI uses the same functions).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { describeRecord, expandOriginals, GREP_MAX_PATTERN, grepSpans } from '../drill-down.js';
+import { readSession } from './tenant-sessions.js';
+import type { TenantScope } from './tenant-sessions.js';
+
+const session = z.string().min(1).max(200).optional().describe('Session id (default: the server\'s session).');
+const seq = z.number().int().min(0);
+
+/** Register `describe`, `expand` and `grep` on `server`; `guarded` turns errors into tool errors. */
+export function registerDrillDownTools(server: McpServer, scope: TenantScope, guarded: (body: () => Promise<unknown>) => Promise<CallToolResult>): void {
+  const { store, counter } = scope.ledger;
+
+  server.registerTool(
+    'describe',
+    {
+      description:
+        'Describe a compaction record by id (rec_..., ext_..., chk_...): its seq range, depth, lossy or not, the handles it carries by kind, and the handles of its range it dropped.',
+      inputSchema: { session, record: z.string().min(1).max(200) },
+      annotations: { readOnlyHint: true },
+    },
+    ({ session: id, record }) => guarded(async () => describeRecord(store, (await readSession(scope, id)).id, record)),
+  );
+
+  server.registerTool(
+    'expand',
+    {
+      description:
+        'Read the stored originals of a record\'s dropped range, or of a seq range, verbatim and oldest first, each labelled verified (hash checked). ' +
+        'Paged within maxTokens (default 2000): call again with fromSeq = nextSeq.',
+      inputSchema: { session, record: z.string().min(1).max(200).optional(), fromSeq: seq.optional(), toSeq: seq.optional(), maxTokens: z.number().int().min(100).max(16000).optional() },
+      annotations: { readOnlyHint: true },
+    },
+    ({ session: id, record, fromSeq, toSeq, maxTokens }) =>
+      guarded(async () => expandOriginals(store, counter, (await readSession(scope, id)).id, { recordId: record, fromSeq, toSeq, maxTokens })),
+  );
+
+  server.registerTool(
+    'grep',
+    {
+      description:
+        'Search a session\'s stored originals for plain text (default) or a regular expression (regex: true; nested quantifiers and backreferences are refused), ' +
+        'optionally within a seq range and roles. Each match cites its span id and seq; recall the span id to read it whole.',
+      inputSchema: {
+        session,
+        pattern: z.string().min(1).max(GREP_MAX_PATTERN),
+        regex: z.boolean().optional(),
+        caseSensitive: z.boolean().optional(),
+        fromSeq: seq.optional(),
+        toSeq: seq.optional(),
+        roles: z.array(z.enum(['system', 'user', 'assistant', 'tool'])).max(4).optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ session: id, pattern, regex, caseSensitive, fromSeq, toSeq, roles, limit }) =>
+      guarded(async () => grepSpans(store, (await readSession(scope, id)).id, pattern, { regex, caseSensitive, fromSeq, toSeq, roles, limit })),
+  );
+}
