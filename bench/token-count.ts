@@ -27,6 +27,7 @@ function seconds(run: () => number): { seconds: number; tokens: number } {
 }
 
 function runs(): unknown[] {
+  countTokens('warm up: the first call loads the rank table', PLAIN_TEXT);
   const sizes = [10_000, 100_000, 1_000_000, 5_000_000];
   const rows: unknown[] = [];
   let fit: number | undefined;

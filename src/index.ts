@@ -9,6 +9,7 @@ export type { LedgerSession } from './session.js';
 export type { SessionOptions, SessionDependencies, ExternalSummaryInput } from './session.js';
 export { createMemoryStore } from './stores/memory/memory-store.js';
 export type { LedgerStore, AppendEntry, TextHit } from './stores/store.js';
+export { LEDGER_STORE_SPECIFICATION_VERSION } from './stores/store.js';
 export { createExtractiveSummarizer } from './summarizers/extractive.js';
 export type { ExtractiveSummarizerOptions } from './summarizers/extractive.js';
 export type { Summarizer, SummarizeRequest, SummarizeResult, SourceUnit } from './summarizers/summarizer.js';

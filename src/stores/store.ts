@@ -18,6 +18,9 @@ export interface AppendEntry {
   readonly handles: readonly Omit<Handle, 'seq'>[];
 }
 
+/** The `LedgerStore` contract version every store of this release implements. */
+export const LEDGER_STORE_SPECIFICATION_VERSION = 'v1';
+
 /** A free-text hit. */
 export interface TextHit {
   /** Sequence number of the occurrence. */
@@ -31,11 +34,16 @@ export interface TextHit {
 /**
  * Where spans, handles and records live. Every method is scoped to one session: no method
  * returns data of a session other than the one named. Implementations: memory, SQLite,
- * PostgreSQL; all pass the same conformance suite.
+ * PostgreSQL, or your own; all pass the same conformance suite.
  */
 export interface LedgerStore {
-  /** Backend name. */
-  readonly kind: 'memory' | 'sqlite' | 'postgres';
+  /**
+   * Version of this interface's contract the store implements (`v1`); the conformance suite
+   * (`test/stores/conformance.ts`) checks it. A later, incompatible contract gets a new version.
+   */
+  readonly specificationVersion: typeof LEDGER_STORE_SPECIFICATION_VERSION;
+  /** Backend name: `memory`, `sqlite`, `postgres`, or any name a third-party store chooses. */
+  readonly kind: string;
   /** Human-readable location used in error messages, e.g. `sqlite:/path/ledger.db`. */
   readonly location: string;
   /** Create the session if missing (with its tenant) and return it. A tenant mismatch is an error. */

@@ -12,8 +12,9 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerError } from '../../src/errors.js';
-import { createSpan, roleOf } from '../../src/span.js';
+import { InvalidInputError, LedgerError } from '../../src/errors.js';
+import { createSpan, roleOf, spanId, verifySpan } from '../../src/span.js';
+import { countO200kTokens, countingPieces } from '../../src/tokens.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
@@ -30,15 +31,38 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 120_000 }).map((length) => 'eu-west-2b '.repeat(Math.ceil(length / 11)).slice(0, length)) },
 );
 
+/** Control characters (C0, DEL, C1, U+0000 first among them) mixed with a few ordinary ones. */
+const controlText = fc.string({ unit: fc.constantFrom('\u0000', '\u0001', '\u0007', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f', '\u0085', 'a', ':', '-', '~'), minLength: 1, maxLength: 8 });
+
+/** An id field: absent, plain, or full of control characters. */
+const idField = fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.stringMatching(/^[a-z_]{1,8}$/) }, { weight: 3, arbitrary: controlText });
+
+/** A long run of one character class (letters, spaces, digits, newlines, CJK, astral, punctuation). */
+const singleClassRun = fc
+  .tuple(fc.constantFrom('a', 'x', ' ', '1', '\n', '中', '🚀', '-', '\t', 'é'), fc.integer({ min: 1_000, max: 30_000 }))
+  .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)));
+
 /** How an entry is broken, if at all. */
 const flaw = fc.constantFrom('none', 'none', 'none', 'none', 'forged-id', 'handle-offset', 'handle-other-span', 'negative-byte', 'reversed-bytes', 'fractional-tokens', 'negative-chunk', 'handles-missing', 'nul-label');
 
-const entrySpec = fc.record({ kind: fc.constantFrom(...KINDS), text, flaw, cut: fc.tuple(fc.nat(), fc.nat()), tokens: fc.nat({ max: 5000 }), label: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }) });
+const entrySpec = fc.record({
+  kind: fc.constantFrom(...KINDS),
+  text: fc.oneof({ weight: 9, arbitrary: text }, { weight: 1, arbitrary: singleClassRun }),
+  flaw,
+  cut: fc.tuple(fc.nat(), fc.nat()),
+  tokens: fc.nat({ max: 5000 }),
+  label: fc.oneof(fc.option(fc.string({ maxLength: 8 }), { nil: undefined }), controlText),
+  toolName: idField,
+  toolCallId: idField,
+});
 
 type EntrySpec = typeof entrySpec extends fc.Arbitrary<infer T> ? T : never;
 
+/** Session ids: mostly plain, sometimes with control characters (U+0000 included) appended. */
+const controlSuffix = fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: controlText });
+
 function buildEntry(spec: EntrySpec): AppendEntry {
-  const span = createSpan({ kind: spec.kind, text: spec.text, tokens: spec.tokens });
+  const span = createSpan({ kind: spec.kind, text: spec.text, toolName: spec.toolName, toolCallId: spec.toolCallId, tokens: spec.tokens });
   const points = [...spec.text];
   const from = points.length === 0 ? 0 : spec.cut[0] % points.length;
   const to = Math.min(points.length, from + 1 + (spec.cut[1] % 12));
@@ -87,9 +111,16 @@ function fuzzAppends(backend: () => Backend, numRuns: number, searchRuns: number
     let round = 0;
     let failures = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(entrySpec, { maxLength: 5 }), fc.constantFrom(0, 0, 0, 0, 1, -1, -5, 0.5), async (specs, offset) => {
-        const sessionId = `fuzz-${Math.floor(round++ / 25)}`;
-        await store.openSession(sessionId);
+      fc.asyncProperty(fc.array(entrySpec, { maxLength: 5 }), fc.constantFrom(0, 0, 0, 0, 1, -1, -5, 0.5), controlSuffix, async (specs, offset, suffix) => {
+        const sessionId = `fuzz-${Math.floor(round++ / 25)}${suffix}`;
+        try {
+          await store.openSession(sessionId);
+        } catch (error) {
+          // Only PostgreSQL refuses a session id (one holding U+0000), with a typed error.
+          expect(InvalidInputError.isInstance(error), `not InvalidInputError: ${String(error)}`).toBe(true);
+          expect(sessionId).toContain('\u0000');
+          return;
+        }
         const before = await observe(store, sessionId);
         const rawBefore = await rawCounts?.();
         const entries = specs.map(buildEntry);
@@ -107,8 +138,12 @@ function fuzzAppends(backend: () => Backend, numRuns: number, searchRuns: number
         const after = await store.occurrences(sessionId, { fromSeq: before.nextSeq });
         expect(after).toEqual(written);
         after.forEach((occurrence, index) => {
-          expect(occurrence.span.text).toBe(entries[index]!.span.text);
+          const source = entries[index]!.span;
+          expect(occurrence.span.text).toBe(source.text);
           expect(occurrence.label).toBe(entries[index]!.label);
+          // Every id field reads back exactly: no span of other content is ever returned under this id.
+          expect([occurrence.span.kind, occurrence.span.toolName, occurrence.span.toolCallId]).toEqual([source.kind, source.toolName, source.toolCallId]);
+          expect(verifySpan(occurrence.span)).toBe(true);
         });
         const handles = await store.handles(sessionId, { fromSeq: before.nextSeq });
         expect(handles.map((handle) => handle.text)).toEqual(entries.flatMap((entry) => entry.handles.map((handle) => handle.text)));
@@ -140,6 +175,32 @@ function fuzzAppends(backend: () => Backend, numRuns: number, searchRuns: number
     );
   }, 60_000);
 }
+
+describe('fuzz: control characters in id fields and long single-class runs', () => {
+  it('gives different contents different span ids whatever control characters their id fields hold (20000 cases)', () => {
+    const content = fc.record({ kind: fc.constantFrom(...KINDS), text: fc.oneof(controlText, fc.constant('')), toolName: idField, toolCallId: idField });
+    fc.assert(
+      fc.property(content, content, (a, b) => {
+        const same = a.kind === b.kind && a.text === b.text && a.toolName === b.toolName && a.toolCallId === b.toolCallId;
+        expect(spanId(a) === spanId(b)).toBe(same);
+      }),
+      { numRuns: 20_000, seed: 1010 },
+    );
+  });
+
+  it('counts long single-class runs deterministically in bounded, lossless pieces (200 cases)', () => {
+    fc.assert(
+      fc.property(singleClassRun, fc.oneof(fc.constant(''), controlText), (run, tail) => {
+        const value = run + tail;
+        const pieces = countingPieces(value);
+        expect(pieces.join('')).toBe(value);
+        for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(2_000);
+        expect(countO200kTokens(value)).toBe(countO200kTokens(value));
+      }),
+      { numRuns: 200, seed: 77 },
+    );
+  });
+});
 
 describe('fuzz: memory', () => {
   const backend: Backend = { store: createMemoryStore() };

@@ -1,6 +1,6 @@
 import { ImmutableSpanError, NotFoundError, SequenceConflictError } from '../../errors.js';
 import type { CompactionRecord, Handle, SessionInfo, Span, SpanOccurrence } from '../../types.js';
-import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
+import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import {
   buildHandle,
   buildOccurrence,
@@ -61,6 +61,7 @@ export function createMemoryStore(): LedgerStore {
   }
 
   const store: LedgerStore = {
+    specificationVersion: LEDGER_STORE_SPECIFICATION_VERSION,
     kind: 'memory',
     location,
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError } from '../../errors.js';
 import type { SpanOccurrence } from '../../types.js';
-import type { LedgerStore, TextHit } from '../store.js';
+import { LEDGER_STORE_SPECIFICATION_VERSION, type LedgerStore, type TextHit } from '../store.js';
 import {
   buildOccurrence,
   buildSpan,
@@ -131,6 +131,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const write = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => run<R>(operation, text, values, false);
 
   return {
+    specificationVersion: LEDGER_STORE_SPECIFICATION_VERSION,
     kind: 'postgres',
     location,
 

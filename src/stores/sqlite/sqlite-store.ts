@@ -15,7 +15,7 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
-import type { AppendEntry, LedgerStore, TextHit } from '../store.js';
+import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
 import { prepareStatements, toHandle, toOccurrence, toSession, toSpan } from './statements.js';
@@ -148,6 +148,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   }
 
   return {
+    specificationVersion: LEDGER_STORE_SPECIFICATION_VERSION,
     kind: 'sqlite',
     location,
 
