@@ -150,6 +150,7 @@ describe('replay is all or nothing per session', () => {
     });
     const outcome = await exited;
     expect(outcome.signal === 'SIGINT' || outcome.code === 0, stderr).toBe(true);
+    const interruptedSpans = existsSync(database) ? (await spanIds(database, 'long')).length : 0;
 
     const resumed = await cli(['replay', file, '--store', `sqlite:${database}`, '--session', 'long', '--max-tokens', '4000', '--resume', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -157,6 +158,8 @@ describe('replay is all or nothing per session', () => {
     expect((await cli(['replay', file, '--store', `sqlite:${fresh}`, '--session', 'long', '--max-tokens', '4000', '--json'])).code).toBe(0);
     const expected = await spanIds(fresh, 'long');
     expect(expected.length).toBeGreaterThan(500);
+    if (outcome.signal === 'SIGINT') expect(interruptedSpans).toBeLessThan(expected.length);
+    process.stderr.write(`SIGINT probe: ${outcome.signal ?? `exit ${outcome.code}`}, ${interruptedSpans} of ${expected.length} spans before --resume\n`);
     expect(await spanIds(database, 'long')).toEqual(expected);
   }, 120_000);
 });
