@@ -17,6 +17,44 @@ export interface LedgerMcpHttpOptions extends LedgerMcpServerOptions {
   readonly token?: string | undefined;
   /** URL path of the endpoint (default `/mcp`). */
   readonly path?: string | undefined;
+  /**
+   * A GET event stream that carries no message for this long is closed (default 300 000 ms;
+   * keep-alive comments do not count). The stateless server never pushes on it, so this bounds
+   * how long an idle client holds one.
+   */
+  readonly streamIdleTimeoutMs?: number | undefined;
+  /** Concurrent GET event streams; one more is answered 503 with Retry-After (default 32). */
+  readonly maxStreams?: number | undefined;
+  /** Concurrent TCP connections; Node closes any beyond this at once (default 256). */
+  readonly maxConnections?: number | undefined;
+}
+
+/** Defaults of the HTTP server's bounds. */
+export const HTTP_SERVER_DEFAULTS = { streamIdleTimeoutMs: 300_000, maxStreams: 32, maxConnections: 256 } as const;
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidConfigError(`${name} must be a positive whole number (got ${String(value)}; default ${fallback}).`, { field: name });
+  return value;
+}
+
+function isKeepAlive(chunk: unknown): boolean {
+  const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.subarray(0, 1)).toString('utf8') : '';
+  return text.startsWith(':');
+}
+
+/** Close `response` after `idleMs` without a written message (SSE comments such as keep-alives do not count). */
+function closeWhenIdle(response: ServerResponse, idleMs: number): void {
+  let timer = setTimeout(() => response.end(), idleMs);
+  const write = response.write.bind(response) as (...args: unknown[]) => boolean;
+  response.write = ((...args: unknown[]) => {
+    if (!isKeepAlive(args[0])) {
+      clearTimeout(timer);
+      timer = setTimeout(() => response.end(), idleMs);
+    }
+    return write(...args);
+  }) as ServerResponse['write'];
+  response.once('close', () => clearTimeout(timer));
 }
 
 /** A running HTTP server. */
@@ -55,13 +93,18 @@ function refuse(response: ServerResponse, status: number, message: string, heade
  * per request) on node:http. Binds 127.0.0.1 by default. Binding any other host without a
  * token throws `INVALID_CONFIG` before listening. With a token, a request without
  * `Authorization: Bearer <token>` gets 401. On a loopback bind without a token, requests
- * whose Host or Origin is not loopback get 403 (DNS-rebinding protection).
+ * whose Host or Origin is not loopback get 403 (DNS-rebinding protection). Bounded: GET
+ * event streams close when idle and are capped in number (503 beyond), and so are connections.
  */
 export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): Promise<LedgerMcpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const token = options.token !== undefined && options.token.length > 0 ? options.token : undefined;
   const loopback = LOOPBACK.has(host);
+  const streamIdleTimeoutMs = positiveInteger('streamIdleTimeoutMs', options.streamIdleTimeoutMs, HTTP_SERVER_DEFAULTS.streamIdleTimeoutMs);
+  const maxStreams = positiveInteger('maxStreams', options.maxStreams, HTTP_SERVER_DEFAULTS.maxStreams);
+  const maxConnections = positiveInteger('maxConnections', options.maxConnections, HTTP_SERVER_DEFAULTS.maxConnections);
+  let openStreams = 0;
   if (!loopback && token === undefined) {
     throw new InvalidConfigError(`Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.`, { host });
   }
@@ -71,6 +114,14 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
       return refuse(response, 403, 'Forbidden: this server only accepts loopback Host and Origin headers.');
     }
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
+    if (request.method === 'GET') {
+      if (openStreams >= maxStreams) {
+        return refuse(response, 503, `Too many open event streams (${maxStreams}); retry later, or raise maxStreams.`, { 'retry-after': '5' });
+      }
+      openStreams++;
+      response.once('close', () => openStreams--);
+      closeWhenIdle(response, streamIdleTimeoutMs);
+    }
     const server = createLedgerMcpServer(options);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on('close', () => {
@@ -86,6 +137,7 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
       else response.end();
     });
   });
+  http.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, host, () => resolve());
