@@ -128,6 +128,13 @@ describe('constraints are prose', () => {
   });
 });
 
+describe('config lines of code decoded from JSON', () => {
+  it('are not assignments when the value opens a block or repeats the key', () => {
+    const found = pairs('{"new_string":"    %{\\n      content: %{\\n      session_id: session_id,\\n      mode: :plain\\n"}');
+    expect(found.filter((pair) => pair.startsWith('assignment:'))).toEqual(['assignment:mode: :plain']);
+  });
+});
+
 describe('template placeholders and word fragments', () => {
   it('keeps a URL with a ${…} placeholder whole', () => {
     expect(pairs('fetch(`http://127.0.0.1:${port}/api/hooks`)')).toEqual(['url:http://127.0.0.1:${port}/api/hooks']);
