@@ -122,6 +122,11 @@ describe('constraints are prose', () => {
     }
   });
 
+  it('ends a sentence at the closing quote of a JSON string', () => {
+    const found = pairs('{"a":1,\n"prompt":"Read the files. Please do not summarize.","model":"sonnet"}');
+    expect(found).toContain('constraint:Please do not summarize.');
+  });
+
   it('skips a trigger inside inline code but keeps prose around code', () => {
     expect(pairs('Added `{:lazy_html, ">= 0.1.0", only: :test}` to mix.exs.').filter((pair) => pair.startsWith('constraint:'))).toEqual([]);
     expect(pairs('Never use `==` to compare floats.')).toContain('constraint:Never use `==` to compare floats.');
