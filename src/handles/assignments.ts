@@ -3,7 +3,8 @@
  * in text (not `==`, `=>`, and not query strings inside URLs). Lines: YAML/INI/JSON-like
  * config lines — `key: value`, `"key": value`, `key = scalar` — where prose is excluded:
  * a capitalised key (`Note:`) needs a single handle-like value (`Host: db.internal`), a
- * lowercase key at most two words of value, and `Error:`/`TODO:`-style keys never count.
+ * lowercase key at most two words of value, and `Error:`/`TODO:`-style keys never count; a
+ * value that opens a block (`content: %{`, `opts: [`) or repeats its key (`id: id`) is code.
  */
 import type { Candidate } from './candidate.js';
 
@@ -74,6 +75,7 @@ function acceptsValue(key: string, quoted: boolean, equals: boolean, value: stri
   if (equals || quoted) return SCALAR.test(value) || (quoted && /^[[{].*[\]}]$/.test(value));
   if (/^[[{]/.test(value) && !/[\]}]$/.test(value)) return false;
   if (/^[|>][-+]?$/.test(value)) return false;
+  if (/[[{(]$|^%/.test(value) || value === key) return false;
   const first = key.charCodeAt(0);
   if (first >= 65 && first <= 90) return !/\s/.test(value) && HANDLE_LIKE.test(value);
   if (/^["'].*["']$/.test(value)) return true;

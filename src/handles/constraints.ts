@@ -2,7 +2,7 @@
  * Constraint detection: whole sentences that prohibit or restrict an action. A trigger
  * regex runs over the text; for each trigger the enclosing sentence is found (lines always
  * split; inside a line a `.`, `!` or `?` followed by whitespace and a non-lowercase
- * character ends a sentence, so `e.g. foo` and `v1.2.3` do not split) and judged by
+ * character, or by the closing quote of a JSON string (`.","`), ends a sentence, so `e.g. foo` and `v1.2.3` do not split) and judged by
  * {@link isRestriction}. The handle is the sentence without leading bullets, quote
  * markers, list numbers, checkboxes or comment markers, and without surrounding whitespace.
  * Constraints are prose: a trigger inside inline code (between backticks), on a line of a
@@ -30,6 +30,7 @@ function endsSentence(text: string, index: number, lineEnd: number): boolean {
   let next = index + 1;
   while (next < lineEnd && isStop(text.charCodeAt(next))) next++;
   if (next >= lineEnd) return true;
+  if (text.charCodeAt(next) === 34 && /^"(?:[,:}\]]|\s*$)/.test(text.slice(next, next + 2))) return true;
   if (!isSpace(text.charCodeAt(next))) return false;
   while (next < lineEnd && isSpace(text.charCodeAt(next))) next++;
   const code = text.charCodeAt(next);

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { extractHandles } from '../../src/handles/extract.js';
+import { maskMarkup } from '../../src/handles/markup.js';
+
+function pairs(text: string, toolOutput = false): string[] {
+  const handles = extractHandles(text, { toolOutput });
+  for (const handle of handles) expect(text.slice(handle.start, handle.end)).toBe(handle.text);
+  return handles.map((handle) => `${handle.kind}:${handle.text}`);
+}
+
+const ESC = '\u001b';
+
+describe('markup view', () => {
+  it('keeps the length and blanks only markup', () => {
+    const text = `${ESC}[1mbold${ESC}[0m <b>x</b> "a\\"b" 12→\n  12→end`;
+    const { view } = maskMarkup(text);
+    expect(view.length).toBe(text.length);
+    expect(view).toBe('    bold     ' + '   x    ' + ' "a  b" 12→\n' + '     end');
+  });
+
+  it('turns a JSON \\n escape into a space and a line feed', () => {
+    expect(maskMarkup('one\\ntwo').view).toBe('one \ntwo');
+  });
+
+  it('returns the text itself when there is no markup', () => {
+    const view = maskMarkup('plain text, src/a.ts');
+    expect(view.masked).toBe(false);
+    expect(view.view).toBe('plain text, src/a.ts');
+  });
+});
+
+describe('terminal escapes', () => {
+  it('are never read as numbers or made part of a handle', () => {
+    expect(pairs(`${ESC}[22mtimeout 30s${ESC}[0m`)).toEqual(['number:timeout 30s']);
+    expect(pairs(`${ESC}[2m${ESC}[22m`)).toEqual([]);
+    expect(pairs(`${ESC}[31msrc/handles/markup.ts${ESC}[39m`)).toEqual(['path:src/handles/markup.ts']);
+  });
+
+  it('are recognised when written out as \\u001b, \\x1b or \\033', () => {
+    expect(pairs('"\\u001b[22m ok \\u001b[2m"')).toEqual([]);
+    expect(pairs('printf "\\033[1mdist/app.js\\033[0m"')).toEqual(['path:dist/app.js']);
+    expect(pairs('\\x1b[4mv1.2.3\\x1b[24m')).toEqual(['version:v1.2.3']);
+  });
+
+  it('mask OSC titles', () => {
+    expect(pairs(`${ESC}]0;~/work/repo${'\u0007'}ok`)).toEqual([]);
+  });
+});
+
+describe('JSON string escapes', () => {
+  it('end a route, path or URL', () => {
+    expect(pairs('{"command":"curl -X POST /api/hooks/session-start\\" -d {}"}')).toEqual(['endpoint:POST /api/hooks/session-start']);
+    expect(pairs('{"a":"see https://x.io/a\\nthen"}')).toEqual(['url:https://x.io/a']);
+    expect(pairs('{"a":"open \\"lib/spotter/app.ex\\" now"}')).toEqual(['path:lib/spotter/app.ex']);
+  });
+
+  it('are not assignment values', () => {
+    expect(pairs('"<div style=\\"color: red\\" phx-click=\\"save\\">"')).toEqual([]);
+  });
+
+  it('never leave a handle starting or ending inside the escape', () => {
+    expect(pairs('"a\\nsrc/a.ts\\tb"')).toEqual(['path:src/a.ts']);
+    expect(pairs('"\\u00e9t\\u00e9 README.md"')).toEqual(['path:README.md']);
+  });
+
+  it('leave Windows drive paths alone', () => {
+    expect(pairs('Copy it to C:\\Users\\dana\\report.txt first.')).toEqual(['path:C:\\Users\\dana\\report.txt']);
+    expect(pairs('In C:\\temp\\new\\tmp.txt we go')).toEqual(['path:C:\\temp\\new\\tmp.txt']);
+  });
+
+  it('split a sentence at a \\n escape, so a constraint holds none', () => {
+    expect(pairs('"Key files:\\nDo not touch src/a.ts.\\nThanks"')).toEqual(['constraint:Do not touch src/a.ts.', 'path:src/a.ts']);
+  });
+});
+
+describe('markup tags', () => {
+  it('are never paths or identifiers', () => {
+    expect(pairs('<local-command-caveat>x</local-command-caveat> <command-name>/clear</command-name>')).toEqual(['path:/clear']);
+    expect(pairs('<div class="row"><button>Go</button></div>')).toEqual(['assignment:class="row"']);
+    expect(pairs('<my_tag/> <br/> <img src="logo.png" />')).toEqual(['assignment:src="logo.png"', 'path:logo.png']);
+  });
+
+  it('end a config line', () => {
+    const found = pairs('<usage>total_tokens: 1200\nduration_ms: 32855</usage>');
+    expect(found).toContain('assignment:total_tokens: 1200');
+    expect(found).toContain('assignment:duration_ms: 32855');
+  });
+
+  it('keep autolinks, emails and attribute URLs', () => {
+    expect(pairs('<https://status.acme.io>')).toEqual(['url:https://status.acme.io']);
+    expect(pairs('<dana@acme.io>')).toEqual(['email:dana@acme.io']);
+    expect(pairs('<a href="https://x.io/docs">docs</a>')).toContain('url:https://x.io/docs');
+  });
+
+  it('are never inside a constraint', () => {
+    expect(pairs('Always use <span>, never <pre><code>.')).toEqual([]);
+  });
+});
+
+describe('line-number gutters', () => {
+  it('are blanked at line starts: arrows anywhere, tabs and colons in tool output', () => {
+    expect(pairs('   101→  timeout: 30s\n   102→  port 5432')).not.toContain('number:101');
+    expect(pairs('    12\tconst x = config.max_retries;', true)).toEqual(['identifier:config.max_retries']);
+    expect(pairs('  12: const max_retries = 3;', true)).toEqual(['identifier:max_retries']);
+  });
+
+  it('make a line-numbered dump hold no constraints, config lines or error lines', () => {
+    const dump = '   101→    case System.cmd("git", args) do\n   102→  # Do not call this from a test.\n   103→  mode: "read-only"\n   104→RuntimeError: boom';
+    expect(pairs(dump, true).filter((pair) => /^(?:constraint|assignment|error):/.test(pair))).toEqual([]);
+    expect(pairs('    7\tNever deploy on Fridays.', true)).toEqual([]);
+  });
+
+  it('are not gutters outside tool output when written with a tab or colon', () => {
+    expect(pairs('12: Never deploy on Fridays.')).toEqual(['constraint:12: Never deploy on Fridays.']);
+  });
+});
+
+describe('constraints are prose', () => {
+  it('skips code-looking lines', () => {
+    for (const line of ['{:lazy_html, ">= 0.1.0", only: :test}', 'if (readOnly && !force) { return; }', 'x = only_if(y) || never', '  |> Enum.filter(&(&1.only))']) {
+      expect(extractHandles(line, { kinds: ['constraint'] }), line).toEqual([]);
+    }
+  });
+
+  it('ends a sentence at the closing quote of a JSON string', () => {
+    const found = pairs('{"a":1,\n"prompt":"Read the files. Please do not summarize.","model":"sonnet"}');
+    expect(found).toContain('constraint:Please do not summarize.');
+  });
+
+  it('skips a trigger inside inline code but keeps prose around code', () => {
+    expect(pairs('Added `{:lazy_html, ">= 0.1.0", only: :test}` to mix.exs.').filter((pair) => pair.startsWith('constraint:'))).toEqual([]);
+    expect(pairs('Never use `==` to compare floats.')).toContain('constraint:Never use `==` to compare floats.');
+  });
+});
+
+describe('config lines of code decoded from JSON', () => {
+  it('are not assignments when the value opens a block or repeats the key', () => {
+    const found = pairs('{"new_string":"    %{\\n      content: %{\\n      session_id: session_id,\\n      mode: :plain\\n"}');
+    expect(found.filter((pair) => pair.startsWith('assignment:'))).toEqual(['assignment:mode: :plain']);
+  });
+});
+
+describe('template placeholders and word fragments', () => {
+  it('keeps a URL with a ${…} placeholder whole', () => {
+    expect(pairs('fetch(`http://127.0.0.1:${port}/api/hooks`)')).toEqual(['url:http://127.0.0.1:${port}/api/hooks']);
+  });
+
+  it('keeps CLI flags and code symbols', () => {
+    expect(pairs('run mix compile --warnings-as-errors, then String.trim and to_string')).toEqual([
+      'identifier:--warnings-as-errors',
+      'identifier:String.trim',
+      'identifier:to_string',
+    ]);
+  });
+});
