@@ -17,6 +17,12 @@ import { registerIntegrationCommands } from './integration-commands.js';
 
 const print = (line: string) => process.stdout.write(line + '\n');
 
+// A reader that closes early (`context-ledger replay f --json | head`) is not an error of ours: stop quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 function integer(name: string) {
   return (value: string) => {
     const parsed = Number(value);

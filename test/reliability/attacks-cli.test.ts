@@ -247,6 +247,16 @@ describe('input the reader must survive', () => {
     expect((JSON.parse(audit.stdout) as AuditDocument).files[0]?.format).toBe('claude-code');
   });
 
+  it('stops quietly when the reader of its output closes early (replay --json | head)', async () => {
+    const file = join(directory, 'long.jsonl');
+    await writeFile(file, Array.from({ length: 40 }, () => tenLines().join('\n')).join('\n') + '\n');
+    const result = await run('bash', ['-c', 'set -o pipefail; node "$CLI" replay "$FILE" --store memory: --session piped-early --json | head -c 10 >/dev/null'], {
+      env: { CLI, FILE: file },
+    });
+    expect(result.stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(result.code, result.stderr).toBe(0);
+  });
+
   it('refuses an endless device and an over-long line with a clear error, no stack trace', async () => {
     const zero = await cli(['replay', '/dev/zero', '--store', 'memory:', '--session', 'zero'], { env: { CONTEXT_LEDGER_MAX_INPUT_BYTES: String(1024 * 1024) } });
     expect(zero.code).toBe(2);
