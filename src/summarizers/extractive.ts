@@ -128,11 +128,17 @@ function taskCandidates(task: readonly Candidate[]): Candidate[] {
   return [...ofFirst, ...ofLatest];
 }
 
-/** The forward-looking sentences of the last assistant units, latest first (an earlier summary's next steps only when there are none). */
+/**
+ * The forward-looking sentences of the latest assistant turn that has some (one of the last
+ * two with sentences); an earlier summary's next steps only when the region has none.
+ */
 function nextCandidates(gathered: Gathered): Candidate[] {
-  const units = [...new Set(gathered.assistant.map((candidate) => candidate.unit))].slice(-3);
-  const fromRegion = gathered.assistant.filter((candidate) => units.includes(candidate.unit) && NEXT_STEP.test(candidate.text));
-  return (fromRegion.length > 0 ? fromRegion : gathered.next).sort((a, b) => b.order - a.order).slice(0, 3);
+  const units = [...new Set(gathered.assistant.map((candidate) => candidate.unit))].slice(-2).reverse();
+  for (const unit of units) {
+    const steps = gathered.assistant.filter((candidate) => candidate.unit === unit && NEXT_STEP.test(candidate.text));
+    if (steps.length > 0) return steps.slice(-3);
+  }
+  return gathered.next.slice(-3);
 }
 
 /** Assistant sentences ranked by word weight, recency and decision wording, best first. */
