@@ -27,10 +27,10 @@ interface Candidate {
 /** Share of the budget each section may take in the first pass; a second pass, in the same order, fills what is left. */
 const SHARES: Readonly<Record<SectionName, number>> = { task: 0.4, errors: 0.2, files: 0.15, next: 0.1, decisions: 0.3 };
 const SENTENCES_PER_REQUEST = 3;
-const NEXT_STEP = /\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
+const NEXT_STEP = /^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
 const DECISION = /\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*/i;
 /** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
-const NARRATION = /^(now )?(let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
+const NARRATION = /^(now|let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
 const STOP = new Set('the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than let me now'.split(' '));
 
 function words(text: string): string[] {
