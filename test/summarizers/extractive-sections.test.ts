@@ -128,3 +128,20 @@ describe('fitSummary', () => {
     expect(fitted.summary).toBe(claims.map((claim) => claim.text).join(' '));
   });
 });
+
+describe('parseClaims with the summary sections', () => {
+  it('renders the model output in sections when it names them, each claim citing its units', async () => {
+    const { parseClaims } = await import('../../src/integrations/ai-sdk/summary-prompt.js');
+    const request = {
+      sessionId: 's',
+      units: [1, 2].map((ref) => ({ text: `unit ${ref}`, spanIds: [`sha256:${ref}`], role: 'user' as const, seq: ref, origin: 'original' as const })),
+      budgetTokens: 100,
+      handles: [],
+      counter,
+    };
+    const result = parseClaims('Task:\n- Fix the export [1]\n## Files changed\n- src/export.py [2]\nNext steps:\n- Rerun the suite [2]', request);
+    expect(result.summary).toBe(`${SECTION_TITLES.task}\n- Fix the export\n${SECTION_TITLES.files}\n- src/export.py\n${SECTION_TITLES.next}\n- Rerun the suite`);
+    expect(result.claims.map((claim) => claim.spanIds)).toEqual([['sha256:1'], ['sha256:2'], ['sha256:2']]);
+    expect(fitSummary(result.summary, result.claims, 1000, counter).summary).toBe(result.summary);
+  });
+});
