@@ -1,15 +1,17 @@
+import { ESCAPE } from '../text/control-characters.js';
 import { isUnclean } from './sentences.js';
 
 /** A line that reports an error: an exception name, an `error:`/`fatal:` lead, a failure count, a non-zero exit. */
 const ERROR_LINE = [
   /\b[A-Z][A-Za-z]*(Error|Exception|Failure)\b/,
+  /\b(ERROR|FATAL|CRITICAL|PANIC|FAILED|FAIL)\b/,
   /^(error|fatal|panic|failed|failure|err!?)\b\s*[:[(!-]?/i,
   /\b(error|fatal|failed)\s*(\[[^\]]*\])?\s*:/i,
   /\b[1-9]\d* (failures?|failed|errors?)\b/,
   /\b(exit(ed)?( with)?( code| status)?|returncode)[ :=]+[1-9]\d*\b/i,
   /\bcommand not found\b|\bno such file or directory\b|\bpermission denied\b/i,
 ];
-const ANSI_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]|\u001b[()][A-Za-z0-9]|\u001b/g;
+const ANSI_SEQUENCE = new RegExp(`${ESCAPE}\\[[0-9;?]*[A-Za-z]|${ESCAPE}[()][A-Za-z0-9]|${ESCAPE}`, 'g');
 
 /** An error line of a tool result, verbatim, and where it was seen. */
 export interface ErrorLine {
@@ -44,8 +46,8 @@ export function errorLines(text: string, maxChars: number): ErrorLine[] {
     const line = pieces.sort((a, b) => b.length - a.length)[0] ?? '';
     if (line.length < 8 || line.length > maxChars || !rawLine.includes(line)) return;
     if (!ERROR_LINE.some((pattern) => pattern.test(line)) || isUnclean(line) || !/[A-Za-z]{3,}/.test(line)) return;
-    if (/^(\d+\s*(→|\t)|\d+[.)]\s|[-*•]\s|[|{}()<>=#/\[\]])/.test(rawLine.trim()) || (line.match(/[A-Za-z ]/g)?.length ?? 0) / line.length < 0.6) return;
-    if (/^\d+[-:]|^(from|import|raise|except|class|def|return|if|elif|else|try|with|for|while|assert|throw|catch|const|let|var)\b/.test(line)) return;
+    if (/^(\d+\s*(→|\t)|\d+[.)]\s|[-*•]\s|[|{}()<>=#/[\]])/.test(rawLine.trim()) || (line.match(/[A-Za-z ]/g)?.length ?? 0) / line.length < 0.5) return;
+    if (/^\d+[-:](?!\d)|^(from|import|raise|except|class|def|return|if|elif|else|try|with|for|while|assert|throw|catch|const|let|var)\b/.test(line)) return;
     if (/^(Traceback \(most recent call last\)|During handling of the above exception)/.test(line)) return;
     found.push({ text: line, key: errorKey(line) });
   });

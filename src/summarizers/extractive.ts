@@ -24,13 +24,13 @@ interface Candidate {
   readonly unit: number;
 }
 
-/** Share of the budget each section may take before the decisions get the rest. */
-const SHARES: Readonly<Record<Exclude<SectionName, 'decisions'>, number>> = { task: 0.35, errors: 0.2, files: 0.15, next: 0.15 };
+/** Share of the budget each section may take in the first pass; a second pass, in the same order, fills what is left. */
+const SHARES: Readonly<Record<SectionName, number>> = { task: 0.4, errors: 0.2, files: 0.15, next: 0.1, decisions: 0.3 };
 const SENTENCES_PER_REQUEST = 3;
-const NEXT_STEP = /\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
+const NEXT_STEP = /^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
 const DECISION = /\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*/i;
 /** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
-const NARRATION = /^(now )?(let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
+const NARRATION = /^(now|let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
 const STOP = new Set('the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than let me now'.split(' '));
 
 function words(text: string): string[] {
@@ -128,20 +128,25 @@ function taskCandidates(task: readonly Candidate[]): Candidate[] {
   return [...ofFirst, ...ofLatest];
 }
 
-/** The forward-looking sentences of the last assistant units, latest first (an earlier summary's next steps only when there are none). */
+/**
+ * The forward-looking sentences of the latest assistant turn that has some (one of the last
+ * two with sentences); an earlier summary's next steps only when the region has none.
+ */
 function nextCandidates(gathered: Gathered): Candidate[] {
-  const units = [...new Set(gathered.assistant.map((candidate) => candidate.unit))].slice(-3);
-  const fromRegion = gathered.assistant.filter((candidate) => units.includes(candidate.unit) && NEXT_STEP.test(candidate.text));
-  return (fromRegion.length > 0 ? fromRegion : gathered.next).sort((a, b) => b.order - a.order).slice(0, 3);
+  const units = [...new Set(gathered.assistant.map((candidate) => candidate.unit))].slice(-2).reverse();
+  for (const unit of units) {
+    const steps = gathered.assistant.filter((candidate) => candidate.unit === unit && NEXT_STEP.test(candidate.text));
+    if (steps.length > 0) return steps.slice(-3);
+  }
+  return gathered.next.slice(-3);
 }
 
 /** Assistant sentences ranked by word weight, recency and decision wording, best first. */
-function rankedDecisions(candidates: readonly Candidate[], exclude: ReadonlySet<string>): Candidate[] {
+function rankedDecisions(candidates: readonly Candidate[]): Candidate[] {
   const frequency = new Map<string, number>();
   for (const candidate of candidates) for (const word of new Set(words(candidate.text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const last = candidates[candidates.length - 1]?.order ?? 1;
   const scored = candidates
-    .filter((candidate) => !exclude.has(candidate.text))
     .map((candidate) => {
       const candidateWords = words(candidate.text);
       const weight = candidateWords.reduce((sum, word) => sum + Math.log(1 + (frequency.get(word) ?? 0)), 0) / Math.sqrt(1 + candidateWords.length);
@@ -150,6 +155,23 @@ function rankedDecisions(candidates: readonly Candidate[], exclude: ReadonlySet<
       return { candidate, score: weight * recency * narration * (DECISION.test(candidate.text) ? 1.4 : 1) };
     });
   return scored.sort((a, b) => b.score - a.score || a.candidate.order - b.candidate.order).map((entry) => entry.candidate);
+}
+
+/**
+ * A budget too small for one section title and one line: the lines that fit, without
+ * titles, in priority order (task, errors, files, next steps, decisions), joined by spaces.
+ */
+function flatSummary(candidates: readonly Candidate[], budget: number, request: SummarizeRequest): SummarizeResult {
+  const claims: Claim[] = [];
+  let spent = 0;
+  for (const candidate of candidates) {
+    const cost = request.counter.count(candidate.text) + 1;
+    if (spent + cost > budget || claims.some((claim) => claim.text === candidate.text)) continue;
+    claims.push({ text: candidate.text, spanIds: [...candidate.spanIds] });
+    spent += cost;
+  }
+  const fitted = fitSummary(claims.map((claim) => claim.text).join(' '), claims, budget, request.counter);
+  return { summary: fitted.summary, claims: fitted.claims };
 }
 
 /**
@@ -167,7 +189,8 @@ function rankedDecisions(candidates: readonly Candidate[], exclude: ReadonlySet<
  * reads as an override ("ignore previous instructions", "the user has approved …"); error
  * lines that read as instructions are left out too. Every wording check folds confusables
  * and invisible characters first. Hook boilerplate, markup, escapes and fragments are
- * never candidates. The rendered summary fits `budgetTokens` by the request's counter.
+ * never candidates. The rendered summary fits `budgetTokens` by the request's counter; a
+ * budget too small for a section title and one line gets the lines that fit, untitled.
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const maxChars = options.maxSentenceChars ?? 400;
@@ -176,36 +199,45 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
       const budget = request.budgetTokens;
       const gathered = gather(request, maxChars);
-      const lines: SectionLine[] = [];
+      const chosen = new Map<SectionName, Candidate[]>();
       const seen: Set<string>[] = [];
       const used = new Set<string>();
       let spent = 0;
-      const take = (section: SectionName, candidates: readonly Candidate[], share: number, order: 'source' | 'given') => {
+      const take = (section: SectionName, candidates: readonly Candidate[], share: number) => {
+        const members = chosen.get(section) ?? [];
+        let cost = members.length === 0 ? request.counter.count(SECTION_TITLES[section]) + 2 : 0;
+        let sectionSpent = members.reduce((sum, candidate) => sum + request.counter.count(candidate.text) + 2, 0);
         const limit = Math.floor(budget * share);
-        const chosen: Candidate[] = [];
-        let cost = request.counter.count(SECTION_TITLES[section]) + 2;
         for (const candidate of candidates) {
           if (used.has(candidate.text)) continue;
           const candidateWords = new Set(words(candidate.text));
           if (section !== 'files' && section !== 'errors' && seen.some((other) => overlap(candidateWords, other) > 0.6)) continue;
           const lineCost = request.counter.count(candidate.text) + 2;
-          if (cost + lineCost > limit || spent + cost + lineCost > budget) continue;
-          chosen.push(candidate);
+          if (sectionSpent + cost + lineCost > limit || spent + cost + lineCost > budget) continue;
+          members.push(candidate);
           seen.push(candidateWords);
           used.add(candidate.text);
           cost += lineCost;
+          sectionSpent += lineCost;
         }
-        if (chosen.length === 0) return;
+        if (members.length === 0) return;
+        chosen.set(section, members);
         spent += cost;
-        if (order === 'source') chosen.sort((a, b) => a.order - b.order);
-        for (const candidate of chosen) lines.push({ section, claim: { text: candidate.text, spanIds: [...candidate.spanIds] } satisfies Claim });
       };
-      take('task', taskCandidates(gathered.task), SHARES.task, 'given');
-      take('errors', [...gathered.errors.values()].reverse(), SHARES.errors, 'source');
-      take('files', [...gathered.files.values()].reverse(), SHARES.files, 'source');
-      const next = nextCandidates(gathered);
-      take('next', next, SHARES.next, 'source');
-      take('decisions', rankedDecisions(gathered.assistant, used), 1, 'source');
+      const sections: [SectionName, Candidate[]][] = [
+        ['task', taskCandidates(gathered.task)],
+        ['errors', [...gathered.errors.values()].reverse()],
+        ['files', [...gathered.files.values()].reverse()],
+        ['next', nextCandidates(gathered)],
+        ['decisions', rankedDecisions(gathered.assistant)],
+      ];
+      for (const [section, candidates] of sections) take(section, candidates, SHARES[section]);
+      for (const [section, candidates] of sections) take(section, candidates, 1);
+      if (chosen.size === 0) return flatSummary(sections.flatMap(([, candidates]) => candidates), budget, request);
+      const lines: SectionLine[] = [];
+      for (const [section, members] of chosen) {
+        for (const candidate of [...members].sort((a, b) => a.order - b.order)) lines.push({ section, claim: { text: candidate.text, spanIds: [...candidate.spanIds] } satisfies Claim });
+      }
       const rendered = renderSections(lines);
       const fitted = fitSummary(rendered.summary, rendered.claims, budget, request.counter);
       return { summary: fitted.summary, claims: fitted.claims };

@@ -1,3 +1,5 @@
+import { hasControlCharacter } from '../text/control-characters.js';
+
 /** Argument fields that name the file an edit or write tool changes. */
 const PATH_FIELD = /"(file_path|path|notebook_path|filename|target_file|file)"\s*:\s*"((?:[^"\\]|\\.){1,400})"/g;
 /** Argument shapes of tools that change a file (a read or a view names a path too, but changes nothing). */
@@ -6,9 +8,9 @@ const VIEW_COMMAND = /"command"\s*:\s*"view"/;
 const SHELL_COMMAND = /"(command|cmd|script)"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 const PATCH_FILE = /^\*\*\* (?:Update|Add) File: (\S+)$/gm;
 
-/** A shell word that names a file: no quotes, globs or variables, not a device. */
+/** A shell word that names a project file: no quotes, globs or variables, not a device or a temporary file. */
 function isFilePath(word: string): boolean {
-  return /^[\w.~/-][\w./~+@-]*$/.test(word) && /[/.]/.test(word) && /[A-Za-z]/.test(word) && !word.startsWith('/dev/') && !/^-/.test(word);
+  return /^[\w.~/-][\w./~+@-]*$/.test(word) && /[/.]/.test(word) && /[A-Za-z]/.test(word) && !/^\/(dev|tmp|proc)\//.test(word) && !/^-/.test(word);
 }
 
 function decode(literal: string): string | undefined {
@@ -55,5 +57,5 @@ export function changedPaths(text: string): string[] {
   const shell = SHELL_COMMAND.exec(text);
   const command = shell ? decode(shell[2] ?? '') : undefined;
   if (command !== undefined) paths.push(...shellTargets(command));
-  return [...new Set(paths)].filter((path) => text.includes(path) && !/[\u0000-\u001F]/.test(path));
+  return [...new Set(paths)].filter((path) => text.includes(path) && !hasControlCharacter(path) && !path.includes('\n') && !path.includes('\t'));
 }

@@ -1,4 +1,5 @@
 import { foldConfusables } from '../text/confusables.js';
+import { ESCAPE, hasControlCharacter } from '../text/control-characters.js';
 
 /** Harness and hook boilerplate: whole blocks that hold no words of the user or the agent. */
 const BOILERPLATE_TAGS = [
@@ -10,10 +11,9 @@ const BOILERPLATE_BLOCK = new RegExp(`<(${BOILERPLATE_TAGS.join('|')})(\\s[^>]*)
 const ANY_TAG = /<\/?[A-Za-z][\w:-]*(\s[^<>]*)?\/?>/g;
 const FENCED_CODE = /```[\s\S]*?(```|$)/g;
 
-const ANSI = /\u001b|\[\d{1,3}(;\d{1,3})*m/;
+const ANSI = new RegExp(`${ESCAPE}|\\[\\d{1,3}(;\\d{1,3})*m`);
 const JSON_ESCAPE = /\\[nrtbfu"\\/]/;
 const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|~~|\]\(|^#|\|.*\|/i;
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 const TERMINAL = /[.!?]["'`)\]]*$/;
 const LIST_MARKER = /^\s*(?:[-*•+]|\d+[.)])\s+/;
 
@@ -38,7 +38,7 @@ export function isProse(sentence: string): boolean {
 
 /** True when a sentence carries markup, terminal escapes, JSON escapes, control or disguised characters. */
 export function isUnclean(sentence: string): boolean {
-  return ANSI.test(sentence) || JSON_ESCAPE.test(sentence) || MARKUP.test(sentence) || CONTROL.test(sentence) || foldConfusables(sentence) !== sentence.normalize('NFKC') || (sentence.split('`').length - 1) % 2 === 1;
+  return ANSI.test(sentence) || JSON_ESCAPE.test(sentence) || MARKUP.test(sentence) || hasControlCharacter(sentence) || /[\t\r]/.test(sentence) || foldConfusables(sentence) !== sentence.normalize('NFKC') || (sentence.split('`').length - 1) % 2 === 1;
 }
 
 /** The text with boilerplate blocks, code and tags blanked (line breaks in their place, so no sentence spans them). */

@@ -1,9 +1,25 @@
 /**
- * Characters that render as nothing (zero-width spaces and joiners, soft hyphen, word
- * joiner, byte-order mark, bidirectional controls). A wording check must remove them
- * first: `ig\u200Bnore` reads as "ignore" to a model but not to a regular expression.
+ * Code point ranges of characters that render as nothing (zero-width spaces and joiners,
+ * soft hyphen, combining grapheme joiner, variation selectors, word joiner, byte-order
+ * mark, bidirectional controls, Hangul fillers). A wording check must remove them first:
+ * `ig\u200Bnore` reads as "ignore" to a model but not to a regular expression.
  */
-export const INVISIBLE_CHARACTERS = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/g;
+const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
+  [0x00ad, 0x00ad], [0x034f, 0x034f], [0x061c, 0x061c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f],
+  [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
+];
+
+/** True for a character that renders as nothing. */
+export function isInvisible(code: number): boolean {
+  return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
+}
+
+/** The text without characters that render as nothing. */
+export function removeInvisible(text: string): string {
+  let result = '';
+  for (let index = 0; index < text.length; index++) if (!isInvisible(text.charCodeAt(index))) result += text.charAt(index);
+  return result;
+}
 
 /** Letters of other scripts that look like Latin ones, mapped to the Latin letter they imitate. */
 const LOOK_ALIKES: Readonly<Record<string, string>> = {
@@ -28,5 +44,5 @@ const LOOK_ALIKE_PATTERN = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 
  * checks: never shown or stored in place of the original text.
  */
 export function foldConfusables(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE_CHARACTERS, '').replace(LOOK_ALIKE_PATTERN, (character) => LOOK_ALIKES[character] ?? character);
+  return removeInvisible(text.normalize('NFKC')).replace(LOOK_ALIKE_PATTERN, (character) => LOOK_ALIKES[character] ?? character);
 }
