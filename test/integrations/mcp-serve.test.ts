@@ -29,7 +29,7 @@ describe('context-ledger serve --stdio (real subprocess)', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['append', 'gaps', 'handles', 'recall', 'records']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['append', 'describe', 'expand', 'gaps', 'grep', 'handles', 'recall', 'records']);
       const appended = (await client.callTool({ name: 'append', arguments: { messages: [SEED_OPENING] } })) as CallToolResult;
       expect(appended.isError ?? false, text(appended)).toBe(false);
       expect(JSON.parse(text(appended))).toMatchObject({ session: 'agent', seqs: [0] });
