@@ -3,6 +3,7 @@ import type { TranscriptMessage } from '../../src/messages.js';
 import { createO200kCounter } from '../../src/tokens.js';
 import { coordinateCandidates, cutScorers, leaveOneSessionOut } from '../../bench/quality/rank-cv.js';
 import type { CvSession } from '../../bench/quality/rank-cv.js';
+import { DEFAULT_SHARES, sharesOptions } from '../../bench/quality/rank-cv-bench.js';
 
 interface Weights {
   readonly recency: number;
@@ -63,5 +64,10 @@ describe('leave-one-session-out', () => {
     expect(scorers.map((scorer) => scorer.id)).toEqual(['x']);
     expect(await scorers[0]?.score({ recency: 7 })).toBe(1);
     expect(seen).toEqual([7]);
+  });
+
+  it('turns window shares into the session options of a budget', () => {
+    expect(sharesOptions(DEFAULT_SHARES, 8000)).toEqual({ session: { window: { keepRecentTokens: 2000, handleBudgetTokens: 1600, summaryBudgetTokens: 800 } } });
+    expect(sharesOptions({ keepRecent: 0, handleIndex: 0.5, summary: 0.1 }, 10).session?.window?.keepRecentTokens).toBe(1);
   });
 });
