@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.context-ledger/**', 'bench/results/**', '.build-examples/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.context-ledger/**', 'bench/results/**', '.build-examples/**', '.bench-build/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

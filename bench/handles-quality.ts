@@ -1,50 +1,36 @@
 /**
- * Handle-extraction quality benchmark: per-kind precision/recall of `extractHandles` over
- * the labelled fixture set, written to `bench/results/handles-quality.json` and printed as
- * a markdown table. The held-out subset is reported separately in the printout.
+ * Handle-extraction quality benchmark (`npm run bench handles-quality`): per-kind
+ * precision/recall of `extractHandles` over the labelled fixture set (and, separately, its
+ * held-out subset), written by the runner to `bench/results/handles-quality.json`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { scoreExtraction } from '../src/handles/score.js';
-import type { KindScore } from '../src/handles/score.js';
-import type { HandleKind } from '../src/types.js';
+import type { BenchResult, ResultTable } from './bench-result.js';
+import type { BenchContext } from './bench-context.js';
+import type { Benchmark } from './benchmark.js';
+import { round } from './bench-result.js';
+import { scoreExtraction } from '../test/handles/score.js';
+import type { ExtractionScore } from '../test/handles/score.js';
 import { HANDLE_FIXTURES, HOLDOUT_FIXTURES } from '../test/handles/fixtures.js';
 
-/** Per-kind scores, as written to the JSON result. */
-export type HandlesQualityResult = Record<HandleKind, KindScore>;
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
+function kindTable(title: string, score: ExtractionScore): ResultTable {
+  const rows = Object.entries(score.kinds).map(([kind, kindScore]) => [kind, round(kindScore.precision, 3), round(kindScore.recall, 3), kindScore.tp, kindScore.fp, kindScore.fn]);
+  return { title: `${title} (${score.fixtures} labelled strings)`, columns: ['kind', 'precision', 'recall', 'tp', 'fp', 'fn'], rows };
 }
 
-function table(kinds: HandlesQualityResult): string {
-  const rows = Object.entries(kinds).map(
-    ([kind, score]) => `| ${kind} | ${score.precision.toFixed(3)} | ${score.recall.toFixed(3)} | ${score.tp} | ${score.fp} | ${score.fn} |`,
-  );
-  return ['| kind | precision | recall | tp | fp | fn |', '|---|---|---|---|---|---|', ...rows].join('\n');
-}
-
-function rounded(kinds: HandlesQualityResult): HandlesQualityResult {
-  const out = {} as HandlesQualityResult;
-  for (const [kind, score] of Object.entries(kinds) as Array<[HandleKind, KindScore]>) {
-    out[kind] = { ...score, precision: round(score.precision), recall: round(score.recall) };
-  }
-  return out;
-}
-
-/** Scores the fixture set, writes `bench/results/handles-quality.json` and prints the tables. */
-export async function runHandlesQuality(outputDirectory = path.join('bench', 'results')): Promise<HandlesQualityResult> {
+async function run(context: BenchContext): Promise<BenchResult> {
   const all = scoreExtraction(HANDLE_FIXTURES);
   const holdout = scoreExtraction(HOLDOUT_FIXTURES);
-  const result = rounded(all.kinds);
-  await mkdir(outputDirectory, { recursive: true });
-  await writeFile(path.join(outputDirectory, 'handles-quality.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`## Handle extraction quality (${all.fixtures} labelled strings)\n\n${table(result)}\n`);
-  console.log(`### Held-out subset (${holdout.fixtures} strings)\n\n${table(rounded(holdout.kinds))}\n`);
-  return result;
+  return {
+    name: 'handles-quality',
+    title: 'Handle extraction quality (labelled fixtures)',
+    date: new Date().toISOString(),
+    quick: context.quick,
+    machine: context.machine,
+    notes: ['Fixtures: test/handles/fixtures.ts; a handle counts when its (kind, text) pair matches a label exactly. --quick changes nothing here.'],
+    tables: [kindTable('Handle extraction quality', all), kindTable('Held-out subset', holdout)],
+    targets: [],
+    data: { kinds: all.kinds, holdout: holdout.kinds },
+  };
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await runHandlesQuality();
-}
+/** The handle-extraction quality entry of the runner. */
+export const handlesQualityBench: Benchmark = { name: 'handles-quality', run };

@@ -1,8 +1,8 @@
 /**
  * Store benchmark (not a test): append throughput and recall latency of each backend at
- * several session sizes. Run with `node scripts/bench-stores.mjs [--quick] [--sizes 10000,…]
- * [--backends memory,sqlite,postgres]`; writes `bench/results/stores.json` (keeping rows of earlier
- * runs for other backend/size pairs), progress on stderr.
+ * several session sizes. Run with `npm run bench speed-stores [-- --quick]` (see `store-bench.ts`);
+ * writes `bench/results/stores.json` (keeping rows of earlier runs for other backend/size
+ * pairs), progress on stderr.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -140,16 +140,4 @@ export async function runStoreBench(options: { sizes: number[]; backends: BenchB
   const merged = { ...result, rows: [...kept, ...rows].sort((a, b) => a.backend.localeCompare(b.backend) || a.spans - b.spans) };
   writeFileSync(file, JSON.stringify(merged, null, 2) + '\n');
   return merged;
-}
-
-/** Command-line entry: `--quick` (10k, 100k), `--sizes a,b`, `--backends x,y`. */
-export async function main(argv: readonly string[]): Promise<void> {
-  const value = (flag: string) => {
-    const index = argv.indexOf(flag);
-    return index === -1 ? undefined : argv[index + 1];
-  };
-  const sizes = value('--sizes')?.split(',').map(Number) ?? (argv.includes('--quick') ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]);
-  const backends = (value('--backends')?.split(',') ?? ['memory', 'sqlite', 'postgres']) as BenchBackend[];
-  await runStoreBench({ sizes, backends });
-  log('wrote bench/results/stores.json');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreExtraction } from '../../src/handles/score.js';
+import { scoreExtraction } from './score.js';
 import type { HandleKind } from '../../src/types.js';
 import { HANDLE_KINDS } from '../../src/types.js';
 import { HANDLE_FIXTURES, HOLDOUT_FIXTURES } from './fixtures.js';

@@ -4,10 +4,10 @@
  * them without running the extractor (handles are placed by construction), so 1M spans can
  * be appended in minutes.
  */
-import { handleKey } from '../../handles/normalize.js';
-import { createSpan } from '../../span.js';
-import type { AppendEntry } from '../../stores/store.js';
-import type { HandleKind, Role } from '../../types.js';
+import { handleKey } from '../../src/handles/normalize.js';
+import { createSpan } from '../../src/span.js';
+import type { AppendEntry } from '../../src/stores/store.js';
+import type { HandleKind, Role } from '../../src/types.js';
 
 /** The unique request id of synthetic span `index` (used as a recall key). */
 export function requestId(index: number): string {

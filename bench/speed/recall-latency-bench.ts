@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { recall } from '../../recall.js';
-import { createSqliteStore } from '../../stores/sqlite/sqlite-store.js';
+import { recall } from '../../src/recall.js';
+import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import { atMost, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

@@ -1,6 +1,6 @@
 /**
- * `npm run bench` / `node dist/bench/run.js [--only NAME] [--quick] [--data DIR]`: runs the
- * benchmarks, writes `bench/results/<name>.json` for each, and rebuilds `bench/RESULTS.md`
+ * `npm run bench [NAME…] [-- --quick] [--data DIR]` (compiles `bench/tsconfig.json` to
+ * `.bench-build/`, then runs `.bench-build/bench/run.js`): runs the benchmarks, writes `bench/results/<name>.json` for each, and rebuilds `bench/RESULTS.md`
  * from every results file. Progress goes to stderr.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,8 +12,8 @@ import type { BenchResult } from './bench-result.js';
 import { createBenchContext } from './bench-context.js';
 import type { BenchContext } from './bench-context.js';
 import { USAGE, parseBenchArguments } from './cli-args.js';
-import { BENCHMARKS } from './registry.js';
-import { writeReport } from './results-markdown.js';
+import { BENCHMARKS, selectBenchmarks } from './registry.js';
+import { markdownTable, writeReport } from './results-markdown.js';
 
 async function main(): Promise<void> {
   const args = parseBenchArguments(process.argv.slice(2));
@@ -22,18 +22,20 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\nbenchmarks: ${names.join(', ')}\n`);
     return;
   }
-  const unknown = args.only.filter((name) => !names.includes(name));
+  const unknown = args.only.filter((name) => selectBenchmarks(names, [name]).length === 0);
   if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${names.join(', ')}`);
+  const selected = selectBenchmarks(names, args.only);
   const tempDir = await mkdtemp(join(tmpdir(), 'context-ledger-bench-'));
   const context: BenchContext = createBenchContext({ dataDir: args.dataDir, tempDir, quick: args.quick });
   context.log(`bench: data ${args.dataDir}${args.quick ? ' (--quick)' : ''}; results to ${args.outDir}`);
   try {
     for (const benchmark of BENCHMARKS) {
-      if (args.only.length > 0 && !args.only.includes(benchmark.name)) continue;
+      if (!selected.includes(benchmark.name)) continue;
       const started = Date.now();
       context.log(`== ${benchmark.name}`);
       const result: BenchResult = await benchmark.run(context);
       const file = await writeResult(args.outDir, result);
+      for (const table of result.tables) process.stdout.write(`\n### ${table.title}\n\n${markdownTable(table.columns, table.rows)}\n`);
       const missed = result.targets.filter((target) => target.met === false).length;
       context.log(`== ${benchmark.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.targets.length} targets (${missed} missed) -> ${file}`);
     }

@@ -1,10 +1,13 @@
 /**
- * Quality benchmark on agent transcripts (Claude Code sessions, SWE-agent trajectories):
- * every transcript is replayed at each budget, and at every measurement point context-ledger,
- * summary-only, LangChain trim and AI SDK prune+trim are compared (see `point-metrics.ts`).
+ * Survival benchmark on agent transcripts (`survival-claude-code`, `survival-swe-agent`). Its
+ * handles are the library extractor's own (`transcript-handles.ts`), so it shows what the
+ * extractor's handles become through cascaded compactions, not how well the window serves the
+ * agent: that is the yardstick benchmark (`cut-quality.ts`). Every transcript is replayed at
+ * each budget, and at every measurement point context-ledger, summary-only, LangChain trim and
+ * AI SDK prune+trim are compared (see `point-metrics.ts`).
  */
-import { createO200kCounter } from '../../tokens.js';
-import type { TokenCounter } from '../../tokens.js';
+import { createO200kCounter } from '../../src/tokens.js';
+import type { TokenCounter } from '../../src/tokens.js';
 import { atLeast, atMost, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
@@ -57,7 +60,8 @@ function armRows(tallies: BudgetTallies, budget: number): (string | number | nul
 /** Run the quality benchmark of one agent data set. */
 export async function runAgentQuality(context: BenchContext, name: 'claude-code' | 'swe-agent'): Promise<BenchResult> {
   const dataSet: DataSetFiles = await findDataSet(context.dataDir, name);
-  const base = { name: `quality-${name}`, title: `Quality on ${name === 'claude-code' ? 'Claude Code sessions' : 'SWE-agent trajectories'}`, date: new Date().toISOString(), quick: context.quick, machine: context.machine };
+  const title = `Handle survival by generation and constraints, by the library's own extractor (${name})`;
+  const base = { name: `survival-${name}`, title, date: new Date().toISOString(), quick: context.quick, machine: context.machine };
   if (dataSet.missing) return { ...base, notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`], tables: [], targets: [] };
   let transcripts = await loadTranscripts(dataSet);
   const notes: string[] = [`Data: ${dataSet.files.length} file(s) in ${dataSet.folder}, ${transcripts.length} transcript(s).`];

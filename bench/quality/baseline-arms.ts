@@ -18,9 +18,11 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } fro
 import type { BaseMessage } from '@langchain/core/messages';
 import { pruneMessages } from 'ai';
 import type { ModelMessage } from 'ai';
-import type { TranscriptMessage } from '../../messages.js';
-import type { TokenCounter } from '../../tokens.js';
-import { MESSAGE_OVERHEAD_TOKENS } from '../../window.js';
+import type { TranscriptMessage } from '../../src/messages.js';
+import type { TokenCounter } from '../../src/tokens.js';
+
+/** Framing tokens counted per message (the same 4 the ledger's window counts; kept here so the bench does not depend on window internals). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /** A baseline context strategy. */
 export interface BaselineArm {

@@ -5,9 +5,9 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { ImportFormat } from '../importers/events.js';
-import { readEvents } from '../importers/registry.js';
-import type { TranscriptMessage } from '../messages.js';
+import type { ImportFormat } from '../src/importers/events.js';
+import { readEvents } from '../src/importers/registry.js';
+import type { TranscriptMessage } from '../src/messages.js';
 
 /** One conversation to replay. */
 export interface BenchTranscript {

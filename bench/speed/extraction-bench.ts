@@ -2,7 +2,7 @@
  * Handle extraction throughput vs a bare `/[A-Za-z0-9_]+/g` pass over the same texts
  * (target: extraction at least half as fast). Rounds alternate the two to share the noise.
  */
-import { extractHandles } from '../../handles/extract.js';
+import { extractHandles } from '../../src/handles/extract.js';
 import { atLeast, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

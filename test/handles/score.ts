@@ -3,9 +3,9 @@
  * extracted `(kind, text)` multiset is matched against the expected multiset; counts are
  * summed per kind over the whole set.
  */
-import type { HandleKind } from '../types.js';
-import { HANDLE_KINDS } from '../types.js';
-import { extractHandles } from './extract.js';
+import type { HandleKind } from '../../src/types.js';
+import { HANDLE_KINDS } from '../../src/types.js';
+import { extractHandles } from '../../src/handles/extract.js';
 
 /** A labelled string: the complete multiset of handles it should yield. */
 export interface LabelledText {

@@ -6,14 +6,14 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { extractHandles } from '../../handles/extract.js';
-import { createLedger } from '../../ledger.js';
-import { messageToPieces } from '../../messages.js';
-import type { TranscriptMessage } from '../../messages.js';
-import { createSqliteStore } from '../../stores/sqlite/sqlite-store.js';
-import type { AppendEntry } from '../../stores/store.js';
-import { createApproximateCounter, createO200kCounter } from '../../tokens.js';
-import type { TokenCounter } from '../../tokens.js';
+import { extractHandles } from '../../src/handles/extract.js';
+import { createLedger } from '../../src/ledger.js';
+import { messageToPieces } from '../../src/messages.js';
+import type { TranscriptMessage } from '../../src/messages.js';
+import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
+import type { AppendEntry } from '../../src/stores/store.js';
+import { createApproximateCounter, createO200kCounter } from '../../src/tokens.js';
+import type { TokenCounter } from '../../src/tokens.js';
 import { atLeast, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

@@ -9,13 +9,13 @@
  * summary of the first half. At most 400 dropped handles per transcript are recalled
  * (evenly sampled).
  */
-import { createLedger } from '../../ledger.js';
-import { lookupKeys } from '../../handles/normalize.js';
-import { createMemoryStore } from '../../stores/memory/memory-store.js';
-import { createExtractiveSummarizer } from '../../summarizers/extractive.js';
-import type { TokenCounter } from '../../tokens.js';
-import type { SourceUnit } from '../../summarizers/summarizer.js';
-import type { Role, SourceKind } from '../../types.js';
+import { createLedger } from '../../src/ledger.js';
+import { lookupKeys } from '../../src/handles/normalize.js';
+import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
+import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js';
+import type { TokenCounter } from '../../src/tokens.js';
+import type { SourceUnit } from '../../src/summarizers/summarizer.js';
+import type { Role, SourceKind } from '../../src/types.js';
 import { round, share } from '../bench-result.js';
 import type { ResultTable } from '../bench-result.js';
 import type { BenchTranscript } from '../data-sets.js';

@@ -7,8 +7,8 @@
  * `number` (a bare number is trivially "present" as a substring of unrelated text), with at
  * least 4 characters. Presence is tested by verbatim substring match on the rendered text.
  */
-import { extractHandles } from '../../handles/extract.js';
-import type { TranscriptMessage } from '../../messages.js';
+import { extractHandles } from '../../src/handles/extract.js';
+import type { TranscriptMessage } from '../../src/messages.js';
 
 /** Handles of one message. */
 export interface MessageHandles {

@@ -13,9 +13,9 @@
  *   (the record's handle index as rendered, and the handles of the recent turns in the window)
  *   that share a term with the question.
  */
-import { extractHandles } from '../../handles/extract.js';
-import { locomoQuestions } from '../../importers/locomo.js';
-import { createO200kCounter } from '../../tokens.js';
+import { extractHandles } from '../../src/handles/extract.js';
+import { locomoQuestions } from '../../src/importers/locomo.js';
+import { createO200kCounter } from '../../src/tokens.js';
 import { round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import { atLeast } from '../bench-result.js';

@@ -1,0 +1,39 @@
+import type { Benchmark } from './benchmark.js';
+import { handlesQualityBench } from './handles-quality.js';
+import { runAgentQuality } from './quality/agent-quality.js';
+import { runCutQuality } from './quality/cut-quality.js';
+import { runRankCv } from './quality/rank-cv-bench.js';
+import { runLocomoQuality } from './quality/locomo-recall.js';
+import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
+import { runExtractionBench } from './speed/extraction-bench.js';
+import { runIngestBench } from './speed/ingest-bench.js';
+import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
+import { runRssBench } from './speed/rss-bench.js';
+import { storeBench } from './store-bench.js';
+
+/** Every benchmark, in run order. */
+export const BENCHMARKS: readonly Benchmark[] = [
+  { name: 'quality-claude-code', run: (context) => runCutQuality(context, 'claude-code') },
+  { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent') },
+  { name: 'quality-locomo', run: runLocomoQuality },
+  { name: 'speed-extraction', run: runExtractionBench },
+  { name: 'speed-ingest', run: runIngestBench },
+  { name: 'speed-recall', run: runRecallLatencyBench },
+  { name: 'speed-compaction', run: runCompactionCycleBench },
+  { name: 'speed-rss', run: runRssBench },
+  storeBench,
+  handlesQualityBench,
+  { name: 'survival-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },
+  { name: 'survival-swe-agent', run: (context) => runAgentQuality(context, 'swe-agent') },
+  { name: 'rank-cv', run: runRankCv },
+];
+
+/**
+ * The names `requested` selects among `names`, in run order: a requested name selects the
+ * benchmark of that name and every `name-*` one (`quality` → `quality-claude-code`, …);
+ * nothing requested selects all.
+ */
+export function selectBenchmarks(names: readonly string[], requested: readonly string[]): string[] {
+  if (requested.length === 0) return [...names];
+  return names.filter((name) => requested.some((wanted) => name === wanted || name.startsWith(`${wanted}-`)));
+}
