@@ -92,7 +92,11 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const record = [...records].reverse().find((candidate) => candidate.type === 'external');
   if (!record) return undefined;
   const before = record.droppedRange.toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq }) : [];
-  const candidates = mergeHandles(before).filter((handle) => isInstruction(handle) || !record.summary.includes(handle.text));
+  // Pinned: the user's and system's constraints. Other "constraints" (quoted tool output, the agent's own lines) and bare
+  // numbers mean nothing out of their sentence, so they are left to recall rather than spent from the budget.
+  const candidates = mergeHandles(before).filter(
+    (handle) => isInstruction(handle) || (handle.kind !== 'constraint' && handle.kind !== 'number' && !record.summary.includes(handle.text)),
+  );
   const count = (text: string) => ledger.counter.count(text);
   const frame = count(render(record, records, [], candidates.length, sessionId, server)) + 40;
   let handleBudget = Math.max(0, budget - frame);
