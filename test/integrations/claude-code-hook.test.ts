@@ -140,7 +140,7 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     expect(record).toMatchObject({ type: 'external', reversible: false, summarizer: { name: 'claude-code', version: '2.1.39' } });
 
     expect(context).toContain(record?.id);
-    expect(context).toContain('[user instruction] do not target it');
+    expect(context).toContain('[user instruction] The eu-west-1 replica is read-only, do not target it.');
     for (const dropped of ['/etc/payments/db.conf', 'PAY-4821', '0042_add_ledger_index', 'PAYMENTS_MIGRATION_LOCK_TIMEOUT=120s', 'db-primary.payments.internal']) {
       expect(context, dropped).toContain(dropped);
     }
@@ -160,7 +160,7 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     const small = hook({ hook_event_name: 'SessionStart', source: 'compact' }, ['--budget', '200']);
     const context = (JSON.parse(small.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(createO200kCounter().count(context)).toBeLessThanOrEqual(200);
-    expect(context).toContain('[user instruction] do not target it');
+    expect(context).toContain('[user instruction] The eu-west-1 replica is read-only, do not target it.');
   });
 
   it('prints nothing on SessionStart sources other than compact, but ingests', async () => {
