@@ -58,7 +58,7 @@ describe('Streamable HTTP server', () => {
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(server.url));
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(8);
     await client.callTool({ name: 'append', arguments: { messages: [SEED_OPENING] } });
     const recalled = (await client.callTool({ name: 'recall', arguments: { query: 'PAYMENTS_DB_REPLICA=eu-west-2b' } })) as CallToolResult;
     expect(JSON.parse(text(recalled))).toMatchObject({ status: 'verified' });
@@ -77,7 +77,7 @@ describe('Streamable HTTP server', () => {
     expect((await fetch(server.url, { method: 'POST', headers: { ...headers, authorization: 'Bearer wrong-token!' }, body })).status).toBe(401);
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(server.url, { requestInit: { headers: { authorization: 'Bearer s3cret-token' } } }));
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(8);
     await client.close();
   });
 
