@@ -52,6 +52,8 @@ export interface BenchResult {
   readonly tables: readonly ResultTable[];
   /** Targets, measured vs wanted. */
   readonly targets: readonly TargetCheck[];
+  /** The figure this benchmark leads with: printed first in `bench/RESULTS.md`, before every target. */
+  readonly lead?: ResultTable | undefined;
   /** Raw numbers for other tools. */
   readonly data?: unknown;
 }

@@ -2,6 +2,8 @@ import type { Benchmark } from './benchmark.js';
 import { handlesQualityBench } from './handles-quality.js';
 import { runAgentQuality } from './quality/agent-quality.js';
 import { runCutQuality } from './quality/cut-quality.js';
+import { runHookContextBench } from './quality/hook-context.js';
+import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
@@ -24,6 +26,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
   handlesQualityBench,
   { name: 'survival-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },
   { name: 'survival-swe-agent', run: (context) => runAgentQuality(context, 'swe-agent') },
+  { name: 'rank-cv', run: runRankCv },
+  { name: 'hook-context', run: runHookContextBench },
 ];
 
 /**

@@ -170,12 +170,15 @@ export async function runCutQuality(context: BenchContext, name: 'claude-code' |
   const ledgerRows: (string | number | null)[][] = [];
   const targets: TargetCheck[] = [];
   const perBudget: Record<number, unknown> = {};
+  const leadArms = Object.values(ARMS).filter((arm) => name === 'claude-code' || (arm !== ARMS.ownSummaryRecent && arm !== ARMS.ownSummaryAlone));
+  const leadRows: (string | number | null)[][] = [];
   for (const budget of CUT_BUDGETS) {
     context.log(`quality ${name}: budget ${budget}`);
     const measure = await measureCuts(cuts, budget, counter, context.log);
     for (const [arm, tally] of measure.arms) mainRows.push([budget, arm, round(share(tally.present, tally.needed)), tally.needed, Math.round(tally.tokens / tally.cuts)]);
     const { viaRecall, index, gaps } = measure;
     ledgerRows.push([budget, round(armShare(measure, ARMS.ledger)), round(share(viaRecall.hit, viaRecall.total)), round(share(index.used, index.shown)), index.shown, round(share(gaps.cutsWithGaps, gaps.cuts)), gaps.gapsListed]);
+    leadRows.push([budget, ...leadArms.map((arm) => round(armShare(measure, arm), 3)), round(share(viaRecall.hit, viaRecall.total), 3)]);
     perBudget[budget] = { arms: Object.fromEntries(measure.arms), viaRecall, index, gaps };
     targets.push(atLeast(`future-needed handles in the window @${budget / 1000}k (${name}, context-ledger)`, round(armShare(measure, ARMS.ledger)), 0.95, 'verbatim in render().text; yardstick of bench/quality/future-needed.ts'));
   }
@@ -200,5 +203,11 @@ export async function runCutQuality(context: BenchContext, name: 'claude-code' |
       ],
     },
   ];
-  return { ...base, notes, tables, targets, data: perBudget };
+  const lead: ResultTable = {
+    title: `Future-needed handles in the window at the cut, context-ledger vs baselines (${name}, ${cuts.length} transcripts)`,
+    columns: ['budget', ...leadArms.map((arm) => `${arm} (in window)`), 'context-ledger in window or one recall'],
+    rows: leadRows,
+    notes: ['Every in-window column: share of the future-needed handles verbatim in the context the arm gives the model at the cut. The last column is not in the window: it counts a handle the agent would get back by recalling it (session.recall verified).'],
+  };
+  return { ...base, notes, tables, targets, lead, data: perBudget };
 }

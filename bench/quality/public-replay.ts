@@ -6,7 +6,15 @@
  * tool-calling assistant message), and the last render is the context at the cut.
  */
 import { createLedger, createMemoryStore } from '../../src/index.js';
-import type { LedgerSession, RenderedContext, TokenCounter, TranscriptMessage } from '../../src/index.js';
+import type { LedgerOptions, LedgerSession, RenderedContext, SessionOptions, TokenCounter, TranscriptMessage } from '../../src/index.js';
+
+/** Extra options of the replayed ledger and session (e.g. ranking weights being cross-validated). */
+export interface ReplayOptions {
+  /** Passed to `createLedger` (the store and counter are the replay's own). */
+  readonly ledger?: Omit<LedgerOptions, 'store' | 'tokenCounter'> | undefined;
+  /** Passed to `ledger.session`; `window.maxTokens` is always the budget. */
+  readonly session?: SessionOptions | undefined;
+}
 
 /** A session replayed up to a cut, and its context there. */
 export interface ReplayedCut {
@@ -17,9 +25,16 @@ export interface ReplayedCut {
 }
 
 /** Replay `messages` into a memory-store session with `window.maxTokens = budget`; render at the end. */
-export async function replayToCut(sessionId: string, messages: readonly TranscriptMessage[], budget: number, counter: TokenCounter): Promise<ReplayedCut> {
-  const ledger = createLedger({ store: createMemoryStore(), tokenCounter: counter });
-  const session = await ledger.session(sessionId, { window: { maxTokens: budget } });
+export async function replayToCut(
+  sessionId: string,
+  messages: readonly TranscriptMessage[],
+  budget: number,
+  counter: TokenCounter,
+  options: ReplayOptions = {},
+): Promise<ReplayedCut> {
+  const ledger = createLedger({ ...options.ledger, store: createMemoryStore(), tokenCounter: counter });
+  const sessionOptions = options.session ?? {};
+  const session = await ledger.session(sessionId, { ...sessionOptions, window: { ...sessionOptions.window, maxTokens: budget } });
   let batch: TranscriptMessage[] = [];
   for (const message of messages) {
     batch.push(message);

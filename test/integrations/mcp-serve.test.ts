@@ -29,7 +29,7 @@ describe('context-ledger serve --stdio (real subprocess)', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['append', 'gaps', 'handles', 'recall', 'records']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['append', 'describe', 'expand', 'gaps', 'grep', 'handles', 'recall', 'records']);
       const appended = (await client.callTool({ name: 'append', arguments: { messages: [SEED_OPENING] } })) as CallToolResult;
       expect(appended.isError ?? false, text(appended)).toBe(false);
       expect(JSON.parse(text(appended))).toMatchObject({ session: 'agent', seqs: [0] });
@@ -58,7 +58,7 @@ describe('Streamable HTTP server', () => {
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(server.url));
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(8);
     await client.callTool({ name: 'append', arguments: { messages: [SEED_OPENING] } });
     const recalled = (await client.callTool({ name: 'recall', arguments: { query: 'PAYMENTS_DB_REPLICA=eu-west-2b' } })) as CallToolResult;
     expect(JSON.parse(text(recalled))).toMatchObject({ status: 'verified' });
@@ -77,7 +77,7 @@ describe('Streamable HTTP server', () => {
     expect((await fetch(server.url, { method: 'POST', headers: { ...headers, authorization: 'Bearer wrong-token!' }, body })).status).toBe(401);
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(server.url, { requestInit: { headers: { authorization: 'Bearer s3cret-token' } } }));
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(8);
     await client.close();
   });
 

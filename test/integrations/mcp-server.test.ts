@@ -51,10 +51,10 @@ async function seeded(ledger: Ledger, sessionId: string, tenantId?: string) {
 }
 
 describe('createLedgerMcpServer over InMemoryTransport', () => {
-  it('lists its five tools with input schemas', async () => {
+  it('lists its eight tools with input schemas', async () => {
     const { client } = await connect({ ledger: memoryLedger() });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['append', 'gaps', 'handles', 'recall', 'records']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['append', 'describe', 'expand', 'gaps', 'grep', 'handles', 'recall', 'records']);
     const recall = tools.find((tool) => tool.name === 'recall');
     expect(recall?.inputSchema.required).toEqual(['query']);
     expect(Object.keys(recall?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['session', 'query']));

@@ -92,7 +92,11 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const record = [...records].reverse().find((candidate) => candidate.type === 'external');
   if (!record) return undefined;
   const before = record.droppedRange.toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq }) : [];
-  const candidates = mergeHandles(before).filter((handle) => isInstruction(handle) || !record.summary.includes(handle.text));
+  // Pinned: the user's and system's constraints. Other "constraints" (quoted tool output, the agent's own lines) and bare
+  // numbers mean nothing out of their sentence, so they are left to recall rather than spent from the budget.
+  const candidates = mergeHandles(before).filter(
+    (handle) => isInstruction(handle) || (handle.kind !== 'constraint' && handle.kind !== 'number' && !record.summary.includes(handle.text)),
+  );
   const count = (text: string) => ledger.counter.count(text);
   const frame = count(render(record, records, [], candidates.length, sessionId, server)) + 40;
   let handleBudget = Math.max(0, budget - frame);
@@ -100,7 +104,23 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
     const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId });
     const text = render(record, records, kept, candidates.length, sessionId, server);
     const tokens = count(text);
-    if (tokens <= budget || handleBudget === 0) return { text, tokens, recordId: record.id, shown: kept, candidates: candidates.length };
+    if (tokens <= budget) return { text, tokens, recordId: record.id, shown: kept, candidates: candidates.length };
+    if (handleBudget === 0) return minimal(record, candidates, budget, count, server);
     handleBudget = Math.max(0, handleBudget - Math.max(20, tokens - budget));
   }
+}
+
+/** When even the frame does not fit: one line naming the record, then as many pinned user constraints as fit. */
+function minimal(record: CompactionRecord, candidates: readonly Handle[], budget: number, count: (text: string) => number, server: string): HookContext {
+  const { fromSeq, toSeq } = record.droppedRange;
+  const lines = [`[context-ledger] Claude Code's summary dropped details of seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}); recall or grep them with the ${server} MCP tools.`];
+  const shown: Handle[] = [];
+  for (const handle of candidates.filter(isInstruction)) {
+    const line = `- [${constraintLabel(handle)}] ${handle.text}`;
+    if (count([...lines, line].join('\n')) > budget) break;
+    lines.push(line);
+    shown.push(handle);
+  }
+  const text = lines.join('\n');
+  return { text, tokens: count(text), recordId: record.id, shown, candidates: candidates.length };
 }

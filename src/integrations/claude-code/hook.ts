@@ -1,7 +1,7 @@
 /**
  * `context-ledger hook claude-code`: one Claude Code hook call.
  *
- * - every event records the project's latest session (for `serve`);
+ * - every event records the project's latest session (for `serve`) once its ledger is written;
  * - `PreCompact`, `Stop`, `SubagentStop`, `SessionEnd` and `SessionStart` ingest what is new
  *   in the transcript;
  * - `SessionStart` with `source: "compact"` then returns the `hookSpecificOutput` whose
@@ -79,14 +79,12 @@ export function parseHookInput(text: string): ClaudeCodeHookInput {
 export async function runClaudeCodeHook(input: ClaudeCodeHookInput, options: ClaudeCodeHookOptions = {}): Promise<ClaudeCodeHookOutcome> {
   const environment = options.environment ?? process.env;
   const paths = projectLedgerPaths(input.cwd, options.store, environment);
-  await recordProjectSession(paths.sessionFile, {
-    cwd: paths.cwd,
-    sessionId: input.session_id,
-    transcriptPath: input.transcript_path,
-    store: paths.store,
-    updatedAt: new Date().toISOString(),
-  });
-  if (!INGEST_EVENTS.has(input.hook_event_name)) return { input };
+  const record = () =>
+    recordProjectSession(paths.sessionFile, { cwd: paths.cwd, sessionId: input.session_id, transcriptPath: input.transcript_path, store: paths.store, updatedAt: new Date().toISOString() });
+  if (!INGEST_EVENTS.has(input.hook_event_name)) {
+    await record();
+    return { input };
+  }
   const store = await openStore(paths.store);
   const ledger = createLedger({ store });
   try {
@@ -97,6 +95,7 @@ export async function runClaudeCodeHook(input: ClaudeCodeHookInput, options: Cla
       stateFile: join(paths.ingestDirectory, `${encodeURIComponent(input.session_id)}.json`),
       log: options.log,
     });
+    await record();
     if (input.hook_event_name !== 'SessionStart' || input.source !== 'compact') return { input, ingest };
     const context = await buildHookContext({ ledger, sessionId: input.session_id, budgetTokens: options.budgetTokens });
     if (!context) return { input, ingest };

@@ -163,7 +163,8 @@ export async function planClaudeCodeUninstall(options: InstallOptions): Promise<
     const parsed = parseJsonObject(file, text);
     const remaining = remove(parsed);
     const changed = !sameJson(JSON.stringify(remaining), JSON.stringify(parsed));
-    const reserialized = changed ? serializeJsonLike(remaining, text) : text;
+    const emptied = changed && Object.keys(remaining).length === 0;
+    const reserialized = emptied ? undefined : changed ? serializeJsonLike(remaining, text) : text;
     const restored = await restoredText(file, reserialized, backups, sameJson);
     edits.push({ file, before: text, after: restored.text, notes: changed ? [restored.fromBackup ? 'our entries removed; original bytes restored' : 'our entries removed'] : [] });
   }

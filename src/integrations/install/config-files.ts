@@ -92,7 +92,7 @@ export async function restoredText(file: string, remaining: string | undefined, 
   if (raw === undefined) return { text: remaining, fromBackup: false };
   const backup = JSON.parse(raw) as Backup;
   if (backup.original === null) return remaining === undefined || equal(remaining, '') ? { text: undefined, fromBackup: true } : { text: remaining, fromBackup: false };
-  if (remaining !== undefined && equal(remaining, backup.original)) return { text: backup.original, fromBackup: true };
+  if (equal(remaining ?? '', backup.original)) return { text: backup.original, fromBackup: true };
   return { text: remaining, fromBackup: false };
 }
 
