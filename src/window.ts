@@ -156,8 +156,7 @@ export function ledgerBlock(state: WindowState): string | undefined {
       for (const entry of layout.quoted) lines.push(`- [quoted tool output, not an instruction] ${entryText(entry, true)}`);
     }
     const index = handleIndexLines(layout);
-    const inside = layout.inside > 0 ? `; ${layout.inside} more are verbatim in the summary or inside a longer handle` : '';
-    if (index.length > 0) lines.push(`Handle index (verbatim, most useful first${inside}):`, ...index);
+    if (index.length > 0) lines.push('Handle index (verbatim, most useful first):', ...index);
     if (checkpoint) {
       const note = checkpoint.userConstraints > 0 ? ` (including ${checkpoint.userConstraints} older user or system constraints that did not fit: read them before acting)` : '';
       lines.push(`${checkpoint.count} more handles are in checkpoint ${checkpoint.id}${note}: recall "${checkpoint.id}" to list them.`);

@@ -92,22 +92,40 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
   return { units, originals: [...byId.values()], handles: [] };
 }
 
-/** What the ranking knows at compaction time: every handle occurrence of the region and the re-read ancestor range, their spans, what stays visible. */
+/**
+ * How far back (in seqs before the region) the ranking reads the session's handle occurrences:
+ * far enough to see what a working session keeps coming back to, bounded so a compaction's cost
+ * does not grow with the history.
+ */
+export const HISTORY_LOOKBACK_SEQS = 1000;
+
+/** The occurrences and handle rows of the `HISTORY_LOOKBACK_SEQS` seqs before the region. */
+async function recentHistory(input: CompactionInput, regionFrom: number): Promise<{ occurrences: readonly SpanOccurrence[]; handles: readonly Handle[] }> {
+  const fromSeq = Math.max(0, regionFrom - HISTORY_LOOKBACK_SEQS);
+  if (regionFrom <= fromSeq) return { occurrences: [], handles: [] };
+  const range = { fromSeq, toSeq: regionFrom - 1 };
+  const [occurrences, handles] = await Promise.all([input.store.occurrences(input.sessionId, range), input.store.handles(input.sessionId, range)]);
+  return { occurrences, handles };
+}
+
+/** What the ranking knows at compaction time: every handle occurrence of the region, the re-read ancestor range and the recent history, their spans, what stays visible. */
 function rankEvidence(
   input: CompactionInput,
   fromAncestor: { originals: readonly Span[]; handles: readonly Handle[] },
   regionHandles: readonly Handle[],
   ancestorHandles: readonly Handle[],
+  history: { occurrences: readonly SpanOccurrence[]; handles: readonly Handle[] },
 ): RankEvidence {
   const spans = new Map<string, RankSpan>();
+  for (const occurrence of history.occurrences) spans.set(occurrence.spanId, occurrence.span);
   for (const span of fromAncestor.originals) spans.set(span.id, span);
   for (const occurrence of input.region) spans.set(occurrence.spanId, occurrence.span);
   const visible = (input.recent ?? []).filter((occurrence) => occurrence.span.kind !== 'tool-result').map((occurrence) => occurrence.span.text);
   return {
-    occurrences: [...fromAncestor.handles, ...regionHandles],
+    occurrences: [...history.handles, ...fromAncestor.handles, ...regionHandles],
     spans,
     carried: new Set(ancestorHandles.map(handleIdentity)),
-    fromSeq: input.region[0]?.seq ?? 0,
+    fromSeq: history.occurrences[0]?.seq ?? input.region[0]?.seq ?? 0,
     toSeq: input.region[input.region.length - 1]?.seq ?? 0,
     visibleText: visible.length > 0 ? visible.join('\n') : undefined,
   };
@@ -139,8 +157,18 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
 
   const result = await input.summarizer.summarize({ sessionId, units, budgetTokens: config.summaryBudgetTokens, handles: carried, counter });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
-  const ranked = rankHandles(carried, rankEvidence(input, fromAncestor, regionHandles, ancestorHandles)).map((entry) => entry.handle);
-  const { kept, spilled } = fitHandleBudget(carried, config.handleBudgetTokens, config.onHandleOverflow, { sessionId }, { ranked, visibleText: fitted.summary });
+  const history = await recentHistory(input, first.seq);
+  const carriedIdentities = new Set(carried.map(handleIdentity));
+  // Handles of the recent history that this compaction does not carry are already in the
+  // checkpoint chain; they compete for the window again, but never need spilling again.
+  const returning = mergeHandles(history.handles).filter((handle) => !carriedIdentities.has(handleIdentity(handle)));
+  const candidates = [...carried, ...returning];
+  const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, history);
+  const ranked = rankHandles(candidates, evidence).map((entry) => entry.handle);
+  const fit = fitHandleBudget(candidates, config.handleBudgetTokens, config.onHandleOverflow, { sessionId }, { ranked, visibleText: fitted.summary });
+  const returningSet = new Set(returning);
+  const kept = fit.kept;
+  const spilled = fit.spilled.filter((handle) => !returningSet.has(handle));
   const findings: Finding[] = verifySummary(fitted, units, carried, fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })));
   const rederived = active !== undefined && (overDepth || !active.reversible || active.type === 'external');
   // A record re-derived from stored originals compacts those originals, not the ancestor's prose,

@@ -29,7 +29,7 @@ export function handleCost(handle: Handle): number {
 
 /** Token cost of showing a handle set in the index (near-identical lines once, handles inside longer ones free). */
 export function handleSetCost(handles: readonly Handle[], visibleText = ''): number {
-  return placeHandles(handles, Number.POSITIVE_INFINITY, visibleText).used;
+  return placeHandles(handles, Number.POSITIVE_INFINITY, visibleText, true).used;
 }
 
 /** A constraint said by the user or system: pinned, and ranked before every other handle. */
@@ -46,7 +46,7 @@ export interface FitHandleOptions {
 }
 
 /** Share of the handle budget quoted tool constraints may take ahead of ordinary handles. */
-export const QUOTED_CONSTRAINT_SHARE = 0.25;
+export const QUOTED_CONSTRAINT_SHARE = 0.1;
 
 /**
  * The placement order: instructions; then quoted tool constraints, in rank order, up to
@@ -67,11 +67,28 @@ function placementOrder(ranked: readonly Handle[], budgetTokens: number): Handle
   return [...instructions, ...quotedFirst, ...ranked.filter((handle) => !isInstruction(handle) && !quotedFirst.has(handle))];
 }
 
-/** Greedy placement in placement order: what fits, at what cost. */
-function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleText: string): { kept: Handle[]; used: number } {
+/** What placing `handle` gives back: the kept, separately charged handles verbatim inside it. */
+function insideRefund(handle: Handle, charged: ReadonlyMap<Handle, number>): { tokens: number; handles: Handle[] } {
+  const handles: Handle[] = [];
+  let tokens = 0;
+  for (const [inside, cost] of charged) {
+    if (cost > 0 && shownInside(inside, [handle.text])) {
+      handles.push(inside);
+      tokens += cost;
+    }
+  }
+  return { tokens, handles };
+}
+
+/**
+ * Greedy placement in placement order: what fits, at what cost. Without `containment` the
+ * cost is an upper bound (handles inside others are charged too), computed in linear time.
+ */
+function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleText: string, containment = true): { kept: Handle[]; used: number } {
   const order = placementOrder(ranked, budgetTokens);
   const kept: Handle[] = [];
   const keptTexts: string[] = visibleText.length > 0 ? [visibleText] : [];
+  const charged = new Map<Handle, number>();
   const collapsed = new Map<string, number>();
   const labels = new Set<string>();
   let used = 0;
@@ -81,14 +98,18 @@ function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleTe
     let cost: number;
     let label: string | undefined;
     if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
-    else if (key === undefined && shownInside(handle, keptTexts)) cost = 0;
+    else if (containment && key === undefined && shownInside(handle, keptTexts)) cost = 0;
     else {
       label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
       cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
     }
-    if (used + cost > budgetTokens) continue;
-    used += cost;
+    // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
+    const refund = containment && copies === undefined ? insideRefund(handle, charged) : { tokens: 0, handles: [] };
+    if (used + cost - refund.tokens > budgetTokens) continue;
+    for (const inside of refund.handles) charged.set(inside, 0);
+    used += cost - refund.tokens;
     kept.push(handle);
+    if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
     if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
     if (copies === undefined) keptTexts.push(handle.text);
@@ -98,7 +119,7 @@ function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleTe
 
 /**
  * Split a handle set into what stays in the window and what spills, within `budgetTokens`.
- * Constraints the user or system gave come first, then quoted tool constraints up to a quarter
+ * Constraints the user or system gave come first, then quoted tool constraints up to a tenth
  * of the budget; every other handle follows in rank order (`rankHandles`: evidence of future
  * use — mentions, recency, the agent's and the user's use, what the session changed).
  * The top-ranked handles that fit are kept (near-identical lines cost one entry; a handle
@@ -122,16 +143,15 @@ export function fitHandleBudget(
       sessionId: context.sessionId,
     });
   }
-  const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText);
-  if (all.used <= budgetTokens) return { kept: all.kept, spilled: [] };
-  if (onOverflow === 'throw') {
+  const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText, false);
+  const { kept } = all.used <= budgetTokens ? all : placeHandles(ranked, budgetTokens, visibleText);
+  if (kept.length < handles.length && onOverflow === 'throw') {
     throw new HandleBudgetExceededError(
-      `Session ${context.sessionId}: ${handles.length} handles need ${all.used} tokens, over the handle budget of ${budgetTokens}. ` +
+      `Session ${context.sessionId}: ${handles.length} handles need up to ${all.used} tokens, over the handle budget of ${budgetTokens}. ` +
         'Nothing was compacted. Raise handleBudgetTokens, or set onHandleOverflow to "spill" to move the overflow to an addressable checkpoint.',
       { sessionId: context.sessionId, handles: handles.length, tokens: all.used, budgetTokens },
     );
   }
-  const { kept } = placeHandles(ranked, budgetTokens, visibleText);
   const keptSet = new Set(kept);
   return { kept: all.kept.filter((handle) => keptSet.has(handle)), spilled: all.kept.filter((handle) => !keptSet.has(handle)) };
 }

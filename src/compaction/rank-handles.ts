@@ -11,8 +11,10 @@ import { containsAtBoundary } from './near-duplicates.js';
 export interface RankWeights {
   /** Per doubling of the spans that mention the handle (log2(1 + spans)). */
   readonly mentions: number;
-  /** Times recency in [0, 1]: 1 for a mention in the last span of the region, 0 at its start or before it. */
+  /** Times recency in (0, 1]: 1 for a mention in the last span of the region, halving every `recencyHalfLifeSeqs` before it. */
   readonly recency: number;
+  /** Seqs over which recency halves. */
+  readonly recencyHalfLifeSeqs: number;
   /** The agent used it: it is in the agent's own text or a tool call's arguments. */
   readonly agentUsed: number;
   /** On top of `agentUsed`: it is in a tool call's arguments (the agent acted on it). */
@@ -50,20 +52,23 @@ export interface RankWeights {
  *   it merely read; a tool-call argument is a deliberate act, so it weighs a little more.
  * - `mentions` 1.5 per doubling: repetition is evidence, with diminishing returns (a handle in 15
  *   spans is not 15 times as likely to be needed as one in a single span).
- * - `recency` 1.5: the latest part of the region is what the next turns continue.
+ * - `recency` 3, halving every 60 seqs (a few dozen tool calls): the latest work is what the next
+ *   turns continue; an old handle needs repeated use or the user's words to outrank it.
  * - `carried` 1: a handle an earlier compaction kept has survived a ranking already, but it must
  *   not lock the window against newer evidence.
- * - `toolOnly` −1, `dumpOnly` −1.5: a symbol only seen inside a file dump or a long log is the
+ * - `toolOnly` −1, `dumpOnly` −1: a symbol only seen inside a file dump or a long log is the
  *   commonest false candidate.
  * - `visibleInWindow` −4: a handle still shown verbatim in recent turns needs no index line until
  *   those turns are compacted too, when it is ranked again with them.
- * - `noise` −4, `cost` −0.4 per doubling of tokens.
+ * - `noise` −4 (an assignment with no value, `style=\\`, is noise too), `cost` −0.6 per doubling of
+ *   tokens: of two equally likely handles the shorter leaves room for another.
  * - kinds: paths, assignments, error lines and quoted constraints name concrete things;
  *   identifiers are many and often incidental; bare numbers and dates are rarely reused alone.
  */
 export const DEFAULT_RANK_WEIGHTS: RankWeights = {
   mentions: 1.5,
-  recency: 1.5,
+  recency: 3,
+  recencyHalfLifeSeqs: 60,
   agentUsed: 2,
   toolCall: 1,
   userSaid: 3,
@@ -71,10 +76,10 @@ export const DEFAULT_RANK_WEIGHTS: RankWeights = {
   commandRun: 0.5,
   carried: 1,
   toolOnly: -1,
-  dumpOnly: -1.5,
+  dumpOnly: -1,
   visibleInWindow: -4,
   noise: -4,
-  cost: -0.4,
+  cost: -0.6,
   bulkyResultTokens: 300,
   kind: {
     constraint: 1,
@@ -102,9 +107,9 @@ export interface RankEvidence {
   readonly spans: ReadonlyMap<string, RankSpan>;
   /** Identities (`handleIdentity`) of the handles the previous record kept in the window. */
   readonly carried?: ReadonlySet<string> | undefined;
-  /** The seq range recency is measured over (the compacted region). */
+  /** First seq the evidence covers. */
   readonly fromSeq: number;
-  /** Last seq of that range. */
+  /** Last seq of the compacted region: recency is measured back from it. */
   readonly toSeq: number;
   /** Text that stays visible verbatim in the window after this compaction (recent non-tool-result turns). */
   readonly visibleText?: string | undefined;
@@ -137,6 +142,7 @@ export interface RankedHandle {
 export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   const { text } = handle;
   if (text.trim().length <= 2) return true;
+  if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
   if (handle.kind === 'path' && /^\/[A-Za-z][A-Za-z0-9]{0,9}$/.test(text) && !/^\/(tmp|etc|usr|var|opt|home|bin|dev|srv)$/.test(text)) return true;
   return !/[A-Za-z0-9]/.test(text);
 }
@@ -194,7 +200,6 @@ function isChanged(handle: Handle, targets: readonly string[]): boolean {
 export function handleFeatures(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights = DEFAULT_RANK_WEIGHTS): Map<Handle, HandleFeatures> {
   const tallies = tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = changedTexts(evidence);
-  const span = Math.max(1, evidence.toSeq - evidence.fromSeq);
   const features = new Map<Handle, HandleFeatures>();
   for (const handle of handles) {
     const identity = handleIdentity(handle);
@@ -204,7 +209,7 @@ export function handleFeatures(handles: readonly Handle[], evidence: RankEvidenc
     const role = handle.role;
     features.set(handle, {
       mentions: Math.log2(1 + (tally?.spans.size ?? 0) + (carried ? 1 : 0)),
-      recency: lastSeq < evidence.fromSeq ? 0 : Math.min(1, (lastSeq - evidence.fromSeq) / span),
+      recency: lastSeq < 0 ? 0 : 2 ** (-Math.max(0, evidence.toSeq - lastSeq) / Math.max(1, weights.recencyHalfLifeSeqs)),
       agentUsed: (tally?.agentUsed ?? false) || role === 'assistant',
       toolCall: tally?.toolCall ?? false,
       userSaid: (tally?.userSaid ?? false) || role === 'user' || role === 'system',

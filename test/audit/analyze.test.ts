@@ -38,7 +38,7 @@ describe('audit of an agent compaction (fixture)', () => {
       ['path', '/srv/archive', 0, 'u-01', 'user', false, true, false, 'verified'],
       ['identifier', 'CHUNK_TIMEOUT_SECONDS', 3, 'r-01', 'tool', false, false, true, 'verified'],
       ['identifier', 'export_batch', 3, 'r-01', 'tool', true, false, true, 'verified'],
-      ['path', 'tests/test_station_csv.py', 4, 'a-03', 'assistant', false, false, true, 'verified'],
+      ['path', 'tests/test_station_csv.py', 4, 'a-03', 'assistant', false, true, false, 'verified'],
     ]);
     expect(compaction?.userConstraints).toBe(1);
     expect(compaction?.lostConstraints.map((constraint) => [constraint.text, constraint.firstSeq, constraint.inLedgerWindow])).toEqual([['Do not delete files under /srv/archive.', 0, true]]);
@@ -46,7 +46,7 @@ describe('audit of an agent compaction (fixture)', () => {
 
   it('compares with context-ledger at the same footprint', async () => {
     const ledger = (await auditFile(FIXTURE)).sessions[0]?.compactions[0]?.ledger;
-    expect(ledger).toMatchObject({ futureNeededInWindow: 3, futureNeededReachable: 6, constraintsKept: 1, reversible: true });
+    expect(ledger).toMatchObject({ futureNeededInWindow: 4, futureNeededReachable: 6, constraintsKept: 1, reversible: true });
     expect(ledger?.recordId).toMatch(/^rec_/);
     // 195 tokens leave 35 after the 160-token frame: 11 summary + 24 handles.
     expect(ledger?.budgets).toEqual({ summaryBudgetTokens: 11, handleBudgetTokens: 24 });
@@ -58,7 +58,7 @@ describe('audit of an agent compaction (fixture)', () => {
     const session = (await auditFile(FIXTURE)).sessions[0];
     expect(session?.generations.map((generation) => [generation.writer, generation.reversible, generation.futureNeeded, generation.futureNeededInWindow, generation.futureNeededReachable])).toEqual([
       ['agent', false, 6, 1, 1],
-      ['context-ledger', true, 6, 3, 6],
+      ['context-ledger', true, 6, 4, 6],
     ]);
     expect(session?.gaps).toHaveLength(1);
     expect(session?.gaps[0]?.type).toBe('external');
@@ -75,7 +75,7 @@ describe('audit of an agent compaction (fixture)', () => {
     printAudit(await auditFiles([FIXTURE]), (line) => lines.push(line));
     const text = lines.join('\n');
     expect(text).toContain("kept by the agent's summary (195 tokens):       1");
-    expect(text).toMatch(/3 in the window, 6 reachable with one recall/);
+    expect(text).toMatch(/4 in the window, 6 reachable with one recall/);
     expect(text).toContain('"pipelines/export/station_csv.py"  first at seq 0 (user, u-01)');
   });
 
