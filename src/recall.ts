@@ -15,7 +15,7 @@ export interface RecallHit {
   readonly seq: number;
   /** `verified`: resolved through the handle index (or span id) to a stored span whose hash checks. */
   readonly status: 'verified' | 'unverified';
-  /** The span text (an excerpt around the handle when the span is long). */
+  /** The span text (an excerpt around the handle when the span is long; the whole span when recalled by span id). */
   readonly text: string;
   /** How it was found. */
   readonly via: 'handle' | 'span-id' | 'record' | 'text' | 'lossy-record';
@@ -78,7 +78,7 @@ async function bySpanId(context: RecallContext, query: string): Promise<RecallHi
     spanId: occurrence.spanId,
     seq: occurrence.seq,
     status: verifySpan(occurrence.span) ? 'verified' : 'unverified',
-    text: excerpt(occurrence.span.text),
+    text: occurrence.span.text,
     via: 'span-id',
   }));
 }

@@ -25,6 +25,9 @@ import type { RenderedContext, WindowState } from './window.js';
 /** Tokens of the ledger block's "Summary:", pinned-constraint and handle-index header lines, beyond its frame. */
 const FRAME_HEADERS_TOKENS = 16;
 
+/** A new summary absorbs the last one plus a region: expected to be about as long as the last, plus this margin. */
+const SUMMARY_GROWTH_TOKENS = 20;
+
 /** Options for opening a session. */
 export interface SessionOptions {
   /** Tenant the session belongs to (isolation). */
@@ -226,6 +229,7 @@ export class LedgerSession {
       regionHandles,
       carriedHandles: active?.handles ?? [],
       fixedTokens: this.frameEstimate(),
+      summaryTokens: active?.type === 'summary' ? active.summaryTokens + SUMMARY_GROWTH_TOKENS : undefined,
       config: this.config,
     });
   }

@@ -51,6 +51,17 @@ export function demoTranscript(): TranscriptMessage[] {
   return messages;
 }
 
+/** More turns after the demo session: the agent reads the deploy logs again (bulky tool results). */
+export function demoFollowUp(): TranscriptMessage[] {
+  const messages: TranscriptMessage[] = [];
+  for (let round = 0; round < 4; round++) {
+    const id = `call_followup_${round}`;
+    messages.push({ role: 'assistant', content: `Reading the deploy logs again, window ${round + 1}.`, toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `kubectl -n payments logs deploy/payments-api --since=${round + 1}h | tail -n 30` }) }] });
+    messages.push({ role: 'tool', toolCallId: id, toolName: 'bash', content: logLines(40 + round * 30, 30) });
+  }
+  return messages;
+}
+
 function logLines(offset: number, count: number): string {
   const lines: string[] = [];
   for (let index = 0; index < count; index++) {

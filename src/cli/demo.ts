@@ -4,7 +4,8 @@ import { LedgerError } from '../errors.js';
 import { createLedger } from '../ledger.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { RecallResult } from '../recall.js';
-import { demoTranscript } from './demo-transcript.js';
+import type { RenderedMessage } from '../window.js';
+import { demoFollowUp, demoTranscript } from './demo-transcript.js';
 import { replayFile } from './replay.js';
 import { openStore } from './store-spec.js';
 
@@ -69,6 +70,23 @@ export async function runDemo(print: (line: string) => void, options: { director
   print('\n== Recall ==');
   showRecall(print, await session.recall('eu-west-2b'));
   showRecall(print, await session.recall('retry ceiling of 7'));
+
+  print('\n== Masking: an old bulky tool result leaves the window as a stub, nothing is summarized ==');
+  const recordsBefore = session.records().length;
+  let masked: RenderedMessage | undefined;
+  for (const message of demoFollowUp()) {
+    await session.append(message);
+    const rendered = await session.render();
+    masked = rendered.messages.find((candidate) => candidate.masked !== undefined && session.records().length === recordsBefore) ?? masked;
+    if (masked) break;
+  }
+  if (masked?.spanId) {
+    print(`the agent read more logs; records before ${recordsBefore}, after ${session.records().length}; in the window now:`);
+    print(`    ${masked.content}`);
+    const back = await session.recall(masked.spanId);
+    const first = back.results[0];
+    print(`recall "${masked.spanId.slice(0, 19)}…" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`);
+  }
 
   print('\n== A session resumed from a summary another tool wrote (originals never stored) ==');
   const store = await openStore(`sqlite:${databasePath}`);

@@ -30,14 +30,19 @@ const STUB_HANDLE_CHARS = 60;
 /** Kinds a stub prefers, most telling first; constraints are long sentences and stay out. */
 const STUB_KIND_ORDER: readonly HandleKind[] = ['error', 'path', 'url', 'endpoint', 'identifier', 'assignment', 'version', 'email', 'date', 'number'];
 
-/** The handles a stub names: a few distinct ones of the most telling kinds, in order of appearance within a kind. */
+/** The handles a stub names: a few distinct ones, first one of each of the most telling kinds, in order of appearance within a kind. */
 export function stubHandles(text: string): string[] {
   const handles = extractHandles(text).filter((handle) => handle.kind !== 'constraint' && handle.text.length <= STUB_HANDLE_CHARS && !handle.text.includes('\n'));
   const chosen: string[] = [];
-  for (const kind of STUB_KIND_ORDER) {
-    for (const handle of handles) {
-      if (chosen.length >= STUB_HANDLES) return chosen;
-      if (handle.kind === kind && !chosen.includes(handle.text)) chosen.push(handle.text);
+  for (const perKind of [1, STUB_HANDLES]) {
+    for (const kind of STUB_KIND_ORDER) {
+      let taken = 0;
+      for (const handle of handles) {
+        if (chosen.length >= STUB_HANDLES) return chosen;
+        if (handle.kind !== kind) continue;
+        if (!chosen.includes(handle.text)) chosen.push(handle.text);
+        if (++taken >= perKind) break;
+      }
     }
   }
   return chosen;
@@ -73,8 +78,26 @@ export interface MaskingInput {
   readonly policy: MaskingPolicy;
 }
 
+/** Rendered cost of the whole message each original belongs to (the chunks of one message add up). */
+function messageSizes(originals: readonly SpanOccurrence[], costs: readonly number[]): number[] {
+  const sizes = new Array<number>(originals.length).fill(0);
+  let start = 0;
+  while (start < originals.length) {
+    let end = start + 1;
+    const first = originals[start];
+    if (first?.chunk?.index === 0) {
+      while (end < originals.length && originals[end]?.chunk !== undefined && (originals[end]?.chunk?.index ?? 0) > 0 && originals[end]?.span.toolCallId === first.span.toolCallId) end++;
+    }
+    let size = 0;
+    for (let index = start; index < end; index++) size += costs[index] ?? 0;
+    for (let index = start; index < end; index++) sizes[index] = size;
+    start = end;
+  }
+  return sizes;
+}
+
 /**
- * Which originals to mask (their indexes): tool results of at least `minTokens`, older than the
+ * Which originals to mask (their indexes): tool results (whole messages, all chunks together) of at least `minTokens`, older than the
  * protected recent tail (which always holds the last original), oldest first, until the context fits `fitTokens` or no candidate is left.
  * Oldest first keeps the choice monotone between compactions: a result once masked stays masked
  * as turns are appended, so the window does not flap.
@@ -88,10 +111,11 @@ export function chooseMasked(input: MaskingInput): Set<number> {
   let tail = originals.length;
   let tailTokens = 0;
   while (tail > 0 && (tail === originals.length || tailTokens + (costs[tail - 1] ?? 0) <= policy.protectRecentTokens)) tailTokens += costs[--tail] ?? 0;
+  const sizes = messageSizes(originals, costs);
   for (let index = 0; index < tail && total > policy.fitTokens; index++) {
     const occurrence = originals[index];
     const cost = costs[index] ?? 0;
-    if (occurrence?.span.kind !== 'tool-result' || cost < policy.minTokens) continue;
+    if (occurrence?.span.kind !== 'tool-result' || (sizes[index] ?? 0) < policy.minTokens) continue;
     const stub = input.stubCost(index);
     if (stub >= cost) continue;
     masked.add(index);

@@ -60,12 +60,14 @@ export interface RefillInput {
   readonly carriedHandles: readonly Handle[];
   /** Tokens of the system prompt plus the new ledger block without its summary and handles (an estimate). */
   readonly fixedTokens: number;
+  /** Expected summary tokens (default: the whole summary budget). */
+  readonly summaryTokens?: number | undefined;
   readonly config: WindowConfig;
 }
 
 /**
  * Choose the compaction boundary so that the context right after it holds about
- * `targetFill × maxTokens`: fixed part + summary (its budget) + the handle index (what the
+ * `targetFill × maxTokens`: fixed part + summary (as long as the last one, or its budget) + the handle index (what the
  * carried handles need, up to the handle budget) + recent turns. What the summary or the
  * handles do not use goes to recent turns. An adaptive handle budget grows to what the
  * carried handles need while recent turns keep `MIN_RECENT_SHARE` of `maxTokens`.
@@ -80,6 +82,7 @@ export function planRefill(input: RefillInput): RefillPlan {
   const ceiling = Math.floor(config.compactAt * config.maxTokens);
   const available = target - input.fixedTokens;
   const minRecent = Math.floor(MIN_RECENT_SHARE * config.maxTokens);
+  const summary = Math.min(config.summaryBudgetTokens, input.summaryTokens ?? config.summaryBudgetTokens);
   const suffix: number[] = new Array<number>(originals.length + 1).fill(0);
   for (let index = originals.length - 1; index >= 0; index--) suffix[index] = (suffix[index + 1] ?? 0) + (costs[index] ?? 0);
   const bySeq = [...input.regionHandles].sort((a, b) => a.seq - b.seq || a.start - b.start);
@@ -102,10 +105,10 @@ export function planRefill(input: RefillInput): RefillPlan {
     const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
     while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
     let handleBudgetTokens = config.handleBudgetTokens;
-    if (config.adaptiveHandleBudget && carried > handleBudgetTokens) handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - config.summaryBudgetTokens - minRecent));
+    if (config.adaptiveHandleBudget && carried > handleBudgetTokens) handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - summary - minRecent));
     const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
     const kept = suffix[boundary] ?? 0;
-    const plan = { boundary, handleBudgetTokens, expectedTokens: input.fixedTokens + config.summaryBudgetTokens + handleTokens + kept };
+    const plan = { boundary, handleBudgetTokens, expectedTokens: input.fixedTokens + summary + handleTokens + kept };
     if (config.keepRecentTokens !== undefined) {
       if (kept <= config.keepRecentTokens) return plan;
       best = plan;
