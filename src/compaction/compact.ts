@@ -97,7 +97,7 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
  * far enough to see what a working session keeps coming back to, bounded so a compaction's cost
  * does not grow with the history.
  */
-export const HISTORY_LOOKBACK_SEQS = 1000;
+export const HISTORY_LOOKBACK_SEQS = 250;
 
 /** The occurrences and handle rows of the `HISTORY_LOOKBACK_SEQS` seqs before the region. */
 async function recentHistory(input: CompactionInput, regionFrom: number): Promise<{ occurrences: readonly SpanOccurrence[]; handles: readonly Handle[] }> {

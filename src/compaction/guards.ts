@@ -67,6 +67,9 @@ function placementOrder(ranked: readonly Handle[], budgetTokens: number): Handle
   return [...instructions, ...quotedFirst, ...ranked.filter((handle) => !isInstruction(handle) && !quotedFirst.has(handle))];
 }
 
+/** After this many handles in a row that do not fit, the placement stops: the rest spills. */
+const MAX_CONSECUTIVE_REJECTIONS = 200;
+
 /** What placing `handle` gives back: the kept, separately charged handles verbatim inside it. */
 function insideRefund(handle: Handle, charged: ReadonlyMap<Handle, number>): { tokens: number; handles: Handle[] } {
   const handles: Handle[] = [];
@@ -92,20 +95,29 @@ function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleTe
   const collapsed = new Map<string, number>();
   const labels = new Set<string>();
   let used = 0;
+  let rejected = 0;
   for (const handle of order) {
+    // Once the budget is (nearly) full, only handles that cost nothing can still be kept; the
+    // search for them stays cheap (near-identical copies, the summary), so the work is bounded.
+    const full = budgetTokens - used < 3 || rejected >= MAX_CONSECUTIVE_REJECTIONS;
     const key = collapseKey(handle);
     const copies = key === undefined ? undefined : collapsed.get(key);
     let cost: number;
     let label: string | undefined;
     if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
-    else if (containment && key === undefined && shownInside(handle, keptTexts)) cost = 0;
+    else if (containment && key === undefined && shownInside(handle, full ? keptTexts.slice(0, visibleText.length > 0 ? 1 : 0) : keptTexts)) cost = 0;
+    else if (full) continue;
     else {
       label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
       cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
     }
     // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
-    const refund = containment && copies === undefined ? insideRefund(handle, charged) : { tokens: 0, handles: [] };
-    if (used + cost - refund.tokens > budgetTokens) continue;
+    const refund = containment && !full && copies === undefined ? insideRefund(handle, charged) : { tokens: 0, handles: [] };
+    if (used + cost - refund.tokens > budgetTokens) {
+      rejected++;
+      continue;
+    }
+    rejected = 0;
     for (const inside of refund.handles) charged.set(inside, 0);
     used += cost - refund.tokens;
     kept.push(handle);
