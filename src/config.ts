@@ -5,7 +5,7 @@ import type { WindowConfig } from './types.js';
 export const LEDGER_FRAME_TOKENS = 160;
 
 /** Default fill right after a compaction, as a fraction of `maxTokens`. */
-export const DEFAULT_TARGET_FILL = 0.6;
+export const DEFAULT_TARGET_FILL = 0.8;
 
 /** Share of `maxTokens` an adaptive handle budget always leaves to recent turns after a compaction. */
 export const MIN_RECENT_SHARE = 0.25;
@@ -13,7 +13,7 @@ export const MIN_RECENT_SHARE = 0.25;
 /** Fill in defaults for a window configuration and validate it. */
 export function resolveWindowConfig(sessionId: string, input: Partial<WindowConfig> = {}, systemPromptTokens = 0): WindowConfig {
   const maxTokens = input.maxTokens ?? 8000;
-  const compactAt = input.compactAt ?? 0.8;
+  const compactAt = input.compactAt ?? 0.9;
   const config: WindowConfig = {
     maxTokens,
     compactAt,
