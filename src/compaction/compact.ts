@@ -78,9 +78,10 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
   const used = new Set<string>();
   for (const claim of active.claims) {
     const sources = claim.spanIds.map((id) => byId.get(id)).filter((span): span is Span => span !== undefined);
-    const quoted = !full && sources.some((span) => span.text.includes(claim.text));
+    const quoted = full ? undefined : sources.find((span) => span.text.includes(claim.text));
     if (quoted) {
-      units.push({ text: claim.text, spanIds: claim.spanIds, role: 'assistant', seq: active.droppedRange.fromSeq, origin: 'claim' });
+      // The claim keeps the role of the span it quotes: a user's words stay the user's, tool output stays quoted output.
+      units.push({ text: claim.text, spanIds: claim.spanIds, role: roleOf(quoted.kind), kind: quoted.kind, seq: active.droppedRange.fromSeq, origin: 'claim' });
       continue;
     }
     for (const span of sources) {

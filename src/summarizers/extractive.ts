@@ -1,6 +1,5 @@
-import { spanId } from '../span.js';
 import { foldConfusables } from '../text/confusables.js';
-import type { Claim, Role } from '../types.js';
+import type { Claim } from '../types.js';
 import { errorLines } from './errors-seen.js';
 import { changedPaths } from './file-changes.js';
 import { looksLikeInjection, looksLikeOverride } from './injection.js';
@@ -45,20 +44,6 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-/**
- * The role of the span a re-ingested claim cites. Claims of an earlier summary arrive as
- * units of role `assistant`; the span's real role is known when a handle of the region
- * came from it, or when the claim is the whole span text (its content address matches).
- */
-function claimSourceRole(unit: SourceUnit, handleRoles: ReadonlyMap<string, Role>): Role | undefined {
-  for (const id of unit.spanIds) {
-    const role = handleRoles.get(id);
-    if (role !== undefined) return role;
-    if (spanId({ kind: 'user', text: unit.text }) === id) return 'user';
-  }
-  return undefined;
-}
-
 /** Lines of the region by section, each a verbatim extract of the unit it cites. */
 interface Gathered {
   readonly task: Candidate[];
@@ -69,7 +54,6 @@ interface Gathered {
 }
 
 function gather(request: SummarizeRequest, maxChars: number): Gathered {
-  const handleRoles = new Map(request.handles.map((handle) => [handle.spanId, handle.role]));
   const toolText = foldConfusables(request.units.filter((unit) => unit.role === 'tool').map((unit) => unit.text).join('\n\u0000\n')).toLowerCase();
   const echoesTool = (sentence: string) => toolText.length > 0 && toolText.includes(foldConfusables(sentence).toLowerCase());
   const gathered: Gathered = { task: [], assistant: [], files: new Map(), errors: new Map(), next: [] };
@@ -88,7 +72,8 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
   };
   request.units.forEach((unit, index) => {
     if (unit.origin === 'claim') {
-      const role = claimSourceRole(unit, handleRoles);
+      // A carried claim has the role of the span it quotes (set where the ancestor is re-derived).
+      const role = unit.role;
       if (/^[\w.~/-][\w./~+@-]*$/.test(unit.text) && /[/.]/.test(unit.text)) return addFile(unit.text, unit, index);
       const error = errorLines(unit.text, maxChars)[0];
       if (error?.text === unit.text && role !== 'user') return addError(error.text, error.key, unit, index);
