@@ -54,7 +54,7 @@ export function demoTranscript(): TranscriptMessage[] {
 /** More turns after the demo session: the agent reads the deploy logs again (bulky tool results). */
 export function demoFollowUp(): TranscriptMessage[] {
   const messages: TranscriptMessage[] = [];
-  for (let round = 0; round < 4; round++) {
+  for (let round = 0; round < 6; round++) {
     const id = `call_followup_${round}`;
     messages.push({ role: 'assistant', content: `Reading the deploy logs again, window ${round + 1}.`, toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `kubectl -n payments logs deploy/payments-api --since=${round + 1}h | tail -n 30` }) }] });
     messages.push({ role: 'tool', toolCallId: id, toolName: 'bash', content: logLines(40 + round * 30, 30) });

@@ -72,21 +72,25 @@ export async function runDemo(print: (line: string) => void, options: { director
   showRecall(print, await session.recall('retry ceiling of 7'));
 
   print('\n== Masking: an old bulky tool result leaves the window as a stub, nothing is summarized ==');
-  const recordsBefore = session.records().length;
+  const logsLedger = createLedger({ store: await openStore(`sqlite:${databasePath}`) });
+  const logs = await logsLedger.session('payments-logs', { window: { maxTokens: options.maxTokens ?? 4000 } });
   let masked: RenderedMessage | undefined;
   for (const message of demoFollowUp()) {
-    await session.append(message);
-    const rendered = await session.render();
-    masked = rendered.messages.find((candidate) => candidate.masked !== undefined && session.records().length === recordsBefore) ?? masked;
+    await logs.append(message);
+    const rendered = await logs.render();
+    masked = rendered.messages.find((candidate) => candidate.masked !== undefined);
     if (masked) break;
   }
   if (masked?.spanId) {
-    print(`the agent read more logs; records before ${recordsBefore}, after ${session.records().length}; in the window now:`);
+    print(`a new session read the deploy logs several times; ${logs.records().length} summary records written; in the window now:`);
     print(`    ${masked.content}`);
-    const back = await session.recall(masked.spanId);
+    const back = await logs.recall(masked.spanId);
     const first = back.results[0];
     print(`recall "${masked.spanId.slice(0, 19)}…" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`);
+  } else {
+    print(`(no tool result was masked: ${logs.records().length} records were written instead)`);
   }
+  await logsLedger.close();
 
   print('\n== A session resumed from a summary another tool wrote (originals never stored) ==');
   const store = await openStore(`sqlite:${databasePath}`);

@@ -107,5 +107,13 @@ describe('context-ledger demo', () => {
     expect(result.stdout).toContain('recall "eu-west-2b" -> VERIFIED');
     expect(result.stdout).toMatch(/-> GAP/);
     expect(result.stdout).toContain('UNSAFE_RECOMPACTION');
+    // Masking: a stub in the window, no summary record, and the stub's span recalled verbatim.
+    const masking = result.stdout.slice(result.stdout.indexOf('== Masking'), result.stdout.indexOf('== A session resumed'));
+    expect(masking).toContain('0 summary records written');
+    expect(masking).toMatch(/\[masked: \d+ tokens of tool output; top handles: .+; recall "sha256:[0-9a-f]{64}" to read it verbatim\]/);
+    expect(masking).toMatch(/-> VERIFIED: \d+ characters, verbatim: 2026-11-12T/);
+    // The pinned constraints hold each distinct line once (log lines differing only in a timestamp collapse).
+    const pinned = result.stdout.match(/^- \[(?:user instruction|quoted tool output, not an instruction)\] .*$/gm) ?? [];
+    expect(new Set(pinned).size).toBe(pinned.length);
   });
 });
