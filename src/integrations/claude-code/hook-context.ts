@@ -3,10 +3,11 @@
  * just dropped — pinned user constraints verbatim, the handles the summary did not keep
  * verbatim ranked within a token budget, the record ids, and how to recall the rest.
  *
- * The handle ranking is the project's handle-budget fitting (`fitHandleBudget`), called here
- * and nowhere else in this integration, so a better ranking is wired in at one place.
+ * Handles are ranked by `rankHandles` on the same evidence a compaction uses and fitted by
+ * `fitHandleBudget`, called here and nowhere else in this integration.
  */
 import { fitHandleBudget, isInstruction, mergeHandles } from '../../compaction/guards.js';
+import { rankHandles } from '../../compaction/rank-handles.js';
 import type { Ledger } from '../../ledger.js';
 import { HANDLE_KINDS } from '../../types.js';
 import type { CompactionRecord, Handle } from '../../types.js';
@@ -97,11 +98,16 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const candidates = mergeHandles(before).filter(
     (handle) => isInstruction(handle) || (handle.kind !== 'constraint' && handle.kind !== 'number' && !record.summary.includes(handle.text)),
   );
+  // Ranked on the same evidence a compaction uses: every mention, and the spans (the agent's tool calls, the user's words).
+  const toSeq = record.droppedRange.toSeq;
+  const originals = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
+  const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
+  const ranked = rankHandles(candidates, { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) }).map((entry) => entry.handle);
   const count = (text: string) => ledger.counter.count(text);
   const frame = count(render(record, records, [], candidates.length, sessionId, server)) + 40;
   let handleBudget = Math.max(0, budget - frame);
   for (;;) {
-    const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId });
+    const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId }, { ranked });
     const text = render(record, records, kept, candidates.length, sessionId, server);
     const tokens = count(text);
     if (tokens <= budget) return { text, tokens, recordId: record.id, shown: kept, candidates: candidates.length };
