@@ -49,30 +49,36 @@ export interface LedgerErrorOptions {
   readonly cause?: unknown;
 }
 
-/** Base class of every error context-ledger throws. */
-export class LedgerError<D extends LedgerErrorDetails = LedgerErrorDetails> extends Error {
+/**
+ * Base class of every error context-ledger throws. A subclass only names its `code`; the
+ * constructor, `name` and `isInstance` come from here.
+ */
+export abstract class LedgerError<D extends LedgerErrorDetails = LedgerErrorDetails> extends Error {
+  /** The code of this class (undefined on the base class, which stands for every code). */
+  static readonly code: LedgerErrorCode | undefined = undefined;
   /** Stable machine-readable code. */
   readonly code: LedgerErrorCode;
   /** Structured details (session, record, handle, file, line …). */
   readonly details: Readonly<D>;
   readonly [MARKER] = true;
 
-  constructor(code: LedgerErrorCode, message: string, details: D = {} as D, options?: LedgerErrorOptions) {
+  constructor(message: string, details: D = {} as D, options?: LedgerErrorOptions) {
     super(message, options);
-    this.name = 'LedgerError';
-    this.code = code;
+    const errorClass = new.target as typeof LedgerError;
+    this.name = errorClass.name;
+    this.code = errorClass.code as LedgerErrorCode;
     this.details = details;
   }
 
-  /** True for any context-ledger error, even from another copy of the package. */
-  static isInstance(value: unknown): value is LedgerError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  /**
+   * True for an error of this class, even from another copy of the package: it checks a
+   * global marker symbol and the code, not the prototype chain. On `LedgerError` itself,
+   * true for any context-ledger error.
+   */
+  static isInstance<T extends abstract new (...args: never[]) => LedgerError>(this: T & { readonly code: LedgerErrorCode | undefined }, value: unknown): value is InstanceType<T> {
+    if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[MARKER] !== true) return false;
+    return this.code === undefined || (value as { code?: unknown }).code === this.code;
   }
-}
-
-/** True when `value` is a context-ledger error with this code (across package copies). */
-function hasCode(value: unknown, code: LedgerErrorCode): boolean {
-  return LedgerError.isInstance(value) && value.code === code;
 }
 
 /** Details of a handle-budget overflow. */
@@ -85,13 +91,7 @@ export interface HandleBudgetDetails extends LedgerErrorDetails {
 
 /** The handle index would exceed its token budget and escalation is set to throw. */
 export class HandleBudgetExceededError extends LedgerError<HandleBudgetDetails> {
-  constructor(message: string, details: HandleBudgetDetails, options?: LedgerErrorOptions) {
-    super('HANDLE_BUDGET_EXCEEDED', message, details, options);
-    this.name = 'HandleBudgetExceededError';
-  }
-  static override isInstance(value: unknown): value is HandleBudgetExceededError {
-    return hasCode(value, 'HANDLE_BUDGET_EXCEEDED');
-  }
+  static override readonly code = 'HANDLE_BUDGET_EXCEEDED' as const;
 }
 
 /** Details of a refused lossy re-compaction. */
@@ -104,13 +104,7 @@ export interface LossyRecompactionDetails extends LedgerErrorDetails {
 
 /** A region holding a lossy summary would be re-compacted without carrying its handles forward. */
 export class LossyRecompactionError extends LedgerError<LossyRecompactionDetails> {
-  constructor(message: string, details: LossyRecompactionDetails, options?: LedgerErrorOptions) {
-    super('LOSSY_RECOMPACTION', message, details, options);
-    this.name = 'LossyRecompactionError';
-  }
-  static override isInstance(value: unknown): value is LossyRecompactionError {
-    return hasCode(value, 'LOSSY_RECOMPACTION');
-  }
+  static override readonly code = 'LOSSY_RECOMPACTION' as const;
 }
 
 /** Details of a refused unsafe re-compaction. */
@@ -123,68 +117,32 @@ export interface UnsafeRecompactionDetails extends LedgerErrorDetails {
 
 /** A re-ingested summary would be summarized again while its originals are not stored. */
 export class UnsafeRecompactionError extends LedgerError<UnsafeRecompactionDetails> {
-  constructor(message: string, details: UnsafeRecompactionDetails, options?: LedgerErrorOptions) {
-    super('UNSAFE_RECOMPACTION', message, details, options);
-    this.name = 'UnsafeRecompactionError';
-  }
-  static override isInstance(value: unknown): value is UnsafeRecompactionError {
-    return hasCode(value, 'UNSAFE_RECOMPACTION');
-  }
+  static override readonly code = 'UNSAFE_RECOMPACTION' as const;
 }
 
 /** Something tried to overwrite or delete an immutable span or record. */
 export class ImmutableSpanError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('IMMUTABLE_SPAN', message, details, options);
-    this.name = 'ImmutableSpanError';
-  }
-  static override isInstance(value: unknown): value is ImmutableSpanError {
-    return hasCode(value, 'IMMUTABLE_SPAN');
-  }
+  static override readonly code = 'IMMUTABLE_SPAN' as const;
 }
 
 /** Another writer appended to the session first. */
 export class SequenceConflictError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('SEQUENCE_CONFLICT', message, details, options);
-    this.name = 'SequenceConflictError';
-  }
-  static override isInstance(value: unknown): value is SequenceConflictError {
-    return hasCode(value, 'SEQUENCE_CONFLICT');
-  }
+  static override readonly code = 'SEQUENCE_CONFLICT' as const;
 }
 
 /** A session was opened under a tenant other than its own. */
 export class TenantMismatchError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('TENANT_MISMATCH', message, details, options);
-    this.name = 'TenantMismatchError';
-  }
-  static override isInstance(value: unknown): value is TenantMismatchError {
-    return hasCode(value, 'TENANT_MISMATCH');
-  }
+  static override readonly code = 'TENANT_MISMATCH' as const;
 }
 
 /** Session or ledger options are invalid. */
 export class InvalidConfigError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('INVALID_CONFIG', message, details, options);
-    this.name = 'InvalidConfigError';
-  }
-  static override isInstance(value: unknown): value is InvalidConfigError {
-    return hasCode(value, 'INVALID_CONFIG');
-  }
+  static override readonly code = 'INVALID_CONFIG' as const;
 }
 
 /** An argument to the API is invalid. */
 export class InvalidInputError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('INVALID_INPUT', message, details, options);
-    this.name = 'InvalidInputError';
-  }
-  static override isInstance(value: unknown): value is InvalidInputError {
-    return hasCode(value, 'INVALID_INPUT');
-  }
+  static override readonly code = 'INVALID_INPUT' as const;
 }
 
 /** Details of a transcript that could not be parsed. */
@@ -194,55 +152,25 @@ export interface TranscriptParseDetails extends LedgerErrorDetails {
 
 /** A transcript file could not be parsed (names file, line and field). */
 export class TranscriptParseError extends LedgerError<TranscriptParseDetails> {
-  constructor(message: string, details: TranscriptParseDetails, options?: LedgerErrorOptions) {
-    super('TRANSCRIPT_PARSE', message, details, options);
-    this.name = 'TranscriptParseError';
-  }
-  static override isInstance(value: unknown): value is TranscriptParseError {
-    return hasCode(value, 'TRANSCRIPT_PARSE');
-  }
+  static override readonly code = 'TRANSCRIPT_PARSE' as const;
 }
 
 /** The store cannot be opened or reached. */
 export class StoreUnavailableError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('STORE_UNAVAILABLE', message, details, options);
-    this.name = 'StoreUnavailableError';
-  }
-  static override isInstance(value: unknown): value is StoreUnavailableError {
-    return hasCode(value, 'STORE_UNAVAILABLE');
-  }
+  static override readonly code = 'STORE_UNAVAILABLE' as const;
 }
 
 /** A store operation failed (names the store and the operation). */
 export class StoreOperationError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('STORE_OPERATION', message, details, options);
-    this.name = 'StoreOperationError';
-  }
-  static override isInstance(value: unknown): value is StoreOperationError {
-    return hasCode(value, 'STORE_OPERATION');
-  }
+  static override readonly code = 'STORE_OPERATION' as const;
 }
 
 /** The fixed parts of the context cannot fit `maxTokens`. */
 export class ContextBudgetError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('CONTEXT_BUDGET', message, details, options);
-    this.name = 'ContextBudgetError';
-  }
-  static override isInstance(value: unknown): value is ContextBudgetError {
-    return hasCode(value, 'CONTEXT_BUDGET');
-  }
+  static override readonly code = 'CONTEXT_BUDGET' as const;
 }
 
 /** A session, record or span does not exist. */
 export class NotFoundError extends LedgerError {
-  constructor(message: string, details: LedgerErrorDetails = {}, options?: LedgerErrorOptions) {
-    super('NOT_FOUND', message, details, options);
-    this.name = 'NotFoundError';
-  }
-  static override isInstance(value: unknown): value is NotFoundError {
-    return hasCode(value, 'NOT_FOUND');
-  }
+  static override readonly code = 'NOT_FOUND' as const;
 }
