@@ -75,7 +75,10 @@ export abstract class LedgerError<D extends LedgerErrorDetails = LedgerErrorDeta
    * global marker symbol and the code, not the prototype chain. On `LedgerError` itself,
    * true for any context-ledger error.
    */
-  static isInstance<T extends abstract new (...args: never[]) => LedgerError>(this: T & { readonly code: LedgerErrorCode | undefined }, value: unknown): value is InstanceType<T> {
+  static isInstance<T extends abstract new (...args: never[]) => LedgerError>(
+    this: T & { readonly code: LedgerErrorCode | undefined },
+    value: unknown,
+  ): value is InstanceType<T> {
     if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[MARKER] !== true) return false;
     return this.code === undefined || (value as { code?: unknown }).code === this.code;
   }
