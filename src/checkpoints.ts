@@ -1,4 +1,4 @@
-import { mergeHandles } from './compaction/guards.js';
+import { mergeHandles } from './handles/handle-sets.js';
 import type { CompactionRecord } from './types.js';
 
 /**

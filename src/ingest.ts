@@ -12,7 +12,7 @@ import { chunkText } from './messages.js';
 import type { TextChunk, TranscriptMessage } from './messages.js';
 import { createSpan } from './span.js';
 import type { AppendEntry } from './stores/store.js';
-import type { TokenCounter } from './tokens.js';
+import type { TokenCounter } from './token-counter.js';
 import type { ExtractedHandle, Handle, Role, SourceKind } from './types.js';
 
 /** Options of {@link messageToEntries}. */

@@ -11,4 +11,5 @@ export { resolveWindowConfig } from './config.js';
 export { renderWindow, ledgerBlock } from './window.js';
 export type { WindowState } from './window.js';
 export { verifySummary } from './compaction/verify.js';
-export { fitHandleBudget, checkCarriedHandles, mergeHandles } from './compaction/guards.js';
+export { fitHandleBudget, checkCarriedHandles } from './compaction/guards.js';
+export { mergeHandles } from './handles/handle-sets.js';

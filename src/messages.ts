@@ -1,6 +1,6 @@
 import { InvalidInputError } from './errors.js';
 import { isWellFormedText } from './span.js';
-import type { TokenCounter } from './tokens.js';
+import type { TokenCounter } from './token-counter.js';
 import type { Role } from './types.js';
 
 /** A tool call made by the assistant. */

@@ -1,7 +1,7 @@
 import { mergedCheckpoint, summarizeCheckpoint } from './checkpoints.js';
 import type { CheckpointSummary } from './checkpoints.js';
 import { compactRegion } from './compaction/compact.js';
-import { mergeHandles } from './compaction/guards.js';
+import { mergeHandles } from './handles/handle-sets.js';
 import { maskingPolicy } from './compaction/masking.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
 import { recordId } from './compaction/record-id.js';
@@ -17,7 +17,7 @@ import { recall } from './recall.js';
 import type { RecallResult } from './recall.js';
 import type { AppendEntry, LedgerStore } from './stores/store.js';
 import type { Summarizer } from './summarizers/summarizer.js';
-import type { TokenCounter } from './tokens.js';
+import type { TokenCounter } from './token-counter.js';
 import type { CompactionRecord, Finding, Handle, SpanOccurrence, WindowConfig } from './types.js';
 import { originalCost, renderWindow } from './window.js';
 import type { RenderedContext, WindowState } from './window.js';

@@ -1,7 +1,7 @@
 import { layoutIndex } from './compaction/index-layout.js';
 import type { IndexEntry, IndexLayout } from './compaction/index-layout.js';
 import type { CompactionRecord, Role, SpanOccurrence } from './types.js';
-import type { TokenCounter } from './tokens.js';
+import type { TokenCounter } from './token-counter.js';
 import { unrecoverableGaps } from './gaps.js';
 import type { Gap } from './gaps.js';
 import type { CheckpointSummary } from './checkpoints.js';

@@ -10,7 +10,7 @@ import type { TranscriptMessage } from '../../src/messages.js';
 import type { LedgerSession } from '../../src/session.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
-import type { TokenCounter } from '../../src/tokens.js';
+import type { TokenCounter } from '../../src/token-counter.js';
 import type { SpanOccurrence } from '../../src/types.js';
 import { MESSAGE_OVERHEAD_TOKENS, contextText, originalCost, originalMessage } from '../../src/window.js';
 import type { RenderedContext, RenderedMessage } from '../../src/window.js';

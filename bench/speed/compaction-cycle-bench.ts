@@ -9,13 +9,13 @@
  * the pieces a cycle does whose size follows the carried handle set.
  */
 import { join } from 'node:path';
-import { mergeHandles } from '../../src/compaction/guards.js';
+import { mergeHandles } from '../../src/handles/handle-sets.js';
 import { createLedger } from '../../src/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { Summarizer } from '../../src/summarizers/summarizer.js';
-import { createApproximateCounter } from '../../src/tokens.js';
+import { createApproximateCounter } from '../../src/token-counter.js';
 import { atMost, round } from '../bench-result.js';
 import type { BenchResult, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

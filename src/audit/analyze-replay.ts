@@ -4,7 +4,7 @@
  */
 import { mergedCheckpoint, summarizeCheckpoint } from '../checkpoints.js';
 import { gapsOf } from '../gaps.js';
-import type { TokenCounter } from '../tokens.js';
+import type { TokenCounter } from '../token-counter.js';
 import { ledgerBlock } from '../window.js';
 import { entriesBefore, futureNeeded, generationAudit, judge } from './generation.js';
 import type { Keeper } from './generation.js';

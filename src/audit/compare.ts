@@ -10,7 +10,7 @@ import { createLedger } from '../ledger.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { LedgerSession } from '../session.js';
 import { createMemoryStore } from '../stores/memory/memory-store.js';
-import type { TokenCounter } from '../tokens.js';
+import type { TokenCounter } from '../token-counter.js';
 import type { CompactionRecord } from '../types.js';
 import { AUDIT_MAX_SPAN_TOKENS } from './timeline.js';
 

@@ -8,7 +8,7 @@ import { createLedger } from '../ledger.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { LedgerSession } from '../session.js';
 import { createMemoryStore } from '../stores/memory/memory-store.js';
-import type { TokenCounter } from '../tokens.js';
+import type { TokenCounter } from '../token-counter.js';
 import type { ExtractedHandle, Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import type { CollectedSession } from './collect.js';
 import { handleIdentityKey, usedHandles } from './handle-sets.js';

@@ -1,6 +1,7 @@
 import { MIN_RECENT_SHARE } from '../config.js';
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
-import { handleCost, handleIdentity } from './guards.js';
+import { handleCost } from './guards.js';
+import { handleIdentity } from '../handles/handle-sets.js';
 
 /**
  * Indexes `i` (0 < i <= originals.length) where the window may be cut so that

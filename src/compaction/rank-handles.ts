@@ -1,6 +1,6 @@
 import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
-import { handleIdentity } from './guards.js';
+import { handleIdentity } from '../handles/handle-sets.js';
 import { containsAtBoundary } from './near-duplicates.js';
 
 /**

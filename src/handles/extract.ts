@@ -17,7 +17,7 @@ import { maskMarkup } from './markup.js';
 import type { MarkupView } from './markup.js';
 import { handleKey } from './normalize.js';
 import { resolveCandidates } from './resolve.js';
-import { findTokenHandles } from './tokens.js';
+import { findTokenHandles } from './token-scan.js';
 
 /** Options of {@link extractHandles}. */
 export interface ExtractOptions {

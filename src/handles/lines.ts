@@ -5,7 +5,7 @@
  */
 import { matchConfigLine } from './assignments.js';
 import type { Candidate } from './candidate.js';
-import { findInlineErrorLines, matchErrorLine } from './errors.js';
+import { findInlineErrorLines, matchErrorLine } from './error-lines.js';
 
 /** Which line detectors to run. */
 export interface LineDetectors {

@@ -5,11 +5,11 @@
  * Output is bounded everywhere (token caps, result limits, a time budget for grep).
  */
 import { mergedCheckpoint } from '../checkpoints.js';
-import { handleIdentity, mergeHandles } from '../compaction/guards.js';
+import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { verifySpan } from '../span.js';
 import type { LedgerStore } from '../stores/store.js';
-import type { TokenCounter } from '../tokens.js';
+import type { TokenCounter } from '../token-counter.js';
 import type { CompactionRecord, Handle, HandleKind, Role, SpanOccurrence } from '../types.js';
 
 /** What a record is and what it dropped. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TranscriptMessage } from '../../src/messages.js';
-import { createApproximateCounter, createO200kCounter } from '../../src/tokens.js';
+import { createApproximateCounter, createO200kCounter } from '../../src/token-counter.js';
 import { atLeast, atMost } from '../../bench/bench-result.js';
 import { parseBenchArguments } from '../../bench/cli-args.js';
 import { renderReport } from '../../bench/results-markdown.js';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changedTargets, isEditTool, shellWriteTargets } from '../../src/compaction/changed-paths.js';
-import { fitHandleBudget, handleIdentity } from '../../src/compaction/guards.js';
+import { fitHandleBudget } from '../../src/compaction/guards.js';
+import { handleIdentity } from '../../src/handles/handle-sets.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-handles.js';
 import type { RankEvidence, RankSpan } from '../../src/compaction/rank-handles.js';
 import { createSpan } from '../../src/span.js';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { extractHandles } from '../../src/handles/extract.js';
 import { messageToEntries, withoutJsonKeys } from '../../src/ingest.js';
 import { chunkText } from '../../src/messages.js';
-import { createApproximateCounter } from '../../src/tokens.js';
-import type { TokenCounter } from '../../src/tokens.js';
+import { createApproximateCounter } from '../../src/token-counter.js';
+import type { TokenCounter } from '../../src/token-counter.js';
 
 const counter = createApproximateCounter();
 /** One token per character: makes chunk sizes exact. */

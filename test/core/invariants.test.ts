@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handleIdentity } from '../../src/compaction/guards.js';
+import { handleIdentity } from '../../src/handles/handle-sets.js';
 import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import type { LedgerError} from '../../src/errors.js';
 import { HandleBudgetExceededError, UnsafeRecompactionError } from '../../src/errors.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { originalsToPrompt } from '../../src/integrations/ai-sdk/rendered-to-prompt.js';
 import type { TranscriptMessage } from '../../src/messages.js';
-import { createO200kCounter } from '../../src/tokens.js';
+import { createO200kCounter } from '../../src/token-counter.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window.js';
 import { memoryLedger, SEED_OPENING } from '../helpers.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkSummarizer, parseClaims } from '../../src/integrations/ai-sdk/index.js';
 import type { SummaryAttempt } from '../../src/integrations/ai-sdk/index.js';
 import type { TranscriptMessage } from '../../src/messages.js';
-import { createO200kCounter } from '../../src/tokens.js';
+import { createO200kCounter } from '../../src/token-counter.js';
 import { fillerTurns, memoryLedger } from '../helpers.js';
 import { textResult, userPromptText } from './mock-results.js';
 

@@ -23,7 +23,7 @@ import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
 import { spanRowKey } from '../../src/stores/store-input.js';
 import type { AppendEntry, LedgerStore } from '../../src/stores/store.js';
-import { COUNT_PIECE_CAP, countO200kTokens, countingPieces } from '../../src/tokens.js';
+import { COUNT_PIECE_CAP, countO200kTokens, countingPieces } from '../../src/token-counter.js';
 import type { CompactionRecord, Span } from '../../src/types.js';
 import { entry, expectLedgerError, sampleRecord } from '../stores/fixtures.js';
 import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from '../stores/postgres-env.js';

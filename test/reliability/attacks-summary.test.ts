@@ -4,7 +4,7 @@ import { looksLikeInjection } from '../../src/summarizers/injection.js';
 import type { SourceUnit } from '../../src/summarizers/summarizer.js';
 import { neutralizeRoleLabels } from '../../src/text/role-labels.js';
 import { createSpan } from '../../src/span.js';
-import { createO200kCounter } from '../../src/tokens.js';
+import { createO200kCounter } from '../../src/token-counter.js';
 import type { SpanOccurrence } from '../../src/types.js';
 import { MESSAGE_OVERHEAD_TOKENS, originalCost, originalMessage, originalPrefix } from '../../src/window.js';
 import type { TranscriptMessage } from '../../src/messages.js';

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, LedgerError } from '../../src/errors.js';
 import { createSpan, roleOf, spanId, verifySpan } from '../../src/span.js';
-import { countO200kTokens, countingPieces } from '../../src/tokens.js';
+import { countO200kTokens, countingPieces } from '../../src/token-counter.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';

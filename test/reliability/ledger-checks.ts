@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { extractHandles } from '../../src/handles/extract.js';
 import { createLedger } from '../../src/ledger.js';
 import type { LedgerStore } from '../../src/stores/store.js';
-import { createApproximateCounter } from '../../src/tokens.js';
+import { createApproximateCounter } from '../../src/token-counter.js';
 import type { Ack } from './workers.js';
 
 /** Window of the workers' sessions (same as `workers/batch-messages.mjs`). */

@@ -6,7 +6,8 @@
  * Handles are ranked by `rankHandles` on the same evidence a compaction uses and fitted by
  * `fitHandleBudget`, called here and nowhere else in this integration.
  */
-import { fitHandleBudget, isInstruction, mergeHandles } from '../../compaction/guards.js';
+import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
+import { mergeHandles } from '../../handles/handle-sets.js';
 import { rankHandles } from '../../compaction/rank-handles.js';
 import type { Ledger } from '../../ledger.js';
 import { HANDLE_KINDS } from '../../types.js';
