@@ -23,6 +23,12 @@ export interface IngestOptions {
   readonly counter: TokenCounter;
   /** Byte offset in the session transcript where this message starts. */
   readonly byteStart: number;
+  /**
+   * Token counts of handle texts already counted with `counter`, shared by the messages of one
+   * append so a handle text repeated across them is counted once (the counter is a pure function
+   * of the text, so the counts stay exact). Without it, each message keeps its own.
+   */
+  readonly handleTokens?: Map<string, number> | undefined;
 }
 
 /** The entries of one message and where the next message starts. */
@@ -68,7 +74,17 @@ function assignHandles(handles: readonly ExtractedHandle[], chunks: readonly Tex
   return byChunk;
 }
 
-function sourceEntries(source: SpanSource, message: TranscriptMessage, options: IngestOptions, byte: number, out: AppendEntry[]): number {
+/** The token count of a handle text, counted once per distinct text (`known` remembers it). */
+function handleTokenCount(text: string, counter: TokenCounter, known: Map<string, number>): number {
+  let tokens = known.get(text);
+  if (tokens === undefined) {
+    tokens = counter.count(text);
+    known.set(text, tokens);
+  }
+  return tokens;
+}
+
+function sourceEntries(source: SpanSource, message: TranscriptMessage, options: IngestOptions, known: Map<string, number>, byte: number, out: AppendEntry[]): number {
   const { counter, maxSpanTokens } = options;
   const found = extractHandles(source.text, { toolOutput: source.kind === 'tool-result' });
   const handles = withoutJsonKeys(source.kind, source.text, found);
@@ -76,7 +92,7 @@ function sourceEntries(source: SpanSource, message: TranscriptMessage, options: 
   const assigned = assignHandles(handles, chunks);
   chunks.forEach((chunk, index) => {
     const span = createSpan({ kind: source.kind, text: chunk.text, toolCallId: source.toolCallId, toolName: source.toolName, tokens: chunk.tokens });
-    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map((handle) => ({ ...handle, spanId: span.id, role: source.role, tokens: counter.count(handle.text) }));
+    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map((handle) => ({ ...handle, spanId: span.id, role: source.role, tokens: handleTokenCount(handle.text, counter, known) }));
     const length = Buffer.byteLength(chunk.text, 'utf8') + 1;
     out.push({
       span,
@@ -106,6 +122,7 @@ export function messageToEntries(message: TranscriptMessage, options: IngestOpti
   }
   const entries: AppendEntry[] = [];
   let byte = options.byteStart;
-  for (const source of sources) byte = sourceEntries(source, message, options, byte, entries);
+  const known = options.handleTokens ?? new Map<string, number>();
+  for (const source of sources) byte = sourceEntries(source, message, options, known, byte, entries);
   return { entries, byteEnd: byte };
 }

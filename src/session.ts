@@ -1,4 +1,4 @@
-import { mergedCheckpoint, summarizeCheckpoint } from './checkpoints.js';
+import { CheckpointChains } from './checkpoints.js';
 import type { CheckpointSummary } from './checkpoints.js';
 import { compactRegion } from './compaction/compact.js';
 import { mergeHandles } from './handles/handle-sets.js';
@@ -76,6 +76,10 @@ export class LedgerSession {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly costCache = new Map<string, number>();
   private checkpointSummary: CheckpointSummary | undefined;
+  /** Merged handles and summaries of checkpoint chains, by head id (records are immutable). */
+  private readonly chains = new CheckpointChains();
+  /** The last `handleIndex()` result, for the record it was computed for. */
+  private handleIndexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
 
   private constructor(id: string, dependencies: SessionDependencies, options: SessionOptions, state: { records: CompactionRecord[]; originals: SpanOccurrence[]; nextSeq: number; byteEnd: number }) {
     this.id = id;
@@ -117,9 +121,10 @@ export class LedgerSession {
       const { counter, store } = this.dependencies;
       const entries: AppendEntry[] = [];
       let byte = this.byteEnd;
+      const handleTokens = new Map<string, number>();
       messages.forEach((message, index) => {
         validateMessage(message, `session ${this.id}, message ${index} of this append`);
-        const ingested = messageToEntries(message, { maxSpanTokens: this.config.maxSpanTokens, counter, byteStart: byte });
+        const ingested = messageToEntries(message, { maxSpanTokens: this.config.maxSpanTokens, counter, byteStart: byte, handleTokens });
         entries.push(...ingested.entries);
         byte = ingested.byteEnd;
       });
@@ -151,7 +156,10 @@ export class LedgerSession {
   handleIndex(): Handle[] {
     const active = this.activeRecord();
     if (!active) return [];
-    return mergeHandles(active.handles, mergedCheckpoint(this.allRecords, active.checkpointId)?.handles ?? []);
+    if (this.handleIndexCache?.recordId !== active.id) {
+      this.handleIndexCache = { recordId: active.id, handles: mergeHandles(active.handles, this.chains.merged(this.allRecords, active.checkpointId)?.handles ?? []) };
+    }
+    return [...this.handleIndexCache.handles];
   }
 
   private checkpointHead(record: CompactionRecord | undefined): CompactionRecord | undefined {
@@ -162,7 +170,7 @@ export class LedgerSession {
     const active = this.activeRecord();
     let checkpoint = this.checkpointSummary;
     if (checkpoint?.id !== active?.checkpointId) {
-      checkpoint = summarizeCheckpoint(this.allRecords, active?.checkpointId);
+      checkpoint = this.chains.summary(this.allRecords, active?.checkpointId);
       this.checkpointSummary = checkpoint;
     }
     return { systemPrompt: this.systemPrompt, active, checkpoint, gaps: this.gaps(), originals: this.originals, masking: maskingPolicy(this.config) };

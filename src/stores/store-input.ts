@@ -187,6 +187,31 @@ export function inRange(seq: number, range: SeqRange | undefined): boolean {
   return (range?.fromSeq === undefined || seq >= range.fromSeq) && (range?.toSeq === undefined || seq <= range.toSeq);
 }
 
+/**
+ * The items of `sorted` (ordered by `seq`, ascending) whose seq lies inside the optional
+ * inclusive range: the same selection as filtering with `inRange`, found by binary search,
+ * so the cost follows what is returned rather than everything stored.
+ */
+export function sliceBySeq<T extends { readonly seq: number }>(sorted: readonly T[], range: SeqRange | undefined): T[] {
+  const fromSeq = range?.fromSeq;
+  const toSeq = range?.toSeq;
+  const start = fromSeq === undefined ? 0 : firstIndex(sorted, (seq) => seq >= fromSeq);
+  const end = toSeq === undefined ? sorted.length : firstIndex(sorted, (seq) => !(seq <= toSeq));
+  return start < end ? sorted.slice(start, end) : [];
+}
+
+/** The first index whose seq satisfies `test` (false then true along `sorted`), or the length when none does. */
+function firstIndex<T extends { readonly seq: number }>(sorted: readonly T[], test: (seq: number) => boolean): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (test((sorted[middle] as T).seq)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 /** Freezes a value and everything reachable from it; returns it. */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

@@ -11,9 +11,9 @@ import {
   checkId,
   checkRecord,
   deepFreeze,
-  inRange,
   orderEntryHandles,
   searchTerms,
+  sliceBySeq,
   spanRowKey,
   tenantMismatch,
   type SeqRange,
@@ -21,8 +21,10 @@ import {
 
 interface SessionState {
   readonly info: SessionInfo;
+  /** Occurrences ordered by seq (the occurrence at index i has seq i). */
   readonly occurrences: SpanOccurrence[];
   readonly spanIds: Set<string>;
+  /** Every handle, ordered by seq (appends only add higher seqs), so a seq range is a binary search. */
   readonly handles: Handle[];
   readonly handlesByKey: Map<string, Handle[]>;
   readonly records: CompactionRecord[];
@@ -109,7 +111,7 @@ export function createMemoryStore(): LedgerStore {
     },
 
     async occurrences(sessionId, range) {
-      return (sessions.get(sessionId)?.occurrences ?? []).filter((occurrence) => inRange(occurrence.seq, range));
+      return sliceBySeq(sessions.get(sessionId)?.occurrences ?? [], range);
     },
 
     async occurrencesOf(sessionId, spanId) {
@@ -128,7 +130,7 @@ export function createMemoryStore(): LedgerStore {
     },
 
     async handles(sessionId, range?: SeqRange) {
-      return (sessions.get(sessionId)?.handles ?? []).filter((handle) => inRange(handle.seq, range));
+      return sliceBySeq(sessions.get(sessionId)?.handles ?? [], range);
     },
 
     async searchText(sessionId, query, limit) {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { CheckpointChains, mergedCheckpoint, summarizeCheckpoint } from '../../src/checkpoints.js';
+import type { CompactionRecord, Handle } from '../../src/types.js';
+import { sampleRecord } from '../stores/fixtures.js';
+
+function handle(text: string, seq: number, role: Handle['role'] = 'assistant', kind: Handle['kind'] = 'identifier'): Handle {
+  return { kind, text, key: text.toLowerCase(), start: 0, end: text.length, spanId: 'sha256:' + 'b'.repeat(64), seq, role, tokens: 2 };
+}
+
+function checkpoint(ordinal: number, handles: Handle[], ancestor?: string): CompactionRecord {
+  return sampleRecord('s', { id: `chk_${ordinal}`, ordinal, type: 'checkpoint', handles, ancestors: ancestor ? [ancestor] : [], checkpointId: undefined });
+}
+
+describe('CheckpointChains', () => {
+  it('gives the same merged handles and summary as a full walk while the chain grows', () => {
+    const chains = new CheckpointChains();
+    const records: CompactionRecord[] = [];
+    for (let ordinal = 0; ordinal < 6; ordinal++) {
+      const handles = [handle(`id-${ordinal}`, ordinal * 10), handle('shared', 50 - ordinal), handle(`Never ${ordinal}.`, ordinal, 'user', 'constraint')];
+      records.push(checkpoint(ordinal, handles, ordinal === 0 ? undefined : `chk_${ordinal - 1}`));
+      const head = `chk_${ordinal}`;
+      expect(chains.merged(records, head)).toEqual(mergedCheckpoint(records, head));
+      expect(chains.summary(records, head)).toEqual(summarizeCheckpoint(records, head));
+      expect(chains.summary(records, head)).toEqual({ id: head, count: 3 * (ordinal + 1), userConstraints: ordinal + 1 });
+    }
+    expect(chains.merged(records, 'chk_2')).toEqual(mergedCheckpoint(records, 'chk_2'));
+  });
+
+  it('returns a copy that the caller may change without changing later answers', () => {
+    const chains = new CheckpointChains();
+    const records = [checkpoint(0, [handle('alpha', 1)])];
+    const first = chains.merged(records, 'chk_0')?.handles as Handle[] | undefined;
+    first?.push(handle('beta', 2));
+    expect(first).toHaveLength(2);
+    expect(chains.merged(records, 'chk_0')?.handles.map((item) => item.text)).toEqual(['alpha']);
+  });
+
+  it('does not remember a chain whose ancestor is missing, and answers undefined for an unknown head', () => {
+    const chains = new CheckpointChains();
+    const orphan = checkpoint(1, [handle('late', 9)], 'chk_0');
+    expect(chains.merged([orphan], 'chk_1')?.handles.map((item) => item.text)).toEqual(['late']);
+    const full = [checkpoint(0, [handle('early', 1)]), orphan];
+    expect(chains.merged(full, 'chk_1')?.handles.map((item) => item.text)).toEqual(['early', 'late']);
+    expect(chains.summary(full, 'chk_9')).toBeUndefined();
+    expect(chains.merged(full, undefined)).toBeUndefined();
+  });
+});
