@@ -3,7 +3,8 @@
  * (window arithmetic, guards, canonical bytes). Tools and tests that need them import this
  * subpath; applications use the root entry.
  */
-export { LedgerSession, activeRecord } from './session.js';
+export { LedgerSession } from './session.js';
+export { activeRecord, windowStateOf } from './window-state.js';
 export type { SessionDependencies } from './session.js';
 export { handleKey, lookupKeys } from './handles/normalize.js';
 export { canonicalSpanBytes, createSpan } from './span.js';

@@ -1,8 +1,5 @@
-import { summarizeCheckpoint } from './checkpoints.js';
-import { maskingPolicy } from './compaction/masking.js';
 import { resolveWindowConfig } from './config.js';
-import { gapsOf } from './gaps.js';
-import { LedgerSession, activeRecord } from './session.js';
+import { LedgerSession } from './session.js';
 import type { SessionOptions } from './session.js';
 import type { LedgerStore } from './stores/store.js';
 import { createExtractiveSummarizer } from './summarizers/extractive.js';
@@ -11,6 +8,7 @@ import { createO200kCounter } from './token-counter.js';
 import type { TokenCounter } from './token-counter.js';
 import type { WindowConfig } from './types.js';
 import { renderWindow } from './window.js';
+import { activeRecord, windowStateOf } from './window-state.js';
 import type { RenderedContext } from './window.js';
 
 /** Options of a ledger. */
@@ -56,10 +54,9 @@ export function createLedger(options: LedgerOptions): Ledger {
       const atSeq = replayOptions.atSeq ?? (await store.nextSeq(sessionId));
       const records = (await store.records(sessionId)).filter((record) => record.atSeq <= atSeq);
       const active = activeRecord(records);
-      const checkpoint = summarizeCheckpoint(records, active?.checkpointId);
       const originals = await store.occurrences(sessionId, { fromSeq: active ? active.droppedRange.toSeq + 1 : 0, toSeq: atSeq - 1 });
-      const masking = maskingPolicy(resolveWindowConfig(sessionId, replayOptions.window));
-      return renderWindow({ systemPrompt: replayOptions.systemPrompt, active, checkpoint, gaps: gapsOf(records), originals, masking }, counter);
+      const config = resolveWindowConfig(sessionId, replayOptions.window);
+      return renderWindow(windowStateOf({ records, originals, active, config, systemPrompt: replayOptions.systemPrompt }), counter);
     },
     close: () => store.close(),
   };

@@ -1,15 +1,12 @@
 import { CheckpointChains } from './checkpoints.js';
-import type { CheckpointSummary } from './checkpoints.js';
 import { compactRegion } from './compaction/compact.js';
 import { mergeHandles } from './handles/handle-sets.js';
-import { maskingPolicy } from './compaction/masking.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
-import { recordId } from './compaction/record-id.js';
+import { externalRecord } from './compaction/external-record.js';
 import { LEDGER_FRAME_TOKENS, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidInputError } from './errors.js';
 import { gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
-import { extractHandles } from './handles/extract.js';
 import { messageToEntries } from './ingest.js';
 import { validateMessage } from './messages.js';
 import type { TranscriptMessage } from './messages.js';
@@ -18,7 +15,8 @@ import type { RecallResult } from './recall.js';
 import type { AppendEntry, LedgerStore } from './stores/store.js';
 import type { Summarizer } from './summarizers/summarizer.js';
 import type { TokenCounter } from './token-counter.js';
-import type { CompactionRecord, Finding, Handle, SpanOccurrence, WindowConfig } from './types.js';
+import type { CompactionRecord, Handle, SpanOccurrence, WindowConfig } from './types.js';
+import { activeRecord, windowStateOf } from './window-state.js';
 import { originalCost, renderWindow } from './window.js';
 import type { RenderedContext, WindowState } from './window.js';
 
@@ -75,7 +73,6 @@ export class LedgerSession {
   private byteEnd: number;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly costCache = new Map<string, number>();
-  private checkpointSummary: CheckpointSummary | undefined;
   /** Merged handles and summaries of checkpoint chains, by head id (records are immutable). */
   private readonly chains = new CheckpointChains();
   /** The last `handleIndex()` result, for the record it was computed for. */
@@ -167,13 +164,13 @@ export class LedgerSession {
   }
 
   private state(): WindowState {
-    const active = this.activeRecord();
-    let checkpoint = this.checkpointSummary;
-    if (checkpoint?.id !== active?.checkpointId) {
-      checkpoint = this.chains.summary(this.allRecords, active?.checkpointId);
-      this.checkpointSummary = checkpoint;
-    }
-    return { systemPrompt: this.systemPrompt, active, checkpoint, gaps: this.gaps(), originals: this.originals, masking: maskingPolicy(this.config) };
+    return windowStateOf({
+      records: this.allRecords,
+      originals: this.originals,
+      systemPrompt: this.systemPrompt,
+      config: this.config,
+      checkpoint: (records, headId) => this.chains.summary(records, headId),
+    });
   }
 
   /** Render without compacting (old bulky tool results are masked as the configuration says: that writes nothing). */
@@ -325,46 +322,24 @@ export class LedgerSession {
       }
       const covered = toSeq >= fromSeq ? await store.occurrences(this.id, { fromSeq, toSeq }) : [];
       const regionHandles = toSeq >= fromSeq ? await store.handles(this.id, { fromSeq, toSeq }) : [];
-      const kept = mergeHandles(regionHandles.filter((handle) => input.summary.includes(handle.text)));
-      const keptTexts = new Set(kept.map((handle) => handle.text));
-      const own: Handle[] = extractHandles(input.summary)
-        .filter((handle) => !keptTexts.has(handle.text))
-        .map((handle) => ({ ...handle, spanId: 'unresolved', seq: -1, role: 'assistant', tokens: counter.count(handle.text) }));
-      const dropped = mergeHandles(regionHandles).filter((handle) => !keptTexts.has(handle.text));
-      const findings: Finding[] = [{ code: 'external-summary', message: `written by ${input.summarizer.name}, which does not keep handles verbatim` }];
-      if (dropped.length > 0) findings.push({ code: 'external-summary', message: `dropped ${dropped.length} of ${mergeHandles(regionHandles).length} handles, e.g. ${dropped.slice(0, 5).map((handle) => JSON.stringify(handle.text)).join(', ')}` });
-      if (covered.length !== Math.max(0, toSeq - fromSeq + 1) || toSeq < fromSeq) findings.push({ code: 'missing-originals', message: 'the originals it summarized are not in the ledger' });
-      const first = covered[0];
-      const last = covered[covered.length - 1];
-      const body = {
+      const record = externalRecord({
         sessionId: this.id,
-        type: 'external' as const,
         summary: input.summary,
-        claims: [{ text: input.summary, spanIds: covered.map((occurrence) => occurrence.spanId) }],
-        handles: [...kept, ...own],
-        reversible: false,
-        depth: 1,
-        droppedRange: { fromSeq, toSeq, byteStart: first?.byteStart ?? 0, byteEnd: last?.byteEnd ?? 0 },
-        ancestors: active ? [active.id] : [],
-        rederived: false,
         summarizer: input.summarizer,
-        findings,
-      };
-      const ordinal = this.allRecords.length;
-      const record: CompactionRecord = { id: recordId('ext', { ...body, ordinal }), ordinal, ...body, summaryTokens: counter.count(input.summary), atSeq: this.nextSeq, createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString() };
+        fromSeq,
+        toSeq,
+        covered,
+        regionHandles,
+        active,
+        ordinal: this.allRecords.length,
+        atSeq: this.nextSeq,
+        counter,
+        createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString(),
+      });
       await store.writeRecord(record);
       this.allRecords.push(record);
       this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
       return record;
     });
   }
-}
-
-/** The latest summary or external record: the one in the window. */
-export function activeRecord(records: readonly CompactionRecord[]): CompactionRecord | undefined {
-  for (let index = records.length - 1; index >= 0; index--) {
-    const record = records[index];
-    if (record && record.type !== 'checkpoint') return record;
-  }
-  return undefined;
 }

@@ -2,10 +2,10 @@
  * Audit of context-ledger's own compactions, for a transcript with no agent compaction: it
  * is replayed at a token budget, and each summary record is one generation of the lineage.
  */
-import { mergedCheckpoint, summarizeCheckpoint } from '../checkpoints.js';
-import { gapsOf } from '../gaps.js';
+import { mergedCheckpoint } from '../checkpoints.js';
 import type { TokenCounter } from '../token-counter.js';
 import { ledgerBlock } from '../window.js';
+import { windowStateOf } from '../window-state.js';
 import { entriesBefore, futureNeeded, generationAudit, judge } from './generation.js';
 import type { Keeper } from './generation.js';
 import type { Timeline } from './timeline.js';
@@ -25,7 +25,8 @@ export async function auditLedgerGenerations(timeline: Timeline, counter: TokenC
     const needed = futureNeeded(timeline, before, record.atSeq, nextAt);
     const keeper: Keeper = { record, checkpoint, recallFrom: timeline.session, recallCache };
     const verdicts = await judge(keeper, needed);
-    const block = ledgerBlock({ active: record, checkpoint: summarizeCheckpoint(records, record.checkpointId), gaps: gapsOf(records.filter((candidate) => candidate.ordinal <= record.ordinal)), originals: [] }) ?? '';
+    const upTo = records.filter((candidate) => candidate.ordinal <= record.ordinal);
+    const block = ledgerBlock(windowStateOf({ records: upTo, originals: [], active: record })) ?? '';
     generations.push(generationAudit(timeline, { generation: index + 1, writer: 'context-ledger', keeper, tokens: counter.count(block), before, verdicts }));
   }
   onStep(summaries.length, summaries.length);

@@ -1,0 +1,71 @@
+/**
+ * The record of a summary another tool wrote (an agent's own compaction): always lossy, since
+ * its author could not be constrained to keep handles verbatim. It keeps the region's handles
+ * the summary quotes verbatim, the summary's own handle-like tokens (unresolved), and names
+ * what it dropped in a finding.
+ */
+import { extractHandles } from '../handles/extract.js';
+import { mergeHandles } from '../handles/handle-sets.js';
+import type { TokenCounter } from '../token-counter.js';
+import type { CompactionRecord, Finding, Handle, SpanOccurrence, SummarizerIdentity } from '../types.js';
+import { recordId } from './record-id.js';
+
+/** What an external record is built from. */
+export interface ExternalRecordInput {
+  readonly sessionId: string;
+  /** The summary text, verbatim. */
+  readonly summary: string;
+  /** Who wrote it. */
+  readonly summarizer: SummarizerIdentity;
+  /** First and last seq covered (`toSeq` -1: history from before this ledger began). */
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  /** The stored originals of the covered range. */
+  readonly covered: readonly SpanOccurrence[];
+  /** The handles of the covered range. */
+  readonly regionHandles: readonly Handle[];
+  /** The record in the window before this one. */
+  readonly active: CompactionRecord | undefined;
+  readonly ordinal: number;
+  readonly atSeq: number;
+  readonly counter: TokenCounter;
+  readonly createdAt: string;
+}
+
+/** Build (not write) the external record. */
+export function externalRecord(input: ExternalRecordInput): CompactionRecord {
+  const { summary, regionHandles, covered, fromSeq, toSeq, counter } = input;
+  const kept = mergeHandles(regionHandles.filter((handle) => summary.includes(handle.text)));
+  const keptTexts = new Set(kept.map((handle) => handle.text));
+  const own: Handle[] = extractHandles(summary)
+    .filter((handle) => !keptTexts.has(handle.text))
+    .map((handle) => ({ ...handle, spanId: 'unresolved', seq: -1, role: 'assistant', tokens: counter.count(handle.text) }));
+  const all = mergeHandles(regionHandles);
+  const dropped = all.filter((handle) => !keptTexts.has(handle.text));
+  const findings: Finding[] = [{ code: 'external-summary', message: `written by ${input.summarizer.name}, which does not keep handles verbatim` }];
+  if (dropped.length > 0) {
+    const examples = dropped.slice(0, 5).map((handle) => JSON.stringify(handle.text)).join(', ');
+    findings.push({ code: 'external-summary', message: `dropped ${dropped.length} of ${all.length} handles, e.g. ${examples}` });
+  }
+  if (covered.length !== Math.max(0, toSeq - fromSeq + 1) || toSeq < fromSeq) {
+    findings.push({ code: 'missing-originals', message: 'the originals it summarized are not in the ledger' });
+  }
+  const first = covered[0];
+  const last = covered[covered.length - 1];
+  const body = {
+    sessionId: input.sessionId,
+    type: 'external' as const,
+    summary,
+    claims: [{ text: summary, spanIds: covered.map((occurrence) => occurrence.spanId) }],
+    handles: [...kept, ...own],
+    reversible: false,
+    depth: 1,
+    droppedRange: { fromSeq, toSeq, byteStart: first?.byteStart ?? 0, byteEnd: last?.byteEnd ?? 0 },
+    ancestors: input.active ? [input.active.id] : [],
+    rederived: false,
+    summarizer: input.summarizer,
+    findings,
+  };
+  const ordinal = input.ordinal;
+  return { id: recordId('ext', { ...body, ordinal }), ordinal, ...body, summaryTokens: counter.count(summary), atSeq: input.atSeq, createdAt: input.createdAt };
+}
