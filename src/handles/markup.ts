@@ -42,7 +42,8 @@ const OSC_BODY = /\][^\u0007\u001b\n]{0,512}(?:\u0007|\u001b\\|\\u0007|\\a|\\u00
 const OTHER_ESCAPE = /[@-Z^_]/y;
 const HAS_ESCAPE = /[\u001b\u009b\\]/;
 /* eslint-enable no-control-regex */
-const JSON_ESCAPE = /\\(?:["\\]|u[0-9a-fA-F]{4}|([nrtbf]))/y;
+/** A JSON escape; a control escape may be doubly escaped (`\\\\n`: JSON text quoting source code that holds `\\n`). */
+const JSON_ESCAPE = /\\(?:\\([nrt])|["\\]|u[0-9a-fA-F]{4}|([nrtbf]))/y;
 const DRIVE = /(?:^|[^A-Za-z0-9])[A-Za-z]:\\(?!\\)/;
 const TAG = /<(\/?)([A-Za-z][\w.:-]*)(?=[\s>]|\/>)/g;
 const ATTRIBUTES = /[^<>]{0,2000}?>/y;
@@ -104,9 +105,9 @@ function findEscapes(text: string, out: Masked[]): void {
     JSON_ESCAPE.lastIndex = at;
     const escape = JSON_ESCAPE.exec(text);
     if (escape === null) continue;
-    const control = escape[1];
+    const control = escape[1] ?? escape[2];
     if (control !== undefined && inWindowsPath(text, at)) continue;
-    out.push({ start: at, end: JSON_ESCAPE.lastIndex, fill: control === 'n' ? ' \n' : blank(escape[0].length) });
+    out.push({ start: at, end: JSON_ESCAPE.lastIndex, fill: control === 'n' ? blank(escape[0].length - 1) + '\n' : blank(escape[0].length) });
     ESCAPE_START.lastIndex = JSON_ESCAPE.lastIndex;
   }
 }

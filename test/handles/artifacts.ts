@@ -25,9 +25,10 @@ export interface CheckedHandle {
 }
 
 const WORD = /^[A-Za-z0-9_]$/;
-// Written escapes as they appear in stored text: JSON escapes and terminal sequences (raw ESC or spelled out).
+// Written escapes as they appear in stored text: JSON escapes (a doubly escaped `\\\\n` is JSON quoting source code's `\\n`)
+// and terminal sequences (raw ESC or spelled out).
 // eslint-disable-next-line no-control-regex -- ESC is what the check looks for
-const ESCAPES = /\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|(?:\u001b|\\u001[bB]|\\x1[bB]|\\033)\[[0-9;?]*[ -/]*[@-~]/g;
+const ESCAPES = /\\\\[nrt]|\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|(?:\u001b|\\u001[bB]|\\x1[bB]|\\033)\[[0-9;?]*[ -/]*[@-~]/g;
 // eslint-disable-next-line no-control-regex -- ESC is what the check looks for
 const TERMINAL = /\u001b|\\u001[bB]|\\x1[bB]|\\033\[/;
 // eslint-disable-next-line no-control-regex -- ESC is what the check looks for

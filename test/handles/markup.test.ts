@@ -58,6 +58,14 @@ describe('JSON string escapes', () => {
     expect(pairs('"<div style=\\"color: red\\" phx-click=\\"save\\">"')).toEqual([]);
   });
 
+  it('read a doubly escaped control (JSON quoting code that prints \\n) as markup, not as a letter', () => {
+    // The tool-call arguments hold `print("\\nFound", merged_css_2)`: the n belongs to the escape.
+    const text = '{"command":"python -c \'print(\\"\\\\nFound\\", merged_css_2)\'"}';
+    const handles = pairs(text);
+    expect(handles).toContain('identifier:merged_css_2');
+    expect(handles.some((pair) => pair.endsWith(':nFound'))).toBe(false);
+  });
+
   it('never leave a handle starting or ending inside the escape', () => {
     expect(pairs('"a\\nsrc/a.ts\\tb"')).toEqual(['path:src/a.ts']);
     expect(pairs('"\\u00e9t\\u00e9 README.md"')).toEqual(['path:README.md']);
