@@ -4,6 +4,11 @@ import type { WindowConfig } from './types.js';
 /** Tokens reserved for the ledger block's fixed lines (headers, recall line, gaps). */
 export const LEDGER_FRAME_TOKENS = 160;
 
+/** Tokens the ledger block may take at most: handle index + summary + its fixed frame lines. */
+export function ledgerBudgetTokens(budgets: { readonly handleBudgetTokens: number; readonly summaryBudgetTokens: number }): number {
+  return budgets.handleBudgetTokens + budgets.summaryBudgetTokens + LEDGER_FRAME_TOKENS;
+}
+
 /** Default fill right after a compaction, as a fraction of `maxTokens`. */
 export const DEFAULT_TARGET_FILL = 0.8;
 
@@ -47,7 +52,7 @@ export function resolveWindowConfig(sessionId: string, input: Partial<WindowConf
   if (config.onHandleOverflow !== 'spill' && config.onHandleOverflow !== 'throw') problems.push(`onHandleOverflow must be "spill" or "throw"`);
   if (typeof config.maskToolResults !== 'boolean') problems.push(`maskToolResults must be true or false (got ${String(config.maskToolResults)})`);
   if (typeof config.adaptiveHandleBudget !== 'boolean') problems.push(`adaptiveHandleBudget must be true or false (got ${String(config.adaptiveHandleBudget)})`);
-  const fixed = systemPromptTokens + config.handleBudgetTokens + config.summaryBudgetTokens + LEDGER_FRAME_TOKENS;
+  const fixed = systemPromptTokens + ledgerBudgetTokens(config);
   if (problems.length === 0 && fixed > config.maxTokens) {
     problems.push(
       `the fixed parts of the context (system prompt ${systemPromptTokens} + handleBudgetTokens ${config.handleBudgetTokens} + summaryBudgetTokens ${config.summaryBudgetTokens} + ledger frame ${LEDGER_FRAME_TOKENS} = ${fixed} tokens) exceed maxTokens ${config.maxTokens}`,

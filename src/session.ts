@@ -3,7 +3,7 @@ import { compactRegion } from './compaction/compact.js';
 import { mergeHandles } from './handles/handle-sets.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
 import { externalRecord } from './compaction/external-record.js';
-import { LEDGER_FRAME_TOKENS, resolveWindowConfig } from './config.js';
+import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidInputError } from './errors.js';
 import { gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
@@ -196,7 +196,7 @@ export class LedgerSession {
           throw new ContextBudgetError(`Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.`, { sessionId: this.id, tokens: rendered.tokens, maxTokens });
         }
         const fixed = renderWindow({ ...this.state(), originals: [] }, this.dependencies.counter, this.costCache).tokens;
-        const room = maxTokens - Math.max(fixed, this.config.handleBudgetTokens + this.config.summaryBudgetTokens + LEDGER_FRAME_TOKENS);
+        const room = maxTokens - Math.max(fixed, ledgerBudgetTokens(this.config));
         await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
         rendered = this.peek();
       }

@@ -4,7 +4,7 @@
  * budgets that add up to the agent summary's token count.
  */
 import { mergedCheckpoint } from '../checkpoints.js';
-import { LEDGER_FRAME_TOKENS } from '../config.js';
+import { LEDGER_FRAME_TOKENS, ledgerBudgetTokens } from '../config.js';
 import { InvalidInputError } from '../errors.js';
 import { createLedger } from '../ledger.js';
 import type { TranscriptMessage } from '../messages.js';
@@ -56,7 +56,7 @@ async function compactOnce(sessionId: string, messages: readonly TranscriptMessa
   const session = await ledger.session(sessionId, {
     window: {
       ...budgets,
-      maxTokens: budgets.summaryBudgetTokens + budgets.handleBudgetTokens + LEDGER_FRAME_TOKENS + 1000,
+      maxTokens: ledgerBudgetTokens(budgets) + 1000,
       keepRecentTokens: 1,
       maxSpanTokens: AUDIT_MAX_SPAN_TOKENS,
     },
