@@ -16,6 +16,17 @@ export interface BenchContext {
 }
 
 /** A context for tests or ad-hoc runs. */
-export function createBenchContext(options: { dataDir: string; tempDir: string; quick?: boolean; log?: (line: string) => void }): BenchContext {
-  return { dataDir: options.dataDir, tempDir: options.tempDir, quick: options.quick ?? false, machine: machineInfo(), log: options.log ?? ((line) => process.stderr.write(`${line}\n`)) };
+export function createBenchContext(options: {
+  dataDir: string;
+  tempDir: string;
+  quick?: boolean;
+  log?: (line: string) => void;
+}): BenchContext {
+  return {
+    dataDir: options.dataDir,
+    tempDir: options.tempDir,
+    quick: options.quick ?? false,
+    machine: machineInfo(),
+    log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  };
 }

@@ -64,17 +64,23 @@ function formatNumber(value: number): string {
 
 /** A check that `measured >= target` (e.g. a recall share or a throughput ratio). */
 export function atLeast(metric: string, measured: number | null, target: number, note?: string): TargetCheck {
-  if (measured === null || Number.isNaN(measured)) return { metric, measured: null, target: `>= ${target}`, met: null, note: note ?? 'not measured' };
+  if (measured === null || Number.isNaN(measured))
+    return { metric, measured: null, target: `>= ${target}`, met: null, note: note ?? 'not measured' };
   const met = measured >= target;
-  const by = met ? undefined : `${formatNumber(target - measured)} below the target (${((measured / target) * 100).toFixed(1)}% of it)`;
+  const by = met
+    ? undefined
+    : `${formatNumber(target - measured)} below the target (${((measured / target) * 100).toFixed(1)}% of it)`;
   return { metric, measured, target: `>= ${target}`, met, by, note };
 }
 
 /** A check that `measured <= target` (e.g. a latency ratio or a memory peak). */
 export function atMost(metric: string, measured: number | null, target: number, note?: string): TargetCheck {
-  if (measured === null || Number.isNaN(measured)) return { metric, measured: null, target: `<= ${target}`, met: null, note: note ?? 'not measured' };
+  if (measured === null || Number.isNaN(measured))
+    return { metric, measured: null, target: `<= ${target}`, met: null, note: note ?? 'not measured' };
   const met = measured <= target;
-  const by = met ? undefined : `${formatNumber(measured - target)} over the target (${(measured / target).toFixed(2)}x of it)`;
+  const by = met
+    ? undefined
+    : `${formatNumber(measured - target)} over the target (${(measured / target).toFixed(2)}x of it)`;
   return { metric, measured, target: `<= ${target}`, met, by, note };
 }
 

@@ -60,14 +60,25 @@ export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()
     };
     if (flag === '--quick') quick = true;
     else if (flag === '--help' || flag === '-h') help = true;
-    else if (flag === '--only') only.push(...value().split(',').map((name) => name.trim()).filter(Boolean));
+    else if (flag === '--only')
+      only.push(
+        ...value()
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      );
     else if (flag === '--data') dataDir = value();
     else if (flag === '--out') outDir = value();
     else if (flag === '--report') reportFile = value();
     else if (!flag.startsWith('-')) only.push(flag);
     else throw new Error(`unknown argument ${JSON.stringify(flag)}\n${USAGE}`);
   }
-  return { only, quick, help, dataDir: dataDir === undefined ? defaultDataDir(cwd) : resolve(cwd, dataDir), outDir: resolve(cwd, outDir ?? (quick ? QUICK_OUT : 'bench/results')),
+  return {
+    only,
+    quick,
+    help,
+    dataDir: dataDir === undefined ? defaultDataDir(cwd) : resolve(cwd, dataDir),
+    outDir: resolve(cwd, outDir ?? (quick ? QUICK_OUT : 'bench/results')),
     reportFile: resolve(cwd, reportFile ?? (quick ? QUICK_REPORT : 'bench/RESULTS.md')),
   };
 }

@@ -16,7 +16,11 @@ export interface BenchTranscript {
   /** Messages in order. */
   readonly messages: readonly TranscriptMessage[];
   /** The agent's own compactions: how many messages preceded each, and its summary. */
-  readonly compactions: readonly { readonly atMessage: number; readonly summary: string; readonly summarizer: { name: string; version: string } }[];
+  readonly compactions: readonly {
+    readonly atMessage: number;
+    readonly summary: string;
+    readonly summarizer: { name: string; version: string };
+  }[];
 }
 
 /** A data set as found on disk. */
@@ -32,7 +36,10 @@ export interface DataSetFiles {
 }
 
 const LAYOUT = {
-  'claude-code': { format: 'claude-code', accept: (file: string) => file.endsWith('.jsonl') && !file.endsWith('.compact-agent.jsonl') },
+  'claude-code': {
+    format: 'claude-code',
+    accept: (file: string) => file.endsWith('.jsonl') && !file.endsWith('.compact-agent.jsonl'),
+  },
   'swe-agent': { format: 'swe-agent', accept: (file: string) => file.endsWith('.jsonl') },
   locomo: { format: 'locomo', accept: (file: string) => file.endsWith('.json') },
 } as const satisfies Record<DataSetFiles['name'], { format: ImportFormat; accept: (file: string) => boolean }>;
@@ -40,10 +47,23 @@ const LAYOUT = {
 /** Locate a data set under `dataDir`. */
 export async function findDataSet(dataDir: string, name: DataSetFiles['name']): Promise<DataSetFiles> {
   const folder = join(dataDir, name);
-  const isDirectory = await stat(folder).then((info) => info.isDirectory(), () => false);
-  if (!isDirectory) return { name, folder, files: [], missing: `data set "${name}" not found: no folder ${folder} (pass --data DIR holding ${name}/)` };
-  const files = (await readdir(folder)).filter(LAYOUT[name].accept).sort().map((file) => join(folder, file));
-  if (files.length === 0) return { name, folder, files, missing: `data set "${name}": ${folder} holds no matching files` };
+  const isDirectory = await stat(folder).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!isDirectory)
+    return {
+      name,
+      folder,
+      files: [],
+      missing: `data set "${name}" not found: no folder ${folder} (pass --data DIR holding ${name}/)`,
+    };
+  const files = (await readdir(folder))
+    .filter(LAYOUT[name].accept)
+    .sort()
+    .map((file) => join(folder, file));
+  if (files.length === 0)
+    return { name, folder, files, missing: `data set "${name}": ${folder} holds no matching files` };
   return { name, folder, files };
 }
 
@@ -51,7 +71,8 @@ export async function findDataSet(dataDir: string, name: DataSetFiles['name']): 
 export async function loadTranscripts(dataSet: DataSetFiles): Promise<BenchTranscript[]> {
   const transcripts: BenchTranscript[] = [];
   for (const file of dataSet.files) {
-    let current: { id: string; messages: TranscriptMessage[]; compactions: BenchTranscript['compactions'][number][] } | undefined;
+    let current:
+      { id: string; messages: TranscriptMessage[]; compactions: BenchTranscript['compactions'][number][] } | undefined;
     const start = (id: string) => {
       current = { id, messages: [], compactions: [] };
       transcripts.push(current);
@@ -62,7 +83,11 @@ export async function loadTranscripts(dataSet: DataSetFiles): Promise<BenchTrans
       else if (event.type === 'message') (current ?? start(basename(file))).messages.push(event.message);
       else {
         const target = current ?? start(basename(file));
-        target.compactions.push({ atMessage: target.messages.length, summary: event.summary, summarizer: { ...event.summarizer } });
+        target.compactions.push({
+          atMessage: target.messages.length,
+          summary: event.summary,
+          summarizer: { ...event.summarizer },
+        });
       }
     }
   }

@@ -12,8 +12,19 @@ import type { ExtractionScore } from '../test/handles/score.js';
 import { HANDLE_FIXTURES, HOLDOUT_FIXTURES } from '../test/handles/fixtures.js';
 
 function kindTable(title: string, score: ExtractionScore): ResultTable {
-  const rows = Object.entries(score.kinds).map(([kind, kindScore]) => [kind, round(kindScore.precision, 3), round(kindScore.recall, 3), kindScore.tp, kindScore.fp, kindScore.fn]);
-  return { title: `${title} (${score.fixtures} labelled strings)`, columns: ['kind', 'precision', 'recall', 'tp', 'fp', 'fn'], rows };
+  const rows = Object.entries(score.kinds).map(([kind, kindScore]) => [
+    kind,
+    round(kindScore.precision, 3),
+    round(kindScore.recall, 3),
+    kindScore.tp,
+    kindScore.fp,
+    kindScore.fn,
+  ]);
+  return {
+    title: `${title} (${score.fixtures} labelled strings)`,
+    columns: ['kind', 'precision', 'recall', 'tp', 'fp', 'fn'],
+    rows,
+  };
 }
 
 async function run(context: BenchContext): Promise<BenchResult> {
@@ -25,7 +36,9 @@ async function run(context: BenchContext): Promise<BenchResult> {
     date: new Date().toISOString(),
     quick: context.quick,
     machine: context.machine,
-    notes: ['Fixtures: test/handles/fixtures.ts; a handle counts when its (kind, text) pair matches a label exactly. --quick changes nothing here.'],
+    notes: [
+      'Fixtures: test/handles/fixtures.ts; a handle counts when its (kind, text) pair matches a label exactly. --quick changes nothing here.',
+    ],
     tables: [kindTable('Handle extraction quality', all), kindTable('Held-out subset', holdout)],
     targets: [],
     data: { kinds: all.kinds, holdout: holdout.kinds },

@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     return;
   }
   const unknown = args.only.filter((name) => selectBenchmarks(names, [name]).length === 0);
-  if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${names.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${names.join(', ')}`);
   const selected = selectBenchmarks(names, args.only);
   const tempDir = await mkdtemp(join(tmpdir(), 'context-ledger-bench-'));
   const context: BenchContext = createBenchContext({ dataDir: args.dataDir, tempDir, quick: args.quick });
@@ -35,9 +36,12 @@ async function main(): Promise<void> {
       context.log(`== ${benchmark.name}`);
       const result: BenchResult = await benchmark.run(context);
       const file = await writeResult(args.outDir, result);
-      for (const table of result.tables) process.stdout.write(`\n### ${table.title}\n\n${markdownTable(table.columns, table.rows)}\n`);
+      for (const table of result.tables)
+        process.stdout.write(`\n### ${table.title}\n\n${markdownTable(table.columns, table.rows)}\n`);
       const missed = result.targets.filter((target) => target.met === false).length;
-      context.log(`== ${benchmark.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.targets.length} targets (${missed} missed) -> ${file}`);
+      context.log(
+        `== ${benchmark.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.targets.length} targets (${missed} missed) -> ${file}`,
+      );
     }
     await writeReport(args.outDir, args.reportFile);
     context.log(`report: ${args.reportFile}`);

@@ -46,7 +46,15 @@ function benchEntry(index: number): AppendEntry {
   const span = createSpan({ kind: index % 2 === 0 ? 'user' : 'assistant', text, tokens: 24 });
   const start = text.indexOf(host);
   const role = index % 2 === 0 ? 'user' : 'assistant';
-  return { span, role, byteStart: index * 120, byteEnd: index * 120 + text.length, handles: [{ kind: 'identifier', text: host, key: host, start, end: start + host.length, spanId: span.id, role, tokens: 4 }] };
+  return {
+    span,
+    role,
+    byteStart: index * 120,
+    byteEnd: index * 120 + text.length,
+    handles: [
+      { kind: 'identifier', text: host, key: host, start, end: start + host.length, spanId: span.id, role, tokens: 4 },
+    ],
+  };
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {
@@ -102,9 +110,21 @@ async function benchOne(backend: BenchBackend, spans: number): Promise<StoreBenc
     const random = (sample: number) => (sample * 7_919 + 13) % spans;
     const findHandles = await latency(200, (sample) => store.findHandles('bench', `host-${random(sample)}`));
     const searchSamples = backend === 'memory' && spans >= 100_000 ? 30 : 100;
-    const searchText = await latency(searchSamples, (sample) => store.searchText('bench', `host-${random(sample)}`, 10));
-    const row = { backend, spans, batchSize: BATCH, appendSeconds: Math.round(appendMs) / 1000, appendSpansPerSecond: Math.round(spans / (appendMs / 1000)), findHandles, searchText };
-    log(`${backend} ${spans}: ${row.appendSpansPerSecond} spans/s; findHandles p50 ${findHandles.p50Ms} ms p99 ${findHandles.p99Ms} ms; searchText p50 ${searchText.p50Ms} ms p99 ${searchText.p99Ms} ms`);
+    const searchText = await latency(searchSamples, (sample) =>
+      store.searchText('bench', `host-${random(sample)}`, 10),
+    );
+    const row = {
+      backend,
+      spans,
+      batchSize: BATCH,
+      appendSeconds: Math.round(appendMs) / 1000,
+      appendSpansPerSecond: Math.round(spans / (appendMs / 1000)),
+      findHandles,
+      searchText,
+    };
+    log(
+      `${backend} ${spans}: ${row.appendSpansPerSecond} spans/s; findHandles p50 ${findHandles.p50Ms} ms p99 ${findHandles.p99Ms} ms; searchText p50 ${searchText.p50Ms} ms p99 ${searchText.p99Ms} ms`,
+    );
     return row;
   } finally {
     await store.close();
@@ -128,16 +148,28 @@ export async function runStoreBench(options: { sizes: number[]; backends: BenchB
   const result = {
     benchmark: 'stores',
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform },
-    notes: 'One session per run; spans of ~24 tokens with one identifier handle each; append in batches of 1000; PostgreSQL on 127.0.0.1 (pg_trgm index), SQLite WAL synchronous=NORMAL on local disk.',
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: process.platform,
+    },
+    notes:
+      'One session per run; spans of ~24 tokens with one identifier handle each; append in batches of 1000; PostgreSQL on 127.0.0.1 (pg_trgm index), SQLite WAL synchronous=NORMAL on local disk.',
     rows,
   };
   const file = join(process.cwd(), 'bench', 'results', 'stores.json');
   mkdirSync(join(process.cwd(), 'bench', 'results'), { recursive: true });
   // Rows of earlier runs for other backend/size pairs are kept, so a slow 1M run can be added later.
-  const earlier = existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { rows?: StoreBenchRow[] }).rows ?? []) : [];
+  const earlier = existsSync(file)
+    ? ((JSON.parse(readFileSync(file, 'utf8')) as { rows?: StoreBenchRow[] }).rows ?? [])
+    : [];
   const kept = earlier.filter((old) => !rows.some((row) => row.backend === old.backend && row.spans === old.spans));
-  const merged = { ...result, rows: [...kept, ...rows].sort((a, b) => a.backend.localeCompare(b.backend) || a.spans - b.spans) };
+  const merged = {
+    ...result,
+    rows: [...kept, ...rows].sort((a, b) => a.backend.localeCompare(b.backend) || a.spans - b.spans),
+  };
   writeFileSync(file, JSON.stringify(merged, null, 2) + '\n');
   return merged;
 }

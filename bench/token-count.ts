@@ -54,7 +54,13 @@ function blockText(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
   return content.flatMap((block: { text?: unknown; content?: unknown; input?: unknown }) =>
-    typeof block?.text === 'string' ? [block.text] : block?.content !== undefined ? blockText(block.content) : block?.input !== undefined ? [JSON.stringify(block.input)] : [],
+    typeof block?.text === 'string'
+      ? [block.text]
+      : block?.content !== undefined
+        ? blockText(block.content)
+        : block?.input !== undefined
+          ? [JSON.stringify(block.input)]
+          : [],
   );
 }
 
@@ -62,24 +68,45 @@ function blockText(content: unknown): string[] {
 function realMessages(limit: number): { source: string; text: string }[] {
   const pick = (source: string, texts: string[]) => {
     const step = Math.max(1, Math.floor(texts.length / limit));
-    return texts.filter((_, index) => index % step === 0).slice(0, limit).map((text) => ({ source, text }));
+    return texts
+      .filter((_, index) => index % step === 0)
+      .slice(0, limit)
+      .map((text) => ({ source, text }));
   };
   const out: { source: string; text: string }[] = [];
   const swe = join(DATA, 'swe-agent', 'mini-swe-agent-deepseek-dev.jsonl');
   if (existsSync(swe)) {
-    const texts = readFileSync(swe, 'utf8').split('\n').filter(Boolean).flatMap((line) => (JSON.parse(line) as { messages: { content: unknown }[] }).messages.flatMap((message) => blockText(message.content)));
+    const texts = readFileSync(swe, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((line) =>
+        (JSON.parse(line) as { messages: { content: unknown }[] }).messages.flatMap((message) =>
+          blockText(message.content),
+        ),
+      );
     out.push(...pick('swe-agent', texts));
   }
   const claude = join(DATA, 'claude-code');
   if (existsSync(claude)) {
-    const files = ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'].map((name) => join(claude, name)).filter(existsSync);
-    const texts = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).flatMap((line) => blockText((JSON.parse(line) as { message?: { content?: unknown } }).message?.content)));
+    const files = ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl']
+      .map((name) => join(claude, name))
+      .filter(existsSync);
+    const texts = files.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .flatMap((line) => blockText((JSON.parse(line) as { message?: { content?: unknown } }).message?.content)),
+    );
     out.push(...pick('claude-code', texts));
   }
   const locomo = join(DATA, 'locomo', 'locomo-dev.json');
   if (existsSync(locomo)) {
     const samples = JSON.parse(readFileSync(locomo, 'utf8')) as { conversation: Record<string, unknown> }[];
-    const texts = samples.flatMap((sample) => Object.values(sample.conversation).flatMap((turns) => (Array.isArray(turns) ? turns.map((turn: { text?: unknown }) => String(turn.text ?? '')) : [])));
+    const texts = samples.flatMap((sample) =>
+      Object.values(sample.conversation).flatMap((turns) =>
+        Array.isArray(turns) ? turns.map((turn: { text?: unknown }) => String(turn.text ?? '')) : [],
+      ),
+    );
     out.push(...pick('locomo', texts));
   }
   return out.filter((message) => message.text.length > 0);
@@ -101,8 +128,22 @@ function realData(): unknown {
     if (pieces.tokens !== exact.tokens) differing += 1;
     maxRelative = Math.max(maxRelative, Math.abs(pieces.tokens - exact.tokens) / Math.max(1, exact.tokens));
   }
-  const bySource = Object.fromEntries(['swe-agent', 'claude-code', 'locomo'].map((source) => [source, messages.filter((message) => message.source === source).length]));
-  return { data: DATA, messages: messages.length, bySource, characters, differing, maxRelativeDifference: maxRelative, exactSeconds: Number(exactSeconds.toFixed(3)), pieceSeconds: Number(pieceSeconds.toFixed(3)) };
+  const bySource = Object.fromEntries(
+    ['swe-agent', 'claude-code', 'locomo'].map((source) => [
+      source,
+      messages.filter((message) => message.source === source).length,
+    ]),
+  );
+  return {
+    data: DATA,
+    messages: messages.length,
+    bySource,
+    characters,
+    differing,
+    maxRelativeDifference: maxRelative,
+    exactSeconds: Number(exactSeconds.toFixed(3)),
+    pieceSeconds: Number(pieceSeconds.toFixed(3)),
+  };
 }
 
 process.stdout.write(JSON.stringify({ runs: runs(), realData: realData() }, null, 2) + '\n');

@@ -25,7 +25,10 @@ const TASK =
   'The payments deploy fails. Use PAYMENTS_DB_REPLICA=eu-west-2b for the database. The eu-west-1 replica is read-only, do not target it. ' +
   'Read the service logs, then fix the config.';
 
-const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
 const callTool = (toolName: string, toolCallId: string, input: unknown): LanguageModelV3GenerateResult => ({
   content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }],
   finishReason: { unified: 'tool-calls', raw: undefined },
@@ -41,7 +44,17 @@ function scriptedModel(): LanguageModelV3 {
       step++;
       if (step <= 6) return callTool('read_log', `read_${step}`, { path: `/var/log/payments/api-${step}.log` });
       if (step === 7) return callTool('recall', 'recall_1', { query: 'PAYMENTS_DB_REPLICA' });
-      return { content: [{ type: 'text', text: 'Set PAYMENTS_DB_REPLICA=eu-west-2b (verified from the ledger); eu-west-1 left alone.' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
+      return {
+        content: [
+          {
+            type: 'text',
+            text: 'Set PAYMENTS_DB_REPLICA=eu-west-2b (verified from the ledger); eu-west-1 left alone.',
+          },
+        ],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage,
+        warnings: [],
+      };
     },
   });
 }
@@ -53,7 +66,12 @@ export interface AgentExampleResult {
   /** Model calls made. */
   readonly steps: number;
   /** Compaction records written, with their reversible flag. */
-  readonly records: readonly { readonly id: string; readonly type: string; readonly depth: number; readonly reversible: boolean }[];
+  readonly records: readonly {
+    readonly id: string;
+    readonly type: string;
+    readonly depth: number;
+    readonly reversible: boolean;
+  }[];
   /** Status of the agent's recall. */
   readonly recallStatus: string | undefined;
   /** The largest prompt the model saw, in tokens (never above maxTokens). */
@@ -68,7 +86,13 @@ export async function main(): Promise<AgentExampleResult> {
   // To use a real provider, change this one line, e.g. `const base = openai('gpt-4.1-mini');`
   // (with `import { openai } from '@ai-sdk/openai'`); nothing else changes.
   const base = scriptedModel();
-  const model = wrapLanguageModel({ model: base, middleware: ledgerMiddleware({ session, onRender: ({ rendered }) => (largestPromptTokens = Math.max(largestPromptTokens, rendered.tokens)) }) });
+  const model = wrapLanguageModel({
+    model: base,
+    middleware: ledgerMiddleware({
+      session,
+      onRender: ({ rendered }) => (largestPromptTokens = Math.max(largestPromptTokens, rendered.tokens)),
+    }),
+  });
   const result = await generateText({
     model,
     system: SYSTEM,
@@ -77,17 +101,25 @@ export async function main(): Promise<AgentExampleResult> {
       read_log: tool({
         description: 'Read a log file',
         inputSchema: z.object({ path: z.string() }),
-        execute: async ({ path }) => Array.from({ length: 20 }, (_, line) => `${path}:${line} connect timeout after ${300 + line}ms to db-${line % 3}.internal:5432`).join('\n'),
+        execute: async ({ path }) =>
+          Array.from(
+            { length: 20 },
+            (_, line) => `${path}:${line} connect timeout after ${300 + line}ms to db-${line % 3}.internal:5432`,
+          ).join('\n'),
       }),
       recall: recallTool(session),
     },
     stopWhen: stepCountIs(10),
   });
-  const recallOutput = result.steps.flatMap((step) => step.toolResults).find((toolResult) => toolResult.toolName === 'recall')?.output as { status?: string } | undefined;
+  const recallOutput = result.steps
+    .flatMap((step) => step.toolResults)
+    .find((toolResult) => toolResult.toolName === 'recall')?.output as { status?: string } | undefined;
   const report: AgentExampleResult = {
     answer: result.text,
     steps: result.steps.length,
-    records: session.records().map((record) => ({ id: record.id, type: record.type, depth: record.depth, reversible: record.reversible })),
+    records: session
+      .records()
+      .map((record) => ({ id: record.id, type: record.type, depth: record.depth, reversible: record.reversible })),
     recallStatus: recallOutput?.status,
     largestPromptTokens,
   };

@@ -22,7 +22,9 @@ const parse = (text) => /^batch (\S+) part (\d+)\/(\d+):/.exec(text);
 
 function run(session, tag) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [worker, JSON.stringify({ store: spec, session, run: tag })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [worker, JSON.stringify({ store: spec, session, run: tag })], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const acked = [];
     let armed = false;
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -42,16 +44,20 @@ async function check(session, lastAcked) {
     const occurrences = await store.occurrences(session);
     const problems = [];
     occurrences.forEach((occurrence, index) => occurrence.seq !== index && problems.push(`seq gap at ${index}`));
-    if (lastAcked >= occurrences.length) problems.push(`acknowledged seq ${lastAcked} lost (only ${occurrences.length} stored)`);
+    if (lastAcked >= occurrences.length)
+      problems.push(`acknowledged seq ${lastAcked} lost (only ${occurrences.length} stored)`);
     const batches = new Map();
     for (const occurrence of occurrences) {
       const match = parse(occurrence.span.text);
       if (!match) problems.push(`seq ${occurrence.seq} is not a worker message`);
       else batches.set(match[1], { seen: (batches.get(match[1])?.seen ?? 0) + 1, size: Number(match[3]) });
     }
-    for (const [batch, { seen, size }] of batches) if (seen !== size) problems.push(`batch ${batch} half-written (${seen}/${size})`);
+    for (const [batch, { seen, size }] of batches)
+      if (seen !== size) problems.push(`batch ${batch} half-written (${seen}/${size})`);
     const records = await store.records(session);
-    for (const record of records) if (record.checkpointId && !records.some((other) => other.id === record.checkpointId)) problems.push(`record ${record.id} lost its checkpoint`);
+    for (const record of records)
+      if (record.checkpointId && !records.some((other) => other.id === record.checkpointId))
+        problems.push(`record ${record.id} lost its checkpoint`);
     return { problems, spans: occurrences.length, records: records.length };
   } finally {
     await store.close();
@@ -66,7 +72,8 @@ for (let round = 0; Date.now() < deadline; round += 1) {
   outcomes.forEach((outcome, slot) => {
     if (outcome.signal === 'SIGKILL') kills += 1;
     else log(`worker ${slot} ended on its own (code ${outcome.code})`);
-    if (outcome.acked.length > 0) lastAcked.set(sessions[slot], Math.max(lastAcked.get(sessions[slot]) ?? -1, ...outcome.acked));
+    if (outcome.acked.length > 0)
+      lastAcked.set(sessions[slot], Math.max(lastAcked.get(sessions[slot]) ?? -1, ...outcome.acked));
   });
   for (const session of sessions) {
     const result = await check(session, lastAcked.get(session) ?? -1);

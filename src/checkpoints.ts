@@ -10,7 +10,7 @@ export function checkpointChain(records: readonly CompactionRecord[], headId: st
   const byId = new Map(records.filter((record) => record.type === 'checkpoint').map((record) => [record.id, record]));
   const chain: CompactionRecord[] = [];
   const seen = new Set<string>();
-  for (let id = headId; id !== undefined && !seen.has(id); ) {
+  for (let id = headId; id !== undefined && !seen.has(id);) {
     const record = byId.get(id);
     if (!record) break;
     seen.add(id);
@@ -21,7 +21,10 @@ export function checkpointChain(records: readonly CompactionRecord[], headId: st
 }
 
 /** The whole chain as one record (the head, with every spilled handle of the chain). */
-export function mergedCheckpoint(records: readonly CompactionRecord[], headId: string | undefined): CompactionRecord | undefined {
+export function mergedCheckpoint(
+  records: readonly CompactionRecord[],
+  headId: string | undefined,
+): CompactionRecord | undefined {
   const chain = checkpointChain(records, headId);
   const head = chain[0];
   return head ? { ...head, handles: mergeHandles(...chain.map((record) => record.handles)) } : undefined;
@@ -38,7 +41,10 @@ export interface CheckpointSummary {
 }
 
 /** Summarize a checkpoint chain for the window. */
-export function summarizeCheckpoint(records: readonly CompactionRecord[], headId: string | undefined): CheckpointSummary | undefined {
+export function summarizeCheckpoint(
+  records: readonly CompactionRecord[],
+  headId: string | undefined,
+): CheckpointSummary | undefined {
   const chain = checkpointChain(records, headId);
   const head = chain[0];
   if (!head) return undefined;
@@ -46,7 +52,8 @@ export function summarizeCheckpoint(records: readonly CompactionRecord[], headId
   let userConstraints = 0;
   for (const record of chain) {
     count += record.handles.length;
-    for (const handle of record.handles) if (handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')) userConstraints++;
+    for (const handle of record.handles)
+      if (handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')) userConstraints++;
   }
   return { id: head.id, count, userConstraints };
 }
@@ -79,13 +86,16 @@ export class CheckpointChains {
     return this.resolve(records, headId)?.totals.summary;
   }
 
-  private resolve(records: readonly CompactionRecord[], headId: string | undefined): { head: CompactionRecord; totals: ChainTotals } | undefined {
+  private resolve(
+    records: readonly CompactionRecord[],
+    headId: string | undefined,
+  ): { head: CompactionRecord; totals: ChainTotals } | undefined {
     if (headId === undefined) return undefined;
     const unseen: CompactionRecord[] = [];
     const seen = new Set<string>();
     let known: ChainTotals | undefined;
     let complete = true;
-    for (let id: string | undefined = headId; id !== undefined && !seen.has(id); ) {
+    for (let id: string | undefined = headId; id !== undefined && !seen.has(id);) {
       known = this.totals.get(id);
       if (known) break;
       const record = findCheckpoint(records, id);
@@ -104,7 +114,8 @@ export class CheckpointChains {
     let userConstraints = known?.summary.userConstraints ?? 0;
     for (const record of unseen) {
       count += record.handles.length;
-      for (const handle of record.handles) if (handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')) userConstraints++;
+      for (const handle of record.handles)
+        if (handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')) userConstraints++;
     }
     const totals: ChainTotals = {
       handles: mergeHandles(...unseen.map((record) => record.handles), known?.handles ?? []),

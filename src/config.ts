@@ -5,7 +5,10 @@ import type { WindowConfig } from './types.js';
 export const LEDGER_FRAME_TOKENS = 160;
 
 /** Tokens the ledger block may take at most: handle index + summary + its fixed frame lines. */
-export function ledgerBudgetTokens(budgets: { readonly handleBudgetTokens: number; readonly summaryBudgetTokens: number }): number {
+export function ledgerBudgetTokens(budgets: {
+  readonly handleBudgetTokens: number;
+  readonly summaryBudgetTokens: number;
+}): number {
   return budgets.handleBudgetTokens + budgets.summaryBudgetTokens + LEDGER_FRAME_TOKENS;
 }
 
@@ -16,7 +19,11 @@ export const DEFAULT_TARGET_FILL = 0.8;
 export const MIN_RECENT_SHARE = 0.25;
 
 /** Fill in defaults for a window configuration and validate it. */
-export function resolveWindowConfig(sessionId: string, input: Partial<WindowConfig> = {}, systemPromptTokens = 0): WindowConfig {
+export function resolveWindowConfig(
+  sessionId: string,
+  input: Partial<WindowConfig> = {},
+  systemPromptTokens = 0,
+): WindowConfig {
   const maxTokens = input.maxTokens ?? 8000;
   const compactAt = input.compactAt ?? 0.9;
   const config: WindowConfig = {
@@ -37,7 +44,8 @@ export function resolveWindowConfig(sessionId: string, input: Partial<WindowConf
   const problems: string[] = [];
   const positiveInteger = (name: keyof WindowConfig) => {
     const value = config[name];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) problems.push(`${name} must be a positive integer (got ${String(value)})`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+      problems.push(`${name} must be a positive integer (got ${String(value)})`);
   };
   positiveInteger('maxTokens');
   if (config.keepRecentTokens !== undefined) positiveInteger('keepRecentTokens');
@@ -47,11 +55,16 @@ export function resolveWindowConfig(sessionId: string, input: Partial<WindowConf
   positiveInteger('maxSpanTokens');
   positiveInteger('maskMinTokens');
   positiveInteger('maskProtectRecentTokens');
-  if (!(config.compactAt > 0 && config.compactAt <= 1)) problems.push(`compactAt must be in (0, 1] (got ${config.compactAt})`);
-  if (!(config.targetFill > 0 && config.targetFill <= config.compactAt)) problems.push(`targetFill must be in (0, compactAt ${config.compactAt}] (got ${config.targetFill})`);
-  if (config.onHandleOverflow !== 'spill' && config.onHandleOverflow !== 'throw') problems.push(`onHandleOverflow must be "spill" or "throw"`);
-  if (typeof config.maskToolResults !== 'boolean') problems.push(`maskToolResults must be true or false (got ${String(config.maskToolResults)})`);
-  if (typeof config.adaptiveHandleBudget !== 'boolean') problems.push(`adaptiveHandleBudget must be true or false (got ${String(config.adaptiveHandleBudget)})`);
+  if (!(config.compactAt > 0 && config.compactAt <= 1))
+    problems.push(`compactAt must be in (0, 1] (got ${config.compactAt})`);
+  if (!(config.targetFill > 0 && config.targetFill <= config.compactAt))
+    problems.push(`targetFill must be in (0, compactAt ${config.compactAt}] (got ${config.targetFill})`);
+  if (config.onHandleOverflow !== 'spill' && config.onHandleOverflow !== 'throw')
+    problems.push(`onHandleOverflow must be "spill" or "throw"`);
+  if (typeof config.maskToolResults !== 'boolean')
+    problems.push(`maskToolResults must be true or false (got ${String(config.maskToolResults)})`);
+  if (typeof config.adaptiveHandleBudget !== 'boolean')
+    problems.push(`adaptiveHandleBudget must be true or false (got ${String(config.adaptiveHandleBudget)})`);
   const fixed = systemPromptTokens + ledgerBudgetTokens(config);
   if (problems.length === 0 && fixed > config.maxTokens) {
     problems.push(
@@ -59,10 +72,13 @@ export function resolveWindowConfig(sessionId: string, input: Partial<WindowConf
     );
   }
   if (problems.length > 0) {
-    throw new InvalidConfigError(`Session ${sessionId}: invalid window configuration: ${problems.join('; ')}. Raise maxTokens or lower the budgets.`, {
-      sessionId,
-      problems,
-    });
+    throw new InvalidConfigError(
+      `Session ${sessionId}: invalid window configuration: ${problems.join('; ')}. Raise maxTokens or lower the budgets.`,
+      {
+        sessionId,
+        problems,
+      },
+    );
   }
   return config;
 }

@@ -79,7 +79,8 @@ export abstract class LedgerError<D extends LedgerErrorDetails = LedgerErrorDeta
     this: T & { readonly code: LedgerErrorCode | undefined },
     value: unknown,
   ): value is InstanceType<T> {
-    if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[MARKER] !== true) return false;
+    if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[MARKER] !== true)
+      return false;
     return this.code === undefined || (value as { code?: unknown }).code === this.code;
   }
 }

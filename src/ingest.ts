@@ -56,9 +56,17 @@ function sourceKind(role: Role): SourceKind {
  * Drop identifier handles that are only JSON object keys of tool-call arguments
  * (`"file_path":`): they name the tool's schema, not anything the agent worked on.
  */
-export function withoutJsonKeys<T extends { kind: string; start: number; end: number }>(kind: SourceKind, text: string, handles: T[]): T[] {
+export function withoutJsonKeys<T extends { kind: string; start: number; end: number }>(
+  kind: SourceKind,
+  text: string,
+  handles: T[],
+): T[] {
   if (kind !== 'tool-call') return handles;
-  return handles.filter((handle) => handle.kind !== 'identifier' || !(text[handle.start - 1] === '"' && /^"\s*:/.test(text.slice(handle.end, handle.end + 8))));
+  return handles.filter(
+    (handle) =>
+      handle.kind !== 'identifier' ||
+      !(text[handle.start - 1] === '"' && /^"\s*:/.test(text.slice(handle.end, handle.end + 8))),
+  );
 }
 
 /** The handles of the whole text, in order, assigned to the chunk holding each (offsets made relative to it). */
@@ -84,15 +92,33 @@ function handleTokenCount(text: string, counter: TokenCounter, known: Map<string
   return tokens;
 }
 
-function sourceEntries(source: SpanSource, message: TranscriptMessage, options: IngestOptions, known: Map<string, number>, byte: number, out: AppendEntry[]): number {
+function sourceEntries(
+  source: SpanSource,
+  message: TranscriptMessage,
+  options: IngestOptions,
+  known: Map<string, number>,
+  byte: number,
+  out: AppendEntry[],
+): number {
   const { counter, maxSpanTokens } = options;
   const found = extractHandles(source.text, { toolOutput: source.kind === 'tool-result' });
   const handles = withoutJsonKeys(source.kind, source.text, found);
   const chunks = chunkText(source.text, maxSpanTokens, counter, found);
   const assigned = assignHandles(handles, chunks);
   chunks.forEach((chunk, index) => {
-    const span = createSpan({ kind: source.kind, text: chunk.text, toolCallId: source.toolCallId, toolName: source.toolName, tokens: chunk.tokens });
-    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map((handle) => ({ ...handle, spanId: span.id, role: source.role, tokens: handleTokenCount(handle.text, counter, known) }));
+    const span = createSpan({
+      kind: source.kind,
+      text: chunk.text,
+      toolCallId: source.toolCallId,
+      toolName: source.toolName,
+      tokens: chunk.tokens,
+    });
+    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map((handle) => ({
+      ...handle,
+      spanId: span.id,
+      role: source.role,
+      tokens: handleTokenCount(handle.text, counter, known),
+    }));
     const length = Buffer.byteLength(chunk.text, 'utf8') + 1;
     out.push({
       span,
@@ -115,10 +141,22 @@ function sourceEntries(source: SpanSource, message: TranscriptMessage, options: 
 export function messageToEntries(message: TranscriptMessage, options: IngestOptions): IngestResult {
   const sources: SpanSource[] = [];
   if (message.content.length > 0 || (message.toolCalls ?? []).length === 0) {
-    sources.push({ kind: sourceKind(message.role), role: message.role, text: message.content, toolCallId: message.toolCallId, toolName: message.toolName });
+    sources.push({
+      kind: sourceKind(message.role),
+      role: message.role,
+      text: message.content,
+      toolCallId: message.toolCallId,
+      toolName: message.toolName,
+    });
   }
   for (const call of message.toolCalls ?? []) {
-    sources.push({ kind: 'tool-call', role: 'assistant', text: call.arguments, toolCallId: call.id, toolName: call.name });
+    sources.push({
+      kind: 'tool-call',
+      role: 'assistant',
+      text: call.arguments,
+      toolCallId: call.id,
+      toolName: call.name,
+    });
   }
   const entries: AppendEntry[] = [];
   let byte = options.byteStart;

@@ -36,7 +36,10 @@ export interface Ledger {
    * and any compaction then was done: a pure function of the stored spans and records and of the
    * window configuration (pass the session's `window` options: which tool results are masked depends on them).
    */
-  replayWindow(sessionId: string, options?: { atSeq?: number; systemPrompt?: string; window?: Partial<WindowConfig> }): Promise<RenderedContext>;
+  replayWindow(
+    sessionId: string,
+    options?: { atSeq?: number; systemPrompt?: string; window?: Partial<WindowConfig> },
+  ): Promise<RenderedContext>;
   /** Close the store. */
   close(): Promise<void>;
 }
@@ -49,14 +52,21 @@ export function createLedger(options: LedgerOptions): Ledger {
   return {
     store,
     counter,
-    session: (sessionId, sessionOptions) => LedgerSession.open(sessionId, { store, counter, summarizer, now: options.now }, sessionOptions),
+    session: (sessionId, sessionOptions) =>
+      LedgerSession.open(sessionId, { store, counter, summarizer, now: options.now }, sessionOptions),
     async replayWindow(sessionId, replayOptions = {}) {
       const atSeq = replayOptions.atSeq ?? (await store.nextSeq(sessionId));
       const records = (await store.records(sessionId)).filter((record) => record.atSeq <= atSeq);
       const active = activeRecord(records);
-      const originals = await store.occurrences(sessionId, { fromSeq: active ? active.droppedRange.toSeq + 1 : 0, toSeq: atSeq - 1 });
+      const originals = await store.occurrences(sessionId, {
+        fromSeq: active ? active.droppedRange.toSeq + 1 : 0,
+        toSeq: atSeq - 1,
+      });
       const config = resolveWindowConfig(sessionId, replayOptions.window);
-      return renderWindow(windowStateOf({ records, originals, active, config, systemPrompt: replayOptions.systemPrompt }), counter);
+      return renderWindow(
+        windowStateOf({ records, originals, active, config, systemPrompt: replayOptions.systemPrompt }),
+        counter,
+      );
     },
     close: () => store.close(),
   };

@@ -33,20 +33,34 @@ const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 
 /** Check a message's shape; throws InvalidInputError naming the field. */
 export function validateMessage(message: TranscriptMessage, where: string): void {
-  if (typeof message !== 'object' || message === null) throw new InvalidInputError(`${where}: message must be an object`, { where });
+  if (typeof message !== 'object' || message === null)
+    throw new InvalidInputError(`${where}: message must be an object`, { where });
   if (!ROLES.includes(message.role)) {
-    throw new InvalidInputError(`${where}: field "role" must be one of ${ROLES.join(', ')} (got ${JSON.stringify(message.role)})`, { where, field: 'role' });
+    throw new InvalidInputError(
+      `${where}: field "role" must be one of ${ROLES.join(', ')} (got ${JSON.stringify(message.role)})`,
+      { where, field: 'role' },
+    );
   }
-  if (typeof message.content !== 'string') throw new InvalidInputError(`${where}: field "content" must be a string`, { where, field: 'content' });
+  if (typeof message.content !== 'string')
+    throw new InvalidInputError(`${where}: field "content" must be a string`, { where, field: 'content' });
   if (!isWellFormedText(message.content)) {
-    throw new InvalidInputError(`${where}: field "content" contains a lone UTF-16 surrogate, which cannot be stored verbatim; repair the text before appending`, { where, field: 'content' });
+    throw new InvalidInputError(
+      `${where}: field "content" contains a lone UTF-16 surrogate, which cannot be stored verbatim; repair the text before appending`,
+      { where, field: 'content' },
+    );
   }
   if (message.role === 'tool' && typeof message.toolCallId !== 'string') {
-    throw new InvalidInputError(`${where}: a tool message needs field "toolCallId" naming the call it answers`, { where, field: 'toolCallId' });
+    throw new InvalidInputError(`${where}: a tool message needs field "toolCallId" naming the call it answers`, {
+      where,
+      field: 'toolCallId',
+    });
   }
   for (const [index, call] of (message.toolCalls ?? []).entries()) {
     if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.arguments !== 'string') {
-      throw new InvalidInputError(`${where}: toolCalls[${index}] needs string fields "id", "name" and "arguments"`, { where, field: `toolCalls[${index}]` });
+      throw new InvalidInputError(`${where}: toolCalls[${index}] needs string fields "id", "name" and "arguments"`, {
+        where,
+        field: `toolCalls[${index}]`,
+      });
     }
   }
 }
@@ -117,7 +131,15 @@ function cutPoint(text: string, start: number, target: number, to: number, cuts:
   return high >= 0xd800 && high <= 0xdbff && target + 1 < to ? target + 1 : target;
 }
 
-function chunkRange(text: string, from: number, to: number, maxTokens: number, counter: TokenCounter, cuts: CutCheck, out: TextChunk[]): void {
+function chunkRange(
+  text: string,
+  from: number,
+  to: number,
+  maxTokens: number,
+  counter: TokenCounter,
+  cuts: CutCheck,
+  out: TextChunk[],
+): void {
   const piece = text.slice(from, to);
   const tokens = counter.count(piece);
   if (tokens <= maxTokens || to - from <= 1) {
@@ -140,7 +162,12 @@ function chunkRange(text: string, from: number, to: number, maxTokens: number, c
  * possible, else at whitespace, never inside a `protect`ed range (the
  * handles of the text, in any order) unless a single token is longer than a chunk, which is then split hard.
  */
-export function chunkText(text: string, maxTokens: number, counter: TokenCounter, protect: readonly ProtectedRange[] = []): TextChunk[] {
+export function chunkText(
+  text: string,
+  maxTokens: number,
+  counter: TokenCounter,
+  protect: readonly ProtectedRange[] = [],
+): TextChunk[] {
   const out: TextChunk[] = [];
   chunkRange(text, 0, text.length, maxTokens, counter, cutCheck(protect), out);
   return out;

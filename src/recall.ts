@@ -63,12 +63,24 @@ async function byHandles(context: RecallContext, query: string): Promise<RecallH
   const firstBySpan = new Map<string, Handle>();
   for (const handle of found) if (!firstBySpan.has(`${handle.seq}`)) firstBySpan.set(`${handle.seq}`, handle);
   const handles = [...firstBySpan.values()];
-  const spans = new Map((await store.spans(sessionId, [...new Set(handles.map((handle) => handle.spanId))])).map((span) => [span.id, span]));
+  const spans = new Map(
+    (await store.spans(sessionId, [...new Set(handles.map((handle) => handle.spanId))])).map((span) => [span.id, span]),
+  );
   return handles.flatMap((handle): RecallHit[] => {
     const span = spans.get(handle.spanId);
     if (span === undefined) return [];
-    const status = verifySpan(span) && span.text.slice(handle.start, handle.end) === handle.text ? 'verified' : 'unverified';
-    return [{ spanId: span.id, seq: handle.seq, status, text: excerpt(span.text, handle.start, handle.end), via: 'handle', handle: { kind: handle.kind, text: handle.text } }];
+    const status =
+      verifySpan(span) && span.text.slice(handle.start, handle.end) === handle.text ? 'verified' : 'unverified';
+    return [
+      {
+        spanId: span.id,
+        seq: handle.seq,
+        status,
+        text: excerpt(span.text, handle.start, handle.end),
+        via: 'handle',
+        handle: { kind: handle.kind, text: handle.text },
+      },
+    ];
   });
 }
 
@@ -84,11 +96,26 @@ async function bySpanId(context: RecallContext, query: string): Promise<RecallHi
 }
 
 async function byRecord(context: RecallContext, record: CompactionRecord): Promise<RecallHit[]> {
-  const spans = new Map<string, Span>((await context.store.spans(context.sessionId, [...new Set(record.handles.map((handle) => handle.spanId))])).map((span) => [span.id, span]));
+  const spans = new Map<string, Span>(
+    (await context.store.spans(context.sessionId, [...new Set(record.handles.map((handle) => handle.spanId))])).map(
+      (span) => [span.id, span],
+    ),
+  );
   return record.handles.map((handle) => {
     const span = spans.get(handle.spanId);
-    const ok = span !== undefined && verifySpan(span) && span.text.slice(handle.start, handle.end) === handle.text && record.reversible;
-    return { spanId: handle.spanId, seq: handle.seq, status: ok ? 'verified' : 'unverified', text: `${handle.kind}: ${handle.text}`, via: 'record', handle: { kind: handle.kind, text: handle.text } };
+    const ok =
+      span !== undefined &&
+      verifySpan(span) &&
+      span.text.slice(handle.start, handle.end) === handle.text &&
+      record.reversible;
+    return {
+      spanId: handle.spanId,
+      seq: handle.seq,
+      status: ok ? 'verified' : 'unverified',
+      text: `${handle.kind}: ${handle.text}`,
+      via: 'record',
+      handle: { kind: handle.kind, text: handle.text },
+    };
   });
 }
 
@@ -99,13 +126,22 @@ function byLossyRecords(context: RecallContext, keys: ReadonlySet<string>): Reca
     .flatMap((record) =>
       record.handles
         .filter((handle) => keys.has(handle.key))
-        .map((handle) => ({ spanId: handle.spanId, seq: handle.seq, status: 'unverified' as const, text: record.claims.find((claim) => claim.text.includes(handle.text))?.text ?? handle.text, via: 'lossy-record' as const, handle: { kind: handle.kind, text: handle.text } })),
+        .map((handle) => ({
+          spanId: handle.spanId,
+          seq: handle.seq,
+          status: 'unverified' as const,
+          text: record.claims.find((claim) => claim.text.includes(handle.text))?.text ?? handle.text,
+          via: 'lossy-record' as const,
+          handle: { kind: handle.kind, text: handle.text },
+        })),
     );
 }
 
 function chooseGap(records: readonly CompactionRecord[], query: string): Gap | null {
   const lossy = records.filter((record) => gapOf(record) !== undefined);
-  const named = lossy.find((record) => record.findings.some((finding) => finding.token === query || finding.message.includes(JSON.stringify(query))));
+  const named = lossy.find((record) =>
+    record.findings.some((finding) => finding.token === query || finding.message.includes(JSON.stringify(query))),
+  );
   const unstored = lossy.find((record) => record.findings.some((finding) => finding.code === 'missing-originals'));
   const chosen = named ?? unstored ?? lossy[lossy.length - 1];
   return chosen ? (gapOf(chosen) ?? null) : null;
@@ -119,21 +155,37 @@ function chooseGap(records: readonly CompactionRecord[], query: string): Gap | n
  */
 export async function recall(context: RecallContext, rawQuery: string): Promise<RecallResult> {
   const query = rawQuery.trim();
-  if (query.length === 0) throw new InvalidInputError(`Session ${context.sessionId}: recall needs a non-empty query (a handle, a span id, a record id, or text)`, { sessionId: context.sessionId });
+  if (query.length === 0)
+    throw new InvalidInputError(
+      `Session ${context.sessionId}: recall needs a non-empty query (a handle, a span id, a record id, or text)`,
+      { sessionId: context.sessionId },
+    );
   const limit = context.limit ?? 10;
   const record = context.records.find((candidate) => candidate.id === query);
   let hits: RecallHit[];
-  if (record?.type === 'checkpoint') hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
+  if (record?.type === 'checkpoint')
+    hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
   else if (record) hits = await byRecord(context, record);
   else if (/^sha256:[0-9a-f]{64}$/.test(query)) hits = await bySpanId(context, query);
   else hits = await byHandles(context, query);
   const verified = hits.filter((hit) => hit.status === 'verified');
   if (verified.length > 0) {
-    return { query, status: 'verified', results: verified.slice(0, limit), gap: null, note: `Found verbatim in the ledger (${verified.length} verified hit${verified.length === 1 ? '' : 's'}).` };
+    return {
+      query,
+      status: 'verified',
+      results: verified.slice(0, limit),
+      gap: null,
+      note: `Found verbatim in the ledger (${verified.length} verified hit${verified.length === 1 ? '' : 's'}).`,
+    };
   }
   const keys = new Set(lookupKeys(query));
   const textHits = await context.store.searchText(context.sessionId, query, limit);
-  const spans = new Map((await context.store.spans(context.sessionId, [...new Set(textHits.map((hit) => hit.spanId))])).map((span) => [span.id, span]));
+  const spans = new Map(
+    (await context.store.spans(context.sessionId, [...new Set(textHits.map((hit) => hit.spanId))])).map((span) => [
+      span.id,
+      span,
+    ]),
+  );
   const unverified: RecallHit[] = [
     ...hits,
     ...byLossyRecords(context, keys),
@@ -141,7 +193,15 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       const span = spans.get(hit.spanId);
       if (!span) return [];
       const at = span.text.indexOf(query);
-      return [{ spanId: hit.spanId, seq: hit.seq, status: 'unverified', text: excerpt(span.text, Math.max(0, at), Math.max(0, at) + query.length), via: 'text' }];
+      return [
+        {
+          spanId: hit.spanId,
+          seq: hit.seq,
+          status: 'unverified',
+          text: excerpt(span.text, Math.max(0, at), Math.max(0, at) + query.length),
+          via: 'text',
+        },
+      ];
     }),
   ].slice(0, limit);
   if (gapsOf(context.records).length > 0) {

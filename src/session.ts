@@ -78,11 +78,20 @@ export class LedgerSession {
   /** The last `handleIndex()` result, for the record it was computed for. */
   private handleIndexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
 
-  private constructor(id: string, dependencies: SessionDependencies, options: SessionOptions, state: { records: CompactionRecord[]; originals: SpanOccurrence[]; nextSeq: number; byteEnd: number }) {
+  private constructor(
+    id: string,
+    dependencies: SessionDependencies,
+    options: SessionOptions,
+    state: { records: CompactionRecord[]; originals: SpanOccurrence[]; nextSeq: number; byteEnd: number },
+  ) {
     this.id = id;
     this.dependencies = dependencies;
     this.systemPrompt = options.systemPrompt;
-    this.config = resolveWindowConfig(id, options.window, options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + 4 : 0);
+    this.config = resolveWindowConfig(
+      id,
+      options.window,
+      options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + 4 : 0,
+    );
     this.allRecords = state.records;
     this.originals = state.originals;
     this.nextSeq = state.nextSeq;
@@ -90,8 +99,16 @@ export class LedgerSession {
   }
 
   /** Open (or create) a session and load its window from the store. */
-  static async open(id: string, dependencies: SessionDependencies, options: SessionOptions = {}): Promise<LedgerSession> {
-    if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new InvalidInputError(`session id must be a non-empty string of at most 200 characters (got ${JSON.stringify(id)})`, { sessionId: id });
+  static async open(
+    id: string,
+    dependencies: SessionDependencies,
+    options: SessionOptions = {},
+  ): Promise<LedgerSession> {
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200)
+      throw new InvalidInputError(
+        `session id must be a non-empty string of at most 200 characters (got ${JSON.stringify(id)})`,
+        { sessionId: id },
+      );
     resolveWindowConfig(id, options.window);
     const { store } = dependencies;
     await store.openSession(id, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
@@ -101,7 +118,11 @@ export class LedgerSession {
     const originals = await store.occurrences(id, { fromSeq });
     const nextSeq = await store.nextSeq(id);
     const lastOriginal = originals[originals.length - 1];
-    const byteEnd = lastOriginal ? lastOriginal.byteEnd : nextSeq > 0 ? ((await store.occurrences(id, { fromSeq: nextSeq - 1 }))[0]?.byteEnd ?? 0) : 0;
+    const byteEnd = lastOriginal
+      ? lastOriginal.byteEnd
+      : nextSeq > 0
+        ? ((await store.occurrences(id, { fromSeq: nextSeq - 1 }))[0]?.byteEnd ?? 0)
+        : 0;
     return new LedgerSession(id, dependencies, options, { records, originals, nextSeq, byteEnd });
   }
 
@@ -121,7 +142,12 @@ export class LedgerSession {
       const handleTokens = new Map<string, number>();
       messages.forEach((message, index) => {
         validateMessage(message, `session ${this.id}, message ${index} of this append`);
-        const ingested = messageToEntries(message, { maxSpanTokens: this.config.maxSpanTokens, counter, byteStart: byte, handleTokens });
+        const ingested = messageToEntries(message, {
+          maxSpanTokens: this.config.maxSpanTokens,
+          counter,
+          byteStart: byte,
+          handleTokens,
+        });
         entries.push(...ingested.entries);
         byte = ingested.byteEnd;
       });
@@ -154,13 +180,18 @@ export class LedgerSession {
     const active = this.activeRecord();
     if (!active) return [];
     if (this.handleIndexCache?.recordId !== active.id) {
-      this.handleIndexCache = { recordId: active.id, handles: mergeHandles(active.handles, this.chains.merged(this.allRecords, active.checkpointId)?.handles ?? []) };
+      this.handleIndexCache = {
+        recordId: active.id,
+        handles: mergeHandles(active.handles, this.chains.merged(this.allRecords, active.checkpointId)?.handles ?? []),
+      };
     }
     return [...this.handleIndexCache.handles];
   }
 
   private checkpointHead(record: CompactionRecord | undefined): CompactionRecord | undefined {
-    return record?.checkpointId === undefined ? undefined : this.allRecords.find((candidate) => candidate.id === record.checkpointId);
+    return record?.checkpointId === undefined
+      ? undefined
+      : this.allRecords.find((candidate) => candidate.id === record.checkpointId);
   }
 
   private state(): WindowState {
@@ -193,9 +224,16 @@ export class LedgerSession {
       }
       while (rendered.tokens > maxTokens) {
         if (this.originals.length === 0) {
-          throw new ContextBudgetError(`Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.`, { sessionId: this.id, tokens: rendered.tokens, maxTokens });
+          throw new ContextBudgetError(
+            `Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.`,
+            { sessionId: this.id, tokens: rendered.tokens, maxTokens },
+          );
         }
-        const fixed = renderWindow({ ...this.state(), originals: [] }, this.dependencies.counter, this.costCache).tokens;
+        const fixed = renderWindow(
+          { ...this.state(), originals: [] },
+          this.dependencies.counter,
+          this.costCache,
+        ).tokens;
         const room = maxTokens - Math.max(fixed, ledgerBudgetTokens(this.config));
         await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
         rendered = this.peek();
@@ -210,7 +248,9 @@ export class LedgerSession {
    * configured `keepRecentTokens`).
    */
   compact(keepRecentTokens?: number): Promise<CompactionRecord | undefined> {
-    return this.exclusive(async () => this.compactOnce(keepRecentTokens === undefined ? await this.refillPlan() : this.keepPlan(keepRecentTokens)));
+    return this.exclusive(async () =>
+      this.compactOnce(keepRecentTokens === undefined ? await this.refillPlan() : this.keepPlan(keepRecentTokens)),
+    );
   }
 
   private originalCosts(): number[] {
@@ -218,14 +258,18 @@ export class LedgerSession {
   }
 
   private keepPlan(keepTokens: number): { boundary: number; handleBudgetTokens: number } {
-    return { boundary: chooseBoundary(this.originals, this.originalCosts(), keepTokens), handleBudgetTokens: this.config.handleBudgetTokens };
+    return {
+      boundary: chooseBoundary(this.originals, this.originalCosts(), keepTokens),
+      handleBudgetTokens: this.config.handleBudgetTokens,
+    };
   }
 
   /** The boundary and handle budget that refill the window to `targetFill` after compacting. */
   private async refillPlan(): Promise<{ boundary: number; handleBudgetTokens: number }> {
     const first = this.originals[0];
     const last = this.originals[this.originals.length - 1];
-    if (first === undefined || last === undefined) return { boundary: 0, handleBudgetTokens: this.config.handleBudgetTokens };
+    if (first === undefined || last === undefined)
+      return { boundary: 0, handleBudgetTokens: this.config.handleBudgetTokens };
     const active = this.activeRecord();
     const regionHandles = await this.dependencies.store.handles(this.id, { fromSeq: first.seq, toSeq: last.seq });
     return planRefill({
@@ -257,7 +301,12 @@ export class LedgerSession {
       handles: [],
       reversible: active?.reversible ?? true,
       depth: 1,
-      droppedRange: { fromSeq: active?.droppedRange.fromSeq ?? 0, toSeq: this.originals[this.originals.length - 1]?.seq ?? 0, byteStart: 0, byteEnd: 0 },
+      droppedRange: {
+        fromSeq: active?.droppedRange.fromSeq ?? 0,
+        toSeq: this.originals[this.originals.length - 1]?.seq ?? 0,
+        byteStart: 0,
+        byteEnd: 0,
+      },
       ancestors: [],
       rederived: false,
       summarizer: this.dependencies.summarizer.identity,
@@ -266,11 +315,23 @@ export class LedgerSession {
       atSeq: this.nextSeq,
       createdAt: '',
     };
-    const checkpoint = { id: `chk_${'0'.repeat(24)}`, count: (state.checkpoint?.count ?? 0) + 100, userConstraints: state.checkpoint?.userConstraints ?? 0 };
-    return renderWindow({ ...state, active: placeholder, checkpoint, originals: [], masking: undefined }, this.dependencies.counter).tokens + FRAME_HEADERS_TOKENS;
+    const checkpoint = {
+      id: `chk_${'0'.repeat(24)}`,
+      count: (state.checkpoint?.count ?? 0) + 100,
+      userConstraints: state.checkpoint?.userConstraints ?? 0,
+    };
+    return (
+      renderWindow(
+        { ...state, active: placeholder, checkpoint, originals: [], masking: undefined },
+        this.dependencies.counter,
+      ).tokens + FRAME_HEADERS_TOKENS
+    );
   }
 
-  private async compactOnce(plan: { boundary: number; handleBudgetTokens: number }): Promise<CompactionRecord | undefined> {
+  private async compactOnce(plan: {
+    boundary: number;
+    handleBudgetTokens: number;
+  }): Promise<CompactionRecord | undefined> {
     if (this.originals.length === 0 || plan.boundary <= 0) return undefined;
     const { boundary } = plan;
     const region = this.originals.slice(0, boundary);
@@ -303,7 +364,10 @@ export class LedgerSession {
 
   /** Recall by handle, span id, record id or text. Never writes. */
   recall(query: string, options: { limit?: number } = {}): Promise<RecallResult> {
-    return recall({ store: this.dependencies.store, sessionId: this.id, records: this.allRecords, limit: options.limit }, query);
+    return recall(
+      { store: this.dependencies.store, sessionId: this.id, records: this.allRecords, limit: options.limit },
+      query,
+    );
   }
 
   /**
@@ -318,7 +382,10 @@ export class LedgerSession {
       const fromSeq = input.fromSeq ?? (active ? active.droppedRange.toSeq + 1 : 0);
       const toSeq = input.toSeq ?? this.nextSeq - 1;
       if (toSeq >= this.nextSeq || (toSeq >= 0 && fromSeq > toSeq + 1)) {
-        throw new InvalidInputError(`Session ${this.id}: an external summary must cover appended spans (got seq ${fromSeq}-${toSeq}, next seq is ${this.nextSeq})`, { sessionId: this.id, fromSeq, toSeq });
+        throw new InvalidInputError(
+          `Session ${this.id}: an external summary must cover appended spans (got seq ${fromSeq}-${toSeq}, next seq is ${this.nextSeq})`,
+          { sessionId: this.id, fromSeq, toSeq },
+        );
       }
       const covered = toSeq >= fromSeq ? await store.occurrences(this.id, { fromSeq, toSeq }) : [];
       const regionHandles = toSeq >= fromSeq ? await store.handles(this.id, { fromSeq, toSeq }) : [];

@@ -42,7 +42,10 @@ export function canonicalSpanBytes(input: SpanContent): Buffer {
  * verify spans stored before v2. It is ambiguous when a tool name or tool call id holds U+0000.
  */
 export function legacyCanonicalSpanBytes(input: SpanContent): Buffer {
-  return Buffer.from(['cl-span-v1', input.kind, input.toolName ?? '', input.toolCallId ?? '', input.text].join('\u0000'), 'utf8');
+  return Buffer.from(
+    ['cl-span-v1', input.kind, input.toolName ?? '', input.toolCallId ?? '', input.text].join('\u0000'),
+    'utf8',
+  );
 }
 
 function sha256Id(bytes: Buffer): string {
@@ -74,7 +77,12 @@ export function verifySpan(span: Span): boolean {
 
 /** True when two spans have the same addressed content (kind, tool name, tool call id, text). */
 export function sameSpanContent(a: SpanContent, b: SpanContent): boolean {
-  return a.kind === b.kind && a.text === b.text && (a.toolName ?? undefined) === (b.toolName ?? undefined) && (a.toolCallId ?? undefined) === (b.toolCallId ?? undefined);
+  return (
+    a.kind === b.kind &&
+    a.text === b.text &&
+    (a.toolName ?? undefined) === (b.toolName ?? undefined) &&
+    (a.toolCallId ?? undefined) === (b.toolCallId ?? undefined)
+  );
 }
 
 /** Build an immutable span, hashing its canonical form. */

@@ -109,7 +109,13 @@ export interface Claim {
 /** Something verification found wrong with a summary. */
 export interface Finding {
   /** What kind of problem. */
-  readonly code: 'invented-handle' | 'altered-handle' | 'missing-originals' | 'lossy-ancestor' | 'uncited-claim' | 'external-summary';
+  readonly code:
+    | 'invented-handle'
+    | 'altered-handle'
+    | 'missing-originals'
+    | 'lossy-ancestor'
+    | 'uncited-claim'
+    | 'external-summary';
   /** Human-readable description naming the handle or span. */
   readonly message: string;
   /** The handle-like token involved, verbatim, if any. */

@@ -32,7 +32,8 @@ export interface WindowStateInput {
   /** The active record, when the caller already knows it (default: the latest non-checkpoint record). */
   readonly active?: CompactionRecord | undefined;
   /** How to summarize the checkpoint chain (a session passes its cache; default: walk the chain). */
-  readonly checkpoint?: ((records: readonly CompactionRecord[], headId: string | undefined) => CheckpointSummary | undefined) | undefined;
+  readonly checkpoint?:
+    ((records: readonly CompactionRecord[], headId: string | undefined) => CheckpointSummary | undefined) | undefined;
 }
 
 /** Assemble the state `renderWindow` is a pure function of. */

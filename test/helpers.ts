@@ -21,10 +21,27 @@ export function fillerTurns(rounds: number, start = 0): TranscriptMessage[] {
   const messages: TranscriptMessage[] = [];
   for (let round = start; round < start + rounds; round++) {
     const id = `call_${round}`;
-    messages.push({ role: 'assistant', content: `Checking the service health, step ${round}.`, toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `curl -s http://payments.internal:8080/healthz?probe=${round}` }) }] });
-    const lines = Array.from({ length: 12 }, (_, line) => `probe ${round}.${line}: latency ${(round * 13 + line * 7) % 900}ms from node ip-10-0-${round % 7}-${line}; queue depth ${(round + line) % 40}`);
+    messages.push({
+      role: 'assistant',
+      content: `Checking the service health, step ${round}.`,
+      toolCalls: [
+        {
+          id,
+          name: 'bash',
+          arguments: JSON.stringify({ command: `curl -s http://payments.internal:8080/healthz?probe=${round}` }),
+        },
+      ],
+    });
+    const lines = Array.from(
+      { length: 12 },
+      (_, line) =>
+        `probe ${round}.${line}: latency ${(round * 13 + line * 7) % 900}ms from node ip-10-0-${round % 7}-${line}; queue depth ${(round + line) % 40}`,
+    );
     messages.push({ role: 'tool', content: lines.join('\n'), toolCallId: id, toolName: 'bash' });
-    messages.push({ role: 'assistant', content: `The service answered round ${round}; the overall trend is similar to before and nothing stands out in the latency figures yet.` });
+    messages.push({
+      role: 'assistant',
+      content: `The service answered round ${round}; the overall trend is similar to before and nothing stands out in the latency figures yet.`,
+    });
   }
   return messages;
 }
@@ -39,7 +56,8 @@ export function rewritingSummarizer(): Summarizer {
       const rewrite = (text: string) => text.replaceAll('eu-west-2b', 'eu-west-1');
       const claims = result.claims.map((claim) => ({ ...claim, text: rewrite(claim.text) }));
       const replica = request.units.find((unit) => unit.text.includes('PAYMENTS_DB_REPLICA=eu-west-2b'));
-      if (replica && !claims.some((claim) => claim.text.includes('PAYMENTS_DB_REPLICA=eu-west-1'))) claims.unshift({ text: 'Use PAYMENTS_DB_REPLICA=eu-west-1 for the database.', spanIds: replica.spanIds });
+      if (replica && !claims.some((claim) => claim.text.includes('PAYMENTS_DB_REPLICA=eu-west-1')))
+        claims.unshift({ text: 'Use PAYMENTS_DB_REPLICA=eu-west-1 for the database.', spanIds: replica.spanIds });
       return { summary: claims.map((claim) => claim.text).join(' '), claims };
     },
   };

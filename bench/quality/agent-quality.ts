@@ -31,16 +31,34 @@ interface CascadeStats {
 }
 
 /** Measure one budget over all transcripts. */
-export async function measureBudget(transcripts: readonly BenchTranscript[], budget: number, counter: TokenCounter, log: (line: string) => void): Promise<{ tallies: BudgetTallies; cascade: CascadeStats }> {
+export async function measureBudget(
+  transcripts: readonly BenchTranscript[],
+  budget: number,
+  counter: TokenCounter,
+  log: (line: string) => void,
+): Promise<{ tallies: BudgetTallies; cascade: CascadeStats }> {
   const tallies = createTallies();
   const cascade: CascadeStats = { transcripts: 0, withoutCompaction: 0, cascades: [] };
   const arms = [createLangChainTrimArm(counter), createAiSdkPruneArm(counter)];
   for (const transcript of transcripts) {
     const timeline = handleTimeline(messageHandles(transcript.messages));
     const agentCompaction = transcript.compactions[0];
-    const evaluator = createPointEvaluator({ messages: transcript.messages, timeline, budget, arms, tallies, agentCompaction });
+    const evaluator = createPointEvaluator({
+      messages: transcript.messages,
+      timeline,
+      budget,
+      arms,
+      tallies,
+      agentCompaction,
+    });
     const every = Math.max(5, Math.ceil(transcript.messages.length / 20));
-    const { session } = await replayLedger(transcript.id, transcript.messages, { budget, every, counter, forcedPoints: transcript.compactions.map((compaction) => compaction.atMessage), onPoint: (point) => evaluator.evaluate(point) });
+    const { session } = await replayLedger(transcript.id, transcript.messages, {
+      budget,
+      every,
+      counter,
+      forcedPoints: transcript.compactions.map((compaction) => compaction.atMessage),
+      onPoint: (point) => evaluator.evaluate(point),
+    });
     const summaries = session.records().filter((record) => record.type === 'summary').length;
     cascade.transcripts++;
     if (summaries === 0) cascade.withoutCompaction++;
@@ -53,7 +71,15 @@ export async function measureBudget(transcripts: readonly BenchTranscript[], bud
 function armRows(tallies: BudgetTallies, budget: number): (string | number | null)[][] {
   return [...tallies.needed.entries()].map(([arm, tally]) => {
     const ledger = arm === LEDGER;
-    return [budget, arm, round(tallyShare(tally)), ledger ? round(tallyShare(tallies.neededViaIndex)) : null, ledger ? round(tallyShare(tallies.neededViaRecall)) : null, round(tallyShare(tallies.constraints.get(arm))), tallies.constraints.get(arm)?.total ?? 0];
+    return [
+      budget,
+      arm,
+      round(tallyShare(tally)),
+      ledger ? round(tallyShare(tallies.neededViaIndex)) : null,
+      ledger ? round(tallyShare(tallies.neededViaRecall)) : null,
+      round(tallyShare(tallies.constraints.get(arm))),
+      tallies.constraints.get(arm)?.total ?? 0,
+    ];
   });
 }
 
@@ -61,10 +87,24 @@ function armRows(tallies: BudgetTallies, budget: number): (string | number | nul
 export async function runAgentQuality(context: BenchContext, name: 'claude-code' | 'swe-agent'): Promise<BenchResult> {
   const dataSet: DataSetFiles = await findDataSet(context.dataDir, name);
   const title = `Handle survival by generation and constraints, by the library's own extractor (${name})`;
-  const base = { name: `survival-${name}`, title, date: new Date().toISOString(), quick: context.quick, machine: context.machine };
-  if (dataSet.missing) return { ...base, notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`], tables: [], targets: [] };
+  const base = {
+    name: `survival-${name}`,
+    title,
+    date: new Date().toISOString(),
+    quick: context.quick,
+    machine: context.machine,
+  };
+  if (dataSet.missing)
+    return {
+      ...base,
+      notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`],
+      tables: [],
+      targets: [],
+    };
   let transcripts = await loadTranscripts(dataSet);
-  const notes: string[] = [`Data: ${dataSet.files.length} file(s) in ${dataSet.folder}, ${transcripts.length} transcript(s).`];
+  const notes: string[] = [
+    `Data: ${dataSet.files.length} file(s) in ${dataSet.folder}, ${transcripts.length} transcript(s).`,
+  ];
   if (context.quick && transcripts.length > 8) {
     notes.push(`--quick: only the first 8 of ${transcripts.length} transcripts.`);
     transcripts = transcripts.slice(0, 8);
@@ -80,28 +120,106 @@ export async function runAgentQuality(context: BenchContext, name: 'claude-code'
     context.log(`quality ${name}: budget ${budget}`);
     const { tallies, cascade } = await measureBudget(transcripts, budget, counter, context.log);
     mainRows.push(...armRows(tallies, budget));
-    for (const [arm, list] of tallies.survival) survivalRows.push([budget, arm, ...[0, 1, 2, 3, 4].map((index) => round(tallyShare(list[index])))]);
-    for (const [arm, tally] of tallies.boundary) boundaryRows.push([budget, arm, round(tallyShare(tally)), tally.total]);
+    for (const [arm, list] of tallies.survival)
+      survivalRows.push([budget, arm, ...[0, 1, 2, 3, 4].map((index) => round(tallyShare(list[index])))]);
+    for (const [arm, tally] of tallies.boundary)
+      boundaryRows.push([budget, arm, round(tallyShare(tally)), tally.total]);
     const deep = cascade.cascades.filter((count) => count >= 3).length;
-    cascadeRows.push([budget, cascade.transcripts, cascade.withoutCompaction, deep, Math.max(0, ...cascade.cascades), tallies.points]);
+    cascadeRows.push([
+      budget,
+      cascade.transcripts,
+      cascade.withoutCompaction,
+      deep,
+      Math.max(0, ...cascade.cascades),
+      tallies.points,
+    ]);
     if (budget === 8000) {
-      targets.push(atLeast(`future-needed handle recall, window + one recall @8k (${name})`, round(tallyShare(tallies.neededViaRecall)), 0.95, 'one recall = session.recall(handle text) verified'));
-      targets.push(atLeast(`future-needed handle recall, window + checkpoint listing @8k (${name})`, round(tallyShare(tallies.neededViaIndex)), 0.95, 'stricter: only what the window names (the handle or the checkpoint id holding it)'));
+      targets.push(
+        atLeast(
+          `future-needed handle recall, window + one recall @8k (${name})`,
+          round(tallyShare(tallies.neededViaRecall)),
+          0.95,
+          'one recall = session.recall(handle text) verified',
+        ),
+      );
+      targets.push(
+        atLeast(
+          `future-needed handle recall, window + checkpoint listing @8k (${name})`,
+          round(tallyShare(tallies.neededViaIndex)),
+          0.95,
+          'stricter: only what the window names (the handle or the checkpoint id holding it)',
+        ),
+      );
       const own = tallies.boundary.get("agent's own summary (Claude Code)");
-      if (own) targets.push(atMost(`Claude Code's own summary: future-needed handles kept at its boundary`, round(tallyShare(own)), 0.5, 'expected well under half'));
+      if (own)
+        targets.push(
+          atMost(
+            `Claude Code's own summary: future-needed handles kept at its boundary`,
+            round(tallyShare(own)),
+            0.5,
+            'expected well under half',
+          ),
+        );
     }
     const constraints = tallies.constraints.get(LEDGER);
-    targets.push(atLeast(`constraint survival @${budget / 1000}k (${name}, context-ledger)`, round(tallyShare(constraints)), 1, constraints?.total ? `${constraints.total} (point, user constraint) pairs` : 'no user-stated negative constraint in this data: nothing to measure'));
+    targets.push(
+      atLeast(
+        `constraint survival @${budget / 1000}k (${name}, context-ledger)`,
+        round(tallyShare(constraints)),
+        1,
+        constraints?.total
+          ? `${constraints.total} (point, user constraint) pairs`
+          : 'no user-stated negative constraint in this data: nothing to measure',
+      ),
+    );
   }
   tables.push({
     title: `Future-needed handle recall and constraint survival (${name})`,
-    columns: ['budget', 'arm', 'present in context', 'present or in index/checkpoint', 'present or one recall', 'constraints present', 'constraint pairs'],
+    columns: [
+      'budget',
+      'arm',
+      'present in context',
+      'present or in index/checkpoint',
+      'present or one recall',
+      'constraints present',
+      'constraint pairs',
+    ],
     rows: mainRows,
-    notes: ['Micro-average over all measurement points (every ~5% of a transcript, at the agent boundary, and right after each compaction) of all transcripts.', 'A handle is future-needed at a point when it appeared before the point and the agent wrote it (assistant text or tool-call arguments) after it.'],
+    notes: [
+      'Micro-average over all measurement points (every ~5% of a transcript, at the agent boundary, and right after each compaction) of all transcripts.',
+      'A handle is future-needed at a point when it appeared before the point and the agent wrote it (assistant text or tool-call arguments) after it.',
+    ],
   });
-  tables.push({ title: `Handle survival by generation (${name})`, columns: ['budget', 'arm', 'gen 1', 'gen 2', 'gen 3', 'gen 4', 'gen 5'], rows: survivalRows, notes: ['Share of a compacted region\'s handles verbatim in the context after 1..5 cascaded compactions (handles re-mentioned in recent turns count as present for every arm).'] });
-  if (boundaryRows.length > 0) tables.push({ title: `At Claude Code's own compaction boundary (${name})`, columns: ['budget', 'arm', 'future-needed present', 'needed handles'], rows: boundaryRows, notes: ["The agent's own summary is unbudgeted; the other arms are at the row's budget."] });
-  tables.push({ title: `Compaction depth reached (${name})`, columns: ['budget', 'transcripts', 'never compacted', 'with >= 3 cascaded compactions', 'max compactions', 'points'], rows: cascadeRows, notes: ['Where "never compacted" is non-zero the transcript fits the budget: there is nothing to compare for it at that budget.'] });
+  tables.push({
+    title: `Handle survival by generation (${name})`,
+    columns: ['budget', 'arm', 'gen 1', 'gen 2', 'gen 3', 'gen 4', 'gen 5'],
+    rows: survivalRows,
+    notes: [
+      "Share of a compacted region's handles verbatim in the context after 1..5 cascaded compactions (handles re-mentioned in recent turns count as present for every arm).",
+    ],
+  });
+  if (boundaryRows.length > 0)
+    tables.push({
+      title: `At Claude Code's own compaction boundary (${name})`,
+      columns: ['budget', 'arm', 'future-needed present', 'needed handles'],
+      rows: boundaryRows,
+      notes: ["The agent's own summary is unbudgeted; the other arms are at the row's budget."],
+    });
+  tables.push({
+    title: `Compaction depth reached (${name})`,
+    columns: [
+      'budget',
+      'transcripts',
+      'never compacted',
+      'with >= 3 cascaded compactions',
+      'max compactions',
+      'points',
+    ],
+    rows: cascadeRows,
+    notes: [
+      'Where "never compacted" is non-zero the transcript fits the budget: there is nothing to compare for it at that budget.',
+    ],
+  });
   const gaps = await measureGapHonesty(transcripts, counter);
   tables.push(gaps.table);
   targets.push(atLeast(`gap honesty (${name})`, gaps.share, 1, `${gaps.total} recalls of dropped handles`));

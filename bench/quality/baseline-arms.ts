@@ -44,7 +44,13 @@ export function createMessageCost(counter: TokenCounter): (message: TranscriptMe
   return (message) => {
     let cost = cache.get(message);
     if (cost === undefined) {
-      cost = counter.count(message.content) + (message.toolCalls ?? []).reduce((sum, call) => sum + counter.count(call.arguments) + counter.count(call.name), 0) + MESSAGE_OVERHEAD_TOKENS;
+      cost =
+        counter.count(message.content) +
+        (message.toolCalls ?? []).reduce(
+          (sum, call) => sum + counter.count(call.arguments) + counter.count(call.name),
+          0,
+        ) +
+        MESSAGE_OVERHEAD_TOKENS;
       cache.set(message, cost);
     }
     return cost;
@@ -64,8 +70,14 @@ function parseArguments(text: string): Record<string, unknown> {
 function toLangChain(message: TranscriptMessage, id: string): BaseMessage {
   if (message.role === 'system') return new SystemMessage({ content: message.content, id });
   if (message.role === 'user') return new HumanMessage({ content: message.content, id });
-  if (message.role === 'tool') return new ToolMessage({ content: message.content, tool_call_id: message.toolCallId ?? 'unknown', id });
-  const toolCalls = (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, args: parseArguments(call.arguments), type: 'tool_call' as const }));
+  if (message.role === 'tool')
+    return new ToolMessage({ content: message.content, tool_call_id: message.toolCallId ?? 'unknown', id });
+  const toolCalls = (message.toolCalls ?? []).map((call) => ({
+    id: call.id,
+    name: call.name,
+    args: parseArguments(call.arguments),
+    type: 'tool_call' as const,
+  }));
   return new AIMessage({ content: message.content, tool_calls: toolCalls, id });
 }
 
@@ -97,7 +109,12 @@ export function createLangChainTrimArm(counter: TokenCounter): BaselineArm {
   return {
     name: 'trim (LangChain trimMessages)',
     async render(messages, budget) {
-      const kept = await trimMessages(messages.map(convert), { strategy: 'last', maxTokens: budget, tokenCounter, includeSystem: true });
+      const kept = await trimMessages(messages.map(convert), {
+        strategy: 'last',
+        maxTokens: budget,
+        tokenCounter,
+        includeSystem: true,
+      });
       return kept.map((message) => messageText(original(message))).join('\n\n');
     },
   };
@@ -108,11 +125,22 @@ function toModelMessage(message: TranscriptMessage): ModelMessage {
   if (message.role === 'user') return { role: 'user', content: message.content };
   if (message.role === 'tool') {
     const toolCallId = message.toolCallId ?? 'unknown';
-    return { role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: message.toolName ?? 'tool', output: { type: 'text', value: message.content } }] };
+    return {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId,
+          toolName: message.toolName ?? 'tool',
+          output: { type: 'text', value: message.content },
+        },
+      ],
+    };
   }
   const parts: Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string> = [];
   if (message.content.length > 0) parts.push({ type: 'text', text: message.content });
-  for (const call of message.toolCalls ?? []) parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments });
+  for (const call of message.toolCalls ?? [])
+    parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments });
   return { role: 'assistant', content: parts };
 }
 
@@ -121,8 +149,10 @@ function modelMessageText(message: ModelMessage): string {
   if (typeof message.content === 'string') return `[${message.role}]\n${message.content}`;
   const parts = message.content.map((part) => {
     if (part.type === 'text') return part.text;
-    if (part.type === 'tool-call') return `[tool call ${part.toolName}] ${typeof part.input === 'string' ? part.input : JSON.stringify(part.input)}`;
-    if (part.type === 'tool-result') return part.output.type === 'text' ? part.output.value : JSON.stringify(part.output);
+    if (part.type === 'tool-call')
+      return `[tool call ${part.toolName}] ${typeof part.input === 'string' ? part.input : JSON.stringify(part.input)}`;
+    if (part.type === 'tool-result')
+      return part.output.type === 'text' ? part.output.value : JSON.stringify(part.output);
     return '';
   });
   return [`[${message.role}]`, ...parts].join('\n');
@@ -150,7 +180,12 @@ export function createAiSdkPruneArm(counter: TokenCounter): BaselineArm {
         if (!result) converted.set(message, (result = toModelMessage(message)));
         return result;
       });
-      const pruned = pruneMessages({ messages: model, reasoning: 'before-last-message', toolCalls: 'before-last-2-messages', emptyMessages: 'remove' });
+      const pruned = pruneMessages({
+        messages: model,
+        reasoning: 'before-last-message',
+        toolCalls: 'before-last-2-messages',
+        emptyMessages: 'remove',
+      });
       const kept: ModelMessage[] = [];
       let used = 0;
       for (let index = pruned.length - 1; index >= 0; index--) {

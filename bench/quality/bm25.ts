@@ -5,7 +5,9 @@
  */
 
 const STOP = new Set(
-  'the a an and or of to in on for is are was were be been it its this that these those with as at by from i you we he she they them his her my your our their me him us not but have has had do does did so if then than what when where who whom which how why will would can could should about into over after before just also very there here all any some'.split(' '),
+  'the a an and or of to in on for is are was were be been it its this that these those with as at by from i you we he she they them his her my your our their me him us not but have has had do does did so if then than what when where who whom which how why will would can could should about into over after before just also very there here all any some'.split(
+    ' ',
+  ),
 );
 
 /** Terms of a text. */
@@ -31,7 +33,8 @@ export function createBm25Index(documents: readonly { readonly label: string; re
   const lengths = documents.map((document) => terms(document.text).length);
   const average = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, documents.length);
   const documentFrequency = new Map<string, number>();
-  for (const counts of frequencies) for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const counts of frequencies)
+    for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const idf = (term: string) => {
     const n = documentFrequency.get(term) ?? 0;
     return Math.log(1 + (documents.length - n + 0.5) / (n + 0.5));
@@ -45,7 +48,8 @@ export function createBm25Index(documents: readonly { readonly label: string; re
         let score = 0;
         for (const term of queryTerms) {
           const frequency = counts.get(term) ?? 0;
-          if (frequency > 0) score += (idf(term) * frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * length) / average));
+          if (frequency > 0)
+            score += (idf(term) * frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * length) / average));
         }
         return { label: document.label, score, index };
       });

@@ -27,7 +27,13 @@ import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
 import type { BenchTranscript } from '../data-sets.js';
-import { MESSAGE_OVERHEAD_TOKENS, createAiSdkPruneArm, createLangChainTrimArm, createMessageCost, messageText } from './baseline-arms.js';
+import {
+  MESSAGE_OVERHEAD_TOKENS,
+  createAiSdkPruneArm,
+  createLangChainTrimArm,
+  createMessageCost,
+  messageText,
+} from './baseline-arms.js';
 import { agentTextAfter, countPresent, futureNeeded } from './future-needed.js';
 import { replayToCut, shownIndexHandles, withoutHandleIndex } from './public-replay.js';
 
@@ -88,7 +94,12 @@ export interface BudgetMeasure {
   readonly gaps: { cutsWithGaps: number; gapsListed: number; cuts: number };
 }
 
-function summaryPlusRecent(summary: string, before: readonly TranscriptMessage[], budget: number, counter: TokenCounter): string {
+function summaryPlusRecent(
+  summary: string,
+  before: readonly TranscriptMessage[],
+  budget: number,
+  counter: TokenCounter,
+): string {
   const cost = createMessageCost(counter);
   let used = counter.count(summary) + MESSAGE_OVERHEAD_TOKENS;
   const kept: string[] = [];
@@ -104,8 +115,18 @@ function summaryPlusRecent(summary: string, before: readonly TranscriptMessage[]
 }
 
 /** Measure every cut at one budget. */
-export async function measureCuts(cuts: readonly Cut[], budget: number, counter: TokenCounter, log: (line: string) => void): Promise<BudgetMeasure> {
-  const measure: BudgetMeasure = { arms: new Map(), viaRecall: { hit: 0, total: 0 }, index: { used: 0, shown: 0 }, gaps: { cutsWithGaps: 0, gapsListed: 0, cuts: 0 } };
+export async function measureCuts(
+  cuts: readonly Cut[],
+  budget: number,
+  counter: TokenCounter,
+  log: (line: string) => void,
+): Promise<BudgetMeasure> {
+  const measure: BudgetMeasure = {
+    arms: new Map(),
+    viaRecall: { hit: 0, total: 0 },
+    index: { used: 0, shown: 0 },
+    gaps: { cutsWithGaps: 0, gapsListed: 0, cuts: 0 },
+  };
   const trim = createLangChainTrimArm(counter);
   const prune = createAiSdkPruneArm(counter);
   for (const cut of cuts) {
@@ -132,7 +153,11 @@ export async function measureCuts(cuts: readonly Cut[], budget: number, counter:
     }
     for (const handle of needed) {
       measure.viaRecall.total++;
-      if (replayed.rendered.text.includes(handle) || (await replayed.session.recall(handle, { limit: 1 })).status === 'verified') measure.viaRecall.hit++;
+      if (
+        replayed.rendered.text.includes(handle) ||
+        (await replayed.session.recall(handle, { limit: 1 })).status === 'verified'
+      )
+        measure.viaRecall.hit++;
     }
     const later = agentTextAfter(cut.messages, cut.at);
     const shown = shownIndexHandles(replayed);
@@ -143,7 +168,9 @@ export async function measureCuts(cuts: readonly Cut[], budget: number, counter:
     measure.gaps.gapsListed += gaps;
     if (gaps > 0) measure.gaps.cutsWithGaps++;
     const ledger = countPresent(needed, replayed.rendered.text);
-    log(`  ${cut.id} @${budget}: cut at ${cut.at}/${cut.messages.length}, ${needed.length} future-needed, ledger has ${ledger}, ${replayed.session.records().length} records`);
+    log(
+      `  ${cut.id} @${budget}: cut at ${cut.at}/${cut.messages.length}, ${needed.length} future-needed, ledger has ${ledger}, ${replayed.session.records().length} records`,
+    );
   }
   return measure;
 }
@@ -157,8 +184,20 @@ function armShare(measure: BudgetMeasure, arm: string): number | null {
 export async function runCutQuality(context: BenchContext, name: 'claude-code' | 'swe-agent'): Promise<BenchResult> {
   const dataSet = await findDataSet(context.dataDir, name);
   const title = `Future-needed handles in the window at a cut (${name === 'claude-code' ? 'Claude Code sessions at their own compaction' : 'SWE-agent trajectories at 60%'})`;
-  const base = { name: `quality-${name}`, title, date: new Date().toISOString(), quick: context.quick, machine: context.machine };
-  if (dataSet.missing) return { ...base, notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`], tables: [], targets: [] };
+  const base = {
+    name: `quality-${name}`,
+    title,
+    date: new Date().toISOString(),
+    quick: context.quick,
+    machine: context.machine,
+  };
+  if (dataSet.missing)
+    return {
+      ...base,
+      notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`],
+      tables: [],
+      targets: [],
+    };
   let cuts = cutsOf(name, await loadTranscripts(dataSet));
   const notes = [`Data: ${dataSet.files.length} file(s) in ${dataSet.folder}, ${cuts.length} cut transcript(s).`];
   if (context.quick && cuts.length > 10) {
@@ -170,17 +209,45 @@ export async function runCutQuality(context: BenchContext, name: 'claude-code' |
   const ledgerRows: (string | number | null)[][] = [];
   const targets: TargetCheck[] = [];
   const perBudget: Record<number, unknown> = {};
-  const leadArms = Object.values(ARMS).filter((arm) => name === 'claude-code' || (arm !== ARMS.ownSummaryRecent && arm !== ARMS.ownSummaryAlone));
+  const leadArms = Object.values(ARMS).filter(
+    (arm) => name === 'claude-code' || (arm !== ARMS.ownSummaryRecent && arm !== ARMS.ownSummaryAlone),
+  );
   const leadRows: (string | number | null)[][] = [];
   for (const budget of CUT_BUDGETS) {
     context.log(`quality ${name}: budget ${budget}`);
     const measure = await measureCuts(cuts, budget, counter, context.log);
-    for (const [arm, tally] of measure.arms) mainRows.push([budget, arm, round(share(tally.present, tally.needed)), tally.needed, Math.round(tally.tokens / tally.cuts)]);
+    for (const [arm, tally] of measure.arms)
+      mainRows.push([
+        budget,
+        arm,
+        round(share(tally.present, tally.needed)),
+        tally.needed,
+        Math.round(tally.tokens / tally.cuts),
+      ]);
     const { viaRecall, index, gaps } = measure;
-    ledgerRows.push([budget, round(armShare(measure, ARMS.ledger)), round(share(viaRecall.hit, viaRecall.total)), round(share(index.used, index.shown)), index.shown, round(share(gaps.cutsWithGaps, gaps.cuts)), gaps.gapsListed]);
-    leadRows.push([budget, ...leadArms.map((arm) => round(armShare(measure, arm), 3)), round(share(viaRecall.hit, viaRecall.total), 3)]);
+    ledgerRows.push([
+      budget,
+      round(armShare(measure, ARMS.ledger)),
+      round(share(viaRecall.hit, viaRecall.total)),
+      round(share(index.used, index.shown)),
+      index.shown,
+      round(share(gaps.cutsWithGaps, gaps.cuts)),
+      gaps.gapsListed,
+    ]);
+    leadRows.push([
+      budget,
+      ...leadArms.map((arm) => round(armShare(measure, arm), 3)),
+      round(share(viaRecall.hit, viaRecall.total), 3),
+    ]);
     perBudget[budget] = { arms: Object.fromEntries(measure.arms), viaRecall, index, gaps };
-    targets.push(atLeast(`future-needed handles in the window @${budget / 1000}k (${name}, context-ledger)`, round(armShare(measure, ARMS.ledger)), 0.95, 'verbatim in render().text; yardstick of bench/quality/future-needed.ts'));
+    targets.push(
+      atLeast(
+        `future-needed handles in the window @${budget / 1000}k (${name}, context-ledger)`,
+        round(armShare(measure, ARMS.ledger)),
+        0.95,
+        'verbatim in render().text; yardstick of bench/quality/future-needed.ts',
+      ),
+    );
   }
   const tables: ResultTable[] = [
     {
@@ -194,7 +261,15 @@ export async function runCutQuality(context: BenchContext, name: 'claude-code' |
     },
     {
       title: `context-ledger only: one recall, index precision, gap false alarms (${name})`,
-      columns: ['budget', 'in window', 'in window or one recall', 'index precision', 'handles shown', 'cuts with a gap listed', 'gaps listed'],
+      columns: [
+        'budget',
+        'in window',
+        'in window or one recall',
+        'index precision',
+        'handles shown',
+        'cuts with a gap listed',
+        'gaps listed',
+      ],
       rows: ledgerRows,
       notes: [
         'In window or one recall: present, or session.recall(handle) answers verified; it needs the agent to ask for the handle, so it is not the in-window figure.',
@@ -207,7 +282,9 @@ export async function runCutQuality(context: BenchContext, name: 'claude-code' |
     title: `Future-needed handles in the window at the cut, context-ledger vs baselines (${name}, ${cuts.length} transcripts)`,
     columns: ['budget', ...leadArms.map((arm) => `${arm} (in window)`), 'context-ledger in window or one recall'],
     rows: leadRows,
-    notes: ['Every in-window column: share of the future-needed handles verbatim in the context the arm gives the model at the cut. The last column is not in the window: it counts a handle the agent would get back by recalling it (session.recall verified).'],
+    notes: [
+      'Every in-window column: share of the future-needed handles verbatim in the context the arm gives the model at the cut. The last column is not in the window: it counts a handle the agent would get back by recalling it (session.recall verified).',
+    ],
   };
   return { ...base, notes, tables, targets, lead, data: perBudget };
 }

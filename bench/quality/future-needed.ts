@@ -51,7 +51,8 @@ export function identifierTokens(text: string): string[] {
 function stringValues(value: unknown, into: string[]): void {
   if (typeof value === 'string') into.push(value);
   else if (Array.isArray(value)) for (const item of value) stringValues(item, into);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) stringValues(item, into);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) stringValues(item, into);
 }
 
 /** The string values of a tool call's JSON arguments (the raw text when it is not JSON). */
@@ -73,7 +74,11 @@ export function agentWritten(message: TranscriptMessage): string[] {
 
 /** All text of a message as it appears in the transcript: content, tool-call arguments raw and as strings. */
 export function transcriptText(message: TranscriptMessage): string {
-  const calls = (message.toolCalls ?? []).flatMap((call) => [call.name, call.arguments, ...argumentStrings(call.arguments)]);
+  const calls = (message.toolCalls ?? []).flatMap((call) => [
+    call.name,
+    call.arguments,
+    ...argumentStrings(call.arguments),
+  ]);
   return [message.content, ...calls].join('\n');
 }
 

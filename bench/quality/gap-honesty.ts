@@ -25,8 +25,21 @@ const SAMPLE = 400;
 const KINDS: Record<Role, SourceKind> = { system: 'system', user: 'user', assistant: 'assistant', tool: 'tool-result' };
 
 async function extractiveSummary(transcript: BenchTranscript, upTo: number, counter: TokenCounter): Promise<string> {
-  const units = transcript.messages.slice(0, upTo).map((message, seq): SourceUnit => ({ text: message.content, spanIds: [`pre-${seq}`], role: message.role, kind: KINDS[message.role], seq, origin: 'original' }));
-  const result = await createExtractiveSummarizer().summarize({ sessionId: transcript.id, units, budgetTokens: 800, handles: [], counter });
+  const units = transcript.messages.slice(0, upTo).map((message, seq): SourceUnit => ({
+    text: message.content,
+    spanIds: [`pre-${seq}`],
+    role: message.role,
+    kind: KINDS[message.role],
+    seq,
+    origin: 'original',
+  }));
+  const result = await createExtractiveSummarizer().summarize({
+    sessionId: transcript.id,
+    units,
+    budgetTokens: 800,
+    handles: [],
+    counter,
+  });
   return result.summary;
 }
 
@@ -41,7 +54,10 @@ export interface GapHonesty {
 }
 
 /** Measure gap honesty over transcripts. */
-export async function measureGapHonesty(transcripts: readonly BenchTranscript[], counter: TokenCounter): Promise<GapHonesty> {
+export async function measureGapHonesty(
+  transcripts: readonly BenchTranscript[],
+  counter: TokenCounter,
+): Promise<GapHonesty> {
   const counts = { gap: 0, verified: 0, unverified: 0, transcripts: 0 };
   for (const transcript of transcripts) {
     const own = transcript.compactions[0];
@@ -49,11 +65,19 @@ export async function measureGapHonesty(transcripts: readonly BenchTranscript[],
     if (split < 1 || split >= transcript.messages.length) continue;
     const summary = own?.summary ?? (await extractiveSummary(transcript, split, counter));
     const store = createMemoryStore();
-    const session = await createLedger({ store, tokenCounter: counter }).session(`${transcript.id}-resumed`, { window: { maxTokens: 1_000_000 } });
-    await session.importExternalSummary({ summary, summarizer: own?.summarizer ?? { name: 'bench-extractive', version: '1' }, toSeq: -1 });
+    const session = await createLedger({ store, tokenCounter: counter }).session(`${transcript.id}-resumed`, {
+      window: { maxTokens: 1_000_000 },
+    });
+    await session.importExternalSummary({
+      summary,
+      summarizer: own?.summarizer ?? { name: 'bench-extractive', version: '1' },
+      toSeq: -1,
+    });
     await session.append(transcript.messages.slice(split));
     const storedKeys = new Set((await store.handles(session.id)).map((handle) => handle.key));
-    const dropped = [...handleTimeline(messageHandles(transcript.messages)).handlesBetween(0, split)].filter((text) => !summary.includes(text) && !lookupKeys(text).some((key) => storedKeys.has(key)));
+    const dropped = [...handleTimeline(messageHandles(transcript.messages)).handlesBetween(0, split)].filter(
+      (text) => !summary.includes(text) && !lookupKeys(text).some((key) => storedKeys.has(key)),
+    );
     const step = Math.max(1, Math.ceil(dropped.length / SAMPLE));
     counts.transcripts++;
     for (let index = 0; index < dropped.length; index += step) {
@@ -68,8 +92,12 @@ export async function measureGapHonesty(transcripts: readonly BenchTranscript[],
     table: {
       title: 'Gap honesty: recalls of handles made unrecoverable on purpose',
       columns: ['transcripts', 'recalls', 'gap', 'verified', 'unverified', 'share reported as gap'],
-      rows: [[counts.transcripts, total, counts.gap, counts.verified, counts.unverified, round(share(counts.gap, total))]],
-      notes: ['Resumed from an external summary with importExternalSummary({ toSeq: -1 }) (originals not stored); handles in the summary or in the stored remainder are excluded.'],
+      rows: [
+        [counts.transcripts, total, counts.gap, counts.verified, counts.unverified, round(share(counts.gap, total))],
+      ],
+      notes: [
+        'Resumed from an external summary with importExternalSummary({ toSeq: -1 }) (originals not stored); handles in the summary or in the stored remainder are excluded.',
+      ],
     },
   };
 }

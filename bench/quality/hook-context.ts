@@ -23,7 +23,7 @@ export const HOOK_CONTEXT_BUDGET = 2000;
 export async function runHookContextBench(context: BenchContext): Promise<BenchResult> {
   const dataSet = await findDataSet(context.dataDir, 'claude-code');
   const notes = [
-    'Each session is ingested by the hook\'s incremental ingest (memory store); its first compact_boundary + isCompactSummary becomes the external record.',
+    "Each session is ingested by the hook's incremental ingest (memory store); its first compact_boundary + isCompactSummary becomes the external record.",
     `Injected context: buildHookContext at ${HOOK_CONTEXT_BUDGET} tokens (pinned user constraints, handles the summary did not keep, ranked by fitHandleBudget).`,
     'Future-needed handles: bench/quality/future-needed.ts at the compaction (messages before it vs what the agent wrote after it).',
   ];
@@ -38,7 +38,12 @@ export async function runHookContextBench(context: BenchContext): Promise<BenchR
     const file = files.get(transcript.id) ?? dataSet.files.find((candidate) => candidate.includes(transcript.id));
     if (!compaction || !file) continue;
     const ledger = createLedger({ store: createMemoryStore() });
-    await ingestClaudeCodeTranscript({ ledger, sessionId: transcript.id, transcriptPath: file, stateFile: join(context.tempDir, `hook-context-${transcript.id}.json`) });
+    await ingestClaudeCodeTranscript({
+      ledger,
+      sessionId: transcript.id,
+      transcriptPath: file,
+      stateFile: join(context.tempDir, `hook-context-${transcript.id}.json`),
+    });
     const injected = await buildHookContext({ ledger, sessionId: transcript.id, budgetTokens: HOOK_CONTEXT_BUDGET });
     const handles = futureNeeded(transcript.messages, compaction.atMessage);
     const summaryOnly = countPresent(handles, compaction.summary);
@@ -46,10 +51,22 @@ export async function runHookContextBench(context: BenchContext): Promise<BenchR
     needed += handles.length;
     bySummary += summaryOnly;
     withContext += both;
-    rows.push([transcript.id.slice(0, 8), handles.length, round(share(summaryOnly, handles.length)), round(share(both, handles.length)), injected?.tokens ?? null]);
-    context.log(`hook-context ${transcript.id.slice(0, 8)}: ${summaryOnly}/${handles.length} summary alone, ${both}/${handles.length} with the injected context`);
+    rows.push([
+      transcript.id.slice(0, 8),
+      handles.length,
+      round(share(summaryOnly, handles.length)),
+      round(share(both, handles.length)),
+      injected?.tokens ?? null,
+    ]);
+    context.log(
+      `hook-context ${transcript.id.slice(0, 8)}: ${summaryOnly}/${handles.length} summary alone, ${both}/${handles.length} with the injected context`,
+    );
   }
-  const lead = { title: 'Future-needed handles present after Claude Code\'s compaction', columns: ['session', 'future-needed', 'summary alone', 'summary + injected context', 'injected tokens'], rows };
+  const lead = {
+    title: "Future-needed handles present after Claude Code's compaction",
+    columns: ['session', 'future-needed', 'summary alone', 'summary + injected context', 'injected tokens'],
+    rows,
+  };
   return {
     name: 'hook-context',
     title: 'Claude Code hook: summary + injected context vs summary alone',
@@ -59,7 +76,14 @@ export async function runHookContextBench(context: BenchContext): Promise<BenchR
     notes,
     lead,
     tables: [lead],
-    targets: [atLeast('future-needed handles in summary + injected context (2,000 tokens)', round(share(withContext, needed)), 0.85, `summary alone ${round(share(bySummary, needed))}`)],
+    targets: [
+      atLeast(
+        'future-needed handles in summary + injected context (2,000 tokens)',
+        round(share(withContext, needed)),
+        0.85,
+        `summary alone ${round(share(bySummary, needed))}`,
+      ),
+    ],
     data: { needed, bySummary, withContext },
   };
 }

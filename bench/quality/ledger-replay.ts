@@ -51,7 +51,13 @@ export interface ReplayOptions {
  * (so it gets the room the handle index would have used). Before any compaction it is just
  * the most recent spans that fit.
  */
-export function summaryOnlyText(session: LedgerSession, history: readonly SpanOccurrence[], budget: number, counter: TokenCounter, cache: Map<string, number>): string {
+export function summaryOnlyText(
+  session: LedgerSession,
+  history: readonly SpanOccurrence[],
+  budget: number,
+  counter: TokenCounter,
+  cache: Map<string, number>,
+): string {
   const summary = session.activeRecord()?.summary ?? '';
   const messages: RenderedMessage[] = [];
   let used = summary.length > 0 ? counter.count(summary) + MESSAGE_OVERHEAD_TOKENS : 0;
@@ -68,7 +74,11 @@ export function summaryOnlyText(session: LedgerSession, history: readonly SpanOc
 }
 
 /** Replay `messages` at `options.budget`; returns the session and every appended occurrence. */
-export async function replayLedger(sessionId: string, messages: readonly TranscriptMessage[], options: ReplayOptions): Promise<{ session: LedgerSession; store: LedgerStore; history: SpanOccurrence[] }> {
+export async function replayLedger(
+  sessionId: string,
+  messages: readonly TranscriptMessage[],
+  options: ReplayOptions,
+): Promise<{ session: LedgerSession; store: LedgerStore; history: SpanOccurrence[] }> {
   const store = createMemoryStore();
   const ledger = createLedger({ store, tokenCounter: options.counter });
   const session = await ledger.session(sessionId, { window: { maxTokens: options.budget } });

@@ -25,7 +25,12 @@ import { BUDGETS } from './agent-quality.js';
 import { createBm25Index, terms } from './bm25.js';
 import { replayLedger } from './ledger-replay.js';
 
-const ARMS = ['question only', '+ summary prose (overlapping sentences)', '+ whole summary', '+ handles in context (overlapping)'] as const;
+const ARMS = [
+  'question only',
+  '+ summary prose (overlapping sentences)',
+  '+ whole summary',
+  '+ handles in context (overlapping)',
+] as const;
 const CATEGORIES = new Set([1, 2, 4]);
 
 function overlapping(items: readonly string[], questionTerms: ReadonlySet<string>): string[] {
@@ -41,10 +46,24 @@ export function recallAt(retrieved: readonly string[], evidence: readonly string
 /** Run the LoCoMo benchmark. */
 export async function runLocomoQuality(context: BenchContext): Promise<BenchResult> {
   const dataSet = await findDataSet(context.dataDir, 'locomo');
-  const base = { name: 'quality-locomo', title: 'LoCoMo evidence recall@5', date: new Date().toISOString(), quick: context.quick, machine: context.machine };
-  if (dataSet.missing) return { ...base, notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`], tables: [], targets: [] };
+  const base = {
+    name: 'quality-locomo',
+    title: 'LoCoMo evidence recall@5',
+    date: new Date().toISOString(),
+    quick: context.quick,
+    machine: context.machine,
+  };
+  if (dataSet.missing)
+    return {
+      ...base,
+      notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`],
+      tables: [],
+      targets: [],
+    };
   const transcripts = await loadTranscripts(dataSet);
-  const questions = (await Promise.all(dataSet.files.map((file) => locomoQuestions(file)))).flat().filter((question) => CATEGORIES.has(question.category) && question.evidence.length > 0);
+  const questions = (await Promise.all(dataSet.files.map((file) => locomoQuestions(file))))
+    .flat()
+    .filter((question) => CATEGORIES.has(question.category) && question.evidence.length > 0);
   const counter = createO200kCounter();
   const rows: (string | number | null)[][] = [];
   const targets: TargetCheck[] = [];
@@ -61,19 +80,29 @@ export async function runLocomoQuality(context: BenchContext): Promise<BenchResu
       const sentences = active?.claims.map((claim) => claim.text) ?? [];
       const contextHandles = [
         ...(active?.handles ?? []).map((handle) => handle),
-        ...rendered.messages.filter((message) => message.source === 'original').flatMap((message) => extractHandles(message.content)),
+        ...rendered.messages
+          .filter((message) => message.source === 'original')
+          .flatMap((message) => extractHandles(message.content)),
       ]
         .filter((handle) => handle.kind !== 'constraint')
         .map((handle) => handle.text);
       const uniqueHandles = [...new Set(contextHandles)];
-      const index = createBm25Index(transcript.messages.filter((message) => /^D\d+:\d+$/.test(message.label ?? '')).map((message) => ({ label: message.label ?? '', text: message.content })));
+      const index = createBm25Index(
+        transcript.messages
+          .filter((message) => /^D\d+:\d+$/.test(message.label ?? ''))
+          .map((message) => ({ label: message.label ?? '', text: message.content })),
+      );
       for (const question of questions.filter((candidate) => candidate.sampleId === transcript.id)) {
         const questionTerms = new Set(terms(question.question));
         const queries: Record<(typeof ARMS)[number], string> = {
           'question only': question.question,
-          '+ summary prose (overlapping sentences)': [question.question, ...overlapping(sentences, questionTerms)].join(' '),
+          '+ summary prose (overlapping sentences)': [question.question, ...overlapping(sentences, questionTerms)].join(
+            ' ',
+          ),
           '+ whole summary': `${question.question} ${summary}`,
-          '+ handles in context (overlapping)': [question.question, ...overlapping(uniqueHandles, questionTerms)].join(' '),
+          '+ handles in context (overlapping)': [question.question, ...overlapping(uniqueHandles, questionTerms)].join(
+            ' ',
+          ),
         };
         for (const arm of ARMS) {
           const sum = sums.get(arm) ?? { total: 0, count: 0, extended: 0 };
@@ -88,18 +117,50 @@ export async function runLocomoQuality(context: BenchContext): Promise<BenchResu
       const sum = sums.get(arm);
       return sum ? share(sum.total, sum.count) : null;
     };
-    for (const arm of ARMS) rows.push([budget, arm, round(value(arm)), sums.get(arm)?.count ?? 0, sums.get(arm)?.extended ?? 0, `${compacted}/${transcripts.length}`]);
+    for (const arm of ARMS)
+      rows.push([
+        budget,
+        arm,
+        round(value(arm)),
+        sums.get(arm)?.count ?? 0,
+        sums.get(arm)?.extended ?? 0,
+        `${compacted}/${transcripts.length}`,
+      ]);
     const summaryValue = value('+ summary prose (overlapping sentences)');
     const handleValue = value('+ handles in context (overlapping)');
     if (compacted > 0) {
-      targets.push(atLeast(`LoCoMo recall@5 handle-built / summary-built @${budget / 1000}k`, round(summaryValue && handleValue !== null ? handleValue / summaryValue : null), 2, `handles ${round(handleValue)} vs summary sentences ${round(summaryValue)}`));
+      targets.push(
+        atLeast(
+          `LoCoMo recall@5 handle-built / summary-built @${budget / 1000}k`,
+          round(summaryValue && handleValue !== null ? handleValue / summaryValue : null),
+          2,
+          `handles ${round(handleValue)} vs summary sentences ${round(summaryValue)}`,
+        ),
+      );
     }
   }
   const table: ResultTable = {
     title: 'LoCoMo evidence recall@5 (categories 1, 2, 4)',
-    columns: ['budget', 'query', 'recall@5', 'questions', 'queries extended beyond the question', 'conversations compacted'],
+    columns: [
+      'budget',
+      'query',
+      'recall@5',
+      'questions',
+      'queries extended beyond the question',
+      'conversations compacted',
+    ],
     rows,
-    notes: ['BM25 over all turns of the conversation, same index for every query; recall@5 = share of annotated evidence dia_ids among the 5 retrieved turns, averaged over questions.', 'Where no conversation was compacted (the whole conversation fits the budget) there is no summary: the summary queries equal the question.'],
+    notes: [
+      'BM25 over all turns of the conversation, same index for every query; recall@5 = share of annotated evidence dia_ids among the 5 retrieved turns, averaged over questions.',
+      'Where no conversation was compacted (the whole conversation fits the budget) there is no summary: the summary queries equal the question.',
+    ],
   };
-  return { ...base, notes: [`Data: ${dataSet.files.length} file(s), ${transcripts.length} conversations, ${questions.length} questions of categories 1, 2, 4 with evidence.`], tables: [table], targets };
+  return {
+    ...base,
+    notes: [
+      `Data: ${dataSet.files.length} file(s), ${transcripts.length} conversations, ${questions.length} questions of categories 1, 2, 4 with evidence.`,
+    ],
+    tables: [table],
+    targets,
+  };
 }

@@ -41,7 +41,15 @@ export interface BudgetTallies {
 
 /** Fresh tallies. */
 export function createTallies(): BudgetTallies {
-  return { needed: new Map(), neededViaIndex: { hit: 0, total: 0 }, neededViaRecall: { hit: 0, total: 0 }, boundary: new Map(), survival: new Map(), constraints: new Map(), points: 0 };
+  return {
+    needed: new Map(),
+    neededViaIndex: { hit: 0, total: 0 },
+    neededViaRecall: { hit: 0, total: 0 },
+    boundary: new Map(),
+    survival: new Map(),
+    constraints: new Map(),
+    points: 0,
+  };
 }
 
 function add(map: Map<string, Tally>, arm: string, hit: number, total: number): void {
@@ -94,12 +102,17 @@ export function createPointEvaluator(input: {
         const previous = summaries[position - 1];
         const fromSeq = previous ? previous.droppedRange.toSeq + 1 : 0;
         const handles = await point.store.handles(point.session.id, { fromSeq, toSeq: record.droppedRange.toSeq });
-        texts = [...new Set(handles.filter((handle) => isTracked(handle.kind, handle.text)).map((handle) => handle.text))];
+        texts = [
+          ...new Set(handles.filter((handle) => isTracked(handle.kind, handle.text)).map((handle) => handle.text)),
+        ];
         regionHandles.set(record.id, texts);
       }
       const rows: [string, number][] = [
         [LEDGER, countPresent(texts, point.rendered.text)],
-        [`${LEDGER} (window + checkpoint)`, texts.filter((text) => point.rendered.text.includes(text) || indexTexts.has(text)).length],
+        [
+          `${LEDGER} (window + checkpoint)`,
+          texts.filter((text) => point.rendered.text.includes(text) || indexTexts.has(text)).length,
+        ],
         [SUMMARY_ONLY, countPresent(texts, point.summaryOnly)],
       ];
       for (const [arm, hit] of rows) {
@@ -139,7 +152,8 @@ export function createPointEvaluator(input: {
         tallies.neededViaIndex.total++;
         tallies.neededViaRecall.total++;
         if (present || index.has(text)) tallies.neededViaIndex.hit++;
-        if (!present && !verified.has(text) && (await point.session.recall(text, { limit: 1 })).status === 'verified') verified.add(text);
+        if (!present && !verified.has(text) && (await point.session.recall(text, { limit: 1 })).status === 'verified')
+          verified.add(text);
         if (present || verified.has(text)) tallies.neededViaRecall.hit++;
       }
       if (point.reason === 'compaction') await survival(point);

@@ -6,7 +6,14 @@
  * tool-calling assistant message), and the last render is the context at the cut.
  */
 import { createLedger, createMemoryStore } from '../../src/index.js';
-import type { LedgerOptions, LedgerSession, RenderedContext, SessionOptions, TokenCounter, TranscriptMessage } from '../../src/index.js';
+import type {
+  LedgerOptions,
+  LedgerSession,
+  RenderedContext,
+  SessionOptions,
+  TokenCounter,
+  TranscriptMessage,
+} from '../../src/index.js';
 
 /** Extra options of the replayed ledger and session (e.g. ranking weights being cross-validated). */
 export interface ReplayOptions {
@@ -34,7 +41,10 @@ export async function replayToCut(
 ): Promise<ReplayedCut> {
   const ledger = createLedger({ ...options.ledger, store: createMemoryStore(), tokenCounter: counter });
   const sessionOptions = options.session ?? {};
-  const session = await ledger.session(sessionId, { ...sessionOptions, window: { ...sessionOptions.window, maxTokens: budget } });
+  const session = await ledger.session(sessionId, {
+    ...sessionOptions,
+    window: { ...sessionOptions.window, maxTokens: budget },
+  });
   let batch: TranscriptMessage[] = [];
   for (const message of messages) {
     batch.push(message);
@@ -63,7 +73,10 @@ export function withoutHandleIndex(replayed: ReplayedCut): string {
 
 /** The ledger block's text in the rendered context ('' when there is none). */
 export function ledgerBlockText(rendered: RenderedContext): string {
-  return rendered.messages.filter((message) => message.source === 'ledger').map((message) => message.content).join('\n');
+  return rendered.messages
+    .filter((message) => message.source === 'ledger')
+    .map((message) => message.content)
+    .join('\n');
 }
 
 /**
@@ -73,5 +86,7 @@ export function ledgerBlockText(rendered: RenderedContext): string {
 export function shownIndexHandles(replayed: ReplayedCut): string[] {
   const block = ledgerBlockText(replayed.rendered);
   const handles = replayed.session.activeRecord()?.handles ?? [];
-  return [...new Set(handles.filter((handle) => handle.kind !== 'constraint').map((handle) => handle.text))].filter((text) => block.includes(text));
+  return [...new Set(handles.filter((handle) => handle.kind !== 'constraint').map((handle) => handle.text))].filter(
+    (text) => block.includes(text),
+  );
 }

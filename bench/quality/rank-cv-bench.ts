@@ -30,7 +30,15 @@ const BUDGET = 8000;
 /** Session options of `shares` at `budget`. */
 export function sharesOptions(shares: WindowShares, budget: number): ReplayOptions {
   const tokens = (share: number) => Math.max(1, Math.floor(budget * share));
-  return { session: { window: { keepRecentTokens: tokens(shares.keepRecent), handleBudgetTokens: tokens(shares.handleIndex), summaryBudgetTokens: tokens(shares.summary) } } };
+  return {
+    session: {
+      window: {
+        keepRecentTokens: tokens(shares.keepRecent),
+        handleBudgetTokens: tokens(shares.handleIndex),
+        summaryBudgetTokens: tokens(shares.summary),
+      },
+    },
+  };
 }
 
 function describe(shares: WindowShares): string {
@@ -40,10 +48,18 @@ function describe(shares: WindowShares): string {
 
 /** Run the cross-validation on both agent data sets. */
 export async function runRankCv(context: BenchContext): Promise<BenchResult> {
-  const base = { name: 'rank-cv', title: 'Leave-one-session-out cross-validation of the window shares', date: new Date().toISOString(), quick: context.quick, machine: context.machine };
+  const base = {
+    name: 'rank-cv',
+    title: 'Leave-one-session-out cross-validation of the window shares',
+    date: new Date().toISOString(),
+    quick: context.quick,
+    machine: context.machine,
+  };
   const counter = createO200kCounter();
   const candidates = coordinateCandidates(DEFAULT_SHARES, [0.5, 1.5]);
-  const notes: string[] = [`Budget ${BUDGET}; ${candidates.length} candidates: ${candidates.map(describe).join('; ')}.`];
+  const notes: string[] = [
+    `Budget ${BUDGET}; ${candidates.length} candidates: ${candidates.map(describe).join('; ')}.`,
+  ];
   const rows: (string | number | null)[][] = [];
   const foldRows: (string | number | null)[][] = [];
   for (const name of ['claude-code', 'swe-agent'] as const) {
@@ -67,8 +83,22 @@ export async function runRankCv(context: BenchContext): Promise<BenchResult> {
     const picked = new Map<number, number>();
     for (const fold of result.folds) picked.set(fold.candidate, (picked.get(fold.candidate) ?? 0) + 1);
     const mostPicked = [...picked.entries()].sort((a, b) => b[1] - a[1])[0];
-    rows.push([name, sessions.length, round(result.meanDefault, 3), round(result.meanHeldOut, 3), mostPicked ? `${describe(candidates[mostPicked[0]] ?? DEFAULT_SHARES)} (${mostPicked[1]} folds)` : null]);
-    for (const fold of result.folds) foldRows.push([name, fold.heldOut, describe(fold.weights), round(fold.trainShare, 3), round(fold.heldOutShare, 3), round(fold.defaultShare, 3)]);
+    rows.push([
+      name,
+      sessions.length,
+      round(result.meanDefault, 3),
+      round(result.meanHeldOut, 3),
+      mostPicked ? `${describe(candidates[mostPicked[0]] ?? DEFAULT_SHARES)} (${mostPicked[1]} folds)` : null,
+    ]);
+    for (const fold of result.folds)
+      foldRows.push([
+        name,
+        fold.heldOut,
+        describe(fold.weights),
+        round(fold.trainShare, 3),
+        round(fold.heldOutShare, 3),
+        round(fold.defaultShare, 3),
+      ]);
   }
   return {
     ...base,
@@ -76,11 +106,18 @@ export async function runRankCv(context: BenchContext): Promise<BenchResult> {
     targets: [],
     tables: [
       {
-        title: 'Held-out share of future-needed handles in the window: defaults vs shares fit on the other sessions', columns: ['data set', 'sessions', 'defaults (held out)', 'fitted (held out)', 'most often fitted'],
+        title: 'Held-out share of future-needed handles in the window: defaults vs shares fit on the other sessions',
+        columns: ['data set', 'sessions', 'defaults (held out)', 'fitted (held out)', 'most often fitted'],
         rows,
-        notes: ['Means over sessions of each session\'s share (macro-average), so they differ from the pooled shares of quality-*.'],
+        notes: [
+          "Means over sessions of each session's share (macro-average), so they differ from the pooled shares of quality-*.",
+        ],
       },
-      { title: 'Folds', columns: ['data set', 'held out', 'fitted shares', 'train mean', 'held-out share', 'defaults on held-out'], rows: foldRows },
+      {
+        title: 'Folds',
+        columns: ['data set', 'held out', 'fitted shares', 'train mean', 'held-out share', 'defaults on held-out'],
+        rows: foldRows,
+      },
     ],
   };
 }

@@ -57,9 +57,16 @@ function mean(values: readonly number[]): number {
  * Cross-validate `candidates` (the first is the default) over `sessions`, leaving one session out
  * at a time. Ties in training share go to the earlier candidate. Needs at least 2 sessions and 1 candidate.
  */
-export async function leaveOneSessionOut<Weights>(sessions: readonly CvSession<Weights>[], candidates: readonly Weights[]): Promise<CvResult<Weights>> {
-  if (sessions.length < 2) throw new Error(`leave-one-session-out needs at least 2 sessions, got ${sessions.length}: add sessions to the data set`);
-  if (candidates.length === 0) throw new Error('leave-one-session-out needs at least 1 candidate weights object: pass the default weights first');
+export async function leaveOneSessionOut<Weights>(
+  sessions: readonly CvSession<Weights>[],
+  candidates: readonly Weights[],
+): Promise<CvResult<Weights>> {
+  if (sessions.length < 2)
+    throw new Error(
+      `leave-one-session-out needs at least 2 sessions, got ${sessions.length}: add sessions to the data set`,
+    );
+  if (candidates.length === 0)
+    throw new Error('leave-one-session-out needs at least 1 candidate weights object: pass the default weights first');
   const scores: number[][] = [];
   for (const session of sessions) {
     const row: number[] = [];
@@ -77,16 +84,31 @@ export async function leaveOneSessionOut<Weights>(sessions: readonly CvSession<W
       }
     });
     const row = scores[heldOut] ?? [];
-    return { heldOut: session.id, candidate: best, weights: candidates[best] as Weights, trainShare: bestShare, heldOutShare: row[best] ?? 0, defaultShare: row[0] ?? 0 };
+    return {
+      heldOut: session.id,
+      candidate: best,
+      weights: candidates[best] as Weights,
+      trainShare: bestShare,
+      heldOutShare: row[best] ?? 0,
+      defaultShare: row[0] ?? 0,
+    };
   });
-  return { folds, meanHeldOut: mean(folds.map((fold) => fold.heldOutShare)), meanDefault: mean(folds.map((fold) => fold.defaultShare)), scores };
+  return {
+    folds,
+    meanHeldOut: mean(folds.map((fold) => fold.heldOutShare)),
+    meanDefault: mean(folds.map((fold) => fold.defaultShare)),
+    scores,
+  };
 }
 
 /**
  * Candidates around `base`: `base` itself first, then `base` with one numeric field at a time
  * multiplied by each of `factors` (a coordinate grid; non-numeric fields are kept as they are).
  */
-export function coordinateCandidates<Weights extends object>(base: Weights, factors: readonly number[] = [0.5, 2]): Weights[] {
+export function coordinateCandidates<Weights extends object>(
+  base: Weights,
+  factors: readonly number[] = [0.5, 2],
+): Weights[] {
   const candidates: Weights[] = [base];
   for (const [key, value] of Object.entries(base)) {
     if (typeof value !== 'number') continue;
@@ -100,8 +122,15 @@ export function coordinateCandidates<Weights extends object>(base: Weights, fact
  * context-ledger's window at `budget`, replayed with the options `optionsFor(weights)` gives.
  * Cuts with no future-needed handle have nothing to score and are left out.
  */
-export function cutScorers<Weights>(cuts: readonly Cut[], budget: number, counter: TokenCounter, optionsFor: (weights: Weights) => ReplayOptions): CvSession<Weights>[] {
-  const scored = cuts.map((cut) => ({ cut, needed: futureNeeded(cut.messages, cut.at) })).filter(({ needed }) => needed.length > 0);
+export function cutScorers<Weights>(
+  cuts: readonly Cut[],
+  budget: number,
+  counter: TokenCounter,
+  optionsFor: (weights: Weights) => ReplayOptions,
+): CvSession<Weights>[] {
+  const scored = cuts
+    .map((cut) => ({ cut, needed: futureNeeded(cut.messages, cut.at) }))
+    .filter(({ needed }) => needed.length > 0);
   return scored.map(({ cut, needed }) => {
     return {
       id: cut.id,

@@ -92,17 +92,57 @@ export async function runCompactionCycleBench(context: BenchContext): Promise<Be
     const results: Cycle[] = [];
     for (const history of [1000, long]) {
       context.log(`compaction cycle: ${backend}, history ${history} spans`);
-      const store = backend === 'sqlite' ? createSqliteStore({ path: join(context.tempDir, `cycle-${history}.db`) }) : createMemoryStore();
+      const store =
+        backend === 'sqlite'
+          ? createSqliteStore({ path: join(context.tempDir, `cycle-${history}.db`) })
+          : createMemoryStore();
       results.push(await measure(context, store, history, cycles));
       await store.close();
     }
-    for (const result of results) rows.push([backend, result.history, round(result.cycleMs, 2), result.carried, round(result.recordsMs, 2), round(result.handlesRangeMs, 2), round(result.mergeMs, 2), round(result.serializeMs, 2), result.checkpointBytes]);
+    for (const result of results)
+      rows.push([
+        backend,
+        result.history,
+        round(result.cycleMs, 2),
+        result.carried,
+        round(result.recordsMs, 2),
+        round(result.handlesRangeMs, 2),
+        round(result.mergeMs, 2),
+        round(result.serializeMs, 2),
+        result.checkpointBytes,
+      ]);
     const [short, longResult] = results;
-    if (short && longResult) targets.push(atMost(`compaction cycle @${long / 1000}k / @1k spans (${backend})`, round(longResult.cycleMs / short.cycleMs, 3), 1.2));
+    if (short && longResult)
+      targets.push(
+        atMost(
+          `compaction cycle @${long / 1000}k / @1k spans (${backend})`,
+          round(longResult.cycleMs / short.cycleMs, 3),
+          1.2,
+        ),
+      );
   }
   return speedResult(context, 'speed-compaction', 'Compaction cycle vs history length', {
-    notes: [`Window 8000 tokens, approximate counter, constant summarizer; median of ${cycles} cycles per size.`, 'Columns after "carried handles" time pieces a cycle performs, measured separately at the end state: reading all records, reading the region\'s handles by seq range (last 100 spans), merging the active record\'s handles with its checkpoint\'s, and serializing the checkpoint record.'],
-    tables: [{ title: 'Compaction cycle (ms)', columns: ['store', 'history spans', 'cycle median', 'carried handles (index + checkpoint)', 'records()', 'handles(range)', 'merge index+checkpoint', 'serialize checkpoint', 'checkpoint JSON bytes (rewritten every cycle)'], rows }],
+    notes: [
+      `Window 8000 tokens, approximate counter, constant summarizer; median of ${cycles} cycles per size.`,
+      "Columns after \"carried handles\" time pieces a cycle performs, measured separately at the end state: reading all records, reading the region's handles by seq range (last 100 spans), merging the active record's handles with its checkpoint's, and serializing the checkpoint record.",
+    ],
+    tables: [
+      {
+        title: 'Compaction cycle (ms)',
+        columns: [
+          'store',
+          'history spans',
+          'cycle median',
+          'carried handles (index + checkpoint)',
+          'records()',
+          'handles(range)',
+          'merge index+checkpoint',
+          'serialize checkpoint',
+          'checkpoint JSON bytes (rewritten every cycle)',
+        ],
+        rows,
+      },
+    ],
     targets,
   });
 }

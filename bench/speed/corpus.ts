@@ -32,11 +32,16 @@ export async function loadCorpus(context: BenchContext, maxBytes: number): Promi
       }
     }
   }
-  if (texts.length > 0) return { texts, bytes, source: `message texts of ${used.join(', ')} (${(bytes / 1e6).toFixed(1)} MB)` };
+  if (texts.length > 0)
+    return { texts, bytes, source: `message texts of ${used.join(', ')} (${(bytes / 1e6).toFixed(1)} MB)` };
   for (let index = 0; bytes < maxBytes; index++) {
     const { text } = syntheticLine(index);
     texts.push(text);
     bytes += Buffer.byteLength(text);
   }
-  return { texts, bytes, source: `synthetic agent lines (${(bytes / 1e6).toFixed(1)} MB; no data set found under ${context.dataDir})` };
+  return {
+    texts,
+    bytes,
+    source: `synthetic agent lines (${(bytes / 1e6).toFixed(1)} MB; no data set found under ${context.dataDir})`,
+  };
 }

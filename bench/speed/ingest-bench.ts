@@ -22,18 +22,29 @@ import { timeMs } from './timing.js';
 
 const BATCH = 50;
 
-async function ledgerIngest(path: string, messages: readonly TranscriptMessage[], counter: TokenCounter): Promise<number> {
+async function ledgerIngest(
+  path: string,
+  messages: readonly TranscriptMessage[],
+  counter: TokenCounter,
+): Promise<number> {
   const store = createSqliteStore({ path });
-  const session = await createLedger({ store, tokenCounter: counter }).session('ingest', { window: { maxTokens: 1_000_000 } });
+  const session = await createLedger({ store, tokenCounter: counter }).session('ingest', {
+    window: { maxTokens: 1_000_000 },
+  });
   const ms = await timeMs(async () => {
-    for (let index = 0; index < messages.length; index += BATCH) await session.append(messages.slice(index, index + BATCH));
+    for (let index = 0; index < messages.length; index += BATCH)
+      await session.append(messages.slice(index, index + BATCH));
   });
   await store.close();
   return ms;
 }
 
 /** The two halves of an append, timed apart: building entries (chunk, hash, count, extract) and writing them. */
-async function splitIngest(path: string, messages: readonly TranscriptMessage[], counter: TokenCounter): Promise<{ prepareMs: number; writeMs: number }> {
+async function splitIngest(
+  path: string,
+  messages: readonly TranscriptMessage[],
+  counter: TokenCounter,
+): Promise<{ prepareMs: number; writeMs: number }> {
   const entries: AppendEntry[] = [];
   const prepareMs = await timeMs(() => {
     let byte = 0;
@@ -46,7 +57,8 @@ async function splitIngest(path: string, messages: readonly TranscriptMessage[],
   const store = createSqliteStore({ path });
   await store.openSession('split');
   const writeMs = await timeMs(async () => {
-    for (let index = 0; index < entries.length; index += BATCH) await store.append('split', index, entries.slice(index, index + BATCH));
+    for (let index = 0; index < entries.length; index += BATCH)
+      await store.append('split', index, entries.slice(index, index + BATCH));
   });
   await store.close();
   return { prepareMs, writeMs };
@@ -56,10 +68,14 @@ function rawIngest(path: string, messages: readonly TranscriptMessage[]): Promis
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (session_id, seq)) STRICT, WITHOUT ROWID');
+  db.exec(
+    'CREATE TABLE messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (session_id, seq)) STRICT, WITHOUT ROWID',
+  );
   const insert = db.prepare('INSERT INTO messages VALUES (?, ?, ?, ?)');
   const batch = db.transaction((from: number) => {
-    messages.slice(from, from + BATCH).forEach((message, offset) => insert.run('ingest', from + offset, message.role, message.content));
+    messages
+      .slice(from, from + BATCH)
+      .forEach((message, offset) => insert.run('ingest', from + offset, message.role, message.content));
   });
   return timeMs(() => {
     for (let index = 0; index < messages.length; index += BATCH) batch.immediate(index);
@@ -69,24 +85,48 @@ function rawIngest(path: string, messages: readonly TranscriptMessage[]): Promis
 /** Run the ingest benchmark. */
 export async function runIngestBench(context: BenchContext): Promise<BenchResult> {
   const corpus = await loadCorpus(context, context.quick ? 3e6 : 12e6);
-  const messages: TranscriptMessage[] = corpus.texts.map((text, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: text }));
+  const messages: TranscriptMessage[] = corpus.texts.map((text, index) => ({
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    content: text,
+  }));
   const bytes = corpus.bytes / 1e6;
   const rows: (string | number | null)[][] = [];
   const raw = await rawIngest(join(context.tempDir, 'ingest-raw.db'), messages);
   rows.push(['raw better-sqlite3 insert', round(messages.length / (raw / 1000), 0), round(bytes / (raw / 1000), 2), 1]);
   let ratio = Number.NaN;
-  for (const [label, counter] of [['o200k (default)', createO200kCounter()], ['approx-4', createApproximateCounter()]] as const) {
+  for (const [label, counter] of [
+    ['o200k (default)', createO200kCounter()],
+    ['approx-4', createApproximateCounter()],
+  ] as const) {
     context.log(`ingest: session.append with ${label} counter, ${messages.length} messages`);
     const ms = await ledgerIngest(join(context.tempDir, `ingest-${counter.name}.db`), messages, counter);
     const relative = raw / ms;
     if (counter.name === 'o200k_base') ratio = relative;
-    rows.push([`session.append, ${label} counter`, round(messages.length / (ms / 1000), 0), round(bytes / (ms / 1000), 2), round(relative, 4)]);
+    rows.push([
+      `session.append, ${label} counter`,
+      round(messages.length / (ms / 1000), 0),
+      round(bytes / (ms / 1000), 2),
+      round(relative, 4),
+    ]);
   }
   const split = await splitIngest(join(context.tempDir, 'ingest-split.db'), messages, createO200kCounter());
-  rows.push(['  of which: build entries (chunk, hash, o200k count, extract)', round(messages.length / (split.prepareMs / 1000), 0), round(bytes / (split.prepareMs / 1000), 2), round(raw / split.prepareMs, 4)]);
-  rows.push(['  of which: store.append of built entries (SQLite)', round(messages.length / (split.writeMs / 1000), 0), round(bytes / (split.writeMs / 1000), 2), round(raw / split.writeMs, 4)]);
+  rows.push([
+    '  of which: build entries (chunk, hash, o200k count, extract)',
+    round(messages.length / (split.prepareMs / 1000), 0),
+    round(bytes / (split.prepareMs / 1000), 2),
+    round(raw / split.prepareMs, 4),
+  ]);
+  rows.push([
+    '  of which: store.append of built entries (SQLite)',
+    round(messages.length / (split.writeMs / 1000), 0),
+    round(bytes / (split.writeMs / 1000), 2),
+    round(raw / split.writeMs, 4),
+  ]);
   return speedResult(context, 'speed-ingest', 'SQLite ingest', {
-    notes: [`Corpus: ${corpus.source}; ${messages.length} messages appended in batches of ${BATCH}, one transaction per batch on both sides.`, 'The raw side writes one row per message into one table; the ledger writes span, occurrence, handles and a trigram full-text row. The two "of which" rows time the halves of an append separately (same work as session.append, split) to locate the cost.'],
+    notes: [
+      `Corpus: ${corpus.source}; ${messages.length} messages appended in batches of ${BATCH}, one transaction per batch on both sides.`,
+      'The raw side writes one row per message into one table; the ledger writes span, occurrence, handles and a trigram full-text row. The two "of which" rows time the halves of an append separately (same work as session.append, split) to locate the cost.',
+    ],
     tables: [{ title: 'Ingest throughput', columns: ['path', 'messages/s', 'MB/s', 'throughput vs raw'], rows }],
     targets: [atLeast('SQLite ingest throughput: session.append / raw insert (o200k counter)', round(ratio, 4), 0.33)],
   });

@@ -38,16 +38,20 @@ async function measure(context: BenchContext, spans: number): Promise<Latency> {
   }
   const db = new Database(path, { readonly: true });
   const sql = 'SELECT * FROM handles WHERE session_id = ? AND key = ? ORDER BY seq, start, position';
-  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('recall', 'x') as { detail: string }[]).map((row) => row.detail).join('; ');
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('recall', 'x') as { detail: string }[])
+    .map((row) => row.detail)
+    .join('; ');
   const lookup = db.prepare(sql);
   const recallTimes: number[] = [];
   const rawTimes: number[] = [];
   for (let query = 0; query < QUERIES; query++) {
     const key = requestId(Math.floor(((query * 7919) % QUERIES) * (spans / QUERIES)));
-    recallTimes.push(await timeMs(async () => {
-      const result = await recall({ store, sessionId: 'recall', records: [] }, key);
-      if (result.status !== 'verified') throw new Error(`recall of ${key} was ${result.status}`);
-    }));
+    recallTimes.push(
+      await timeMs(async () => {
+        const result = await recall({ store, sessionId: 'recall', records: [] }, key);
+        if (result.status !== 'verified') throw new Error(`recall of ${key} was ${result.status}`);
+      }),
+    );
     rawTimes.push(await timeMs(() => lookup.all('recall', key)));
   }
   db.close();
@@ -61,11 +65,27 @@ export async function runRecallLatencyBench(context: BenchContext): Promise<Benc
   const small = await measure(context, 10_000);
   const big = await measure(context, large);
   const p = (values: number[], fraction: number) => percentile(values, fraction);
-  const rows = [small, big].map((latency) => [latency.spans, round(p(latency.recall, 0.5), 4), round(p(latency.recall, 0.99), 4), round(p(latency.raw, 0.5), 4), round(p(latency.raw, 0.99), 4)]);
+  const rows = [small, big].map((latency) => [
+    latency.spans,
+    round(p(latency.recall, 0.5), 4),
+    round(p(latency.recall, 0.99), 4),
+    round(p(latency.raw, 0.5), 4),
+    round(p(latency.raw, 0.99), 4),
+  ]);
   const label = `${large / 1000}k`;
   return speedResult(context, 'speed-recall', 'Recall latency', {
-    notes: [context.quick ? '--quick: the large session has 100k spans, not 1M.' : 'The large session has 1M spans.', `${QUERIES} recalls of unique request-id handles spread over the session; each checked verified. Times in ms.`, `Raw lookup: the store's own SQL on a second, read-only better-sqlite3 connection; plan: ${big.plan}. (Without the ORDER BY, SQLite's planner picks a primary-key range scan of the whole session instead of the handles_key index: 9 ms per lookup at 10k spans.)`],
-    tables: [{ title: 'Recall latency (ms)', columns: ['spans', 'recall p50', 'recall p99', 'raw lookup p50', 'raw lookup p99'], rows }],
+    notes: [
+      context.quick ? '--quick: the large session has 100k spans, not 1M.' : 'The large session has 1M spans.',
+      `${QUERIES} recalls of unique request-id handles spread over the session; each checked verified. Times in ms.`,
+      `Raw lookup: the store's own SQL on a second, read-only better-sqlite3 connection; plan: ${big.plan}. (Without the ORDER BY, SQLite's planner picks a primary-key range scan of the whole session instead of the handles_key index: 9 ms per lookup at 10k spans.)`,
+    ],
+    tables: [
+      {
+        title: 'Recall latency (ms)',
+        columns: ['spans', 'recall p50', 'recall p99', 'raw lookup p50', 'raw lookup p99'],
+        rows,
+      },
+    ],
     targets: [
       atMost(`recall p50 @${label} / @10k`, round(p(big.recall, 0.5) / p(small.recall, 0.5), 3), 1.5),
       atMost(`recall p99 @${label} / @10k`, round(p(big.recall, 0.99) / p(small.recall, 0.99), 3), 1.5),

@@ -65,23 +65,68 @@ export async function runRssBench(context: BenchContext): Promise<BenchResult> {
   const label = context.quick ? '100 MB (--quick)' : '1 GB';
   const cli = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
   if (!existsSync(TIME)) {
-    return speedResult(context, 'speed-rss', 'Peak RSS of a large replay', { notes: [`${TIME} not found: not measured.`], tables: [], targets: [atMost('peak RSS replaying a large transcript (MB)', null, 300)] });
+    return speedResult(context, 'speed-rss', 'Peak RSS of a large replay', {
+      notes: [`${TIME} not found: not measured.`],
+      tables: [],
+      targets: [atMost('peak RSS replaying a large transcript (MB)', null, 300)],
+    });
   }
   const file = join(context.tempDir, 'large.jsonl');
   context.log(`rss: writing a ${label} transcript`);
   const written = await writeTranscript(file, size);
   context.log(`rss: replaying ${(written / 1e6).toFixed(0)} MB through the CLI (sqlite store)`);
   const started = Date.now();
-  const result = await run(TIME, ['-v', process.execPath, cli, 'replay', file, '--format', 'jsonl', '--store', `sqlite:${join(context.tempDir, 'rss.db')}`, '--json', '--max-tokens', '8000']);
+  const result = await run(TIME, [
+    '-v',
+    process.execPath,
+    cli,
+    'replay',
+    file,
+    '--format',
+    'jsonl',
+    '--store',
+    `sqlite:${join(context.tempDir, 'rss.db')}`,
+    '--json',
+    '--max-tokens',
+    '8000',
+  ]);
   const seconds = (Date.now() - started) / 1000;
   const kilobytes = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN);
   const megabytes = kilobytes / 1024;
-  const database = await stat(join(context.tempDir, 'rss.db')).then((info) => info.size / 1e6, () => null);
-  const notes = [`Transcript: ${label}, ${(written / 1e6).toFixed(0)} MB of JSONL, ~2 KB messages drawing on ${VOCABULARY} distinct lines; window 8000 tokens; o200k counter (CLI default).`];
-  if (result.code !== 0) notes.push(`The replay exited with code ${String(result.code)}: ${result.stderr.split('\n').filter((line) => !line.startsWith('\t')).slice(-5).join(' ')}`);
+  const database = await stat(join(context.tempDir, 'rss.db')).then(
+    (info) => info.size / 1e6,
+    () => null,
+  );
+  const notes = [
+    `Transcript: ${label}, ${(written / 1e6).toFixed(0)} MB of JSONL, ~2 KB messages drawing on ${VOCABULARY} distinct lines; window 8000 tokens; o200k counter (CLI default).`,
+  ];
+  if (result.code !== 0)
+    notes.push(
+      `The replay exited with code ${String(result.code)}: ${result.stderr
+        .split('\n')
+        .filter((line) => !line.startsWith('\t'))
+        .slice(-5)
+        .join(' ')}`,
+    );
   return speedResult(context, 'speed-rss', 'Peak RSS of a large replay', {
     notes,
-    tables: [{ title: 'Replay of a large transcript', columns: ['transcript MB', 'peak RSS MB', 'wall s', 'MB/s', 'SQLite file MB'], rows: [[round(written / 1e6, 0), round(megabytes, 1), round(seconds, 1), round(written / 1e6 / seconds, 2), round(database, 0)]] }],
-    targets: [atMost(`peak RSS replaying a ${label} transcript (MB)`, result.code === 0 ? round(megabytes, 1) : null, 300)],
+    tables: [
+      {
+        title: 'Replay of a large transcript',
+        columns: ['transcript MB', 'peak RSS MB', 'wall s', 'MB/s', 'SQLite file MB'],
+        rows: [
+          [
+            round(written / 1e6, 0),
+            round(megabytes, 1),
+            round(seconds, 1),
+            round(written / 1e6 / seconds, 2),
+            round(database, 0),
+          ],
+        ],
+      },
+    ],
+    targets: [
+      atMost(`peak RSS replaying a ${label} transcript (MB)`, result.code === 0 ? round(megabytes, 1) : null, 300),
+    ],
   });
 }

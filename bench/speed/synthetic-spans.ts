@@ -11,16 +11,31 @@ import type { HandleKind, Role } from '../../src/types.js';
 
 /** The unique request id of synthetic span `index` (used as a recall key). */
 export function requestId(index: number): string {
-  return `req_${(index * 2654435761 % 4294967296).toString(16).padStart(8, '0')}${index.toString(36)}`;
+  return `req_${((index * 2654435761) % 4294967296).toString(16).padStart(8, '0')}${index.toString(36)}`;
 }
 
 /** Text and handle positions of synthetic span `index`. */
-export function syntheticLine(index: number): { text: string; handles: { kind: HandleKind; text: string; start: number }[] } {
+export function syntheticLine(index: number): {
+  text: string;
+  handles: { kind: HandleKind; text: string; start: number }[];
+} {
   const path = `src/module_${index % 997}/file_${index % 131}.ts`;
   const id = requestId(index);
   const host = `db-${index % 53}.internal.example.com`;
   const setting = `RETRY_LIMIT=${index % 9}`;
-  const parts = ['step ', String(index), ': edited ', path, ' for request ', id, ' against ', host, ' with ', setting, '; tests ran and reported no failures in the touched module.'];
+  const parts = [
+    'step ',
+    String(index),
+    ': edited ',
+    path,
+    ' for request ',
+    id,
+    ' against ',
+    host,
+    ' with ',
+    setting,
+    '; tests ran and reported no failures in the touched module.',
+  ];
   const text = parts.join('');
   const at = (value: string) => text.indexOf(value);
   return {
@@ -35,7 +50,11 @@ export function syntheticLine(index: number): { text: string; handles: { kind: H
 }
 
 /** Store entries for spans `[from, to)`, laid out after `byteStart`. */
-export function syntheticEntries(from: number, to: number, byteStart: number): { entries: AppendEntry[]; byteEnd: number } {
+export function syntheticEntries(
+  from: number,
+  to: number,
+  byteStart: number,
+): { entries: AppendEntry[]; byteEnd: number } {
   const entries: AppendEntry[] = [];
   let byte = byteStart;
   for (let index = from; index < to; index++) {
@@ -48,7 +67,14 @@ export function syntheticEntries(from: number, to: number, byteStart: number): {
       role,
       byteStart: byte,
       byteEnd: byte + length,
-      handles: handles.map((handle) => ({ ...handle, end: handle.start + handle.text.length, key: handleKey(handle.kind, handle.text), spanId: span.id, role, tokens: Math.ceil(handle.text.length / 4) })),
+      handles: handles.map((handle) => ({
+        ...handle,
+        end: handle.start + handle.text.length,
+        key: handleKey(handle.kind, handle.text),
+        spanId: span.id,
+        role,
+        tokens: Math.ceil(handle.text.length / 4),
+      })),
     });
     byte += length;
   }

@@ -25,7 +25,11 @@ export async function timeMs(body: () => unknown): Promise<number> {
  * Run `body` `rounds` times, alternating with `other` when given, and return the median time
  * of each: interleaving keeps a noisy shared machine from favouring one side.
  */
-export async function interleavedMedians(rounds: number, body: () => unknown, other: () => unknown): Promise<{ body: number; other: number }> {
+export async function interleavedMedians(
+  rounds: number,
+  body: () => unknown,
+  other: () => unknown,
+): Promise<{ body: number; other: number }> {
   const bodyTimes: number[] = [];
   const otherTimes: number[] = [];
   for (let round = 0; round < rounds; round++) {

@@ -29,7 +29,11 @@ function recordOf(timeline: Timeline, id: string): CompactionRecord {
 }
 
 /** Audit every agent compaction of a timeline built in `agent` mode. */
-export async function auditAgentCompactions(timeline: Timeline, counter: TokenCounter, onStep: (done: number, total: number) => void = () => undefined): Promise<AgentAudit> {
+export async function auditAgentCompactions(
+  timeline: Timeline,
+  counter: TokenCounter,
+  onStep: (done: number, total: number) => void = () => undefined,
+): Promise<AgentAudit> {
   const compactions: CompactionAudit[] = [];
   const generations: GenerationAudit[] = [];
   const comparisonGaps: AgentAudit['comparisonGaps'] = [];
@@ -43,8 +47,17 @@ export async function auditAgentCompactions(timeline: Timeline, counter: TokenCo
     const agentKeeper: Keeper = { record: recordOf(timeline, boundary.recordId), summaryOnly: true };
     const agentVerdicts = await judge(agentKeeper, needed);
 
-    const comparison = await compareAtFootprint(timeline.session.id, timeline.messages.slice(0, boundary.messageIndex), agentTokens, counter);
-    const ledgerKeeper: Keeper = { record: comparison.record, checkpoint: comparison.checkpoint, recallFrom: comparison.session };
+    const comparison = await compareAtFootprint(
+      timeline.session.id,
+      timeline.messages.slice(0, boundary.messageIndex),
+      agentTokens,
+      counter,
+    );
+    const ledgerKeeper: Keeper = {
+      record: comparison.record,
+      checkpoint: comparison.checkpoint,
+      recallFrom: comparison.session,
+    };
     const ledgerVerdicts = await judge(ledgerKeeper, needed);
     const ledgerHolds = holder(ledgerKeeper);
     comparisonGaps.push(...comparison.session.gaps());
@@ -59,7 +72,13 @@ export async function auditAgentCompactions(timeline: Timeline, counter: TokenCo
         ledgerRecall: ledger?.recall ?? 'unverified',
       };
     });
-    const userConstraints = [...entriesOf(timeline.handles.filter((handle) => handle.seq < boundary.seq && handle.kind === 'constraint' && handle.role === 'user')).values()];
+    const userConstraints = [
+      ...entriesOf(
+        timeline.handles.filter(
+          (handle) => handle.seq < boundary.seq && handle.kind === 'constraint' && handle.role === 'user',
+        ),
+      ).values(),
+    ];
     const lostConstraints: ConstraintAudit[] = userConstraints
       .filter((entry) => !containsEntry(boundary.summary, entry))
       .map((entry) => ({ ...sourceOf(timeline, entry), inLedgerWindow: ledgerHolds.inWindow(entry) }));
@@ -85,12 +104,32 @@ export async function auditAgentCompactions(timeline: Timeline, counter: TokenCo
         recordId: comparison.record.id,
         reversible: comparison.record.reversible,
         keptInWindow: countByKind(windowEntries),
-        keptInCheckpoint: countByKind(beforeList.filter((entry) => !ledgerHolds.inWindow(entry) && ledgerHolds.inCheckpoint(entry))),
+        keptInCheckpoint: countByKind(
+          beforeList.filter((entry) => !ledgerHolds.inWindow(entry) && ledgerHolds.inCheckpoint(entry)),
+        ),
       },
     });
     const generation = compactions.length;
-    generations.push(generationAudit(timeline, { generation, writer: 'agent', keeper: agentKeeper, tokens: agentTokens, before, verdicts: agentVerdicts }));
-    generations.push(generationAudit(timeline, { generation, writer: 'context-ledger', keeper: ledgerKeeper, tokens: comparison.tokens, before, verdicts: ledgerVerdicts }));
+    generations.push(
+      generationAudit(timeline, {
+        generation,
+        writer: 'agent',
+        keeper: agentKeeper,
+        tokens: agentTokens,
+        before,
+        verdicts: agentVerdicts,
+      }),
+    );
+    generations.push(
+      generationAudit(timeline, {
+        generation,
+        writer: 'context-ledger',
+        keeper: ledgerKeeper,
+        tokens: comparison.tokens,
+        before,
+        verdicts: ledgerVerdicts,
+      }),
+    );
   }
   onStep(timeline.boundaries.length, timeline.boundaries.length);
   return { compactions, generations, comparisonGaps };

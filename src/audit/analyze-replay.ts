@@ -12,7 +12,11 @@ import type { Timeline } from './timeline.js';
 import type { GenerationAudit, LedgerRecallStatus } from './types.js';
 
 /** One generation per summary record of a timeline built in `replay` mode. */
-export async function auditLedgerGenerations(timeline: Timeline, counter: TokenCounter, onStep: (done: number, total: number) => void = () => undefined): Promise<GenerationAudit[]> {
+export async function auditLedgerGenerations(
+  timeline: Timeline,
+  counter: TokenCounter,
+  onStep: (done: number, total: number) => void = () => undefined,
+): Promise<GenerationAudit[]> {
   const records = timeline.session.records();
   const summaries = records.filter((record) => record.type !== 'checkpoint');
   const recallCache = new Map<string, LedgerRecallStatus>();
@@ -27,7 +31,16 @@ export async function auditLedgerGenerations(timeline: Timeline, counter: TokenC
     const verdicts = await judge(keeper, needed);
     const upTo = records.filter((candidate) => candidate.ordinal <= record.ordinal);
     const block = ledgerBlock(windowStateOf({ records: upTo, originals: [], active: record })) ?? '';
-    generations.push(generationAudit(timeline, { generation: index + 1, writer: 'context-ledger', keeper, tokens: counter.count(block), before, verdicts }));
+    generations.push(
+      generationAudit(timeline, {
+        generation: index + 1,
+        writer: 'context-ledger',
+        keeper,
+        tokens: counter.count(block),
+        before,
+        verdicts,
+      }),
+    );
   }
   onStep(summaries.length, summaries.length);
   return generations;

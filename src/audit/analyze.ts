@@ -52,7 +52,9 @@ function sourceSpans(timeline: Timeline, sources: readonly HandleSource[]): Sour
     .flatMap((source): SourceSpan[] => {
       const occurrence = timeline.occurrences[source.firstSeq];
       if (!occurrence) return [];
-      const handle = timeline.handles.find((candidate) => candidate.seq === source.firstSeq && candidate.text === source.text);
+      const handle = timeline.handles.find(
+        (candidate) => candidate.seq === source.firstSeq && candidate.text === source.text,
+      );
       const excerpt = excerptAround(occurrence.span.text, handle?.start ?? 0, handle?.end ?? 0);
       return [{ seq: source.firstSeq, label: occurrence.label ?? null, role: occurrence.role, excerpt }];
     });
@@ -72,8 +74,22 @@ export async function auditSession(collected: CollectedSession, options: AuditOp
   const step = (done: number, total: number) => progress('auditing compactions', done, total);
   if (mode === 'agent') {
     const { compactions, generations, comparisonGaps } = await auditAgentCompactions(timeline, counter, step);
-    const lost = [...compactions.flatMap((compaction) => [...compaction.futureNeeded.filter((handle) => !handle.keptByAgent || !handle.inLedgerWindow), ...compaction.lostConstraints]), ...generations.flatMap((generation) => generation.lost)];
-    return { sessionId: collected.sessionId, spans: timeline.occurrences.length, mode, compactions, generations, gaps: [...timeline.session.gaps(), ...comparisonGaps], sourceSpans: sourceSpans(timeline, lost) };
+    const lost = [
+      ...compactions.flatMap((compaction) => [
+        ...compaction.futureNeeded.filter((handle) => !handle.keptByAgent || !handle.inLedgerWindow),
+        ...compaction.lostConstraints,
+      ]),
+      ...generations.flatMap((generation) => generation.lost),
+    ];
+    return {
+      sessionId: collected.sessionId,
+      spans: timeline.occurrences.length,
+      mode,
+      compactions,
+      generations,
+      gaps: [...timeline.session.gaps(), ...comparisonGaps],
+      sourceSpans: sourceSpans(timeline, lost),
+    };
   }
   const generations = await auditLedgerGenerations(timeline, counter, step);
   return {
@@ -83,7 +99,10 @@ export async function auditSession(collected: CollectedSession, options: AuditOp
     compactions: [],
     generations,
     gaps: timeline.session.gaps(),
-    sourceSpans: sourceSpans(timeline, generations.flatMap((generation) => generation.lost)),
+    sourceSpans: sourceSpans(
+      timeline,
+      generations.flatMap((generation) => generation.lost),
+    ),
   };
 }
 

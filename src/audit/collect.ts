@@ -12,7 +12,12 @@ import type { TranscriptMessage } from '../messages.js';
 /** One item of a conversation: a message, or the agent's own compaction. */
 export type CollectedItem =
   | { readonly type: 'message'; readonly message: TranscriptMessage }
-  | { readonly type: 'compaction'; readonly summary: string; readonly summarizer: CompactionSummarizer; readonly label: string | null };
+  | {
+      readonly type: 'compaction';
+      readonly summary: string;
+      readonly summarizer: CompactionSummarizer;
+      readonly label: string | null;
+    };
 
 /** One conversation of a file. */
 export interface CollectedSession {
@@ -49,9 +54,12 @@ export interface CollectOptions {
 /** Read `file` into conversations. Throws InvalidInputError for a missing file, TranscriptParseError for a bad line. */
 export async function collectFile(file: string, options: CollectOptions = {}): Promise<CollectedFile> {
   await access(file, constants.R_OK).catch(() => {
-    throw new InvalidInputError(`${file}: cannot read the transcript (missing or not readable). Check the path.`, { file });
+    throw new InvalidInputError(`${file}: cannot read the transcript (missing or not readable). Check the path.`, {
+      file,
+    });
   });
-  if ((await stat(file)).isDirectory()) throw new InvalidInputError(`${file}: is a directory; give transcript files (e.g. a shell glob *.jsonl)`, { file });
+  if ((await stat(file)).isDirectory())
+    throw new InvalidInputError(`${file}: is a directory; give transcript files (e.g. a shell glob *.jsonl)`, { file });
   const format = !options.format || options.format === 'auto' ? await detectImportFormat(file) : options.format;
   const fallbackId = basename(file, extname(file));
   const sessions: { sessionId: string; items: CollectedItem[] }[] = [];
@@ -61,7 +69,13 @@ export async function collectFile(file: string, options: CollectOptions = {}): P
     skipped++;
     options.onSkip?.(error);
   };
-  for await (const event of readEvents(file, { format, skipInvalid: options.skipInvalid, onSkip, onWarning: options.onWarning, onProgress: options.onProgress })) {
+  for await (const event of readEvents(file, {
+    format,
+    skipInvalid: options.skipInvalid,
+    onSkip,
+    onWarning: options.onWarning,
+    onProgress: options.onProgress,
+  })) {
     if (event.type === 'session') {
       current = { sessionId: event.sessionId, items: [] };
       sessions.push(current);
@@ -72,7 +86,17 @@ export async function collectFile(file: string, options: CollectOptions = {}): P
       sessions.push(current);
     }
     if (event.type === 'message') current.items.push({ type: 'message', message: event.message });
-    else current.items.push({ type: 'compaction', summary: event.summary, summarizer: event.summarizer, label: event.label ?? null });
+    else
+      current.items.push({
+        type: 'compaction',
+        summary: event.summary,
+        summarizer: event.summarizer,
+        label: event.label ?? null,
+      });
   }
-  return { format, sessions: sessions.filter((session) => session.items.some((item) => item.type === 'message')), skipped };
+  return {
+    format,
+    sessions: sessions.filter((session) => session.items.some((item) => item.type === 'message')),
+    skipped,
+  };
 }

@@ -46,12 +46,22 @@ export function footprintBudgets(tokens: number): { summaryBudgetTokens: number;
  * `tokens`. When the handles do not fit, the overflow (even older user constraints) spills
  * to a checkpoint outside the window, so `tokens` stays within the footprint.
  */
-export async function compareAtFootprint(sessionId: string, messages: readonly TranscriptMessage[], tokens: number, counter: TokenCounter): Promise<FootprintComparison> {
+export async function compareAtFootprint(
+  sessionId: string,
+  messages: readonly TranscriptMessage[],
+  tokens: number,
+  counter: TokenCounter,
+): Promise<FootprintComparison> {
   const budgets = footprintBudgets(tokens);
   return { ...(await compactOnce(sessionId, messages, budgets, counter)), budgets };
 }
 
-async function compactOnce(sessionId: string, messages: readonly TranscriptMessage[], budgets: { summaryBudgetTokens: number; handleBudgetTokens: number }, counter: TokenCounter): Promise<Omit<FootprintComparison, 'budgets'>> {
+async function compactOnce(
+  sessionId: string,
+  messages: readonly TranscriptMessage[],
+  budgets: { summaryBudgetTokens: number; handleBudgetTokens: number },
+  counter: TokenCounter,
+): Promise<Omit<FootprintComparison, 'budgets'>> {
   const ledger = createLedger({ store: createMemoryStore(), tokenCounter: counter, now: () => new Date(0) });
   const session = await ledger.session(sessionId, {
     window: {
@@ -63,7 +73,10 @@ async function compactOnce(sessionId: string, messages: readonly TranscriptMessa
   });
   await session.append(messages);
   const record = await session.compact(1);
-  if (!record) throw new InvalidInputError(`Session ${sessionId}: nothing before the compaction to compare with (no messages)`, { sessionId });
+  if (!record)
+    throw new InvalidInputError(`Session ${sessionId}: nothing before the compaction to compare with (no messages)`, {
+      sessionId,
+    });
   const checkpoint = mergedCheckpoint(session.records(), record.checkpointId);
   const block = session.peek().messages.find((message) => message.source === 'ledger');
   return { session, record, checkpoint, tokens: block ? counter.count(block.content) : 0 };

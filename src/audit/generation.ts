@@ -41,7 +41,12 @@ export function entriesBefore(timeline: Timeline, boundarySeq: number): Map<stri
 }
 
 /** Entries of `before` the agent used at seq in [fromSeq, toSeq), by first appearance. */
-export function futureNeeded(timeline: Timeline, before: ReadonlyMap<string, HandleEntry>, fromSeq: number, toSeq: number): HandleEntry[] {
+export function futureNeeded(
+  timeline: Timeline,
+  before: ReadonlyMap<string, HandleEntry>,
+  fromSeq: number,
+  toSeq: number,
+): HandleEntry[] {
   const needed = new Map<string, HandleEntry>();
   for (const use of timeline.uses) {
     if (use.seq < fromSeq || use.seq >= toSeq) continue;
@@ -54,7 +59,10 @@ export function futureNeeded(timeline: Timeline, before: ReadonlyMap<string, Han
 }
 
 /** A function telling whether a keeper holds an entry in its window / checkpoint. */
-export function holder(keeper: Keeper): { inWindow(entry: HandleEntry): boolean; inCheckpoint(entry: HandleEntry): boolean } {
+export function holder(keeper: Keeper): {
+  inWindow(entry: HandleEntry): boolean;
+  inCheckpoint(entry: HandleEntry): boolean;
+} {
   const windowSet = new Set(keeper.summaryOnly ? [] : keeper.record.handles.map(handleIdentityKey));
   const checkpointSet = new Set((keeper.checkpoint?.handles ?? []).map(handleIdentityKey));
   return {
@@ -73,7 +81,12 @@ export async function judge(keeper: Keeper, entries: readonly HandleEntry[]): Pr
       recalled = (await keeper.recallFrom.recall(entry.first.text)).status;
       keeper.recallCache?.set(entry.first.text, recalled);
     }
-    verdicts.push({ entry, inWindow: holds.inWindow(entry), inCheckpoint: holds.inCheckpoint(entry), recall: recalled });
+    verdicts.push({
+      entry,
+      inWindow: holds.inWindow(entry),
+      inCheckpoint: holds.inCheckpoint(entry),
+      recall: recalled,
+    });
   }
   return verdicts;
 }
@@ -86,7 +99,13 @@ export function reachable(verdict: Verdict): boolean {
 /** A handle's source, for the report. */
 export function sourceOf(timeline: Timeline, entry: HandleEntry): HandleSource {
   const { first } = entry;
-  return { kind: first.kind, text: first.text, firstSeq: first.seq, firstLabel: timeline.occurrences[first.seq]?.label ?? null, role: first.role };
+  return {
+    kind: first.kind,
+    text: first.text,
+    firstSeq: first.seq,
+    firstLabel: timeline.occurrences[first.seq]?.label ?? null,
+    role: first.role,
+  };
 }
 
 /** Inputs of {@link generationAudit}. */
@@ -119,7 +138,9 @@ export function generationAudit(timeline: Timeline, input: GenerationInput): Gen
     tokens: input.tokens,
     handlesBefore: countByKind(before),
     keptInWindow: countByKind(before.filter(holds.inWindow)),
-    keptInCheckpoint: checkpoint ? countByKind(before.filter((entry) => !holds.inWindow(entry) && holds.inCheckpoint(entry))) : {},
+    keptInCheckpoint: checkpoint
+      ? countByKind(before.filter((entry) => !holds.inWindow(entry) && holds.inCheckpoint(entry)))
+      : {},
     futureNeeded: input.verdicts.length,
     futureNeededInWindow: input.verdicts.filter((verdict) => verdict.inWindow).length,
     futureNeededReachable: input.verdicts.filter(reachable).length,

@@ -59,7 +59,9 @@ export function entriesOf(handles: readonly Handle[]): Map<string, HandleEntry> 
 }
 
 /** Count entries by kind. */
-export function countByKind(entries: Iterable<{ readonly first: Pick<Handle, 'kind'> } | Pick<Handle, 'kind'>>): KindCounts {
+export function countByKind(
+  entries: Iterable<{ readonly first: Pick<Handle, 'kind'> } | Pick<Handle, 'kind'>>,
+): KindCounts {
   const counts: Partial<Record<HandleKind, number>> = {};
   for (const item of entries) {
     const kind = 'first' in item ? item.first.kind : item.kind;
@@ -71,7 +73,8 @@ export function countByKind(entries: Iterable<{ readonly first: Pick<Handle, 'ki
 function stringValues(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const item of value) stringValues(item, out);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) stringValues(item, out);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) stringValues(item, out);
 }
 
 /**

@@ -5,7 +5,10 @@
 
 /** Escape text for HTML element content and attribute values (transcript text is untrusted). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  return text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 }
 
 /** One series of a chart: a bar drawn in each group. */
@@ -69,7 +72,9 @@ export function renderChart(chart: SurvivalChart): string {
   const parts: string[] = [];
   for (const percent of [0, 25, 50, 75, 100]) {
     const y = TOP + plot - (plot * percent) / 100;
-    parts.push(`<line x1="${LEFT}" x2="${width - 6}" y1="${y}" y2="${y}" class="grid"/><text x="${LEFT - 6}" y="${y + 4}" class="axis" text-anchor="end">${percent}%</text>`);
+    parts.push(
+      `<line x1="${LEFT}" x2="${width - 6}" y1="${y}" y2="${y}" class="grid"/><text x="${LEFT - 6}" y="${y + 4}" class="axis" text-anchor="end">${percent}%</text>`,
+    );
   }
   chart.groups.forEach((group, groupIndex) => {
     const x0 = LEFT + groupIndex * groupWidth + 8;
@@ -80,17 +85,27 @@ export function renderChart(chart: SurvivalChart): string {
         const height = bar.of > 0 ? (plot * Math.min(segment.value, bar.of)) / bar.of : 0;
         y -= height;
         const series = chart.series[segment.series];
-        parts.push(`<rect x="${x}" y="${y.toFixed(1)}" width="${barWidth}" height="${height.toFixed(1)}" fill="${series?.color ?? '#888'}"><title>${escapeHtml(`${group.label}, ${series?.name ?? ''}: ${segment.value} of ${bar.of}`)}</title></rect>`);
+        parts.push(
+          `<rect x="${x}" y="${y.toFixed(1)}" width="${barWidth}" height="${height.toFixed(1)}" fill="${series?.color ?? '#888'}"><title>${escapeHtml(`${group.label}, ${series?.name ?? ''}: ${segment.value} of ${bar.of}`)}</title></rect>`,
+        );
       }
-      if (barWidth >= 16) parts.push(`<text x="${x + barWidth / 2}" y="${(y - 4).toFixed(1)}" class="value" text-anchor="middle">${escapeHtml(bar.label)}</text>`);
+      if (barWidth >= 16)
+        parts.push(
+          `<text x="${x + barWidth / 2}" y="${(y - 4).toFixed(1)}" class="value" text-anchor="middle">${escapeHtml(bar.label)}</text>`,
+        );
     });
     const labelX = x0 + (group.bars.length * (barWidth + 3)) / 2;
     if (chart.groups.length <= 24 || groupIndex % Math.ceil(chart.groups.length / 24) === 0) {
-      parts.push(`<text x="${labelX}" y="${HEIGHT - BOTTOM + 16}" class="axis" text-anchor="middle">${escapeHtml(group.label)}</text>`);
+      parts.push(
+        `<text x="${labelX}" y="${HEIGHT - BOTTOM + 16}" class="axis" text-anchor="middle">${escapeHtml(group.label)}</text>`,
+      );
     }
   });
   const legend = chart.series
-    .map((series, index) => `<rect x="${LEFT + index * 190}" y="${HEIGHT - 18}" width="12" height="12" fill="${series.color}"/><text x="${LEFT + index * 190 + 17}" y="${HEIGHT - 8}" class="axis">${escapeHtml(series.name)}</text>`)
+    .map(
+      (series, index) =>
+        `<rect x="${LEFT + index * 190}" y="${HEIGHT - 18}" width="12" height="12" fill="${series.color}"/><text x="${LEFT + index * 190 + 17}" y="${HEIGHT - 8}" class="axis">${escapeHtml(series.name)}</text>`,
+    )
     .join('');
   return (
     `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption>` +

@@ -34,8 +34,19 @@ function compactionChart(compaction: CompactionAudit, testId: string): string {
     {
       label: 'future-needed',
       bars: [
-        { segments: [{ value: keptByAgent, series: 0 }], of: futureNeeded.length, label: `${keptByAgent}/${futureNeeded.length}` },
-        { segments: [{ value: ledger.futureNeededInWindow, series: 1 }, { value: ledger.futureNeededReachable - ledger.futureNeededInWindow, series: 2 }], of: futureNeeded.length, label: `${ledger.futureNeededInWindow}/${futureNeeded.length}` },
+        {
+          segments: [{ value: keptByAgent, series: 0 }],
+          of: futureNeeded.length,
+          label: `${keptByAgent}/${futureNeeded.length}`,
+        },
+        {
+          segments: [
+            { value: ledger.futureNeededInWindow, series: 1 },
+            { value: ledger.futureNeededReachable - ledger.futureNeededInWindow, series: 2 },
+          ],
+          of: futureNeeded.length,
+          label: `${ledger.futureNeededInWindow}/${futureNeeded.length}`,
+        },
       ],
     },
     ...kindsOf(compaction.handlesBefore).map((kind): ChartGroup => {
@@ -46,7 +57,14 @@ function compactionChart(compaction: CompactionAudit, testId: string): string {
         label: kind,
         bars: [
           { segments: [{ value: agent, series: 0 }], of: before, label: `${agent}` },
-          { segments: [{ value: window, series: 1 }, { value: ledger.keptInCheckpoint[kind] ?? 0, series: 2 }], of: before, label: `${window}` },
+          {
+            segments: [
+              { value: window, series: 1 },
+              { value: ledger.keptInCheckpoint[kind] ?? 0, series: 2 },
+            ],
+            of: before,
+            label: `${window}`,
+          },
         ],
       };
     }),
@@ -82,11 +100,20 @@ export function compactionSection(compaction: CompactionAudit, index: number, se
   const keptByAgent = futureNeeded.filter((handle) => handle.keptByAgent).length;
   const lost = futureNeeded.filter((handle) => !handle.keptByAgent);
   const prefix = `s${sessionNumber}-c${index}`;
-  const rows = lost.map((handle) => `<tr data-testid="lost-handle">${sourceCells(handle, sessionNumber)}<td>${recallCell(handle)}</td></tr>`).join('');
-  const constraintRows = compaction.lostConstraints
-    .map((handle) => `<tr data-testid="lost-constraint">${sourceCells(handle, sessionNumber)}<td>${handle.inLedgerWindow ? 'pinned in the window' : 'not in the window'}</td></tr>`)
+  const rows = lost
+    .map(
+      (handle) =>
+        `<tr data-testid="lost-handle">${sourceCells(handle, sessionNumber)}<td>${recallCell(handle)}</td></tr>`,
+    )
     .join('');
-  const head = '<tr><th>kind</th><th>handle (verbatim)</th><th>first seen</th><th>role</th><th>source label</th><th>context-ledger</th></tr>';
+  const constraintRows = compaction.lostConstraints
+    .map(
+      (handle) =>
+        `<tr data-testid="lost-constraint">${sourceCells(handle, sessionNumber)}<td>${handle.inLedgerWindow ? 'pinned in the window' : 'not in the window'}</td></tr>`,
+    )
+    .join('');
+  const head =
+    '<tr><th>kind</th><th>handle (verbatim)</th><th>first seen</th><th>role</th><th>source label</th><th>context-ledger</th></tr>';
   return `<div class="compaction" id="${prefix}" data-compaction="${index}">
 <h3>Compaction ${index + 1} at seq ${compaction.seqBoundary} <small>${escapeHtml(compaction.summarizer)}${compaction.label ? ` · ${escapeHtml(compaction.label)}` : ''}</small></h3>
 <table class="numbers">
@@ -126,7 +153,19 @@ export function generationChart(generations: readonly GenerationAudit[], testId:
   const groups = generations.slice(0, 120).map((generation): ChartGroup => {
     const before = totalOf(generation.handlesBefore);
     const window = totalOf(generation.keptInWindow);
-    return { label: `g${generation.generation}`, bars: [{ segments: [{ value: window, series: 0 }, { value: totalOf(generation.keptInCheckpoint), series: 1 }], of: before, label: `${window}` }] };
+    return {
+      label: `g${generation.generation}`,
+      bars: [
+        {
+          segments: [
+            { value: window, series: 0 },
+            { value: totalOf(generation.keptInCheckpoint), series: 1 },
+          ],
+          of: before,
+          label: `${window}`,
+        },
+      ],
+    };
   });
   return renderChart({
     title: 'Handle survival by generation: share of the handles so far kept in the window (and in the checkpoint)',
@@ -144,7 +183,19 @@ export function generationKindChart(generation: GenerationAudit, testId: string)
   const groups = kindsOf(generation.handlesBefore).map((kind): ChartGroup => {
     const before = generation.handlesBefore[kind] ?? 0;
     const window = generation.keptInWindow[kind] ?? 0;
-    return { label: kind, bars: [{ segments: [{ value: window, series: 0 }, { value: generation.keptInCheckpoint[kind] ?? 0, series: 1 }], of: before, label: `${window}/${before}` }] };
+    return {
+      label: kind,
+      bars: [
+        {
+          segments: [
+            { value: window, series: 0 },
+            { value: generation.keptInCheckpoint[kind] ?? 0, series: 1 },
+          ],
+          of: before,
+          label: `${window}/${before}`,
+        },
+      ],
+    };
   });
   return renderChart({
     title: `Handle survival by kind at generation ${generation.generation}`,
@@ -160,10 +211,16 @@ export function generationKindChart(generation: GenerationAudit, testId: string)
 /** Gaps and the appendix of source spans. */
 export function gapsAndAppendix(session: SessionAudit, sessionNumber: number): string {
   const gaps = session.gaps
-    .map((gap) => `<li data-testid="gap"><code>${escapeHtml(gap.recordId)}</code> (${escapeHtml(gap.type)}, seq ${gap.droppedRange.fromSeq}–${gap.droppedRange.toSeq}, originals ${gap.originalsStored ? 'stored' : 'NOT stored'}): ${escapeHtml(gap.reasons.join('; '))}<br><small>${escapeHtml(gap.reread)}</small></li>`)
+    .map(
+      (gap) =>
+        `<li data-testid="gap"><code>${escapeHtml(gap.recordId)}</code> (${escapeHtml(gap.type)}, seq ${gap.droppedRange.fromSeq}–${gap.droppedRange.toSeq}, originals ${gap.originalsStored ? 'stored' : 'NOT stored'}): ${escapeHtml(gap.reasons.join('; '))}<br><small>${escapeHtml(gap.reread)}</small></li>`,
+    )
     .join('');
   const spans = session.sourceSpans
-    .map((span) => `<div class="span" id="${spanAnchor(sessionNumber, span.seq)}"><h4>seq ${span.seq} · ${escapeHtml(span.role)}${span.label ? ` · <code>${escapeHtml(span.label)}</code>` : ''}</h4><pre>${escapeHtml(span.excerpt)}</pre></div>`)
+    .map(
+      (span) =>
+        `<div class="span" id="${spanAnchor(sessionNumber, span.seq)}"><h4>seq ${span.seq} · ${escapeHtml(span.role)}${span.label ? ` · <code>${escapeHtml(span.label)}</code>` : ''}</h4><pre>${escapeHtml(span.excerpt)}</pre></div>`,
+    )
     .join('');
   return `<h3>Gaps (<span data-testid="gap-count">${session.gaps.length}</span>)</h3>${gaps ? `<ul class="gaps">${gaps}</ul>` : '<p>None: every record is lossless.</p>'}
 <details class="appendix" open><summary>Source spans that held the lost handles (${session.sourceSpans.length})</summary>${spans || '<p>None.</p>'}</details>`;

@@ -3,7 +3,14 @@
  * external resource (a Content-Security-Policy forbids both), readable opened from disk.
  */
 import { escapeHtml } from './report-html-chart.js';
-import { compactionSection, gapsAndAppendix, generationChart, generationKindChart, lineageSection, spanAnchor } from './report-html-sections.js';
+import {
+  compactionSection,
+  gapsAndAppendix,
+  generationChart,
+  generationKindChart,
+  lineageSection,
+  spanAnchor,
+} from './report-html-sections.js';
 import type { AuditDocument, HandleSource, SessionAudit } from './types.js';
 
 const STYLE = `
@@ -56,7 +63,9 @@ function sessionSection(file: string, format: string, session: SessionAudit, ses
     session.mode === 'agent'
       ? session.compactions.map((compaction, index) => compactionSection(compaction, index, sessionNumber)).join('\n')
       : `<p class="lead">No agent compaction in this transcript: it was replayed through context-ledger, which compacted it ${session.generations.length} time(s).</p>` +
-        (session.generations.length > 0 ? generationChart(session.generations, `s${sessionNumber}-generation-chart`) : '') +
+        (session.generations.length > 0
+          ? generationChart(session.generations, `s${sessionNumber}-generation-chart`)
+          : '') +
         (last ? generationKindChart(last, `s${sessionNumber}-kind-chart`) : '') +
         replayLost(session, sessionNumber);
   return `<section class="session" id="session-${sessionNumber}" data-testid="session" data-session-id="${escapeHtml(session.sessionId)}" data-mode="${session.mode}">
@@ -84,14 +93,19 @@ function overview(document: AuditDocument): string {
 function failedFiles(document: AuditDocument): string {
   const failed = document.files.filter((file) => file.error !== undefined);
   if (failed.length === 0) return '';
-  const items = failed.map((file) => `<li data-testid="failed-file"><code>${escapeHtml(file.file)}</code>: ${escapeHtml(file.error?.code ?? '')}: ${escapeHtml(file.error?.message ?? '')}</li>`);
+  const items = failed.map(
+    (file) =>
+      `<li data-testid="failed-file"><code>${escapeHtml(file.file)}</code>: ${escapeHtml(file.error?.code ?? '')}: ${escapeHtml(file.error?.message ?? '')}</li>`,
+  );
   return `<section class="failed"><h2>Files not audited (${failed.length})</h2><ul>${items.join('')}</ul></section>`;
 }
 
 /** Render the audit document as one self-contained HTML page. */
 export function renderAuditHtml(document: AuditDocument): string {
   let sessionNumber = 0;
-  const sections = document.files.flatMap((file) => file.sessions.map((session) => sessionSection(file.file, file.format, session, ++sessionNumber)));
+  const sections = document.files.flatMap((file) =>
+    file.sessions.map((session) => sessionSection(file.file, file.format, session, ++sessionNumber)),
+  );
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -2,7 +2,14 @@
  * The readable (non-JSON) audit report: per session, what each compaction kept of the
  * handles the agent needed later, and where the lost ones first appeared.
  */
-import type { AuditDocument, CompactionAudit, GenerationAudit, HandleSource, KindCounts, SessionAudit } from './types.js';
+import type {
+  AuditDocument,
+  CompactionAudit,
+  GenerationAudit,
+  HandleSource,
+  KindCounts,
+  SessionAudit,
+} from './types.js';
 
 /** Lost handles listed per compaction before "… and N more". */
 const LIST_LIMIT = 25;
@@ -30,12 +37,20 @@ function printList(print: (line: string) => void, items: readonly HandleSource[]
 function printCompaction(print: (line: string) => void, compaction: CompactionAudit, index: number): void {
   const { ledger, futureNeeded } = compaction;
   const keptByAgent = futureNeeded.filter((handle) => handle.keptByAgent).length;
-  print(`  compaction ${index + 1} at seq ${compaction.seqBoundary} (${compaction.summarizer}${compaction.label ? `, ${compaction.label}` : ''})`);
-  print(`    handles before the boundary: ${totalOf(compaction.handlesBefore)} (${kinds(compaction.handlesBefore)}); its summary kept ${totalOf(compaction.keptByAgent)} verbatim`);
+  print(
+    `  compaction ${index + 1} at seq ${compaction.seqBoundary} (${compaction.summarizer}${compaction.label ? `, ${compaction.label}` : ''})`,
+  );
+  print(
+    `    handles before the boundary: ${totalOf(compaction.handlesBefore)} (${kinds(compaction.handlesBefore)}); its summary kept ${totalOf(compaction.keptByAgent)} verbatim`,
+  );
   print(`    future-needed handles (used after the boundary, seen before it): ${futureNeeded.length}`);
   print(`      kept by the agent's summary (${compaction.agentSummaryTokens} tokens):       ${keptByAgent}`);
-  print(`      kept by context-ledger at the same footprint (${ledger.tokens} tokens): ${ledger.futureNeededInWindow} in the window, ${ledger.futureNeededReachable} reachable with one recall (record ${ledger.recordId}, ${ledger.reversible ? 'lossless' : 'LOSSY'})`);
-  print(`    user constraints before the boundary: ${compaction.userConstraints}; missing from the agent's summary: ${compaction.lostConstraints.length}; pinned by context-ledger: ${ledger.constraintsKept}`);
+  print(
+    `      kept by context-ledger at the same footprint (${ledger.tokens} tokens): ${ledger.futureNeededInWindow} in the window, ${ledger.futureNeededReachable} reachable with one recall (record ${ledger.recordId}, ${ledger.reversible ? 'lossless' : 'LOSSY'})`,
+  );
+  print(
+    `    user constraints before the boundary: ${compaction.userConstraints}; missing from the agent's summary: ${compaction.lostConstraints.length}; pinned by context-ledger: ${ledger.constraintsKept}`,
+  );
   printList(print, compaction.lostConstraints);
   const lost = futureNeeded.filter((handle) => !handle.keptByAgent);
   if (lost.length > 0) {
@@ -54,13 +69,19 @@ function printGeneration(print: (line: string) => void, generation: GenerationAu
 
 function printSession(print: (line: string) => void, session: SessionAudit): void {
   if (session.mode === 'agent') {
-    print(`session ${session.sessionId}: ${session.spans} spans, ${session.compactions.length} agent compaction${session.compactions.length === 1 ? '' : 's'}`);
+    print(
+      `session ${session.sessionId}: ${session.spans} spans, ${session.compactions.length} agent compaction${session.compactions.length === 1 ? '' : 's'}`,
+    );
     session.compactions.forEach((compaction, index) => printCompaction(print, compaction, index));
   } else {
-    print(`session ${session.sessionId}: ${session.spans} spans, no agent compaction: replayed through context-ledger, ${session.generations.length} compaction${session.generations.length === 1 ? '' : 's'}`);
+    print(
+      `session ${session.sessionId}: ${session.spans} spans, no agent compaction: replayed through context-ledger, ${session.generations.length} compaction${session.generations.length === 1 ? '' : 's'}`,
+    );
     for (const generation of session.generations) printGeneration(print, generation);
   }
-  print(`  gaps: ${session.gaps.length}${session.gaps.map((gap) => `\n    ${gap.recordId} (${gap.type}, seq ${gap.droppedRange.fromSeq}-${gap.droppedRange.toSeq}): ${gap.reasons[0] ?? 'lossy'}`).join('')}`);
+  print(
+    `  gaps: ${session.gaps.length}${session.gaps.map((gap) => `\n    ${gap.recordId} (${gap.type}, seq ${gap.droppedRange.fromSeq}-${gap.droppedRange.toSeq}): ${gap.reasons[0] ?? 'lossy'}`).join('')}`,
+  );
 }
 
 /** Print the readable report. */

@@ -74,7 +74,10 @@ export interface TimelineOptions {
 export async function buildTimeline(collected: CollectedSession, options: TimelineOptions): Promise<Timeline> {
   const store = createMemoryStore();
   const ledger = createLedger({ store, tokenCounter: options.counter, now: () => new Date(0) });
-  const window: Partial<WindowConfig> = options.mode === 'agent' ? { maxTokens: 10_000_000, maxSpanTokens: AUDIT_MAX_SPAN_TOKENS } : { maxTokens: options.maxTokens };
+  const window: Partial<WindowConfig> =
+    options.mode === 'agent'
+      ? { maxTokens: 10_000_000, maxSpanTokens: AUDIT_MAX_SPAN_TOKENS }
+      : { maxTokens: options.maxTokens };
   const session = await ledger.session(collected.sessionId, { window });
   const messages: TranscriptMessage[] = [];
   const uses: Use[] = [];
@@ -85,7 +88,14 @@ export async function buildTimeline(collected: CollectedSession, options: Timeli
     if (item.type === 'compaction') {
       if (options.mode !== 'agent') continue;
       const record = await session.importExternalSummary({ summary: item.summary, summarizer: item.summarizer });
-      boundaries.push({ seq, messageIndex: messages.length, summary: item.summary, summarizer: `${item.summarizer.name} ${item.summarizer.version}`, label: item.label, recordId: record.id });
+      boundaries.push({
+        seq,
+        messageIndex: messages.length,
+        summary: item.summary,
+        summarizer: `${item.summarizer.name} ${item.summarizer.version}`,
+        label: item.label,
+        recordId: record.id,
+      });
       continue;
     }
     const { message } = item;
@@ -93,7 +103,11 @@ export async function buildTimeline(collected: CollectedSession, options: Timeli
     if (handles.length > 0) uses.push({ seq, identities: new Set(handles.map(handleIdentityKey)), handles });
     messages.push(message);
     seq += (await session.append(message)).length;
-    if (options.mode === 'replay' && (message.role !== 'assistant' || (message.toolCalls ?? []).length > 0 || index === total - 1)) await session.render();
+    if (
+      options.mode === 'replay' &&
+      (message.role !== 'assistant' || (message.toolCalls ?? []).length > 0 || index === total - 1)
+    )
+      await session.render();
     options.onMessage?.(index + 1, total);
   }
   if (options.mode === 'replay') await session.render();

@@ -40,8 +40,17 @@ const PHASES: Readonly<Record<string, readonly [number, number]>> = {
  * Run the audit; prints to `print` (stdout) and `log` (stderr). A file that fails is reported
  * on stderr and as a failed entry; the others are audited. Returns the document (see `auditExitCode`).
  */
-export async function auditCommand(files: readonly string[], options: AuditCommandOptions, print: (line: string) => void, log: (line: string) => void): Promise<AuditDocument> {
-  if (files.length === 0) throw new InvalidInputError('audit needs at least one transcript file, e.g. ~/.claude/projects/<project>/<session>.jsonl', {});
+export async function auditCommand(
+  files: readonly string[],
+  options: AuditCommandOptions,
+  print: (line: string) => void,
+  log: (line: string) => void,
+): Promise<AuditDocument> {
+  if (files.length === 0)
+    throw new InvalidInputError(
+      'audit needs at least one transcript file, e.g. ~/.claude/projects/<project>/<session>.jsonl',
+      {},
+    );
   let progress: Progress | undefined;
   const document = await auditFiles(files, {
     format: options.format,
@@ -56,7 +65,9 @@ export async function auditCommand(files: readonly string[], options: AuditComma
     },
     onFile: (file, index) => {
       progress?.done();
-      progress = createProgress(`audit ${basename(file)} (${index + 1}/${files.length})`, { quiet: options.quiet === true });
+      progress = createProgress(`audit ${basename(file)} (${index + 1}/${files.length})`, {
+        quiet: options.quiet === true,
+      });
     },
     onProgress: (phase, done, total) => {
       const [from, to] = PHASES[phase] ?? [0, 1];

@@ -15,39 +15,89 @@ export function demoTranscript(): TranscriptMessage[] {
   };
   const say = (role: 'user' | 'assistant', content: string) => messages.push({ role, content });
 
-  say('user', [
-    'The payments service deploy to prod keeps failing since this morning (ticket PAY-4412). Can you find out why and fix it?',
-    'Use PAYMENTS_DB_REPLICA=eu-west-2b for every database check.',
-    'The eu-west-1 replica is read-only, do not target it.',
-    'Keep the retry ceiling of 7 from config/payments.yaml; do not raise it.',
-  ].join('\n'));
-  say('assistant', 'I will start with the deploy logs for the payments service, then check the database configuration against eu-west-2b.');
+  say(
+    'user',
+    [
+      'The payments service deploy to prod keeps failing since this morning (ticket PAY-4412). Can you find out why and fix it?',
+      'Use PAYMENTS_DB_REPLICA=eu-west-2b for every database check.',
+      'The eu-west-1 replica is read-only, do not target it.',
+      'Keep the retry ceiling of 7 from config/payments.yaml; do not raise it.',
+    ].join('\n'),
+  );
+  say(
+    'assistant',
+    'I will start with the deploy logs for the payments service, then check the database configuration against eu-west-2b.',
+  );
   tool('bash', { command: 'kubectl -n payments logs deploy/payments-api --since=2h | tail -n 40' }, logLines(0, 40));
-  tool('read_file', { path: 'config/payments.yaml' }, [
-    'service: payments-api',
-    'max_retries: 7',
-    'timeout_ms: 3000',
-    'db_host: payments-db.eu-west-2b.internal:5432',
-    'pool_size: 20',
-    'feature_flags:',
-    '  ledger_v2: false',
-  ].join('\n'));
-  say('assistant', 'The config says max_retries: 7 and points at payments-db.eu-west-2b.internal:5432, which matches the replica you gave. The failures are connection timeouts, so I will look at the network path next.');
+  tool(
+    'read_file',
+    { path: 'config/payments.yaml' },
+    [
+      'service: payments-api',
+      'max_retries: 7',
+      'timeout_ms: 3000',
+      'db_host: payments-db.eu-west-2b.internal:5432',
+      'pool_size: 20',
+      'feature_flags:',
+      '  ledger_v2: false',
+    ].join('\n'),
+  );
+  say(
+    'assistant',
+    'The config says max_retries: 7 and points at payments-db.eu-west-2b.internal:5432, which matches the replica you gave. The failures are connection timeouts, so I will look at the network path next.',
+  );
   for (let round = 0; round < 14; round++) {
     const host = `10.0.${3 + (round % 4)}.${10 + round}`;
-    tool('bash', { command: `kubectl -n payments describe pod payments-api-7d9f${round}c-x${round}q` }, podDescription(round, host));
-    tool('bash', { command: `psql "postgres://app@payments-db.eu-west-2b.internal:5432/payments" -c "select count(*) from charges where created_at > now() - interval '${round + 1} hour'"` }, queryOutput(round));
+    tool(
+      'bash',
+      { command: `kubectl -n payments describe pod payments-api-7d9f${round}c-x${round}q` },
+      podDescription(round, host),
+    );
+    tool(
+      'bash',
+      {
+        command: `psql "postgres://app@payments-db.eu-west-2b.internal:5432/payments" -c "select count(*) from charges where created_at > now() - interval '${round + 1} hour'"`,
+      },
+      queryOutput(round),
+    );
     if (round % 3 === 0) say('user', `Any progress? The on-call channel is asking about INC-${2290 + round}.`);
-    say('assistant', `Round ${round + 1}: pod ${host} restarted after ${round + 2} failed health checks; the replica answers queries, so the database itself is up. Next I will compare the deployment manifest against release v2.${14 + round}.0.`);
+    say(
+      'assistant',
+      `Round ${round + 1}: pod ${host} restarted after ${round + 2} failed health checks; the replica answers queries, so the database itself is up. Next I will compare the deployment manifest against release v2.${14 + round}.0.`,
+    );
     tool('read_file', { path: `deploy/k8s/payments-api.v2.${14 + round}.yaml` }, manifest(round));
   }
-  say('user', 'Please double-check that nothing points at the eu-west-1 replica; we had an outage from that last quarter.');
-  tool('bash', { command: 'grep -rn "eu-west-1" deploy/ config/ || true' }, 'deploy/k8s/payments-api.v2.27.yaml:41:        - name: PAYMENTS_DB_REPLICA\ndeploy/k8s/payments-api.v2.27.yaml:42:          value: eu-west-1');
-  say('assistant', 'Found it: release v2.27.0 overrides PAYMENTS_DB_REPLICA with eu-west-1 in deploy/k8s/payments-api.v2.27.yaml line 42. That replica is read-only, so every write times out after 7 retries.');
-  tool('edit_file', { path: 'deploy/k8s/payments-api.v2.27.yaml', old: 'value: eu-west-1', new: 'value: eu-west-2b' }, 'Edited deploy/k8s/payments-api.v2.27.yaml (1 replacement).');
-  tool('bash', { command: 'kubectl -n payments rollout restart deploy/payments-api && kubectl -n payments rollout status deploy/payments-api' }, 'deployment.apps/payments-api restarted\nWaiting for deployment "payments-api" rollout to finish: 1 of 3 updated replicas are available...\ndeployment "payments-api" successfully rolled out');
+  say(
+    'user',
+    'Please double-check that nothing points at the eu-west-1 replica; we had an outage from that last quarter.',
+  );
+  tool(
+    'bash',
+    { command: 'grep -rn "eu-west-1" deploy/ config/ || true' },
+    'deploy/k8s/payments-api.v2.27.yaml:41:        - name: PAYMENTS_DB_REPLICA\ndeploy/k8s/payments-api.v2.27.yaml:42:          value: eu-west-1',
+  );
+  say(
+    'assistant',
+    'Found it: release v2.27.0 overrides PAYMENTS_DB_REPLICA with eu-west-1 in deploy/k8s/payments-api.v2.27.yaml line 42. That replica is read-only, so every write times out after 7 retries.',
+  );
+  tool(
+    'edit_file',
+    { path: 'deploy/k8s/payments-api.v2.27.yaml', old: 'value: eu-west-1', new: 'value: eu-west-2b' },
+    'Edited deploy/k8s/payments-api.v2.27.yaml (1 replacement).',
+  );
+  tool(
+    'bash',
+    {
+      command:
+        'kubectl -n payments rollout restart deploy/payments-api && kubectl -n payments rollout status deploy/payments-api',
+    },
+    'deployment.apps/payments-api restarted\nWaiting for deployment "payments-api" rollout to finish: 1 of 3 updated replicas are available...\ndeployment "payments-api" successfully rolled out',
+  );
   say('assistant', 'The rollout finished and writes now go to eu-west-2b. I kept the retry ceiling of 7 unchanged.');
-  say('user', 'Great. Before you close PAY-4412, which replica did we end up on, and what were the constraints I gave you at the start?');
+  say(
+    'user',
+    'Great. Before you close PAY-4412, which replica did we end up on, and what were the constraints I gave you at the start?',
+  );
   return messages;
 }
 
@@ -56,7 +106,19 @@ export function demoFollowUp(): TranscriptMessage[] {
   const messages: TranscriptMessage[] = [];
   for (let round = 0; round < 6; round++) {
     const id = `call_followup_${round}`;
-    messages.push({ role: 'assistant', content: `Reading the deploy logs again, window ${round + 1}.`, toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `kubectl -n payments logs deploy/payments-api --since=${round + 1}h | tail -n 30` }) }] });
+    messages.push({
+      role: 'assistant',
+      content: `Reading the deploy logs again, window ${round + 1}.`,
+      toolCalls: [
+        {
+          id,
+          name: 'bash',
+          arguments: JSON.stringify({
+            command: `kubectl -n payments logs deploy/payments-api --since=${round + 1}h | tail -n 30`,
+          }),
+        },
+      ],
+    });
     messages.push({ role: 'tool', toolCallId: id, toolName: 'bash', content: logLines(40 + round * 30, 30) });
   }
   return messages;
@@ -68,11 +130,24 @@ function logLines(offset: number, count: number): string {
     const second = String((offset + index * 7) % 60).padStart(2, '0');
     const minute = String(10 + Math.floor(index / 4)).padStart(2, '0');
     const kind = index % 5;
-    if (kind === 0) lines.push(`2026-11-12T09:${minute}:${second}Z ERROR payments-api Error: connect ETIMEDOUT 10.0.3.${17 + (index % 9)}:5432 (attempt ${1 + (index % 7)}/7)`);
-    else if (kind === 1) lines.push(`2026-11-12T09:${minute}:${second}Z WARN  payments-api retrying charge ch_${(4821 + index * 13).toString(16)} after 250ms backoff`);
-    else if (kind === 2) lines.push(`2026-11-12T09:${minute}:${second}Z INFO  payments-api request_id=req-${(90412 + index * 31).toString(36)} POST /v1/charges 503 in 3004ms`);
-    else if (kind === 3) lines.push(`2026-11-12T09:${minute}:${second}Z INFO  payments-api health check /healthz ok in ${12 + index}ms`);
-    else lines.push(`2026-11-12T09:${minute}:${second}Z ERROR payments-api FATAL: could not write to replica: cannot execute INSERT in a read-only transaction`);
+    if (kind === 0)
+      lines.push(
+        `2026-11-12T09:${minute}:${second}Z ERROR payments-api Error: connect ETIMEDOUT 10.0.3.${17 + (index % 9)}:5432 (attempt ${1 + (index % 7)}/7)`,
+      );
+    else if (kind === 1)
+      lines.push(
+        `2026-11-12T09:${minute}:${second}Z WARN  payments-api retrying charge ch_${(4821 + index * 13).toString(16)} after 250ms backoff`,
+      );
+    else if (kind === 2)
+      lines.push(
+        `2026-11-12T09:${minute}:${second}Z INFO  payments-api request_id=req-${(90412 + index * 31).toString(36)} POST /v1/charges 503 in 3004ms`,
+      );
+    else if (kind === 3)
+      lines.push(`2026-11-12T09:${minute}:${second}Z INFO  payments-api health check /healthz ok in ${12 + index}ms`);
+    else
+      lines.push(
+        `2026-11-12T09:${minute}:${second}Z ERROR payments-api FATAL: could not write to replica: cannot execute INSERT in a read-only transaction`,
+      );
   }
   return lines.join('\n');
 }
@@ -97,7 +172,9 @@ function podDescription(round: number, host: string): string {
 }
 
 function queryOutput(round: number): string {
-  return [' count ', '-------', `  ${1200 + round * 37}`, '(1 row)', '', `Time: ${40 + round * 3}.${round}12 ms`].join('\n');
+  return [' count ', '-------', `  ${1200 + round * 37}`, '(1 row)', '', `Time: ${40 + round * 3}.${round}12 ms`].join(
+    '\n',
+  );
 }
 
 function manifest(round: number): string {

@@ -11,27 +11,40 @@ import { openStore } from './store-spec.js';
 
 /** Serialize transcript messages as OpenAI-style JSONL. */
 export function toOpenAiJsonl(messages: readonly TranscriptMessage[]): string {
-  return messages
-    .map((message) =>
-      JSON.stringify({
-        role: message.role,
-        content: message.content,
-        ...(message.toolCalls && message.toolCalls.length > 0
-          ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
-          : {}),
-        ...(message.toolCallId ? { tool_call_id: message.toolCallId } : {}),
-        ...(message.toolName ? { name: message.toolName } : {}),
-      }),
-    )
-    .join('\n') + '\n';
+  return (
+    messages
+      .map((message) =>
+        JSON.stringify({
+          role: message.role,
+          content: message.content,
+          ...(message.toolCalls && message.toolCalls.length > 0
+            ? {
+                tool_calls: message.toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
+          ...(message.toolCallId ? { tool_call_id: message.toolCallId } : {}),
+          ...(message.toolName ? { name: message.toolName } : {}),
+        }),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 function showRecall(print: (line: string) => void, result: RecallResult): void {
   print(`recall ${JSON.stringify(result.query)} -> ${result.status.toUpperCase()}: ${result.note}`);
-  for (const hit of result.results.slice(0, 3)) print(`    [${hit.status}] seq ${hit.seq} ${hit.spanId.slice(0, 19)}…  ${hit.text.split('\n').find((line) => line.includes(result.query)) ?? hit.text.slice(0, 100)}`);
+  for (const hit of result.results.slice(0, 3))
+    print(
+      `    [${hit.status}] seq ${hit.seq} ${hit.spanId.slice(0, 19)}…  ${hit.text.split('\n').find((line) => line.includes(result.query)) ?? hit.text.slice(0, 100)}`,
+    );
   if (result.gap) {
     const { fromSeq, toSeq } = result.gap.droppedRange;
-    print(`    gap: record ${result.gap.recordId}, dropped ${toSeq < fromSeq ? 'history from before this ledger' : `seq ${fromSeq}-${toSeq}`}; ${result.gap.reread}`);
+    print(
+      `    gap: record ${result.gap.recordId}, dropped ${toSeq < fromSeq ? 'history from before this ledger' : `seq ${fromSeq}-${toSeq}`}; ${result.gap.reread}`,
+    );
   }
 }
 
@@ -40,7 +53,10 @@ function showRecall(print: (line: string) => void, result: RecallResult): void {
  * ledger under `directory`, and show each compaction, the final context, a verified recall
  * and a reported gap.
  */
-export async function runDemo(print: (line: string) => void, options: { directory?: string; maxTokens?: number } = {}): Promise<void> {
+export async function runDemo(
+  print: (line: string) => void,
+  options: { directory?: string; maxTokens?: number } = {},
+): Promise<void> {
   const directory = options.directory ?? '.context-ledger';
   await mkdir(directory, { recursive: true });
   const transcriptPath = join(directory, 'demo-transcript.jsonl');
@@ -51,22 +67,39 @@ export async function runDemo(print: (line: string) => void, options: { director
   print(`Wrote a ${messages.length}-message deployment-debugging session to ${transcriptPath}.`);
   print(`Replaying it into sqlite:${databasePath} with a ${options.maxTokens ?? 4000}-token window...\n`);
 
-  const outcome = await replayFile(transcriptPath, { store: `sqlite:${databasePath}`, session: 'payments-deploy', maxTokens: options.maxTokens ?? 4000, json: true });
+  const outcome = await replayFile(transcriptPath, {
+    store: `sqlite:${databasePath}`,
+    session: 'payments-deploy',
+    maxTokens: options.maxTokens ?? 4000,
+    json: true,
+  });
   const { session, context } = outcome;
   print(`== ${session.records().length} records for ${outcome.spans} spans ==`);
   for (const record of session.records()) {
     const { fromSeq, toSeq } = record.droppedRange;
     if (record.type === 'checkpoint') {
-      print(`${record.id}  checkpoint: ${record.handles.length} handles spilled out of the window, addressable by this id`);
+      print(
+        `${record.id}  checkpoint: ${record.handles.length} handles spilled out of the window, addressable by this id`,
+      );
       continue;
     }
-    print(`${record.id}  depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY'}  seq ${fromSeq}-${toSeq}  ancestors [${record.ancestors.join(', ')}]`);
+    print(
+      `${record.id}  depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY'}  seq ${fromSeq}-${toSeq}  ancestors [${record.ancestors.join(', ')}]`,
+    );
     const constraints = record.handles.filter((handle) => handle.kind === 'constraint');
-    print(`    kept ${record.handles.length} handles in the window${record.checkpointId ? ` (+ checkpoint ${record.checkpointId})` : ''}; ${constraints.length} pinned constraints; summary ${record.summaryTokens} tokens`);
+    print(
+      `    kept ${record.handles.length} handles in the window${record.checkpointId ? ` (+ checkpoint ${record.checkpointId})` : ''}; ${constraints.length} pinned constraints; summary ${record.summaryTokens} tokens`,
+    );
     for (const handle of constraints.slice(0, 3)) print(`    pinned [${handle.role}] ${handle.text}`);
   }
-  print(`\n== Final context: ${context.tokens} of ${session.config.maxTokens} tokens, ${context.messages.length} messages ==`);
-  print(context.text.length > 6000 ? context.text.slice(0, 6000) + `\n… (${context.text.length - 6000} more characters)` : context.text);
+  print(
+    `\n== Final context: ${context.tokens} of ${session.config.maxTokens} tokens, ${context.messages.length} messages ==`,
+  );
+  print(
+    context.text.length > 6000
+      ? context.text.slice(0, 6000) + `\n… (${context.text.length - 6000} more characters)`
+      : context.text,
+  );
   print('\n== Recall ==');
   showRecall(print, await session.recall('eu-west-2b'));
   showRecall(print, await session.recall('retry ceiling of 7'));
@@ -82,11 +115,15 @@ export async function runDemo(print: (line: string) => void, options: { director
     if (masked) break;
   }
   if (masked?.spanId) {
-    print(`a new session read the deploy logs several times; ${logs.records().length} summary records written; in the window now:`);
+    print(
+      `a new session read the deploy logs several times; ${logs.records().length} summary records written; in the window now:`,
+    );
     print(`    ${masked.content}`);
     const back = await logs.recall(masked.spanId);
     const first = back.results[0];
-    print(`recall "${masked.spanId.slice(0, 19)}…" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`);
+    print(
+      `recall "${masked.spanId.slice(0, 19)}…" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`,
+    );
   } else {
     print(`(no tool result was masked: ${logs.records().length} records were written instead)`);
   }
@@ -97,7 +134,8 @@ export async function runDemo(print: (line: string) => void, options: { director
   const ledger = createLedger({ store });
   const handoff = await ledger.session('payments-handoff', { window: { maxTokens: 4000 } });
   await handoff.importExternalSummary({
-    summary: 'The user is debugging a deployment failure on the payments service; earlier attempts to adjust configuration were unsuccessful.',
+    summary:
+      'The user is debugging a deployment failure on the payments service; earlier attempts to adjust configuration were unsuccessful.',
     summarizer: { name: 'previous-runtime', version: 'unknown' },
     toSeq: -1,
   });
@@ -111,5 +149,7 @@ export async function runDemo(print: (line: string) => void, options: { director
   }
   await ledger.close();
   await outcome.close();
-  print(`\nInspect it yourself: context-ledger recall eu-west-1 --store sqlite:${databasePath} --session payments-deploy`);
+  print(
+    `\nInspect it yourself: context-ledger recall eu-west-1 --store sqlite:${databasePath} --session payments-deploy`,
+  );
 }

@@ -25,7 +25,10 @@ function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => reject(new Error(`no end of input on stdin after ${STDIN_TIMEOUT_MS} ms`)), STDIN_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no end of input on stdin after ${STDIN_TIMEOUT_MS} ms`)),
+      STDIN_TIMEOUT_MS,
+    );
     timer.unref();
     process.stdin.on('data', (chunk: Buffer) => {
       size += chunk.length;

@@ -26,7 +26,8 @@ type Print = (line: string) => void;
 function count(name: string, minimum: number) {
   return (value: string) => {
     const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < minimum) throw new InvalidArgumentError(`${name} must be an integer of at least ${minimum}`);
+    if (!Number.isInteger(parsed) || parsed < minimum)
+      throw new InvalidArgumentError(`${name} must be an integer of at least ${minimum}`);
     return parsed;
   };
 }
@@ -35,7 +36,11 @@ function count(name: string, minimum: number) {
 function invocationOf(command: string | undefined): Invocation {
   if (command !== undefined) {
     const [program, ...args] = command.trim().split(/\s+/);
-    if (!program) throw new InvalidInputError('--command is empty; give how to start context-ledger, e.g. --command context-ledger', { field: '--command' });
+    if (!program)
+      throw new InvalidInputError(
+        '--command is empty; give how to start context-ledger, e.g. --command context-ledger',
+        { field: '--command' },
+      );
     return { command: program, args };
   }
   return { command: process.execPath, args: [resolve(process.argv[1] ?? 'context-ledger')] };
@@ -47,7 +52,12 @@ function report(edits: readonly FileEdit[], dryRun: boolean, print: Print): void
       print(diffEdit(edit));
       continue;
     }
-    const state = edit.before === edit.after ? 'unchanged' : edit.after === undefined ? 'removed (it did not exist before install)' : 'updated';
+    const state =
+      edit.before === edit.after
+        ? 'unchanged'
+        : edit.after === undefined
+          ? 'removed (it did not exist before install)'
+          : 'updated';
     print(`${edit.file}: ${state}${edit.notes.length > 0 ? ` — ${edit.notes.join('; ')}` : ''}`);
   }
   if (dryRun) print('(dry run: nothing was written)');
@@ -61,13 +71,19 @@ interface InstallCommandOptions {
 }
 
 function scopeOf(agent: string, options: InstallCommandOptions): 'project' | 'user' {
-  if (options.project && options.user) throw new InvalidInputError('Choose one scope: --project or --user, not both.', { field: 'scope' });
+  if (options.project && options.user)
+    throw new InvalidInputError('Choose one scope: --project or --user, not both.', { field: 'scope' });
   if (options.project) return 'project';
   if (options.user) return 'user';
   return agent === 'codex' ? 'user' : 'project';
 }
 
-async function installAction(agent: string, options: InstallCommandOptions, remove: boolean, print: Print): Promise<void> {
+async function installAction(
+  agent: string,
+  options: InstallCommandOptions,
+  remove: boolean,
+  print: Print,
+): Promise<void> {
   const scope = scopeOf(agent, options);
   const common = { scope, invocation: invocationOf(options.command), dryRun: options.dryRun === true };
   let edits: FileEdit[];
@@ -77,19 +93,33 @@ async function installAction(agent: string, options: InstallCommandOptions, remo
 }
 
 /** Open the ledger and find the session for a drill-down command. */
-async function drillTarget(options: { store: string; session?: string }): Promise<{ ledger: Ledger; sessionId: string }> {
+async function drillTarget(options: {
+  store: string;
+  session?: string;
+}): Promise<{ ledger: Ledger; sessionId: string }> {
   const target = await projectServeTarget(options.store, options.session);
   const sessionId = typeof target.defaultSession === 'function' ? await target.defaultSession() : target.defaultSession;
-  if (sessionId === undefined) throw new InvalidInputError('No session given: pass --session ID (or run it in a Claude Code project whose hooks recorded one).', { field: '--session' });
+  if (sessionId === undefined)
+    throw new InvalidInputError(
+      'No session given: pass --session ID (or run it in a Claude Code project whose hooks recorded one).',
+      { field: '--session' },
+    );
   const store = await openStore(target.store);
   if (!(await store.getSession(sessionId))) {
     await store.close();
-    throw new NotFoundError(`Session ${sessionId} is not in ${store.location}. Pass --session or --store.`, { sessionId, store: target.store });
+    throw new NotFoundError(`Session ${sessionId} is not in ${store.location}. Pass --session or --store.`, {
+      sessionId,
+      store: target.store,
+    });
   }
   return { ledger: createLedger({ store }), sessionId };
 }
 
-async function withDrillTarget(options: { store: string; session?: string }, print: Print, body: (ledger: Ledger, sessionId: string) => Promise<unknown>): Promise<void> {
+async function withDrillTarget(
+  options: { store: string; session?: string },
+  print: Print,
+  body: (ledger: Ledger, sessionId: string) => Promise<unknown>,
+): Promise<void> {
   const { ledger, sessionId } = await drillTarget(options);
   try {
     print(JSON.stringify(await body(ledger, sessionId), null, 2));
@@ -100,20 +130,39 @@ async function withDrillTarget(options: { store: string; session?: string }, pri
 
 /** Register the integration and drill-down commands on the program. */
 export function registerIntegrationCommands(program: Command, print: Print): void {
-  const hook = program.command('hook').description('run as an agent hook (reads the hook event JSON on stdin; never fails the agent)');
+  const hook = program
+    .command('hook')
+    .description('run as an agent hook (reads the hook event JSON on stdin; never fails the agent)');
   hook
     .command('claude-code')
-    .description('Claude Code hook: ingest the transcript (PreCompact, Stop, SessionStart); after a compaction, inject what the summary dropped')
-    .option('--store <spec>', 'store spec (default: the project ledger under $CONTEXT_LEDGER_HOME or ~/.local/share/context-ledger)')
-    .option('--budget <tokens>', 'token budget of the context injected after a compaction', count('--budget', 100), DEFAULT_HOOK_CONTEXT_BUDGET)
+    .description(
+      'Claude Code hook: ingest the transcript (PreCompact, Stop, SessionStart); after a compaction, inject what the summary dropped',
+    )
+    .option(
+      '--store <spec>',
+      'store spec (default: the project ledger under $CONTEXT_LEDGER_HOME or ~/.local/share/context-ledger)',
+    )
+    .option(
+      '--budget <tokens>',
+      'token budget of the context injected after a compaction',
+      count('--budget', 100),
+      DEFAULT_HOOK_CONTEXT_BUDGET,
+    )
     .action((options: { store?: string; budget: number }) => hookClaudeCodeCommand(options));
 
   for (const remove of [false, true]) {
     program
       .command(remove ? 'uninstall' : 'install')
-      .description(remove ? 'remove exactly what install added (original bytes restored when nothing else changed)' : 'register the hooks and the MCP server with an agent (a merge: existing settings are kept)')
+      .description(
+        remove
+          ? 'remove exactly what install added (original bytes restored when nothing else changed)'
+          : 'register the hooks and the MCP server with an agent (a merge: existing settings are kept)',
+      )
       .addArgument(new Argument('<agent>', 'claude-code | codex').choices(['claude-code', 'codex']))
-      .option('--project', 'this project: .claude/settings.json + .mcp.json (Claude Code default), or .codex/config.toml')
+      .option(
+        '--project',
+        'this project: .claude/settings.json + .mcp.json (Claude Code default), or .codex/config.toml',
+      )
       .option('--user', 'your user: ~/.claude/settings.json + ~/.claude.json, or ~/.codex/config.toml (Codex default)')
       .option('--dry-run', 'print the diff, write nothing')
       .option('--command <cmd>', 'how the agent starts context-ledger (default: this node and this script)')
@@ -139,10 +188,19 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
     .option('--max-tokens <n>', 'token cap of the page', count('--max-tokens', 100), 2000)
     .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
     .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
-    .action((record: string | undefined, options: { store: string; session?: string; fromSeq?: number; toSeq?: number; maxTokens: number }) =>
-      withDrillTarget(options, print, (ledger, sessionId) =>
-        expandOriginals(ledger.store, ledger.counter, sessionId, { recordId: record, fromSeq: options.fromSeq, toSeq: options.toSeq, maxTokens: options.maxTokens }),
-      ),
+    .action(
+      (
+        record: string | undefined,
+        options: { store: string; session?: string; fromSeq?: number; toSeq?: number; maxTokens: number },
+      ) =>
+        withDrillTarget(options, print, (ledger, sessionId) =>
+          expandOriginals(ledger.store, ledger.counter, sessionId, {
+            recordId: record,
+            fromSeq: options.fromSeq,
+            toSeq: options.toSeq,
+            maxTokens: options.maxTokens,
+          }),
+        ),
     );
 
   program
@@ -153,17 +211,35 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
     .option('--case-sensitive', 'match case')
     .option('--from-seq <n>', 'first seq', count('--from-seq', 0))
     .option('--to-seq <n>', 'last seq', count('--to-seq', 0))
-    .addOption(new Option('--role <role...>', 'only spans of these roles').choices(['system', 'user', 'assistant', 'tool']))
+    .addOption(
+      new Option('--role <role...>', 'only spans of these roles').choices(['system', 'user', 'assistant', 'tool']),
+    )
     .option('--limit <n>', 'most matches', count('--limit', 1), 20)
     .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
     .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
     .action(
       (
         pattern: string,
-        options: { store: string; session?: string; regex?: boolean; caseSensitive?: boolean; fromSeq?: number; toSeq?: number; role?: Role[]; limit: number },
+        options: {
+          store: string;
+          session?: string;
+          regex?: boolean;
+          caseSensitive?: boolean;
+          fromSeq?: number;
+          toSeq?: number;
+          role?: Role[];
+          limit: number;
+        },
       ) =>
         withDrillTarget(options, print, (ledger, sessionId) =>
-          grepSpans(ledger.store, sessionId, pattern, { regex: options.regex, caseSensitive: options.caseSensitive, fromSeq: options.fromSeq, toSeq: options.toSeq, roles: options.role, limit: options.limit }),
+          grepSpans(ledger.store, sessionId, pattern, {
+            regex: options.regex,
+            caseSensitive: options.caseSensitive,
+            fromSeq: options.fromSeq,
+            toSeq: options.toSeq,
+            roles: options.role,
+            limit: options.limit,
+          }),
         ),
     );
 }

@@ -43,25 +43,47 @@ program.name('context-ledger').description('Recoverable, auditable context compa
 program
   .command('replay')
   .description('replay a transcript through a session and show what each compaction kept')
-  .argument('<file>', 'transcript: OpenAI messages (JSON array or JSONL), Claude Code or Codex JSONL, Anthropic or AI SDK JSON, SWE-agent trajectories, LoCoMo')
-  .addOption(new Option('--format <format>', 'transcript format (auto-detected by default)').choices(['auto', 'openai', 'jsonl', 'claude-code', 'codex', 'anthropic', 'ai-sdk', 'swe-agent', 'locomo']).default('auto'))
+  .argument(
+    '<file>',
+    'transcript: OpenAI messages (JSON array or JSONL), Claude Code or Codex JSONL, Anthropic or AI SDK JSON, SWE-agent trajectories, LoCoMo',
+  )
+  .addOption(
+    new Option('--format <format>', 'transcript format (auto-detected by default)')
+      .choices(['auto', 'openai', 'jsonl', 'claude-code', 'codex', 'anthropic', 'ai-sdk', 'swe-agent', 'locomo'])
+      .default('auto'),
+  )
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'session id (default: the file name)')
   .option('--max-tokens <n>', 'context window size in tokens', integer('--max-tokens'), 8000)
   .option('--compact-at <f>', 'compact when the context reaches this fraction of --max-tokens', fraction, 0.8)
   .option('--keep-recent-tokens <n>', 'tokens of recent turns kept after a compaction', integer('--keep-recent-tokens'))
   .option('--skip-invalid', 'skip (and report) lines that do not parse or hold an invalid message, instead of failing')
-  .option('--resume', 'continue an interrupted replay: the session must hold exactly this file\'s first messages')
+  .option('--resume', "continue an interrupted replay: the session must hold exactly this file's first messages")
   .option('--json', 'print the result as JSON on stdout (no progress)')
-  .action(async (file: string, options: { format: 'auto' | ImportFormat; store: string; session?: string; maxTokens: number; compactAt: number; keepRecentTokens?: number; skipInvalid?: boolean; resume?: boolean; json?: boolean }) => {
-    const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
-    try {
-      if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));
-      else printReplay(outcome, print);
-    } finally {
-      await outcome.close();
-    }
-  });
+  .action(
+    async (
+      file: string,
+      options: {
+        format: 'auto' | ImportFormat;
+        store: string;
+        session?: string;
+        maxTokens: number;
+        compactAt: number;
+        keepRecentTokens?: number;
+        skipInvalid?: boolean;
+        resume?: boolean;
+        json?: boolean;
+      },
+    ) => {
+      const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
+      try {
+        if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));
+        else printReplay(outcome, print);
+      } finally {
+        await outcome.close();
+      }
+    },
+  );
 
 program
   .command('recall')
@@ -78,13 +100,19 @@ program
       return;
     }
     print(`${result.status.toUpperCase()}: ${result.note}`);
-    for (const hit of result.results) print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
-    if (result.gap) print(`  gap: ${result.gap.recordId} dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}: ${result.gap.reread}`);
+    for (const hit of result.results)
+      print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
+    if (result.gap)
+      print(
+        `  gap: ${result.gap.recordId} dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}: ${result.gap.reread}`,
+      );
   });
 
 program
   .command('demo')
-  .description('write a long deployment-debugging session, replay it into .context-ledger/, and show compactions, recall and a gap')
+  .description(
+    'write a long deployment-debugging session, replay it into .context-ledger/, and show compactions, recall and a gap',
+  )
   .option('--dir <directory>', 'where to write the demo ledger', '.context-ledger')
   .option('--max-tokens <n>', 'context window size', integer('--max-tokens'), 4000)
   .action(async (options: { dir: string; maxTokens: number }) => {
@@ -93,7 +121,9 @@ program
 
 program
   .command('serve')
-  .description('serve the ledger as an MCP server (tools: recall, handles, records, gaps, append) over stdio or Streamable HTTP')
+  .description(
+    'serve the ledger as an MCP server (tools: recall, handles, records, gaps, append) over stdio or Streamable HTTP',
+  )
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'default session for tool calls that name none')
   .option('--tenant <id>', 'confine every tool to the sessions of this tenant')
@@ -105,15 +135,20 @@ program
 
 program
   .command('migrate')
-  .description('create or upgrade a store\'s schema (PostgreSQL: safe from several hosts at once)')
+  .description("create or upgrade a store's schema (PostgreSQL: safe from several hosts at once)")
   .requiredOption('--store <spec>', 'postgres://USER@HOST:PORT/DB | sqlite:PATH')
   .option('--schema <name>', 'PostgreSQL schema holding the ledger (default context_ledger)')
   .action((options: { store: string; schema?: string }) => migrateCommand(options, print));
 
 program
   .command('audit')
-  .description("audit compactions: what the agent's own summary (Claude Code, Codex) or context-ledger kept of the handles the agent needed later")
-  .argument('<files...>', 'transcripts, e.g. ~/.claude/projects/<project>/*.jsonl (no agent compaction: replayed at --max-tokens)')
+  .description(
+    "audit compactions: what the agent's own summary (Claude Code, Codex) or context-ledger kept of the handles the agent needed later",
+  )
+  .argument(
+    '<files...>',
+    'transcripts, e.g. ~/.claude/projects/<project>/*.jsonl (no agent compaction: replayed at --max-tokens)',
+  )
   .addOption(new Option('--format <format>', 'transcript format').choices(['auto', ...IMPORT_FORMATS]).default('auto'))
   .option('--json', 'print the audit as one JSON document on stdout')
   .option('--html <file>', 'also write a self-contained HTML report')
@@ -121,7 +156,9 @@ program
   .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
   .option('--quiet', 'no progress on stderr')
   .action(async (files: string[], options: AuditCommandOptions) => {
-    process.exitCode = auditExitCode(await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n')));
+    process.exitCode = auditExitCode(
+      await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n')),
+    );
   });
 
 registerIntegrationCommands(program, print);
@@ -132,6 +169,8 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     process.exitCode = 2;
     return;
   }
-  process.stderr.write(`context-ledger: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `context-ledger: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

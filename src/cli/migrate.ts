@@ -19,7 +19,8 @@ export async function migrateCommand(options: MigrateCommandOptions, print: (lin
   if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
     const { migratePostgres } = await import('../stores/postgres/index.js');
     const result = await migratePostgres({ connectionString: spec, schema: options.schema });
-    const change = result.fromVersion === result.toVersion ? 'already current' : `migrated from version ${result.fromVersion}`;
+    const change =
+      result.fromVersion === result.toVersion ? 'already current' : `migrated from version ${result.fromVersion}`;
     print(`${result.location}: schema ${result.schema} at version ${result.toVersion} (${change})`);
     print(
       result.trigramSchema === undefined
@@ -29,12 +30,16 @@ export async function migrateCommand(options: MigrateCommandOptions, print: (lin
     return;
   }
   if (spec.startsWith('sqlite:')) {
-    if (options.schema !== undefined) throw new InvalidInputError('--schema applies to PostgreSQL stores only.', { store: spec });
+    if (options.schema !== undefined)
+      throw new InvalidInputError('--schema applies to PostgreSQL stores only.', { store: spec });
     const { createSqliteStore, SCHEMA_VERSION } = await import('../stores/sqlite/index.js');
     const store = createSqliteStore({ path: spec.slice('sqlite:'.length) });
     print(`${store.location}: schema at version ${SCHEMA_VERSION}`);
     await store.close();
     return;
   }
-  throw new InvalidInputError(`migrate --store ${JSON.stringify(spec)}: give postgres://USER@HOST:PORT/DB or sqlite:PATH (a memory: store has no schema to migrate).`, { store: spec });
+  throw new InvalidInputError(
+    `migrate --store ${JSON.stringify(spec)}: give postgres://USER@HOST:PORT/DB or sqlite:PATH (a memory: store has no schema to migrate).`,
+    { store: spec },
+  );
 }

@@ -7,7 +7,10 @@ export interface Progress {
 }
 
 /** Create a progress reporter on stderr. `quiet` (e.g. with --json) prints nothing. */
-export function createProgress(label: string, options: { quiet?: boolean; stream?: NodeJS.WriteStream } = {}): Progress {
+export function createProgress(
+  label: string,
+  options: { quiet?: boolean; stream?: NodeJS.WriteStream } = {},
+): Progress {
   const stream = options.stream ?? process.stderr;
   if (options.quiet) return { update: () => undefined, done: () => undefined };
   let lastPercent = -1;
@@ -19,7 +22,9 @@ export function createProgress(label: string, options: { quiet?: boolean; stream
         if (percent === lastPercent) return;
         const width = 30;
         const filled = Math.round((percent / 100) * width);
-        stream.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent}% ${detail}`.padEnd(90));
+        stream.write(
+          `\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent}% ${detail}`.padEnd(90),
+        );
       } else {
         const now = Date.now();
         if (percent < lastPercent + 10 && now - lastLine < 5000) return;

@@ -23,9 +23,14 @@ export function projectDirectory(environment: Readonly<Record<string, string | u
 
 /** Resolve the store and default session from `--store` and `--session` as given (or defaulted). */
 export async function projectServeTarget(store: string, session: string | undefined): Promise<ServeTarget> {
-  if (store !== DEFAULT_STORE || existsSync(DEFAULT_STORE.slice('sqlite:'.length))) return { store, defaultSession: session };
+  if (store !== DEFAULT_STORE || existsSync(DEFAULT_STORE.slice('sqlite:'.length)))
+    return { store, defaultSession: session };
   const directory = projectDirectory();
   const found = await findProjectTarget(directory);
-  if (found.source !== 'hook' && !existsSync(found.store.slice('sqlite:'.length))) return { store, defaultSession: session };
-  return { store: found.store, defaultSession: session ?? (async () => (await findProjectTarget(directory)).sessionId) };
+  if (found.source !== 'hook' && !existsSync(found.store.slice('sqlite:'.length)))
+    return { store, defaultSession: session };
+  return {
+    store: found.store,
+    defaultSession: session ?? (async () => (await findProjectTarget(directory)).sessionId),
+  };
 }

@@ -4,12 +4,18 @@ import type { RecallResult } from '../recall.js';
 import { openStore } from './store-spec.js';
 
 /** Run `context-ledger recall QUERY`. */
-export async function recallCommand(query: string, options: { store?: string; session: string; limit?: number }): Promise<RecallResult> {
+export async function recallCommand(
+  query: string,
+  options: { store?: string; session: string; limit?: number },
+): Promise<RecallResult> {
   const store = await openStore(options.store, { readonly: true });
   try {
     if (!(await store.getSession(options.session))) {
       const known = (await store.listSessions()).map((session) => session.id);
-      throw new NotFoundError(`Session ${options.session} is not in ${store.location}. Known sessions: ${known.slice(0, 10).join(', ') || 'none'}.`, { sessionId: options.session, store: store.location });
+      throw new NotFoundError(
+        `Session ${options.session} is not in ${store.location}. Known sessions: ${known.slice(0, 10).join(', ') || 'none'}.`,
+        { sessionId: options.session, store: store.location },
+      );
     }
     const session = await createLedger({ store }).session(options.session);
     return await session.recall(query, { limit: options.limit });

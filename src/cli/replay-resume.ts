@@ -13,7 +13,12 @@ import type { LedgerSession } from '../session.js';
 /** One item of a conversation to replay: a message (with where it is in the file), or the agent's own compaction. */
 export type ReplayItem =
   | { readonly type: 'message'; readonly message: TranscriptMessage; readonly where: string }
-  | { readonly type: 'compaction'; readonly summary: string; readonly summarizer: CompactionSummarizer; readonly where: string };
+  | {
+      readonly type: 'compaction';
+      readonly summary: string;
+      readonly summarizer: CompactionSummarizer;
+      readonly where: string;
+    };
 
 /** Where to continue: the index of the first item not yet replayed, and how many messages came before it. */
 export interface ResumePoint {
@@ -34,10 +39,14 @@ export interface ResumeInput {
   readonly spans: number;
 }
 
-const TODO = 'The session holds another transcript (or this file changed before that point): replay into a new --session NEW_ID or another --store.';
+const TODO =
+  'The session holds another transcript (or this file changed before that point): replay into a new --session NEW_ID or another --store.';
 
 function differs(input: ResumeInput, what: string): InstanceType<typeof InvalidInputError> {
-  return new InvalidInputError(`--resume: session ${input.sessionId} is not a prefix of ${input.file}: ${what}. ${TODO}`, { sessionId: input.sessionId, file: input.file });
+  return new InvalidInputError(
+    `--resume: session ${input.sessionId} is not a prefix of ${input.file}: ${what}. ${TODO}`,
+    { sessionId: input.sessionId, file: input.file },
+  );
 }
 
 /** Find where to continue, or throw an `InvalidInputError` saying what differs and what to do. */
@@ -51,7 +60,8 @@ export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
   const matchCompaction = (item: ReplayItem & { type: 'compaction' }) => {
     const record = externals[compactions];
     if (!record) return false;
-    if (record.summary !== item.summary) throw differs(input, `its external record ${record.id} is not the agent compaction at ${item.where}`);
+    if (record.summary !== item.summary)
+      throw differs(input, `its external record ${record.id} is not the agent compaction at ${item.where}`);
     compactions++;
     return true;
   };
@@ -62,21 +72,33 @@ export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
       throw differs(input, `the agent compaction at ${item.where} is not in the session, but later messages are`);
     }
     if (seq === spans) {
-      if (compactions < externals.length) throw differs(input, `it holds ${externals.length} external records, the file has ${compactions} before ${item.where}`);
+      if (compactions < externals.length)
+        throw differs(
+          input,
+          `it holds ${externals.length} external records, the file has ${compactions} before ${item.where}`,
+        );
       return { item: index, messages };
     }
-    const { entries } = messageToEntries(item.message, { maxSpanTokens: session.config.maxSpanTokens, counter: ledger.counter, byteStart: 0 });
+    const { entries } = messageToEntries(item.message, {
+      maxSpanTokens: session.config.maxSpanTokens,
+      counter: ledger.counter,
+      byteStart: 0,
+    });
     for (const piece of entries) {
       const occurrence = stored[seq];
       if (!occurrence) throw differs(input, `its ${spans} spans end inside the message at ${item.where}`);
       if (occurrence.span.id !== piece.span.id) {
-        throw differs(input, `span seq ${seq} is ${occurrence.span.id}${occurrence.label ? ` (${occurrence.label})` : ''}, the message at ${item.where} makes ${piece.span.id}`);
+        throw differs(
+          input,
+          `span seq ${seq} is ${occurrence.span.id}${occurrence.label ? ` (${occurrence.label})` : ''}, the message at ${item.where} makes ${piece.span.id}`,
+        );
       }
       seq++;
     }
     messages++;
   }
   if (seq < spans) throw differs(input, `it holds ${spans} spans, the file makes only ${seq}`);
-  if (compactions < externals.length) throw differs(input, `it holds ${externals.length} external records, the file has ${compactions}`);
+  if (compactions < externals.length)
+    throw differs(input, `it holds ${externals.length} external records, the file has ${compactions}`);
   return { item: items.length, messages };
 }

@@ -43,7 +43,12 @@ export interface ReplayOutcome {
 }
 
 /** Read, parse and validate the first conversation of `file`, before anything is written. */
-async function readConversation(file: string, options: ReplayOptions, sessionId: string, log: (line: string) => void): Promise<{ items: ReplayItem[]; skipped: number }> {
+async function readConversation(
+  file: string,
+  options: ReplayOptions,
+  sessionId: string,
+  log: (line: string) => void,
+): Promise<{ items: ReplayItem[]; skipped: number }> {
   const progress = createProgress(`read ${basename(file)}`, { quiet: options.json === true });
   let skipped = 0;
   const items: ReplayItem[] = [];
@@ -67,8 +72,15 @@ async function readConversation(file: string, options: ReplayOptions, sessionId:
       }
       continue;
     }
-    if (event.type === 'message') items.push({ type: 'message', message: event.message, where: whereOf(file, event.message) });
-    else items.push({ type: 'compaction', summary: event.summary, summarizer: event.summarizer, where: event.label ? `${file} (${event.label})` : file });
+    if (event.type === 'message')
+      items.push({ type: 'message', message: event.message, where: whereOf(file, event.message) });
+    else
+      items.push({
+        type: 'compaction',
+        summary: event.summary,
+        summarizer: event.summarizer,
+        where: event.label ? `${file} (${event.label})` : file,
+      });
   }
   progress.done(`${items.length} messages and compactions`);
   return { items, skipped };
@@ -81,11 +93,16 @@ async function readConversation(file: string, options: ReplayOptions, sessionId:
  * spans is refused, unless `resume` is set and those spans are this transcript's first ones
  * (then the replay continues after them).
  */
-export async function replayFile(file: string, options: ReplayOptions, log: (line: string) => void = () => undefined): Promise<ReplayOutcome> {
+export async function replayFile(
+  file: string,
+  options: ReplayOptions,
+  log: (line: string) => void = () => undefined,
+): Promise<ReplayOutcome> {
   await access(file, constants.R_OK).catch(() => {
     throw new InvalidInputError(`${file}: cannot read the transcript (missing or not readable)`, { file });
   });
-  if ((await stat(file)).isDirectory()) throw new InvalidInputError(`${file}: is a directory; give a transcript file`, { file });
+  if ((await stat(file)).isDirectory())
+    throw new InvalidInputError(`${file}: is a directory; give a transcript file`, { file });
   const sessionId = options.session ?? basename(file, extname(file));
   const window: Partial<WindowConfig> = {
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
@@ -105,11 +122,24 @@ export async function replayFile(file: string, options: ReplayOptions, log: (lin
     }
     const ledger = createLedger({ store });
     const session = await ledger.session(sessionId, { window });
-    const start = existing > 0 ? await resumePoint({ file, sessionId, items, session, ledger, spans: existing }) : { item: 0, messages: 0 };
-    if (existing > 0) log(`resuming session ${sessionId}: ${start.messages} messages (${existing} spans) already replayed; continuing from there.`);
+    const start =
+      existing > 0
+        ? await resumePoint({ file, sessionId, items, session, ledger, spans: existing })
+        : { item: 0, messages: 0 };
+    if (existing > 0)
+      log(
+        `resuming session ${sessionId}: ${start.messages} messages (${existing} spans) already replayed; continuing from there.`,
+      );
     await appendItems(session, items.slice(start.item), basename(file), options.json === true);
     const context = await session.render();
-    return { session, spans: await store.nextSeq(sessionId), context, skipped, resumedAt: start.messages, close: () => store.close() };
+    return {
+      session,
+      spans: await store.nextSeq(sessionId),
+      context,
+      skipped,
+      resumedAt: start.messages,
+      close: () => store.close(),
+    };
   } catch (error) {
     await store.close();
     throw error;
@@ -117,7 +147,12 @@ export async function replayFile(file: string, options: ReplayOptions, log: (lin
 }
 
 /** Append items in agent-loop batches (an assistant text message waits for what follows), rendering after each. */
-async function appendItems(session: LedgerSession, items: readonly ReplayItem[], name: string, quiet: boolean): Promise<void> {
+async function appendItems(
+  session: LedgerSession,
+  items: readonly ReplayItem[],
+  name: string,
+  quiet: boolean,
+): Promise<void> {
   const progress = createProgress(`replay ${name}`, { quiet });
   const total = items.length;
   let batch: TranscriptMessage[] = [];
@@ -144,10 +179,14 @@ async function appendItems(session: LedgerSession, items: readonly ReplayItem[],
 /** Print a readable summary of a replay. */
 export function printReplay(outcome: ReplayOutcome, print: (line: string) => void): void {
   const { session, spans, context } = outcome;
-  print(`session ${session.id}: ${spans} spans, ${session.records().length} records, final context ${context.tokens}/${session.config.maxTokens} tokens`);
+  print(
+    `session ${session.id}: ${spans} spans, ${session.records().length} records, final context ${context.tokens}/${session.config.maxTokens} tokens`,
+  );
   for (const record of session.records()) {
     const { fromSeq, toSeq } = record.droppedRange;
-    print(`  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY   '}  seq ${fromSeq}-${toSeq}  ${record.handles.length} handles  ${record.summaryTokens} summary tokens`);
+    print(
+      `  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY   '}  seq ${fromSeq}-${toSeq}  ${record.handles.length} handles  ${record.summaryTokens} summary tokens`,
+    );
     for (const finding of record.findings.slice(0, 3)) print(`      finding: ${finding.message}`);
   }
   const byKind = new Map<string, number>();

@@ -23,7 +23,10 @@ export interface ServeCommandOptions {
 
 function port(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidConfigError(`--http ${value}: give a port number from 0 to 65535 (0 = any free port)`, { port: value });
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
+    throw new InvalidConfigError(`--http ${value}: give a port number from 0 to 65535 (0 = any free port)`, {
+      port: value,
+    });
   return parsed;
 }
 
@@ -35,7 +38,8 @@ function port(value: string): number {
  * ledger and, unless `--session` is given, the running conversation.
  */
 export async function serveCommand(options: ServeCommandOptions, log: (line: string) => void): Promise<void> {
-  if (options.stdio && options.http !== undefined) throw new InvalidConfigError('Choose one transport: --stdio or --http PORT, not both.', {});
+  if (options.stdio && options.http !== undefined)
+    throw new InvalidConfigError('Choose one transport: --stdio or --http PORT, not both.', {});
   const token = options.token ?? process.env.CONTEXT_LEDGER_TOKEN;
   const httpPort = options.http === undefined ? undefined : port(options.http);
   const target = await projectServeTarget(options.store, options.session);
@@ -50,7 +54,9 @@ export async function serveCommand(options: ServeCommandOptions, log: (line: str
     }
     const { startLedgerMcpHttpServer } = await import('../integrations/mcp/http-server.js');
     const server = await startLedgerMcpHttpServer({ ...serverOptions, port: httpPort, host: options.host, token });
-    log(`context-ledger MCP server on ${server.url.href} (store ${store.location}${token ? ', bearer token required' : ''})`);
+    log(
+      `context-ledger MCP server on ${server.url.href} (store ${store.location}${token ? ', bearer token required' : ''})`,
+    );
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);

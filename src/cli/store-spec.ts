@@ -26,7 +26,11 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
   }
   if (spec.startsWith('sqlite:')) {
     const path = spec.slice('sqlite:'.length);
-    if (path.length === 0) throw new InvalidInputError(`--store ${spec}: give a file path after "sqlite:", e.g. sqlite:.context-ledger/ledger.db`, { store: spec });
+    if (path.length === 0)
+      throw new InvalidInputError(
+        `--store ${spec}: give a file path after "sqlite:", e.g. sqlite:.context-ledger/ledger.db`,
+        { store: spec },
+      );
     const { createSqliteStore } = await import('../stores/sqlite/sqlite-store.js');
     if (options.readonly !== true || path === ':memory:') return createSqliteStore({ path });
     const stats = await stat(path).catch(() => undefined);
@@ -41,9 +45,16 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
   }
   if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
     const module = '../stores/postgres/index.js';
-    const loaded = (await import(module).catch(() => undefined)) as { createPostgresStore?: (options: { connectionString: string }) => Promise<LedgerStore> } | undefined;
-    if (!loaded?.createPostgresStore) throw new InvalidInputError(`--store ${spec}: the PostgreSQL store is not available in this build`, { store: spec });
+    const loaded = (await import(module).catch(() => undefined)) as
+      { createPostgresStore?: (options: { connectionString: string }) => Promise<LedgerStore> } | undefined;
+    if (!loaded?.createPostgresStore)
+      throw new InvalidInputError(`--store ${spec}: the PostgreSQL store is not available in this build`, {
+        store: spec,
+      });
     return loaded.createPostgresStore({ connectionString: spec });
   }
-  throw new InvalidInputError(`--store ${JSON.stringify(spec)} is not a store spec: use sqlite:PATH (default ${DEFAULT_STORE}), memory:, or postgres://USER@HOST:PORT/DB`, { store: spec });
+  throw new InvalidInputError(
+    `--store ${JSON.stringify(spec)} is not a store spec: use sqlite:PATH (default ${DEFAULT_STORE}), memory:, or postgres://USER@HOST:PORT/DB`,
+    { store: spec },
+  );
 }

@@ -7,7 +7,17 @@ import type { RenderedContext } from '../window.js';
 export interface ReplayJson {
   session: string;
   spans: number;
-  records: { id: string; type: string; depth: number; reversible: boolean; handles: number; fromSeq: number; toSeq: number; summaryTokens: number; ancestors: string[] }[];
+  records: {
+    id: string;
+    type: string;
+    depth: number;
+    reversible: boolean;
+    handles: number;
+    fromSeq: number;
+    toSeq: number;
+    summaryTokens: number;
+    ancestors: string[];
+  }[];
   context: { tokens: number; text: string; messages: { role: string; content: string }[] };
   handles: { kind: string; text: string; spanId: string }[];
   gaps: Gap[];
@@ -34,7 +44,11 @@ export function replayJson(session: LedgerSession, spans: number, context: Rende
     session: session.id,
     spans,
     records: session.records().map(recordJson),
-    context: { tokens: context.tokens, text: context.text, messages: context.messages.map((message) => ({ role: message.role, content: message.content })) },
+    context: {
+      tokens: context.tokens,
+      text: context.text,
+      messages: context.messages.map((message) => ({ role: message.role, content: message.content })),
+    },
     handles: session.handleIndex().map((handle) => ({ kind: handle.kind, text: handle.text, spanId: handle.spanId })),
     gaps: session.gaps(),
   };

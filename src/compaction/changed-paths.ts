@@ -17,7 +17,8 @@ const EDIT_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 /** Tool names (lower case) of tools that run a shell command. */
-const SHELL_TOOL = /^(bash|shell|sh|zsh|terminal|exec|exec_command|run|run_command|run_shell_command|execute_command|local_shell|container\.exec)$/;
+const SHELL_TOOL =
+  /^(bash|shell|sh|zsh|terminal|exec|exec_command|run|run_command|run_shell_command|execute_command|local_shell|container\.exec)$/;
 
 /** JSON argument fields that name the file a tool call writes. */
 const PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filename', 'file', 'target_file'];
@@ -37,7 +38,9 @@ export function isShellTool(toolName: string | undefined): boolean {
 function parseArguments(text: string): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -63,7 +66,8 @@ export function shellWriteTargets(command: string): string[] {
     if (target.length > 0 && !target.startsWith('&') && target !== '/dev/null') targets.push(target);
   }
   for (const match of command.matchAll(/\btee\s+(?:-a\s+)?([^\s;&|<>]+)/g)) targets.push(UNQUOTE(match[1] ?? ''));
-  for (const match of command.matchAll(/\bstr_replace_editor\s+(?:create|str_replace|insert|undo_edit)\s+([^\s;&|]+)/g)) targets.push(UNQUOTE(match[1] ?? ''));
+  for (const match of command.matchAll(/\bstr_replace_editor\s+(?:create|str_replace|insert|undo_edit)\s+([^\s;&|]+)/g))
+    targets.push(UNQUOTE(match[1] ?? ''));
   for (const segment of command.split(/&&|\|\||;|\n|\|/)) {
     const sed = /\bsed\s+(?:-[A-Za-z]*\s+)*-i\S*\s+(.*)$/.exec(segment);
     if (!sed) continue;
@@ -88,7 +92,8 @@ export function changedTargets(span: Pick<Span, 'kind' | 'toolName' | 'text'>): 
       const value = args?.[field];
       if (typeof value === 'string') targets.push(value);
     }
-    for (const match of span.text.matchAll(/\*\*\* (?:Update|Add|Delete) File: ([^\s"\\]+)|^\+\+\+ b\/(\S+)/gm)) targets.push(match[1] ?? match[2] ?? '');
+    for (const match of span.text.matchAll(/\*\*\* (?:Update|Add|Delete) File: ([^\s"\\]+)|^\+\+\+ b\/(\S+)/gm))
+      targets.push(match[1] ?? match[2] ?? '');
   }
   const command = shellCommand(span);
   if (command !== undefined) targets.push(...shellWriteTargets(command));

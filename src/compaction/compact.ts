@@ -51,7 +51,11 @@ export interface CompactionOutput {
  * its cited spans' text. At the depth bound every claim is replaced by its originals.
  * Throws UnsafeRecompactionError when the originals are not stored.
  */
-async function ancestorUnits(input: CompactionInput, active: CompactionRecord, full: boolean): Promise<{ units: SourceUnit[]; originals: Span[]; handles: Handle[] }> {
+async function ancestorUnits(
+  input: CompactionInput,
+  active: CompactionRecord,
+  full: boolean,
+): Promise<{ units: SourceUnit[]; originals: Span[]; handles: Handle[] }> {
   const { store, sessionId } = input;
   const unsafe = (missing: number, what: string): never => {
     throw new UnsafeRecompactionError(
@@ -64,9 +68,17 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
     const { fromSeq, toSeq } = active.droppedRange;
     if (toSeq < fromSeq) unsafe(1, 'the spans it summarized (it was written before this ledger began)');
     const occurrences = await store.occurrences(sessionId, { fromSeq, toSeq });
-    if (occurrences.length !== toSeq - fromSeq + 1) unsafe(toSeq - fromSeq + 1 - occurrences.length, `its ${toSeq - fromSeq + 1} source spans`);
+    if (occurrences.length !== toSeq - fromSeq + 1)
+      unsafe(toSeq - fromSeq + 1 - occurrences.length, `its ${toSeq - fromSeq + 1} source spans`);
     return {
-      units: occurrences.map((occurrence) => ({ text: occurrence.span.text, spanIds: [occurrence.spanId], role: occurrence.role, kind: occurrence.span.kind, seq: occurrence.seq, origin: 'original' })),
+      units: occurrences.map((occurrence) => ({
+        text: occurrence.span.text,
+        spanIds: [occurrence.spanId],
+        role: occurrence.role,
+        kind: occurrence.span.kind,
+        seq: occurrence.seq,
+        origin: 'original',
+      })),
       originals: occurrences.map((occurrence) => occurrence.span),
       handles: await store.handles(sessionId, { fromSeq, toSeq }),
     };
@@ -82,13 +94,27 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
     const quoted = full ? undefined : sources.find((span) => span.text.includes(claim.text));
     if (quoted) {
       // The claim keeps the role of the span it quotes: a user's words stay the user's, tool output stays quoted output.
-      units.push({ text: claim.text, spanIds: claim.spanIds, role: roleOf(quoted.kind), kind: quoted.kind, seq: active.droppedRange.fromSeq, origin: 'claim' });
+      units.push({
+        text: claim.text,
+        spanIds: claim.spanIds,
+        role: roleOf(quoted.kind),
+        kind: quoted.kind,
+        seq: active.droppedRange.fromSeq,
+        origin: 'claim',
+      });
       continue;
     }
     for (const span of sources) {
       if (used.has(span.id)) continue;
       used.add(span.id);
-      units.push({ text: span.text, spanIds: [span.id], role: roleOf(span.kind), kind: span.kind, seq: active.droppedRange.fromSeq, origin: 'original' });
+      units.push({
+        text: span.text,
+        spanIds: [span.id],
+        role: roleOf(span.kind),
+        kind: span.kind,
+        seq: active.droppedRange.fromSeq,
+        origin: 'original',
+      });
     }
   }
   return { units, originals: [...byId.values()], handles: [] };
@@ -102,11 +128,17 @@ async function ancestorUnits(input: CompactionInput, active: CompactionRecord, f
 export const HISTORY_LOOKBACK_SEQS = 250;
 
 /** The occurrences and handle rows of the `HISTORY_LOOKBACK_SEQS` seqs before the region. */
-async function recentHistory(input: CompactionInput, regionFrom: number): Promise<{ occurrences: readonly SpanOccurrence[]; handles: readonly Handle[] }> {
+async function recentHistory(
+  input: CompactionInput,
+  regionFrom: number,
+): Promise<{ occurrences: readonly SpanOccurrence[]; handles: readonly Handle[] }> {
   const fromSeq = Math.max(0, regionFrom - HISTORY_LOOKBACK_SEQS);
   if (regionFrom <= fromSeq) return { occurrences: [], handles: [] };
   const range = { fromSeq, toSeq: regionFrom - 1 };
-  const [occurrences, handles] = await Promise.all([input.store.occurrences(input.sessionId, range), input.store.handles(input.sessionId, range)]);
+  const [occurrences, handles] = await Promise.all([
+    input.store.occurrences(input.sessionId, range),
+    input.store.handles(input.sessionId, range),
+  ]);
   return { occurrences, handles };
 }
 
@@ -122,7 +154,9 @@ function rankEvidence(
   for (const occurrence of history.occurrences) spans.set(occurrence.spanId, occurrence.span);
   for (const span of fromAncestor.originals) spans.set(span.id, span);
   for (const occurrence of input.region) spans.set(occurrence.spanId, occurrence.span);
-  const visible = (input.recent ?? []).filter((occurrence) => occurrence.span.kind !== 'tool-result').map((occurrence) => occurrence.span.text);
+  const visible = (input.recent ?? [])
+    .filter((occurrence) => occurrence.span.kind !== 'tool-result')
+    .map((occurrence) => occurrence.span.text);
   return {
     occurrences: [...history.handles, ...fromAncestor.handles, ...regionHandles],
     spans,
@@ -143,21 +177,40 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const first = region[0];
   const last = region[region.length - 1];
   if (first === undefined || last === undefined) {
-    throw new ContextBudgetError(`Session ${sessionId}: nothing left to compact, yet the context does not fit ${config.maxTokens} tokens. Raise maxTokens.`, { sessionId });
+    throw new ContextBudgetError(
+      `Session ${sessionId}: nothing left to compact, yet the context does not fit ${config.maxTokens} tokens. Raise maxTokens.`,
+      { sessionId },
+    );
   }
   const regionHandles = await store.handles(sessionId, { fromSeq: first.seq, toSeq: last.seq });
   const ancestorHandles = active ? [...active.handles] : [];
   const overDepth = active !== undefined && active.type !== 'external' && active.depth + 1 > config.maxDepth;
-  const fromAncestor = active ? await ancestorUnits(input, active, overDepth || !active.reversible) : { units: [], originals: [], handles: [] };
+  const fromAncestor = active
+    ? await ancestorUnits(input, active, overDepth || !active.reversible)
+    : { units: [], originals: [], handles: [] };
   const units: SourceUnit[] = [
     ...fromAncestor.units,
-    ...region.map((occurrence): SourceUnit => ({ text: occurrence.span.text, spanIds: [occurrence.spanId], role: occurrence.role, kind: occurrence.span.kind, seq: occurrence.seq, origin: 'original' })),
+    ...region.map((occurrence): SourceUnit => ({
+      text: occurrence.span.text,
+      spanIds: [occurrence.spanId],
+      role: occurrence.role,
+      kind: occurrence.span.kind,
+      seq: occurrence.seq,
+      origin: 'original',
+    })),
   ];
   const carried = mergeHandles(ancestorHandles, fromAncestor.handles, regionHandles);
   if (active) checkCarriedHandles(active, ancestorHandles, carried, { sessionId });
-  if (config.onHandleOverflow === 'throw') fitHandleBudget(carried, config.handleBudgetTokens, 'throw', { sessionId }, { ranked: carried });
+  if (config.onHandleOverflow === 'throw')
+    fitHandleBudget(carried, config.handleBudgetTokens, 'throw', { sessionId }, { ranked: carried });
 
-  const result = await input.summarizer.summarize({ sessionId, units, budgetTokens: config.summaryBudgetTokens, handles: carried, counter });
+  const result = await input.summarizer.summarize({
+    sessionId,
+    units,
+    budgetTokens: config.summaryBudgetTokens,
+    handles: carried,
+    counter,
+  });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
   const history = await recentHistory(input, first.seq);
   const carriedIdentities = new Set(carried.map(handleIdentity));
@@ -167,26 +220,45 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const candidates = [...carried, ...returning];
   const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, history);
   const ranked = rankHandles(candidates, evidence).map((entry) => entry.handle);
-  const fit = fitHandleBudget(candidates, config.handleBudgetTokens, config.onHandleOverflow, { sessionId }, { ranked, visibleText: fitted.summary });
+  const fit = fitHandleBudget(
+    candidates,
+    config.handleBudgetTokens,
+    config.onHandleOverflow,
+    { sessionId },
+    { ranked, visibleText: fitted.summary },
+  );
   const returningSet = new Set(returning);
   const kept = fit.kept;
   const spilled = fit.spilled.filter((handle) => !returningSet.has(handle));
-  const findings: Finding[] = verifySummary(fitted, units, carried, fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })));
+  const findings: Finding[] = verifySummary(
+    fitted,
+    units,
+    carried,
+    fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })),
+  );
   const rederived = active !== undefined && (overDepth || !active.reversible || active.type === 'external');
   // A record re-derived from stored originals compacts those originals, not the ancestor's prose,
   // so it does not inherit the ancestor's lossiness (invariant 5); only a lossy ancestor whose
   // prose was summarized again, or whose originals no longer verify, makes this record lossy.
   const fromIntactOriginals = rederived && fromAncestor.originals.every(verifySpan);
-  if (active && !active.reversible && !fromIntactOriginals) findings.push({ code: 'lossy-ancestor', message: `compacts lossy record ${active.id} without intact stored originals` });
+  if (active && !active.reversible && !fromIntactOriginals)
+    findings.push({
+      code: 'lossy-ancestor',
+      message: `compacts lossy record ${active.id} without intact stored originals`,
+    });
   const allVerified = region.every((occurrence) => verifySpan(occurrence.span));
   const accounted = new Set([...kept, ...spilled].map(handleIdentity));
   const allHandlesCarried = regionHandles.every((handle) => accounted.has(handleIdentity(handle)));
   const reversible = findings.length === 0 && allVerified && allHandlesCarried;
 
   const droppedRange: DroppedRange = {
-    fromSeq: active && active.droppedRange.toSeq >= active.droppedRange.fromSeq ? active.droppedRange.fromSeq : first.seq,
+    fromSeq:
+      active && active.droppedRange.toSeq >= active.droppedRange.fromSeq ? active.droppedRange.fromSeq : first.seq,
     toSeq: last.seq,
-    byteStart: active && active.droppedRange.byteEnd > active.droppedRange.byteStart ? active.droppedRange.byteStart : first.byteStart,
+    byteStart:
+      active && active.droppedRange.byteEnd > active.droppedRange.byteStart
+        ? active.droppedRange.byteStart
+        : first.byteStart,
     byteEnd: last.byteEnd,
   };
   const createdAt = (input.now ?? (() => new Date()))().toISOString();
@@ -233,7 +305,14 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     summarizer: input.summarizer.identity,
     findings,
   };
-  const record: CompactionRecord = { id: recordId('rec', { ...body, ordinal }), ordinal, ...body, summaryTokens: fitted.tokens, atSeq: input.atSeq, createdAt };
+  const record: CompactionRecord = {
+    id: recordId('rec', { ...body, ordinal }),
+    ordinal,
+    ...body,
+    summaryTokens: fitted.tokens,
+    atSeq: input.atSeq,
+    createdAt,
+  };
   if (checkpoint && !reused) await store.writeRecord(checkpoint);
   await store.writeRecord(record);
   return { record, checkpoint, checkpointWritten: checkpoint !== undefined && reused === undefined };

@@ -39,13 +39,27 @@ export function externalRecord(input: ExternalRecordInput): CompactionRecord {
   const keptTexts = new Set(kept.map((handle) => handle.text));
   const own: Handle[] = extractHandles(summary)
     .filter((handle) => !keptTexts.has(handle.text))
-    .map((handle) => ({ ...handle, spanId: 'unresolved', seq: -1, role: 'assistant', tokens: counter.count(handle.text) }));
+    .map((handle) => ({
+      ...handle,
+      spanId: 'unresolved',
+      seq: -1,
+      role: 'assistant',
+      tokens: counter.count(handle.text),
+    }));
   const all = mergeHandles(regionHandles);
   const dropped = all.filter((handle) => !keptTexts.has(handle.text));
-  const findings: Finding[] = [{ code: 'external-summary', message: `written by ${input.summarizer.name}, which does not keep handles verbatim` }];
+  const findings: Finding[] = [
+    { code: 'external-summary', message: `written by ${input.summarizer.name}, which does not keep handles verbatim` },
+  ];
   if (dropped.length > 0) {
-    const examples = dropped.slice(0, 5).map((handle) => JSON.stringify(handle.text)).join(', ');
-    findings.push({ code: 'external-summary', message: `dropped ${dropped.length} of ${all.length} handles, e.g. ${examples}` });
+    const examples = dropped
+      .slice(0, 5)
+      .map((handle) => JSON.stringify(handle.text))
+      .join(', ');
+    findings.push({
+      code: 'external-summary',
+      message: `dropped ${dropped.length} of ${all.length} handles, e.g. ${examples}`,
+    });
   }
   if (covered.length !== Math.max(0, toSeq - fromSeq + 1) || toSeq < fromSeq) {
     findings.push({ code: 'missing-originals', message: 'the originals it summarized are not in the ledger' });
@@ -67,5 +81,12 @@ export function externalRecord(input: ExternalRecordInput): CompactionRecord {
     findings,
   };
   const ordinal = input.ordinal;
-  return { id: recordId('ext', { ...body, ordinal }), ordinal, ...body, summaryTokens: counter.count(summary), atSeq: input.atSeq, createdAt: input.createdAt };
+  return {
+    id: recordId('ext', { ...body, ordinal }),
+    ordinal,
+    ...body,
+    summaryTokens: counter.count(summary),
+    atSeq: input.atSeq,
+    createdAt: input.createdAt,
+  };
 }

@@ -1,7 +1,14 @@
 import { HandleBudgetExceededError, InvalidInputError, LossyRecompactionError } from '../errors.js';
 import { handleIdentity } from '../handles/handle-sets.js';
 import type { CompactionRecord, Handle } from '../types.js';
-import { entryCost, GROUP_HEADER_TOKENS, groupLabel, sectionOf, shownInside, SIMILAR_NOTE_TOKENS } from './index-layout.js';
+import {
+  entryCost,
+  GROUP_HEADER_TOKENS,
+  groupLabel,
+  sectionOf,
+  shownInside,
+  SIMILAR_NOTE_TOKENS,
+} from './index-layout.js';
 import { collapseKey } from './near-duplicates.js';
 import { rankHandles } from './rank-handles.js';
 
@@ -47,7 +54,11 @@ function placementOrder(ranked: readonly Handle[], budgetTokens: number): Handle
     quotedCost += entryCost(handle);
     quotedFirst.add(handle);
   }
-  return [...instructions, ...quotedFirst, ...ranked.filter((handle) => !isInstruction(handle) && !quotedFirst.has(handle))];
+  return [
+    ...instructions,
+    ...quotedFirst,
+    ...ranked.filter((handle) => !isInstruction(handle) && !quotedFirst.has(handle)),
+  ];
 }
 
 /** After this many handles in a row that do not fit, the placement stops: the rest spills. */
@@ -70,7 +81,12 @@ function insideRefund(handle: Handle, charged: ReadonlyMap<Handle, number>): { t
  * Greedy placement in placement order: what fits, at what cost. Without `containment` the
  * cost is an upper bound (handles inside others are charged too), computed in linear time.
  */
-function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleText: string, containment = true): { kept: Handle[]; used: number } {
+function placeHandles(
+  ranked: readonly Handle[],
+  budgetTokens: number,
+  visibleText: string,
+  containment = true,
+): { kept: Handle[]; used: number } {
   const order = placementOrder(ranked, budgetTokens);
   const kept: Handle[] = [];
   const keptTexts: string[] = visibleText.length > 0 ? [visibleText] : [];
@@ -88,14 +104,20 @@ function placeHandles(ranked: readonly Handle[], budgetTokens: number, visibleTe
     let cost: number;
     let label: string | undefined;
     if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
-    else if (containment && key === undefined && shownInside(handle, full ? keptTexts.slice(0, visibleText.length > 0 ? 1 : 0) : keptTexts)) cost = 0;
+    else if (
+      containment &&
+      key === undefined &&
+      shownInside(handle, full ? keptTexts.slice(0, visibleText.length > 0 ? 1 : 0) : keptTexts)
+    )
+      cost = 0;
     else if (full) continue;
     else {
       label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
       cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
     }
     // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
-    const refund = containment && !full && copies === undefined ? insideRefund(handle, charged) : { tokens: 0, handles: [] };
+    const refund =
+      containment && !full && copies === undefined ? insideRefund(handle, charged) : { tokens: 0, handles: [] };
     if (used + cost - refund.tokens > budgetTokens) {
       rejected++;
       continue;
@@ -132,11 +154,21 @@ export function fitHandleBudget(
   options: FitHandleOptions = {},
 ): { kept: Handle[]; spilled: Handle[] } {
   const visibleText = options.visibleText ?? '';
-  const ranked = options.ranked ?? rankHandles(handles, { occurrences: handles, spans: new Map(), fromSeq: minSeq(handles), toSeq: maxSeq(handles) }).map((entry) => entry.handle);
+  const ranked =
+    options.ranked ??
+    rankHandles(handles, {
+      occurrences: handles,
+      spans: new Map(),
+      fromSeq: minSeq(handles),
+      toSeq: maxSeq(handles),
+    }).map((entry) => entry.handle);
   if (ranked.length !== handles.length) {
-    throw new InvalidInputError(`Session ${context.sessionId}: the ranked order holds ${ranked.length} handles but the handle set ${handles.length}; rank the same handles that are fitted.`, {
-      sessionId: context.sessionId,
-    });
+    throw new InvalidInputError(
+      `Session ${context.sessionId}: the ranked order holds ${ranked.length} handles but the handle set ${handles.length}; rank the same handles that are fitted.`,
+      {
+        sessionId: context.sessionId,
+      },
+    );
   }
   const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText, false);
   const { kept } = all.used <= budgetTokens ? all : placeHandles(ranked, budgetTokens, visibleText);
@@ -148,7 +180,10 @@ export function fitHandleBudget(
     );
   }
   const keptSet = new Set(kept);
-  return { kept: all.kept.filter((handle) => keptSet.has(handle)), spilled: all.kept.filter((handle) => !keptSet.has(handle)) };
+  return {
+    kept: all.kept.filter((handle) => keptSet.has(handle)),
+    spilled: all.kept.filter((handle) => !keptSet.has(handle)),
+  };
 }
 
 function minSeq(handles: readonly Handle[]): number {

@@ -87,13 +87,16 @@ export function layoutIndex(handles: readonly Handle[], summary = ''): IndexLayo
       continue;
     }
     const section = sectionOf(handle);
-    const list = section === 'instruction' ? instructions : section === 'quoted' ? quoted : groups.get(groupLabel(handle)) ?? [];
+    const list =
+      section === 'instruction' ? instructions : section === 'quoted' ? quoted : (groups.get(groupLabel(handle)) ?? []);
     if (section === 'index' && !groups.has(groupLabel(handle))) groups.set(groupLabel(handle), list);
     const entry: IndexEntry = { handle, similar: 0 };
     list.push(entry);
     if (key !== undefined) representatives.set(key, { entry, list, index: list.length - 1 });
   }
-  const covers = [summary, ...handles.filter((handle) => !collapsed.has(handle)).map((handle) => handle.text)].filter((text) => text.length > 0);
+  const covers = [summary, ...handles.filter((handle) => !collapsed.has(handle)).map((handle) => handle.text)].filter(
+    (text) => text.length > 0,
+  );
   let inside = 0;
   const visible: IndexGroup[] = [];
   for (const [label, entries] of groups) {

@@ -20,7 +20,11 @@ export interface MaskingPolicy {
 /** The masking policy of a window configuration, or undefined when masking is off. */
 export function maskingPolicy(config: WindowConfig): MaskingPolicy | undefined {
   if (!config.maskToolResults) return undefined;
-  return { fitTokens: Math.floor(config.compactAt * config.maxTokens), minTokens: config.maskMinTokens, protectRecentTokens: config.maskProtectRecentTokens };
+  return {
+    fitTokens: Math.floor(config.compactAt * config.maxTokens),
+    minTokens: config.maskMinTokens,
+    protectRecentTokens: config.maskProtectRecentTokens,
+  };
 }
 
 /** Most handles a stub names. */
@@ -28,11 +32,24 @@ const STUB_HANDLES = 4;
 /** Longest handle text a stub names, in characters. */
 const STUB_HANDLE_CHARS = 60;
 /** Kinds a stub prefers, most telling first; constraints are long sentences and stay out. */
-const STUB_KIND_ORDER: readonly HandleKind[] = ['error', 'path', 'url', 'endpoint', 'identifier', 'assignment', 'version', 'email', 'date', 'number'];
+const STUB_KIND_ORDER: readonly HandleKind[] = [
+  'error',
+  'path',
+  'url',
+  'endpoint',
+  'identifier',
+  'assignment',
+  'version',
+  'email',
+  'date',
+  'number',
+];
 
 /** The handles a stub names: a few distinct ones, first one of each of the most telling kinds, in order of appearance within a kind. */
 export function stubHandles(text: string): string[] {
-  const handles = extractHandles(text).filter((handle) => handle.kind !== 'constraint' && handle.text.length <= STUB_HANDLE_CHARS && !handle.text.includes('\n'));
+  const handles = extractHandles(text).filter(
+    (handle) => handle.kind !== 'constraint' && handle.text.length <= STUB_HANDLE_CHARS && !handle.text.includes('\n'),
+  );
   const chosen: string[] = [];
   for (const perKind of [1, STUB_HANDLES]) {
     for (const kind of STUB_KIND_ORDER) {
@@ -86,7 +103,13 @@ function messageSizes(originals: readonly SpanOccurrence[], costs: readonly numb
     let end = start + 1;
     const first = originals[start];
     if (first?.chunk?.index === 0) {
-      while (end < originals.length && originals[end]?.chunk !== undefined && (originals[end]?.chunk?.index ?? 0) > 0 && originals[end]?.span.toolCallId === first.span.toolCallId) end++;
+      while (
+        end < originals.length &&
+        originals[end]?.chunk !== undefined &&
+        (originals[end]?.chunk?.index ?? 0) > 0 &&
+        originals[end]?.span.toolCallId === first.span.toolCallId
+      )
+        end++;
     }
     let size = 0;
     for (let index = start; index < end; index++) size += costs[index] ?? 0;
@@ -110,7 +133,8 @@ export function chooseMasked(input: MaskingInput): Set<number> {
   if (total <= policy.fitTokens) return masked;
   let tail = originals.length;
   let tailTokens = 0;
-  while (tail > 0 && (tail === originals.length || tailTokens + (costs[tail - 1] ?? 0) <= policy.protectRecentTokens)) tailTokens += costs[--tail] ?? 0;
+  while (tail > 0 && (tail === originals.length || tailTokens + (costs[tail - 1] ?? 0) <= policy.protectRecentTokens))
+    tailTokens += costs[--tail] ?? 0;
   const sizes = messageSizes(originals, costs);
   for (let index = 0; index < tail && total > policy.fitTokens; index++) {
     const occurrence = originals[index];

@@ -30,9 +30,14 @@ export function allowedBoundaries(originals: readonly SpanOccurrence[]): number[
  * Choose how many of the oldest originals to compact: the fewest, at an allowed boundary,
  * that leave at most `keepTokens` of recent turns (per-message costs in `costs`).
  */
-export function chooseBoundary(originals: readonly SpanOccurrence[], costs: readonly number[], keepTokens: number): number {
+export function chooseBoundary(
+  originals: readonly SpanOccurrence[],
+  costs: readonly number[],
+  keepTokens: number,
+): number {
   const suffix: number[] = new Array<number>(originals.length + 1).fill(0);
-  for (let index = originals.length - 1; index >= 0; index--) suffix[index] = (suffix[index + 1] ?? 0) + (costs[index] ?? 0);
+  for (let index = originals.length - 1; index >= 0; index--)
+    suffix[index] = (suffix[index + 1] ?? 0) + (costs[index] ?? 0);
   for (const boundary of allowedBoundaries(originals)) {
     if ((suffix[boundary] ?? 0) <= keepTokens) return boundary;
   }
@@ -85,7 +90,8 @@ export function planRefill(input: RefillInput): RefillPlan {
   const minRecent = Math.floor(MIN_RECENT_SHARE * config.maxTokens);
   const summary = Math.min(config.summaryBudgetTokens, input.summaryTokens ?? config.summaryBudgetTokens);
   const suffix: number[] = new Array<number>(originals.length + 1).fill(0);
-  for (let index = originals.length - 1; index >= 0; index--) suffix[index] = (suffix[index + 1] ?? 0) + (costs[index] ?? 0);
+  for (let index = originals.length - 1; index >= 0; index--)
+    suffix[index] = (suffix[index + 1] ?? 0) + (costs[index] ?? 0);
   const bySeq = [...input.regionHandles].sort((a, b) => a.seq - b.seq || a.start - b.start);
   const seen = new Set<string>();
   const kinds = new Set<string>();
@@ -106,7 +112,8 @@ export function planRefill(input: RefillInput): RefillPlan {
     const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
     while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
     let handleBudgetTokens = config.handleBudgetTokens;
-    if (config.adaptiveHandleBudget && carried > handleBudgetTokens) handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - summary - minRecent));
+    if (config.adaptiveHandleBudget && carried > handleBudgetTokens)
+      handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - summary - minRecent));
     const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
     const kept = suffix[boundary] ?? 0;
     const plan = { boundary, handleBudgetTokens, expectedTokens: input.fixedTokens + summary + handleTokens + kept };
@@ -116,8 +123,20 @@ export function planRefill(input: RefillInput): RefillPlan {
       continue;
     }
     const fits = plan.expectedTokens <= ceiling;
-    if (best === undefined || (fits && (best.expectedTokens > ceiling || Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target)))) best = plan;
+    if (
+      best === undefined ||
+      (fits &&
+        (best.expectedTokens > ceiling ||
+          Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target)))
+    )
+      best = plan;
     if (plan.expectedTokens <= target) break;
   }
-  return best ?? { boundary: originals.length, handleBudgetTokens: config.handleBudgetTokens, expectedTokens: input.fixedTokens };
+  return (
+    best ?? {
+      boundary: originals.length,
+      handleBudgetTokens: config.handleBudgetTokens,
+      expectedTokens: input.fixedTokens,
+    }
+  );
 }

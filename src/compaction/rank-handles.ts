@@ -143,7 +143,12 @@ export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   const { text } = handle;
   if (text.trim().length <= 2) return true;
   if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
-  if (handle.kind === 'path' && /^\/[A-Za-z][A-Za-z0-9]{0,9}$/.test(text) && !/^\/(tmp|etc|usr|var|opt|home|bin|dev|srv)$/.test(text)) return true;
+  if (
+    handle.kind === 'path' &&
+    /^\/[A-Za-z][A-Za-z0-9]{0,9}$/.test(text) &&
+    !/^\/(tmp|etc|usr|var|opt|home|bin|dev|srv)$/.test(text)
+  )
+    return true;
   return !/[A-Za-z0-9]/.test(text);
 }
 
@@ -165,7 +170,16 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
     const identity = handleIdentity(occurrence);
     let tally = tallies.get(identity);
     if (!tally) {
-      tally = { spans: new Set(), lastSeq: -1, agentUsed: false, toolCall: false, userSaid: false, commandRun: false, nonTool: false, nonBulky: false };
+      tally = {
+        spans: new Set(),
+        lastSeq: -1,
+        agentUsed: false,
+        toolCall: false,
+        userSaid: false,
+        commandRun: false,
+        nonTool: false,
+        nonBulky: false,
+      };
       tallies.set(identity, tally);
     }
     tally.spans.add(`${occurrence.seq}:${occurrence.spanId}`);
@@ -193,11 +207,20 @@ function changedTexts(evidence: RankEvidence): string[] {
 
 function isChanged(handle: Handle, targets: readonly string[]): boolean {
   if (handle.kind !== 'path' && handle.kind !== 'identifier') return false;
-  return targets.some((target) => target === handle.text || containsAtBoundary(target, handle.text) || (handle.kind === 'path' && containsAtBoundary(handle.text, target) && target.includes('/')));
+  return targets.some(
+    (target) =>
+      target === handle.text ||
+      containsAtBoundary(target, handle.text) ||
+      (handle.kind === 'path' && containsAtBoundary(handle.text, target) && target.includes('/')),
+  );
 }
 
 /** The features of every handle, from the evidence. */
-export function handleFeatures(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights = DEFAULT_RANK_WEIGHTS): Map<Handle, HandleFeatures> {
+export function handleFeatures(
+  handles: readonly Handle[],
+  evidence: RankEvidence,
+  weights: RankWeights = DEFAULT_RANK_WEIGHTS,
+): Map<Handle, HandleFeatures> {
   const tallies = tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = changedTexts(evidence);
   const features = new Map<Handle, HandleFeatures>();
@@ -209,7 +232,8 @@ export function handleFeatures(handles: readonly Handle[], evidence: RankEvidenc
     const role = handle.role;
     features.set(handle, {
       mentions: Math.log2(1 + (tally?.spans.size ?? 0) + (carried ? 1 : 0)),
-      recency: lastSeq < 0 ? 0 : 2 ** (-Math.max(0, evidence.toSeq - lastSeq) / Math.max(1, weights.recencyHalfLifeSeqs)),
+      recency:
+        lastSeq < 0 ? 0 : 2 ** (-Math.max(0, evidence.toSeq - lastSeq) / Math.max(1, weights.recencyHalfLifeSeqs)),
       agentUsed: (tally?.agentUsed ?? false) || role === 'assistant',
       toolCall: tally?.toolCall ?? false,
       userSaid: (tally?.userSaid ?? false) || role === 'user' || role === 'system',
@@ -218,7 +242,10 @@ export function handleFeatures(handles: readonly Handle[], evidence: RankEvidenc
       carried,
       toolOnly: tally === undefined ? role === 'tool' : !tally.nonTool && role === 'tool',
       dumpOnly: tally !== undefined && !tally.nonBulky && role === 'tool',
-      visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && evidence.visibleText.includes(handle.text),
+      visibleInWindow:
+        evidence.visibleText !== undefined &&
+        handle.kind !== 'constraint' &&
+        evidence.visibleText.includes(handle.text),
       noise: looksLikeNoise(handle),
     });
   }
@@ -226,7 +253,11 @@ export function handleFeatures(handles: readonly Handle[], evidence: RankEvidenc
 }
 
 /** The score of one handle with its features. */
-export function scoreHandle(handle: Handle, features: HandleFeatures, weights: RankWeights = DEFAULT_RANK_WEIGHTS): number {
+export function scoreHandle(
+  handle: Handle,
+  features: HandleFeatures,
+  weights: RankWeights = DEFAULT_RANK_WEIGHTS,
+): number {
   const flag = (value: boolean, weight: number) => (value ? weight : 0);
   return (
     features.mentions * weights.mentions +
@@ -250,12 +281,22 @@ export function scoreHandle(handle: Handle, features: HandleFeatures, weights: R
  * Rank handles by evidence of future use available at compaction time, most useful first
  * (ties: the most recent first). Every input handle is in the output exactly once.
  */
-export function rankHandles(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights = DEFAULT_RANK_WEIGHTS): RankedHandle[] {
+export function rankHandles(
+  handles: readonly Handle[],
+  evidence: RankEvidence,
+  weights: RankWeights = DEFAULT_RANK_WEIGHTS,
+): RankedHandle[] {
   const features = handleFeatures(handles, evidence, weights);
   return handles
     .map((handle) => {
       const handleFeature = features.get(handle) as HandleFeatures;
       return { handle, features: handleFeature, score: scoreHandle(handle, handleFeature, weights) };
     })
-    .sort((a, b) => b.score - a.score || b.handle.seq - a.handle.seq || a.handle.start - b.handle.start || a.handle.text.localeCompare(b.handle.text));
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        b.handle.seq - a.handle.seq ||
+        a.handle.start - b.handle.start ||
+        a.handle.text.localeCompare(b.handle.text),
+    );
 }

@@ -21,7 +21,12 @@ export function isContentAddressedRecordId(id: string): boolean {
  */
 export function recordIdContent(record: CompactionRecord): unknown {
   if (record.type === 'checkpoint') {
-    return { sessionId: record.sessionId, type: 'checkpoint', handles: record.handles.map((handle) => `${handle.kind}\u0000${handle.text}`), droppedRange: record.droppedRange };
+    return {
+      sessionId: record.sessionId,
+      type: 'checkpoint',
+      handles: record.handles.map((handle) => `${handle.kind}\u0000${handle.text}`),
+      droppedRange: record.droppedRange,
+    };
   }
   return {
     sessionId: record.sessionId,
@@ -49,8 +54,16 @@ export function recordIdContent(record: CompactionRecord): unknown {
 export function expectedRecordId(record: CompactionRecord): string | undefined {
   if (typeof record.id !== 'string' || !isContentAddressedRecordId(record.id)) return undefined;
   const prefix = record.id.slice(0, 3) as 'rec' | 'chk' | 'ext';
-  if ((prefix === 'chk') !== (record.type === 'checkpoint') || (prefix === 'ext') !== (record.type === 'external')) return `${prefix}_(type ${String(record.type)})`;
-  if (record.type === 'checkpoint' && (record.summary !== '' || record.claims?.length !== 0 || record.reversible !== true || record.depth !== 0 || record.findings?.length !== 0)) {
+  if ((prefix === 'chk') !== (record.type === 'checkpoint') || (prefix === 'ext') !== (record.type === 'external'))
+    return `${prefix}_(type ${String(record.type)})`;
+  if (
+    record.type === 'checkpoint' &&
+    (record.summary !== '' ||
+      record.claims?.length !== 0 ||
+      record.reversible !== true ||
+      record.depth !== 0 ||
+      record.findings?.length !== 0)
+  ) {
     return 'chk_(altered constant fields)';
   }
   return recordId(prefix, recordIdContent(record));

@@ -9,7 +9,11 @@ function editDistanceAtMost(a: string, b: string, limit: number): boolean {
     const current = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const value = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
       current.push(value);
       rowMin = Math.min(rowMin, value);
     }
@@ -26,31 +30,58 @@ function editDistanceAtMost(a: string, b: string, limit: number): boolean {
  * `invented-handle`. Each claim is checked against the spans it cites; claims must cite
  * span ids of the region.
  */
-export function verifySummary(result: SummarizeResult, units: readonly SourceUnit[], sourceHandles: readonly Handle[], extraSources: readonly { id: string; text: string }[] = []): Finding[] {
+export function verifySummary(
+  result: SummarizeResult,
+  units: readonly SourceUnit[],
+  sourceHandles: readonly Handle[],
+  extraSources: readonly { id: string; text: string }[] = [],
+): Finding[] {
   const findings: Finding[] = [];
   const textsBySpan = new Map<string, string[]>();
-  for (const unit of units) for (const id of unit.spanIds) textsBySpan.set(id, [...(textsBySpan.get(id) ?? []), unit.text]);
+  for (const unit of units)
+    for (const id of unit.spanIds) textsBySpan.set(id, [...(textsBySpan.get(id) ?? []), unit.text]);
   for (const source of extraSources) textsBySpan.set(source.id, [...(textsBySpan.get(source.id) ?? []), source.text]);
-  const everything = [...units.map((unit) => unit.text), ...extraSources.map((source) => source.text)].join('\n\u0000\n');
+  const everything = [...units.map((unit) => unit.text), ...extraSources.map((source) => source.text)].join(
+    '\n\u0000\n',
+  );
   const reported = new Set<string>();
   for (const claim of result.claims) {
     if (claim.spanIds.length === 0 || claim.spanIds.some((id) => !textsBySpan.has(id))) {
-      findings.push({ code: 'uncited-claim', message: `claim ${JSON.stringify(claim.text.slice(0, 80))} cites no span of the region` });
+      findings.push({
+        code: 'uncited-claim',
+        message: `claim ${JSON.stringify(claim.text.slice(0, 80))} cites no span of the region`,
+      });
     }
   }
-  const checks = result.claims.length > 0 ? result.claims.map((claim) => ({ text: claim.text, spanIds: claim.spanIds })) : [{ text: result.summary, spanIds: [] as readonly string[] }];
+  const checks =
+    result.claims.length > 0
+      ? result.claims.map((claim) => ({ text: claim.text, spanIds: claim.spanIds }))
+      : [{ text: result.summary, spanIds: [] as readonly string[] }];
   for (const check of checks) {
     const cited = check.spanIds.flatMap((id) => textsBySpan.get(id) ?? []);
     const sourceText = cited.length > 0 ? cited.join('\n\u0000\n') : everything;
     for (const handle of extractHandles(check.text)) {
       if (sourceText.includes(handle.text) || reported.has(handle.text)) continue;
       reported.add(handle.text);
-      const similar = sourceHandles.find((source) => source.kind === handle.kind && source.text !== handle.text && editDistanceAtMost(source.text, handle.text, Math.max(2, Math.floor(handle.text.length / 4))));
+      const similar = sourceHandles.find(
+        (source) =>
+          source.kind === handle.kind &&
+          source.text !== handle.text &&
+          editDistanceAtMost(source.text, handle.text, Math.max(2, Math.floor(handle.text.length / 4))),
+      );
       const where = cited.length > 0 ? 'in none of the spans the claim cites' : 'in none of the sources';
       findings.push(
         similar
-          ? { code: 'altered-handle', token: handle.text, message: `summary writes ${handle.kind} ${JSON.stringify(handle.text)} where the sources say ${JSON.stringify(similar.text)}` }
-          : { code: 'invented-handle', token: handle.text, message: `summary contains ${handle.kind} ${JSON.stringify(handle.text)}, which is ${where}` },
+          ? {
+              code: 'altered-handle',
+              token: handle.text,
+              message: `summary writes ${handle.kind} ${JSON.stringify(handle.text)} where the sources say ${JSON.stringify(similar.text)}`,
+            }
+          : {
+              code: 'invented-handle',
+              token: handle.text,
+              message: `summary contains ${handle.kind} ${JSON.stringify(handle.text)}, which is ${where}`,
+            },
       );
     }
   }

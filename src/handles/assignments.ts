@@ -15,9 +15,10 @@ const CONFIG_LINE = /([ \t]*(?:[-*][ \t]+)?)("?)([A-Za-z_][\w.-]*)\2[ \t]*(:[ \t
 const SCALAR = /^(?:[-+]?\d[\w.,%]*|"[^"]*"|'[^']*'|true|false|yes|no|on|off|null|none|True|False|None)$/;
 const HANDLE_LIKE = /[\d/._@:=-]/;
 const PROSE_KEYS: ReadonlySet<string> = new Set(
-  ('error fatal panic warning warn note todo hint tip summary update important caused exception fixme ' +
-    'nb ps q a re fyi step answer question example output input result reason cause fix problem solution errors')
-    .split(' '),
+  (
+    'error fatal panic warning warn note todo hint tip summary update important caused exception fixme ' +
+    'nb ps q a re fyi step answer question example output input result reason cause fix problem solution errors'
+  ).split(' '),
 );
 
 /** Key and value ranges of a `KEY=VALUE` token, with the assignment's end. */
@@ -71,7 +72,8 @@ function valueEnd(value: string, equals: boolean): number {
 }
 
 function acceptsValue(key: string, quoted: boolean, equals: boolean, value: string): boolean {
-  if (value.length === 0 || PROSE_KEYS.has(key.toLowerCase()) || /(?:Error|Exception|Warning|Fault)$/.test(key)) return false;
+  if (value.length === 0 || PROSE_KEYS.has(key.toLowerCase()) || /(?:Error|Exception|Warning|Fault)$/.test(key))
+    return false;
   if (equals || quoted) return SCALAR.test(value) || (quoted && /^[[{].*[\]}]$/.test(value));
   if (/^[[{]/.test(value) && !/[\]}]$/.test(value)) return false;
   if (/^[|>][-+]?$/.test(value)) return false;

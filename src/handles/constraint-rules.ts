@@ -7,24 +7,33 @@
  */
 
 const COGNITION = new Set(
-  ('know see think find found remember recall understand believe have has seem appear notice recognize mind worry ' +
-    'care matter need get like want expect mean hear feel agree hesitate mention bother exist guess suppose imagine wish')
-    .split(' '),
+  (
+    'know see think find found remember recall understand believe have has seem appear notice recognize mind worry ' +
+    'care matter need get like want expect mean hear feel agree hesitate mention bother exist guess suppose imagine wish'
+  ).split(' '),
 );
 const ADVERBS = new Set('really even actually yet ever just always necessarily quite fully currently'.split(' '));
 const EPISTEMIC = new Set('take happen affect cause break fail hurt matter change make be'.split(' '));
 const FAILURES = new Set(
-  ('found reached resolved loaded opened parsed imported located determined completed fetched connected read shown ' +
-    'displayed reproduced needed necessary done').split(' '),
+  (
+    'found reached resolved loaded opened parsed imported located determined completed fetched connected read shown ' +
+    'displayed reproduced needed necessary done'
+  ).split(' '),
 );
-const INABILITY = new Set('reproduce connect access find locate open load figure tell say guarantee help get make do see'.split(' '));
+const INABILITY = new Set(
+  'reproduce connect access find locate open load figure tell say guarantee help get make do see'.split(' '),
+);
 const ACTIONS = new Set(
-  ('use run deploy target touch write modify edit change call commit push merge read query connect install restart ' +
-    'test apply update delete drop send').split(' '),
+  (
+    'use run deploy target touch write modify edit change call commit push merge read query connect install restart ' +
+    'test apply update delete drop send'
+  ).split(' '),
 );
 const PAST = new Set(
-  ('got saw heard ran came went did was were had knew found made took gave told said thought became began left felt ' +
-    'kept brought sent wrote built caught held lost met paid').split(' '),
+  (
+    'got saw heard ran came went did was were had knew found made took gave told said thought became began left felt ' +
+    'kept brought sent wrote built caught held lost met paid'
+  ).split(' '),
 );
 const MODALS = new Set('can may must should shall'.split(' '));
 const ONLY_BLOCKERS = new Set("not the an a my your our their its his her if i it's that's".split(' '));
@@ -102,7 +111,9 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
     case 'under no circumstances':
       return true;
     case 'no longer':
-      return /^(?:use|used|using|supported|valid|available|allowed|deploy|target|call|run|maintained|accepted|in)$/.test(next[0] ?? '');
+      return /^(?:use|used|using|supported|valid|available|allowed|deploy|target|call|run|maintained|accepted|in)$/.test(
+        next[0] ?? '',
+      );
     default:
       break;
   }

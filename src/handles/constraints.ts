@@ -75,7 +75,8 @@ export function isCodeLine(line: string): boolean {
 /** Whether `at` is inside inline code: an odd number of backticks between the line start and it. */
 function inInlineCode(text: string, lineStart: number, at: number): boolean {
   let ticks = 0;
-  for (let index = text.indexOf('`', lineStart); index !== -1 && index < at; index = text.indexOf('`', index + 1)) ticks++;
+  for (let index = text.indexOf('`', lineStart); index !== -1 && index < at; index = text.indexOf('`', index + 1))
+    ticks++;
   return ticks % 2 === 1;
 }
 

@@ -10,13 +10,18 @@ import { isHostPort, isIpv4 } from './hosts.js';
 
 const SINGLE_LABEL = /^[a-z][a-z0-9-]*[a-z0-9]$/;
 const PORT_4_5 = /^\d{4,5}$/;
-const NOT_SERVICES: ReadonlySet<string> = new Set('line col column page step port id pid row chapter item version build rev'.split(' '));
+const NOT_SERVICES: ReadonlySet<string> = new Set(
+  'line col column page step port id pid row chapter item version build rev'.split(' '),
+);
 const TRAILING = /[.,;:!?]/;
 
 /** True when the whole (trimmed) token is an endpoint. */
 export function isEndpoint(token: string): boolean {
   const slash = token.indexOf('/');
-  if (slash !== -1) return /^\d{1,2}$/.test(token.slice(slash + 1)) && isIpv4(token.slice(0, slash)) && Number(token.slice(slash + 1)) <= 32;
+  if (slash !== -1)
+    return (
+      /^\d{1,2}$/.test(token.slice(slash + 1)) && isIpv4(token.slice(0, slash)) && Number(token.slice(slash + 1)) <= 32
+    );
   const at = token.indexOf('@');
   if (at !== -1) {
     const host = token.slice(at + 1);

@@ -37,7 +37,15 @@ const ERROR_LINE = new RegExp(
 );
 
 /** Markers that make a whole line an error wherever they appear in it. */
-const INLINE_MARKERS = ['level=error', 'level=fatal', 'level=ERROR', 'level=FATAL', ': command not found', ': No such file or directory', ': Permission denied'];
+const INLINE_MARKERS = [
+  'level=error',
+  'level=fatal',
+  'level=ERROR',
+  'level=FATAL',
+  ': command not found',
+  ': No such file or directory',
+  ': Permission denied',
+];
 const INLINE_TAIL = /^(?:level=\w+\b|: [A-Za-z ]+[ \t\r]*$)/;
 const SHELL_PREFIX = /^[ \t]*[\w.-]+: /;
 
@@ -66,7 +74,13 @@ export function findInlineErrorLines(text: string): Set<number> {
  * Matches the line `[lineStart, lineEnd)` as an error line (or accepts it because
  * `inline` holds it); the candidate spans the trimmed line.
  */
-export function matchErrorLine(text: string, lineStart: number, lineEnd: number, inline: ReadonlySet<number>, out: Candidate[]): boolean {
+export function matchErrorLine(
+  text: string,
+  lineStart: number,
+  lineEnd: number,
+  inline: ReadonlySet<number>,
+  out: Candidate[],
+): boolean {
   ERROR_LINE.lastIndex = lineStart;
   if (!inline.has(lineStart) && !ERROR_LINE.test(text)) return false;
   let start = lineStart;

@@ -27,7 +27,16 @@ export interface ExtractOptions {
   readonly toolOutput?: boolean | undefined;
 }
 
-const TOKEN_KINDS: readonly HandleKind[] = ['path', 'url', 'endpoint', 'identifier', 'version', 'email', 'date', 'assignment'];
+const TOKEN_KINDS: readonly HandleKind[] = [
+  'path',
+  'url',
+  'endpoint',
+  'identifier',
+  'version',
+  'email',
+  'date',
+  'assignment',
+];
 
 function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
@@ -53,13 +62,20 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   const numbers = kinds.has('number');
   if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind))) findTokenHandles(view, { numbers }, candidates);
   const config = kinds.has('assignment') || numbers;
-  if (config || kinds.has('error')) findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
+  if (config || kinds.has('error'))
+    findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
   if (kinds.has('constraint')) findConstraints(view, candidates, markup.gutterLines);
   const handles: ExtractedHandle[] = [];
   for (const candidate of resolveCandidates(candidates.filter((candidate) => isClean(view, markup, candidate)))) {
     if (!kinds.has(candidate.kind)) continue;
     const handleText = text.slice(candidate.start, candidate.end);
-    handles.push({ kind: candidate.kind, text: handleText, key: handleKey(candidate.kind, handleText), start: candidate.start, end: candidate.end });
+    handles.push({
+      kind: candidate.kind,
+      text: handleText,
+      key: handleKey(candidate.kind, handleText),
+      start: candidate.start,
+      end: candidate.end,
+    });
   }
   return handles;
 }

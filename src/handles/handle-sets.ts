@@ -13,7 +13,12 @@ export function mergeHandles(...lists: readonly (readonly Handle[])[]): Handle[]
     for (const handle of list) {
       const identity = handleIdentity(handle);
       const existing = byIdentity.get(identity);
-      if (existing === undefined || handle.seq < existing.seq || (handle.seq === existing.seq && handle.start < existing.start)) byIdentity.set(identity, handle);
+      if (
+        existing === undefined ||
+        handle.seq < existing.seq ||
+        (handle.seq === existing.seq && handle.start < existing.start)
+      )
+        byIdentity.set(identity, handle);
     }
   }
   return [...byIdentity.values()].sort((a, b) => a.seq - b.seq || a.start - b.start || a.kind.localeCompare(b.kind));

@@ -31,7 +31,11 @@ const LETTER = /[a-z]/i;
 const MIXED = /^(?=.*\d)(?=.*[a-z])[a-z0-9]+$/;
 
 function isHex(token: string): boolean {
-  return HEX.test(token) && DIGIT.test(token.slice(token.indexOf(':') + 1)) && /[a-f]/.test(token.slice(token.indexOf(':') + 1));
+  return (
+    HEX.test(token) &&
+    DIGIT.test(token.slice(token.indexOf(':') + 1)) &&
+    /[a-f]/.test(token.slice(token.indexOf(':') + 1))
+  );
 }
 
 function isSnake(token: string): boolean {
@@ -65,7 +69,13 @@ function isDottedSymbol(token: string, call: boolean): boolean {
   const parts = token.split('.');
   if (parts.some((part) => isSymbolWord(part))) return true;
   const [head, member] = parts;
-  return head !== undefined && member !== undefined && /^[A-Z][A-Za-z0-9]*$/.test(head) && /^[a-z_]/.test(member) && head.length > 1;
+  return (
+    head !== undefined &&
+    member !== undefined &&
+    /^[A-Z][A-Za-z0-9]*$/.test(head) &&
+    /^[a-z_]/.test(member) &&
+    head.length > 1
+  );
 }
 
 function isWholeIdentifier(token: string, call: boolean, emptyCall: boolean): boolean {

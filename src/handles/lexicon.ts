@@ -5,40 +5,48 @@
 
 /** Top-level domains (and internal pseudo-domains) that make `a.b` a hostname. */
 export const HOST_TLDS: ReadonlySet<string> = new Set(
-  ('com net org io dev app ai co me info biz us uk eu de fr nl jp cn in ca au ch se no es it pl ru br ' +
-    'gov edu mil cloud tech internal local localdomain lan svc corp example invalid localhost xyz site online tv gg')
-    .split(' '),
+  (
+    'com net org io dev app ai co me info biz us uk eu de fr nl jp cn in ca au ch se no es it pl ru br ' +
+    'gov edu mil cloud tech internal local localdomain lan svc corp example invalid localhost xyz site online tv gg'
+  ).split(' '),
 );
 
 /** File extensions that make a bare `name.ext` token a path. */
 export const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
-  ('ts tsx js jsx mjs cjs mts cts json jsonl yaml yml toml ini cfg conf env md mdx txt rst csv tsv xml html htm ' +
+  (
+    'ts tsx js jsx mjs cjs mts cts json jsonl yaml yml toml ini cfg conf env md mdx txt rst csv tsv xml html htm ' +
     'css scss sass less py pyi ipynb rb go rs java kt kts scala c h cc cpp hpp cs swift php pl lua sql sh bash ' +
     'zsh fish ps1 bat cmd exe dll so dylib lock log pdf png jpg jpeg gif svg webp ico zip tar gz tgz bz2 xz whl ' +
     'jar war sqlite sqlite3 db parquet proto graphql gql tf tfvars hcl vue svelte astro gradle mk cmake vim el ' +
-    'ex exs erl hs ml clj dart jl nix patch diff pem crt key pub bak tmp out err wasm')
-    .split(' '),
+    'ex exs erl hs ml clj dart jl nix patch diff pem crt key pub bak tmp out err wasm'
+  ).split(' '),
 );
 
 /** Dot files recognised as paths on their own. */
 export const KNOWN_DOTFILES: ReadonlySet<string> = new Set(
-  ('.env .git .gitignore .gitattributes .npmrc .nvmrc .bashrc .zshrc .profile .dockerignore .editorconfig ' +
-    '.eslintrc .prettierrc .vscode .github .ssh .aws .kube .claude .cursor .venv').split(' '),
+  (
+    '.env .git .gitignore .gitattributes .npmrc .nvmrc .bashrc .zshrc .profile .dockerignore .editorconfig ' +
+    '.eslintrc .prettierrc .vscode .github .ssh .aws .kube .claude .cursor .venv'
+  ).split(' '),
 );
 
 /** Directory names that make a two-segment relative token (`src/handles`) a path. */
 export const KNOWN_DIRS: ReadonlySet<string> = new Set(
-  ('src lib test tests spec bin dist build out app apps pkg cmd internal docs scripts config node_modules vendor ' +
+  (
+    'src lib test tests spec bin dist build out app apps pkg cmd internal docs scripts config node_modules vendor ' +
     'public static assets include examples packages services tools bench migrations fixtures tmp etc var usr opt ' +
-    'home .github .vscode .claude templates components pages routes utils').split(' '),
+    'home .github .vscode .claude templates components pages routes utils'
+  ).split(' '),
 );
 
 /** Inner-capital words that are brands or prose, not code symbols. */
 export const BRAND_WORDS: ReadonlySet<string> = new Set(
-  ('JavaScript TypeScript CoffeeScript GitHub GitLab BitBucket PostgreSQL MySQL SQLite MongoDB DynamoDB CouchDB ' +
+  (
+    'JavaScript TypeScript CoffeeScript GitHub GitLab BitBucket PostgreSQL MySQL SQLite MongoDB DynamoDB CouchDB ' +
     'NoSQL GraphQL OpenAI ChatGPT DeepMind YouTube LinkedIn PayPal WhatsApp TikTok PlayStation PowerPoint ' +
     'PowerShell WordPress DevOps MacBook AirPods PhD iPhone iPad iPod iOS iPadOS macOS watchOS tvOS eBay iCloud ' +
-    'iTunes vCPU vCPUs McDonald McKinsey LaTeX').split(' '),
+    'iTunes vCPU vCPUs McDonald McKinsey LaTeX'
+  ).split(' '),
 );
 
 /** `Name.js` library names that are neither files nor member accesses. */

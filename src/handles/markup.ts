@@ -107,7 +107,11 @@ function findEscapes(text: string, out: Masked[]): void {
     if (escape === null) continue;
     const control = escape[1] ?? escape[2];
     if (control !== undefined && inWindowsPath(text, at)) continue;
-    out.push({ start: at, end: JSON_ESCAPE.lastIndex, fill: control === 'n' ? blank(escape[0].length - 1) + '\n' : blank(escape[0].length) });
+    out.push({
+      start: at,
+      end: JSON_ESCAPE.lastIndex,
+      fill: control === 'n' ? blank(escape[0].length - 1) + '\n' : blank(escape[0].length),
+    });
     ESCAPE_START.lastIndex = JSON_ESCAPE.lastIndex;
   }
 }

@@ -19,9 +19,20 @@
 import type { HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
 
-const PAIRS: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '(': ')', '[': ']', '<': '>', '{': '}', '“': '”', '‘': '’' };
+const PAIRS: Readonly<Record<string, string>> = {
+  '"': '"',
+  "'": "'",
+  '`': '`',
+  '(': ')',
+  '[': ']',
+  '<': '>',
+  '{': '}',
+  '“': '”',
+  '‘': '’',
+};
 const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
-const HEX_LIKE = /^(?:sha\d{1,3}:)?[0-9a-fA-F]{7,128}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const HEX_LIKE =
+  /^(?:sha\d{1,3}:)?[0-9a-fA-F]{7,128}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const METHOD_ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(\S+)$/i;
 
 function isPlainEdge(text: string): boolean {
@@ -80,7 +91,9 @@ export function handleKey(kind: HandleKind, text: string): string {
       return HEX_LIKE.test(key) ? key.toLowerCase() : key;
     }
     case 'version':
-      return collapse(value).toLowerCase().replace(/^v(?=\d)/, '');
+      return collapse(value)
+        .toLowerCase()
+        .replace(/^v(?=\d)/, '');
     case 'assignment':
       return collapse(value.replace(/^"([^"]+)"(\s*:)/, '$1$2').replace(/\s*=\s*/, '='));
     case 'constraint':

@@ -24,7 +24,8 @@ const MODIFIER = anyCase(
     'upload download body payload hard soft idle read write session daily default global max latency timeout',
 );
 const AFTER_MEASURE = '(?:heap|memory|size|connections|retries|requests|threads|workers|pool|body|file|payload)';
-const CONNECTOR_WORDS = 'is was be set of to at after above below under over around about exactly up most least now currently';
+const CONNECTOR_WORDS =
+  'is was be set of to at after above below under over around about exactly up most least now currently';
 const CONNECTOR = `(?:${CONNECTOR_WORDS.replaceAll(' ', '|')}) `;
 const MEASURE = `(?:(?:${MODIFIER}) )?(?:${MEASURE_NOUN})(?: ${AFTER_MEASURE})?(?:[ \\t]*:[ \\t]*| )(?:${CONNECTOR}){0,3}`;
 const NUMBER = '\\d+(?:[,_]\\d{3})*(?:\\.\\d+)?';
@@ -35,13 +36,16 @@ const SPACED_UNIT =
 const UNIT = `(?:(?:ms|s|m|h|d|[KMG]i)(?![\\w])|[kKM]? ?(?:(?:concurrent|parallel|simultaneous|active|idle|open) )?(?:${SPACED_UNIT})\\b|-(?:second|minute|hour|day|week|month|year|ms|GB|MB)\\b)`;
 const PER = '(?: ?\\/ ?[a-z]+\\b| per [A-Za-z]+\\b)';
 const PLURAL_AFTER_LIMIT = '(?: [a-z]{2,}s\\b)';
-const NUMBER_PHRASE = new RegExp(`(${NUMBER})(${UNIT})?((?:${PER}){0,2})(${PLURAL_AFTER_LIMIT})?(?![\\w%]|[.:/,-]\\d)`, 'y');
+const NUMBER_PHRASE = new RegExp(
+  `(${NUMBER})(${UNIT})?((?:${PER}){0,2})(${PLURAL_AFTER_LIMIT})?(?![\\w%]|[.:/,-]\\d)`,
+  'y',
+);
 const MEASURE_BEFORE = new RegExp(`(?<![\\w.:/$#-])(?:${MEASURE})$`);
 const DECADE = /^(?:1[5-9]|20)\d\ds$/;
 const LIMIT_WORD = /^(?:(?:\w+ )?(?:limit|max|maximum|min|minimum|cap|quota|ceiling|budget))\b/i;
 const EXCLUDED_BEFORE = /[\w.:/$#-]/;
 const MEASURE_WORDS: ReadonlySet<string> = new Set(
-  (`${MEASURE_NOUN_WORDS} ${CONNECTOR_WORDS} heap memory size connections retries requests threads workers pool body file payload`)
+  `${MEASURE_NOUN_WORDS} ${CONNECTOR_WORDS} heap memory size connections retries requests threads workers pool body file payload`
     .toLowerCase()
     .split(' '),
 );
@@ -76,7 +80,8 @@ export function matchNumberAt(text: string, start: number, out: Candidate[]): bo
   if (unit === undefined && per.length > 0 && measureStart === -1) return false;
   let length = whole.length;
   const measure = measureStart === -1 ? '' : text.slice(measureStart, start);
-  if (plural !== undefined && (unit !== undefined || measureStart === -1 || !LIMIT_WORD.test(measure))) length -= plural.length;
+  if (plural !== undefined && (unit !== undefined || measureStart === -1 || !LIMIT_WORD.test(measure)))
+    length -= plural.length;
   out.push({ kind: 'number', start: measureStart === -1 ? start : measureStart, end: start + length });
   return true;
 }

@@ -60,7 +60,12 @@ function isPathBody(body: string): boolean {
   if (body.endsWith('/')) return true;
   const last = segments[segments.length - 1] ?? '';
   const extension = extensionOf(last);
-  if (extension !== undefined && FILE_EXTENSIONS.has(extension) && HAS_LETTER.test(last.slice(0, -extension.length - 1) || 'x')) return true;
+  if (
+    extension !== undefined &&
+    FILE_EXTENSIONS.has(extension) &&
+    HAS_LETTER.test(last.slice(0, -extension.length - 1) || 'x')
+  )
+    return true;
   return KNOWN_DIRS.has(first);
 }
 

@@ -14,7 +14,14 @@ import type { Candidate } from './candidate.js';
 const PHRASE_KINDS: ReadonlySet<HandleKind> = new Set<HandleKind>(['constraint', 'assignment', 'number', 'error']);
 const RANK: ReadonlyMap<HandleKind, number> = new Map(HANDLE_KINDS.map((kind, index) => [kind, index]));
 
-const CONTAINERS: ReadonlySet<HandleKind> = new Set<HandleKind>(['url', 'path', 'email', 'endpoint', 'date', 'version']);
+const CONTAINERS: ReadonlySet<HandleKind> = new Set<HandleKind>([
+  'url',
+  'path',
+  'email',
+  'endpoint',
+  'date',
+  'version',
+]);
 
 function covers(host: Candidate | undefined, inner: Candidate): boolean {
   return host !== undefined && host.start <= inner.start && host.end >= inner.end;
@@ -42,7 +49,8 @@ function exclusive(sorted: readonly Candidate[]): Candidate[] {
     else if (cluster.length > 1) {
       const chosen: Candidate[] = [];
       for (const candidate of [...cluster].sort(better)) {
-        if (chosen.every((other) => candidate.end <= other.start || candidate.start >= other.end)) chosen.push(candidate);
+        if (chosen.every((other) => candidate.end <= other.start || candidate.start >= other.end))
+          chosen.push(candidate);
       }
       kept.push(...chosen);
     }

@@ -54,7 +54,8 @@ function classify(text: string, start: number, end: number, flags: number, out: 
   const hasSlash = token.includes('/') || token.includes('\\');
   if (hasSlash && isUrl(token)) return void out.push({ kind: 'url', start, end: urlEnd(text, end) });
   const at = token.indexOf('@');
-  if (at !== -1 && isEmail(token)) return void out.push({ kind: isSshTarget(text, start) ? 'endpoint' : 'email', start, end });
+  if (at !== -1 && isEmail(token))
+    return void out.push({ kind: isSshTarget(text, start) ? 'endpoint' : 'email', start, end });
   if (depth < 2 && token.includes('=')) {
     const assignment = matchAssignmentToken(text, start, end);
     if (assignment !== undefined) {
@@ -78,7 +79,8 @@ function classify(text: string, start: number, end: number, flags: number, out: 
     const dateEnd = matchDateToken(text, start, end);
     if (dateEnd !== -1) return void out.push({ kind: 'date', start, end: dateEnd });
   }
-  if ((hasDot || at !== -1 || token.includes(':') || hasSlash) && isEndpoint(token)) return void out.push({ kind: 'endpoint', start, end });
+  if ((hasDot || at !== -1 || token.includes(':') || hasSlash) && isEndpoint(token))
+    return void out.push({ kind: 'endpoint', start, end });
   if (digits && isVersionToken(token)) {
     if (!SECTION_BEFORE.test(text.slice(Math.max(0, start - 12), start))) out.push({ kind: 'version', start, end });
     return;
@@ -87,10 +89,23 @@ function classify(text: string, start: number, end: number, flags: number, out: 
 }
 
 /** Trims a raw token and classifies it. */
-function classifyToken(text: string, start: number, end: number, out: Candidate[], depth: number, flags = DIGIT | SPECIAL): void {
+function classifyToken(
+  text: string,
+  start: number,
+  end: number,
+  out: Candidate[],
+  depth: number,
+  flags = DIGIT | SPECIAL,
+): void {
   while (end > start && isTrailing(text.charCodeAt(end - 1))) end--;
   let code = text.charCodeAt(start);
-  while (start < end && (code === 42 || code === 36 || (code === 94 && !(text.charCodeAt(start + 1) >= 48 && text.charCodeAt(start + 1) <= 57)))) code = text.charCodeAt(++start);
+  while (
+    start < end &&
+    (code === 42 ||
+      code === 36 ||
+      (code === 94 && !(text.charCodeAt(start + 1) >= 48 && text.charCodeAt(start + 1) <= 57)))
+  )
+    code = text.charCodeAt(++start);
   if (code === 64 && end - start > 1) {
     const token = text.slice(start, end);
     if (!token.includes('/') && token.indexOf('@', 1) === -1) start++;

@@ -12,14 +12,17 @@ const SEMVER = /^[\^~]?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-
 const AT_VERSION = /^(?:@[\w.-]+\/)?[A-Za-z0-9][\w.-]*@[\^~]?\d[\w.+-]*$/;
 const PIP_PIN = /^[A-Za-z][\w.-]*(?:==|>=|<=|~=)\d[\w.]*$/;
 const IMAGE_TAG = /^([a-z][\w.-]+(?:\/[\w.-]+)*):\d{1,3}(?:[.-][\w.-]*)?$/;
-const NOT_IMAGES: ReadonlySet<string> = new Set('line col column page step port id pid row chapter item version build rev v'.split(' '));
+const NOT_IMAGES: ReadonlySet<string> = new Set(
+  'line col column page step port id pid row chapter item version build rev v'.split(' '),
+);
 
 const PRODUCTS: ReadonlySet<string> = new Set(
-  ('Python python Node Node.js npm pnpm yarn TypeScript typescript Go Rust rustc Ruby Java JDK PHP Postgres ' +
+  (
+    'Python python Node Node.js npm pnpm yarn TypeScript typescript Go Rust rustc Ruby Java JDK PHP Postgres ' +
     'PostgreSQL postgres MySQL Redis Django Rails React Vue Angular Next.js Ubuntu Debian Alpine Kubernetes kubectl ' +
     'Docker Terraform Chrome Firefox Safari iOS Android macOS Windows Helm Vite Vitest Jest pytest Deno Bun Electron ' +
-    'Spring Kafka Elasticsearch MongoDB SQLite Nginx nginx GCC gcc clang LLVM CUDA PyTorch TensorFlow Version version')
-    .split(' '),
+    'Spring Kafka Elasticsearch MongoDB SQLite Nginx nginx GCC gcc clang LLVM CUDA PyTorch TensorFlow Version version'
+  ).split(' '),
 );
 const PRODUCT_NUMBER = /^v?\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?$/;
 

@@ -21,10 +21,26 @@ const messageSchema = z.discriminatedUnion('role', [
 const parts = {
   text: z.object({ text: z.string() }).loose(),
   file: z.object({ filename: z.string().nullish(), mediaType: z.string().nullish() }).loose(),
-  'tool-call': z.object({ toolCallId: z.string(), toolName: z.string(), input: z.unknown().optional(), args: z.unknown().optional() }).loose(),
-  'tool-result': z.object({ toolCallId: z.string(), toolName: z.string(), output: z.unknown().optional(), result: z.unknown().optional() }).loose(),
+  'tool-call': z
+    .object({
+      toolCallId: z.string(),
+      toolName: z.string(),
+      input: z.unknown().optional(),
+      args: z.unknown().optional(),
+    })
+    .loose(),
+  'tool-result': z
+    .object({
+      toolCallId: z.string(),
+      toolName: z.string(),
+      output: z.unknown().optional(),
+      result: z.unknown().optional(),
+    })
+    .loose(),
 };
-const outputSchema = z.object({ type: z.string(), value: z.unknown().optional(), reason: z.string().nullish() }).loose();
+const outputSchema = z
+  .object({ type: z.string(), value: z.unknown().optional(), reason: z.string().nullish() })
+  .loose();
 const SKIPPED = new Set(['reasoning', 'tool-approval-request', 'tool-approval-response']);
 
 const json = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
@@ -38,7 +54,11 @@ function outputText(output: unknown, legacy: unknown): string {
   if (type === 'json' || type === 'error-json') return JSON.stringify(value ?? null);
   if (type === 'execution-denied') return reason ? `[execution denied: ${reason}]` : '[execution denied]';
   if (type === 'content' && Array.isArray(value)) {
-    return value.map((item) => (anyPart.safeParse(item).data?.type === 'text' ? json((item as { text?: unknown }).text) : '[media]')).join('\n');
+    return value
+      .map((item) =>
+        anyPart.safeParse(item).data?.type === 'text' ? json((item as { text?: unknown }).text) : '[media]',
+      )
+      .join('\n');
   }
   return json(output);
 }
@@ -59,7 +79,11 @@ function convert(value: z.infer<typeof messageSchema>, label: string): Converted
     } else if (part.type === 'tool-call') {
       const call = parts['tool-call'].safeParse(part);
       if (!call.success) return { field, error: call.error };
-      calls.push({ id: call.data.toolCallId, name: call.data.toolName, arguments: json(call.data.input ?? call.data.args ?? {}) });
+      calls.push({
+        id: call.data.toolCallId,
+        name: call.data.toolName,
+        arguments: json(call.data.input ?? call.data.args ?? {}),
+      });
     } else if (part.type === 'tool-result') {
       const result = parts['tool-result'].safeParse(part);
       if (!result.success) return { field, error: result.error };
@@ -75,7 +99,9 @@ function convert(value: z.infer<typeof messageSchema>, label: string): Converted
   if (value.role === 'tool') return { messages: results };
   const text = texts.join('\n');
   const own: TranscriptMessage[] =
-    text.length > 0 || calls.length > 0 || results.length === 0 ? [{ role: value.role, content: text, toolCalls: calls.length > 0 ? calls : undefined, label }] : [];
+    text.length > 0 || calls.length > 0 || results.length === 0
+      ? [{ role: value.role, content: text, toolCalls: calls.length > 0 ? calls : undefined, label }]
+      : [];
   return { messages: [...own, ...results] };
 }
 
@@ -89,7 +115,13 @@ function detect(head: string): boolean {
 async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
   const value = await readJsonFile(file, options);
   const list = z.union([z.array(z.unknown()), z.object({ messages: z.array(z.unknown()) }).loose()]).safeParse(value);
-  if (!list.success) throw recordError(file, '(root)', 'messages', 'expected a JSON array of ModelMessages or an object with a "messages" array');
+  if (!list.success)
+    throw recordError(
+      file,
+      '(root)',
+      'messages',
+      'expected a JSON array of ModelMessages or an object with a "messages" array',
+    );
   const messages = Array.isArray(list.data) ? list.data : list.data.messages;
   for (const [index, raw] of messages.entries()) {
     const where = `messages[${index}]`;

@@ -8,9 +8,16 @@ import { describeIssues } from './openai-message.js';
 
 const anyBlock = z.object({ type: z.string() }).loose();
 const textBlock = z.object({ type: z.literal('text'), text: z.string() }).loose();
-const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown().optional() }).loose();
+const toolUseBlock = z
+  .object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown().optional() })
+  .loose();
 const toolResultBlock = z
-  .object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.union([z.string(), z.array(anyBlock)]).nullish(), is_error: z.boolean().nullish() })
+  .object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string(),
+    content: z.union([z.string(), z.array(anyBlock)]).nullish(),
+    is_error: z.boolean().nullish(),
+  })
   .loose();
 
 /** Anthropic message content: a string or an array of typed blocks. */
@@ -20,7 +27,8 @@ export const anthropicContentSchema = z.union([z.string(), z.array(anyBlock)]);
 const SKIPPED = new Set(['thinking', 'redacted_thinking']);
 
 /** The outcome of converting content: messages, or the field that failed and why. */
-export type BlockConversion = { readonly messages: TranscriptMessage[] } | { readonly field: string; readonly problem: string };
+export type BlockConversion =
+  { readonly messages: TranscriptMessage[] } | { readonly field: string; readonly problem: string };
 
 function placeholder(block: { type: string }): string {
   return `[${block.type}]`;
@@ -79,7 +87,13 @@ export function convertAnthropicContent(
       const result = toolResultBlock.safeParse(block);
       if (!result.success) return fail(result.error, index);
       const id = result.data.tool_use_id;
-      results.push({ role: 'tool', content: blocksText(result.data.content), toolCallId: id, toolName: toolNames.get(id), label });
+      results.push({
+        role: 'tool',
+        content: blocksText(result.data.content),
+        toolCallId: id,
+        toolName: toolNames.get(id),
+        label,
+      });
     } else if (!SKIPPED.has(block.type)) {
       texts.push(placeholder(block));
     }

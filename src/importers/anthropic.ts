@@ -34,7 +34,12 @@ function detect(head: string): boolean {
 async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
   const body = bodySchema.safeParse(await readJsonFile(file, options));
   if (!body.success) {
-    throw recordError(file, '(root)', 'messages', 'expected an array of messages or an object with a "messages" array (and an optional "system")');
+    throw recordError(
+      file,
+      '(root)',
+      'messages',
+      'expected an array of messages or an object with a "messages" array (and an optional "system")',
+    );
   }
   const messages = Array.isArray(body.data) ? body.data : body.data.messages;
   const system = Array.isArray(body.data) ? undefined : body.data.system;

@@ -22,7 +22,15 @@ import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './
 import { invalidMessage } from './message-check.js';
 import { describeIssues } from './openai-message.js';
 
-const RECORD_TYPES = new Set(['user', 'assistant', 'progress', 'system', 'file-history-snapshot', 'queue-operation', 'summary']);
+const RECORD_TYPES = new Set([
+  'user',
+  'assistant',
+  'progress',
+  'system',
+  'file-history-snapshot',
+  'queue-operation',
+  'summary',
+]);
 
 const recordSchema = z.object({ type: z.string() }).loose();
 const messageRecordSchema = z
@@ -44,7 +52,9 @@ function detect(head: string): boolean {
       (record) =>
         typeof record.type === 'string' &&
         RECORD_TYPES.has(record.type) &&
-        (('uuid' in record && 'sessionId' in record) || record.type === 'file-history-snapshot' || 'leafUuid' in record),
+        (('uuid' in record && 'sessionId' in record) ||
+          record.type === 'file-history-snapshot' ||
+          'leafUuid' in record),
     );
   }
   return /^\s*\{/.test(head) && /"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head);
@@ -59,7 +69,9 @@ export interface ClaudeCodeReaderState {
 }
 
 /** A fresh converter state (or one restored from a saved ingest state). */
-export function claudeCodeReaderState(saved: { toolNames?: Iterable<readonly [string, string]> | undefined; boundaryVersion?: string | undefined } = {}): ClaudeCodeReaderState {
+export function claudeCodeReaderState(
+  saved: { toolNames?: Iterable<readonly [string, string]> | undefined; boundaryVersion?: string | undefined } = {},
+): ClaudeCodeReaderState {
   return { toolNames: new Map(saved.toolNames ?? []), boundaryVersion: saved.boundaryVersion };
 }
 
@@ -69,7 +81,13 @@ export function claudeCodeReaderState(saved: { toolNames?: Iterable<readonly [st
  * `skipOrThrow` (thrown unless `skipInvalid`). Used by {@link claudeCodeImporter} and by the
  * incremental hook ingest, so both read a transcript the same way.
  */
-export function convertClaudeCodeRecord(value: unknown, file: string, line: number, state: ClaudeCodeReaderState, options: ImportOptions): TranscriptEvent[] {
+export function convertClaudeCodeRecord(
+  value: unknown,
+  file: string,
+  line: number,
+  state: ClaudeCodeReaderState,
+  options: ImportOptions,
+): TranscriptEvent[] {
   const record = recordSchema.safeParse(value);
   if (!record.success) {
     const { field, problem } = describeIssues(record.error);
@@ -79,7 +97,8 @@ export function convertClaudeCodeRecord(value: unknown, file: string, line: numb
   const type = record.data.type;
   if (type === 'system') {
     const system = systemRecordSchema.safeParse(value);
-    if (system.success && system.data.subtype === 'compact_boundary') state.boundaryVersion = system.data.version ?? undefined;
+    if (system.success && system.data.subtype === 'compact_boundary')
+      state.boundaryVersion = system.data.version ?? undefined;
     return [];
   }
   if (type !== 'user' && type !== 'assistant') return [];
@@ -98,7 +117,14 @@ export function convertClaudeCodeRecord(value: unknown, file: string, line: numb
     }
     const version = data.version ?? state.boundaryVersion ?? 'unknown';
     state.boundaryVersion = undefined;
-    return [{ type: 'compaction', summary: blocksText(data.message.content), summarizer: { name: 'claude-code', version }, label }];
+    return [
+      {
+        type: 'compaction',
+        summary: blocksText(data.message.content),
+        summarizer: { name: 'claude-code', version },
+        label,
+      },
+    ];
   }
   const converted = convertAnthropicContent(data.type, data.message.content, label, state.toolNames);
   if ('field' in converted) {
@@ -116,7 +142,8 @@ export function convertClaudeCodeRecord(value: unknown, file: string, line: numb
 
 async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
   const state = claudeCodeReaderState();
-  for await (const { line, value } of readJsonLines(file, options)) yield* convertClaudeCodeRecord(value, file, line, state, options);
+  for await (const { line, value } of readJsonLines(file, options))
+    yield* convertClaudeCodeRecord(value, file, line, state, options);
 }
 
 /** Importer of Claude Code session JSONL. */

@@ -26,10 +26,17 @@ const payloadSchema = z.object({ payload: z.object({}).loose() }).loose();
 const READ_TYPES = new Set(['session_meta', 'response_item', 'compacted']);
 const part = z.object({ type: z.string(), text: z.string().optional() }).loose();
 const schemas = {
-  message: z.object({ role: z.enum(['user', 'assistant', 'system', 'developer']), content: z.union([z.string(), z.array(part)]) }).loose(),
+  message: z
+    .object({
+      role: z.enum(['user', 'assistant', 'system', 'developer']),
+      content: z.union([z.string(), z.array(part)]),
+    })
+    .loose(),
   function_call: z.object({ name: z.string(), arguments: z.string(), call_id: z.string() }).loose(),
   custom_tool_call: z.object({ name: z.string(), input: z.string(), call_id: z.string() }).loose(),
-  local_shell_call: z.object({ call_id: z.string().nullish(), id: z.string().nullish(), action: z.unknown().optional() }).loose(),
+  local_shell_call: z
+    .object({ call_id: z.string().nullish(), id: z.string().nullish(), action: z.unknown().optional() })
+    .loose(),
   output: z.object({ call_id: z.string(), output: z.unknown().optional() }).loose(),
   compacted: z.object({ message: z.string() }).loose(),
   session_meta: z.object({ cli_version: z.string().nullish() }).loose(),
@@ -63,7 +70,9 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
     }
     case 'function_call': {
       const parsed = schemas.function_call.safeParse(payload);
-      return parsed.success ? call(parsed.data.call_id, parsed.data.name, parsed.data.arguments) : { error: parsed.error };
+      return parsed.success
+        ? call(parsed.data.call_id, parsed.data.name, parsed.data.arguments)
+        : { error: parsed.error };
     }
     case 'custom_tool_call': {
       const parsed = schemas.custom_tool_call.safeParse(payload);
@@ -72,14 +81,24 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
     case 'local_shell_call': {
       const parsed = schemas.local_shell_call.safeParse(payload);
       if (!parsed.success) return { error: parsed.error };
-      return call(parsed.data.call_id ?? parsed.data.id ?? label, 'local_shell', JSON.stringify(parsed.data.action ?? null));
+      return call(
+        parsed.data.call_id ?? parsed.data.id ?? label,
+        'local_shell',
+        JSON.stringify(parsed.data.action ?? null),
+      );
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const parsed = schemas.output.safeParse(payload);
       if (!parsed.success) return { error: parsed.error };
       const id = parsed.data.call_id;
-      return message({ role: 'tool', content: outputText(parsed.data.output), toolCallId: id, toolName: toolNames.get(id), label });
+      return message({
+        role: 'tool',
+        content: outputText(parsed.data.output),
+        toolCallId: id,
+        toolName: toolNames.get(id),
+        label,
+      });
     }
     default:
       return {};
@@ -88,7 +107,12 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
 
 function detect(head: string): boolean {
   return headRecords(head).some(
-    (record) => isRecord(record) && typeof record.type === 'string' && LINE_TYPES.has(record.type) && isRecord(record.payload) && 'timestamp' in record,
+    (record) =>
+      isRecord(record) &&
+      typeof record.type === 'string' &&
+      LINE_TYPES.has(record.type) &&
+      isRecord(record.payload) &&
+      'timestamp' in record,
   );
 }
 
@@ -99,7 +123,11 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
     const label = `${file}:${line}`;
     const parsed = lineSchema.safeParse(value);
     const withPayload = parsed.success && READ_TYPES.has(parsed.data.type) ? payloadSchema.safeParse(value) : undefined;
-    let error: z.ZodError | undefined = !parsed.success ? parsed.error : withPayload?.success === false ? withPayload.error : undefined;
+    let error: z.ZodError | undefined = !parsed.success
+      ? parsed.error
+      : withPayload?.success === false
+        ? withPayload.error
+        : undefined;
     let prefix = '';
     if (parsed.success && withPayload?.success) {
       const type = parsed.data.type;
@@ -109,7 +137,8 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
         version = schemas.session_meta.safeParse(payload).data?.cli_version ?? version;
       } else if (type === 'compacted') {
         const compacted = schemas.compacted.safeParse(payload);
-        if (compacted.success) yield { type: 'compaction', summary: compacted.data.message, summarizer: { name: 'codex', version }, label };
+        if (compacted.success)
+          yield { type: 'compaction', summary: compacted.data.message, summarizer: { name: 'codex', version }, label };
         else error = compacted.error;
       } else {
         const converted = convert(payload, label, toolNames);
@@ -119,7 +148,10 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
     }
     if (error) {
       const { field, problem } = describeIssues(error);
-      skipOrThrow(lineError(file, line, field === '(root)' ? prefix.slice(0, -1) || field : `${prefix}${field}`, problem), options);
+      skipOrThrow(
+        lineError(file, line, field === '(root)' ? prefix.slice(0, -1) || field : `${prefix}${field}`, problem),
+        options,
+      );
     }
   }
 }

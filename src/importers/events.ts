@@ -9,7 +9,8 @@ import type { TranscriptMessage } from '../messages.js';
 export type TranscriptParseFailure = TranscriptParseError;
 
 /** Formats the importers read. */
-export type ImportFormat = 'openai' | 'jsonl' | 'claude-code' | 'codex' | 'anthropic' | 'ai-sdk' | 'swe-agent' | 'locomo';
+export type ImportFormat =
+  'openai' | 'jsonl' | 'claude-code' | 'codex' | 'anthropic' | 'ai-sdk' | 'swe-agent' | 'locomo';
 
 /** The summarizer that wrote an agent's own compaction summary. */
 export interface CompactionSummarizer {
@@ -26,7 +27,12 @@ export type TranscriptEvent =
   /** One message; `message.label` carries the source label (file:line, a uuid, a LoCoMo dia_id like `D1:3`). */
   | { readonly type: 'message'; readonly message: TranscriptMessage }
   /** The agent's own compaction (Claude Code compact_boundary + isCompactSummary, Codex `compacted`). */
-  | { readonly type: 'compaction'; readonly summary: string; readonly summarizer: CompactionSummarizer; readonly label?: string | undefined };
+  | {
+      readonly type: 'compaction';
+      readonly summary: string;
+      readonly summarizer: CompactionSummarizer;
+      readonly label?: string | undefined;
+    };
 
 /** Options every importer accepts. */
 export interface ImportOptions {

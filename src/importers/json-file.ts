@@ -41,11 +41,14 @@ export async function readJsonFile(file: string, options: ImportOptions = {}): P
   } catch (cause) {
     const message = (cause as Error).message;
     const line = lineOf(text, message);
-    throw new TranscriptParseError(`${file}:${line}: field "(file)": not valid JSON (${message}). Fix the file; a whole-JSON transcript cannot skip a syntax error.`, {
-      file,
-      line,
-      field: '(file)',
-    });
+    throw new TranscriptParseError(
+      `${file}:${line}: field "(file)": not valid JSON (${message}). Fix the file; a whole-JSON transcript cannot skip a syntax error.`,
+      {
+        file,
+        line,
+        field: '(file)',
+      },
+    );
   }
   const total = Buffer.byteLength(text, 'utf8');
   options.onProgress?.(total, total);

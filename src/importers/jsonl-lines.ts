@@ -60,7 +60,9 @@ export async function* readJsonLines(file: string, options: ImportOptions = {}):
   }
   if (failed) {
     if (isIncompleteJson(failed.text)) {
-      options.onWarning?.(`${file}:${failed.line}: the last line is an unfinished JSON value (the transcript is still being written; ignored).`);
+      options.onWarning?.(
+        `${file}:${failed.line}: the last line is an unfinished JSON value (the transcript is still being written; ignored).`,
+      );
     } else {
       skipOrThrow(lineError(file, failed.line, '(line)', failed.problem), options);
     }

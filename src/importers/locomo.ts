@@ -16,14 +16,21 @@ import { skipOrThrow } from './jsonl-lines.js';
 
 const conversationSchema = z.object({ speaker_a: z.string(), speaker_b: z.string() }).catchall(z.unknown());
 const sampleSchema = z.object({ sample_id: z.string(), conversation: conversationSchema }).loose();
-const turnSchema = z.object({ speaker: z.string(), dia_id: z.string(), text: z.string(), blip_caption: z.string().nullish() }).loose();
+const turnSchema = z
+  .object({ speaker: z.string(), dia_id: z.string(), text: z.string(), blip_caption: z.string().nullish() })
+  .loose();
 
 /** Parse the top level: a list of samples (a single sample object is accepted too). */
 export async function readLocomoSamples(file: string, options: ImportOptions = {}): Promise<unknown[]> {
   const value = await readJsonFile(file, options);
   if (Array.isArray(value)) return value;
   if (typeof value === 'object' && value !== null && 'sample_id' in value) return [value];
-  throw recordError(file, '(root)', '(root)', 'expected a JSON array of LoCoMo samples ({sample_id, conversation, qa})');
+  throw recordError(
+    file,
+    '(root)',
+    '(root)',
+    'expected a JSON array of LoCoMo samples ({sample_id, conversation, qa})',
+  );
 }
 
 function* sampleEvents(file: string, index: number, raw: unknown, options: ImportOptions): Generator<TranscriptEvent> {
@@ -55,7 +62,10 @@ function* sampleEvents(file: string, index: number, raw: unknown, options: Impor
       }
       const { speaker, text, dia_id: diaId, blip_caption: caption } = turn.data;
       const content = `${speaker}: ${text}${caption ? ` [image: ${caption}]` : ''}`;
-      yield { type: 'message', message: { role: speaker === conversation.speaker_a ? 'user' : 'assistant', content, label: diaId } };
+      yield {
+        type: 'message',
+        message: { role: speaker === conversation.speaker_a ? 'user' : 'assistant', content, label: diaId },
+      };
     }
   }
 }
@@ -68,7 +78,11 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
 function detect(head: string): boolean {
   const start = head.trimStart();
   if (!start.startsWith('[') && !start.startsWith('{')) return false;
-  return /"sample_id"\s*:/.test(start) || /"speaker_a"\s*:/.test(start) || /^\[\s*\{\s*"qa"\s*:\s*\[\s*\{\s*"question"\s*:/.test(start);
+  return (
+    /"sample_id"\s*:/.test(start) ||
+    /"speaker_a"\s*:/.test(start) ||
+    /^\[\s*\{\s*"qa"\s*:\s*\[\s*\{\s*"question"\s*:/.test(start)
+  );
 }
 
 /** Importer of LoCoMo conversation JSON. */
@@ -92,7 +106,13 @@ export interface LocomoQuestion {
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]).nullish();
 const questionSchema = z
-  .object({ question: z.string(), answer: scalar, adversarial_answer: scalar, category: z.number(), evidence: z.array(z.unknown()).nullish() })
+  .object({
+    question: z.string(),
+    answer: scalar,
+    adversarial_answer: scalar,
+    category: z.number(),
+    evidence: z.array(z.unknown()).nullish(),
+  })
   .loose();
 const qaSampleSchema = z.object({ sample_id: z.string(), qa: z.array(z.unknown()) }).loose();
 
@@ -117,7 +137,12 @@ export async function locomoQuestions(file: string): Promise<LocomoQuestion[]> {
       if (!parsed.success) throw zodRecordError(file, `[${index}].qa[${qaIndex}]`, parsed.error);
       const { question, answer, adversarial_answer: adversarial, category, evidence } = parsed.data;
       if (answer == null && adversarial == null && category !== 5) {
-        throw recordError(file, `[${index}].qa[${qaIndex}]`, 'answer', 'missing (only category 5 questions may have none)');
+        throw recordError(
+          file,
+          `[${index}].qa[${qaIndex}]`,
+          'answer',
+          'missing (only category 5 questions may have none)',
+        );
       }
       questions.push({
         sampleId: sample.data.sample_id,

@@ -16,18 +16,25 @@ export function whereOf(file: string, message: TranscriptMessage): string {
 }
 
 /** The error for a message `session.append` would refuse, naming `where` (`FILE:LINE`); `undefined` when it is valid. */
-export function invalidMessage(file: string, message: TranscriptMessage, where: string): TranscriptParseFailure | undefined {
+export function invalidMessage(
+  file: string,
+  message: TranscriptMessage,
+  where: string,
+): TranscriptParseFailure | undefined {
   try {
     validateMessage(message, where);
     return undefined;
   } catch (error) {
     if (!LedgerError.isInstance(error)) throw error;
     const line = /:(\d+)(#\d+)?$/.exec(where)?.[1];
-    return new TranscriptParseError(`${error.message}. Fix the line, or pass --skip-invalid to skip bad lines (each is reported).`, {
-      file,
-      ...(line === undefined ? {} : { line: Number(line) }),
-      field: error.details.field ?? '(message)',
-      where,
-    });
+    return new TranscriptParseError(
+      `${error.message}. Fix the line, or pass --skip-invalid to skip bad lines (each is reported).`,
+      {
+        file,
+        ...(line === undefined ? {} : { line: Number(line) }),
+        field: error.details.field ?? '(message)',
+        where,
+      },
+    );
   }
 }

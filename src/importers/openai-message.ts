@@ -17,7 +17,9 @@ export const openAiMessageSchema = z
           .object({
             id: z.string(),
             type: z.string().optional(),
-            function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]) }).loose(),
+            function: z
+              .object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]) })
+              .loose(),
           })
           .loose(),
       )
@@ -47,7 +49,8 @@ export function fromOpenAiMessage(message: OpenAiMessage, label?: string): Trans
     toolCalls: message.tool_calls?.map((call) => ({
       id: call.id,
       name: call.function.name,
-      arguments: typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments),
+      arguments:
+        typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments),
     })),
     toolCallId: role === 'tool' ? (message.tool_call_id ?? message.name ?? 'unknown') : undefined,
     toolName: role === 'tool' ? (message.name ?? undefined) : undefined,

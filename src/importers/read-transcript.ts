@@ -49,7 +49,8 @@ async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): A
     throw lineError(file, 1, '(file)', `not valid JSON (${(cause as Error).message})`);
   }
   const messages = Array.isArray(value) ? value : (value as { messages?: unknown }).messages;
-  if (!Array.isArray(messages)) throw lineError(file, 1, 'messages', 'expected a JSON array of messages or an object with a "messages" array');
+  if (!Array.isArray(messages))
+    throw lineError(file, 1, 'messages', 'expected a JSON array of messages or an object with a "messages" array');
   for (const [index, message] of messages.entries()) {
     const parsed = openAiMessageSchema.safeParse(message);
     if (parsed.success) {
@@ -57,7 +58,10 @@ async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): A
       continue;
     }
     const { field, problem } = describeIssues(parsed.error);
-    const error = new TranscriptParseError(`${file}: message ${index}: field "${field}": ${problem}. Fix it, or pass --skip-invalid.`, { file, index, field });
+    const error = new TranscriptParseError(
+      `${file}: message ${index}: field "${field}": ${problem}. Fix it, or pass --skip-invalid.`,
+      { file, index, field },
+    );
     if (!options.skipInvalid) throw error;
     options.onSkip?.(error);
   }
@@ -65,7 +69,10 @@ async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): A
 }
 
 /** Read a transcript as a stream of messages. Errors name the file, line (or message index) and field. */
-export async function* readTranscript(file: string, options: ReadTranscriptOptions = {}): AsyncGenerator<TranscriptMessage> {
+export async function* readTranscript(
+  file: string,
+  options: ReadTranscriptOptions = {},
+): AsyncGenerator<TranscriptMessage> {
   const format = !options.format || options.format === 'auto' ? await detectFormat(file) : options.format;
   yield* format === 'openai' ? readOpenAiArray(file, options) : readJsonl(file, options);
 }

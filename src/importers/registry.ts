@@ -41,7 +41,11 @@ export interface ReadEventsOptions extends ImportOptions {
 /** The importer of a format. */
 export function importerFor(format: ImportFormat): Importer {
   const importer = IMPORTERS.find((candidate) => candidate.format === format);
-  if (!importer) throw new InvalidInputError(`Unknown transcript format "${String(format)}": use one of ${IMPORT_FORMATS.join(', ')}, or auto.`, { field: 'format' });
+  if (!importer)
+    throw new InvalidInputError(
+      `Unknown transcript format "${String(format)}": use one of ${IMPORT_FORMATS.join(', ')}, or auto.`,
+      { field: 'format' },
+    );
   return importer;
 }
 

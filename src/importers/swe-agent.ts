@@ -38,7 +38,14 @@ const messageSchema = z
     tool_call_ids: z.array(z.string()).nullish(),
   })
   .loose();
-const stepSchema = z.object({ response: z.string().nullish(), thought: z.string().nullish(), action: z.string().nullish(), observation: z.string().nullish() }).loose();
+const stepSchema = z
+  .object({
+    response: z.string().nullish(),
+    thought: z.string().nullish(),
+    action: z.string().nullish(),
+    observation: z.string().nullish(),
+  })
+  .loose();
 const trajectorySchema = z
   .object({
     instance_id: z.string().nullish(),
@@ -48,28 +55,50 @@ const trajectorySchema = z
     trajectory: z.array(z.unknown()).nullish(),
   })
   .loose()
-  .refine((value) => value.messages || value.history || value.trajectory, { message: 'expected a "messages", "history" or "trajectory" array', path: ['messages'] });
+  .refine((value) => value.messages || value.history || value.trajectory, {
+    message: 'expected a "messages", "history" or "trajectory" array',
+    path: ['messages'],
+  });
 
 type Trajectory = z.infer<typeof trajectorySchema>;
 type Fail = (field: string, problem: string) => void;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
 
-function toMessage(raw: unknown, label: string, toolNames: Map<string, string>): { message?: TranscriptMessage | undefined } | { error: z.ZodError } {
+function toMessage(
+  raw: unknown,
+  label: string,
+  toolNames: Map<string, string>,
+): { message?: TranscriptMessage | undefined } | { error: z.ZodError } {
   const parsed = messageSchema.safeParse(raw);
   if (!parsed.success) return { error: parsed.error };
   const { role, content, tool_calls: calls, tool_call_id: callId, tool_call_ids: callIds } = parsed.data;
   if (role === 'exit') return {};
-  const body = typeof content === 'string' ? content : (content ?? []).map((item) => item.text ?? `[${item.type}]`).join('\n');
+  const body =
+    typeof content === 'string' ? content : (content ?? []).map((item) => item.text ?? `[${item.type}]`).join('\n');
   const toolCalls = (calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: text(call.arguments) }));
   const mapped = role === 'developer' ? 'system' : role;
   for (const call of toolCalls) toolNames.set(call.id, call.name);
   const toolCallId = mapped === 'tool' ? (callId ?? callIds?.[0] ?? 'unknown') : undefined;
   const toolName = toolCallId === undefined ? undefined : toolNames.get(toolCallId);
-  return { message: { role: mapped, content: body, toolCalls: toolCalls.length > 0 ? toolCalls : undefined, toolCallId, toolName, label } };
+  return {
+    message: {
+      role: mapped,
+      content: body,
+      toolCalls: toolCalls.length > 0 ? toolCalls : undefined,
+      toolCallId,
+      toolName,
+      label,
+    },
+  };
 }
 
-function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, fail: Fail): Generator<TranscriptEvent> {
+function* trajectoryEvents(
+  value: Trajectory,
+  sessionId: string,
+  label: string,
+  fail: Fail,
+): Generator<TranscriptEvent> {
   yield { type: 'session', sessionId: value.instance_id ?? value.info?.instance_id ?? sessionId, label };
   const list = value.messages ?? value.history;
   const key = value.messages ? 'messages' : 'history';
@@ -92,7 +121,8 @@ function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, 
     }
     const response = step.data.response ?? [step.data.thought, step.data.action].filter(Boolean).join('\n');
     yield { type: 'message', message: { role: 'assistant', content: response, label: `${label}#${index}` } };
-    if (step.data.observation != null) yield { type: 'message', message: { role: 'user', content: step.data.observation, label: `${label}#${index}` } };
+    if (step.data.observation != null)
+      yield { type: 'message', message: { role: 'user', content: step.data.observation, label: `${label}#${index}` } };
   }
 }
 
@@ -100,7 +130,8 @@ function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, 
 async function firstLines(file: string, count: number): Promise<string[]> {
   const { stream } = await openByteStream(file);
   const found: string[] = [];
-  for await (const { text } of splitLines(file, stream, maxLineBytes())) if (text.trim().length > 0 && found.push(text) >= count) break;
+  for await (const { text } of splitLines(file, stream, maxLineBytes()))
+    if (text.trim().length > 0 && found.push(text) >= count) break;
   return found;
 }
 
@@ -123,7 +154,9 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
   if (!(await isJsonl(file))) {
     const parsed = trajectorySchema.safeParse(await readJsonFile(file, options));
     if (!parsed.success) throw zodRecordError(file, '(root)', parsed.error);
-    yield* trajectoryEvents(parsed.data, name, file, (field, problem) => skipOrThrow(recordError(file, '(root)', field, problem), options));
+    yield* trajectoryEvents(parsed.data, name, file, (field, problem) =>
+      skipOrThrow(recordError(file, '(root)', field, problem), options),
+    );
     return;
   }
   for await (const { line, value } of readJsonLines(file, options)) {
@@ -138,14 +171,21 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
   }
 }
 
-const MARKERS = [/^\s*\{\s*"instance_id"\s*:/, /"trajectory_format"\s*:\s*"mini-swe-agent/, /^\s*\{\s*"(trajectory|history)"\s*:\s*\[/];
+const MARKERS = [
+  /^\s*\{\s*"instance_id"\s*:/,
+  /"trajectory_format"\s*:\s*"mini-swe-agent/,
+  /^\s*\{\s*"(trajectory|history)"\s*:\s*\[/,
+];
 
 function detect(head: string): boolean {
   const first = head.trimStart().split('\n', 1)[0] ?? '';
   if (MARKERS.some((marker) => marker.test(head))) return true;
   if (/"history"\s*:\s*\[/.test(head) && /"trajectory"\s*:\s*\[/.test(head)) return true;
-  if (/^\{\s*"info"\s*:/.test(head.trimStart()) && /"(mini_version|model_stats|exit_status)"\s*:/.test(head)) return true;
-  return first.startsWith('{') && /"instance_id"\s*:/.test(first) && /"(messages|history|trajectory)"\s*:\s*\[/.test(first);
+  if (/^\{\s*"info"\s*:/.test(head.trimStart()) && /"(mini_version|model_stats|exit_status)"\s*:/.test(head))
+    return true;
+  return (
+    first.startsWith('{') && /"instance_id"\s*:/.test(first) && /"(messages|history|trajectory)"\s*:\s*\[/.test(first)
+  );
 }
 
 /** Importer of SWE-agent / mini-swe-agent trajectories (JSONL of trajectories, or one trajectory JSON). */

@@ -24,7 +24,9 @@ function limitFromEnvironment(name: string, fallback: number): number {
   if (value === undefined || value.length === 0) return fallback;
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed) || parsed <= 0) {
-    throw new InvalidInputError(`${name}=${value}: give a positive whole number of bytes (default ${fallback}).`, { field: name });
+    throw new InvalidInputError(`${name}=${value}: give a positive whole number of bytes (default ${fallback}).`, {
+      field: name,
+    });
   }
   return parsed;
 }

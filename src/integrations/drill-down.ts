@@ -28,7 +28,11 @@ export interface RecordDescription {
   /** Handles the record carries (with its checkpoint chain), by kind. */
   readonly handlesByKind: Partial<Record<HandleKind, number>>;
   /** Handles of the range the record does not carry: lost from the window, still in the store. */
-  readonly dropped: { readonly count: number; readonly byKind: Partial<Record<HandleKind, number>>; readonly examples: readonly string[] };
+  readonly dropped: {
+    readonly count: number;
+    readonly byKind: Partial<Record<HandleKind, number>>;
+    readonly examples: readonly string[];
+  };
   /** Why it is lossy (first findings). */
   readonly findings: readonly string[];
   /** What to call next. */
@@ -41,22 +45,36 @@ function countByKind(handles: readonly Handle[]): Partial<Record<HandleKind, num
   return counts;
 }
 
-async function findRecord(store: LedgerStore, sessionId: string, recordId: string): Promise<{ record: CompactionRecord; records: CompactionRecord[] }> {
+async function findRecord(
+  store: LedgerStore,
+  sessionId: string,
+  recordId: string,
+): Promise<{ record: CompactionRecord; records: CompactionRecord[] }> {
   const records = await store.records(sessionId);
   const record = records.find((candidate) => candidate.id === recordId);
   if (!record) {
     const known = records.map((candidate) => candidate.id).slice(-10);
-    throw new NotFoundError(`Record ${JSON.stringify(recordId)} is not in session ${sessionId}. Its records: ${known.join(', ') || 'none'}.`, { sessionId, recordId });
+    throw new NotFoundError(
+      `Record ${JSON.stringify(recordId)} is not in session ${sessionId}. Its records: ${known.join(', ') || 'none'}.`,
+      { sessionId, recordId },
+    );
   }
   return { record, records };
 }
 
 /** Describe a record: range, depth, lossy or not, handle counts by kind, and what it dropped. */
-export async function describeRecord(store: LedgerStore, sessionId: string, recordId: string): Promise<RecordDescription> {
+export async function describeRecord(
+  store: LedgerStore,
+  sessionId: string,
+  recordId: string,
+): Promise<RecordDescription> {
   const { record, records } = await findRecord(store, sessionId, recordId);
   const { fromSeq, toSeq } = record.droppedRange;
   const carried = mergeHandles(record.handles, mergedCheckpoint(records, record.checkpointId)?.handles ?? []);
-  const region = record.type === 'checkpoint' || toSeq < fromSeq ? [] : mergeHandles(await store.handles(sessionId, { fromSeq, toSeq }));
+  const region =
+    record.type === 'checkpoint' || toSeq < fromSeq
+      ? []
+      : mergeHandles(await store.handles(sessionId, { fromSeq, toSeq }));
   const present = new Set(carried.map(handleIdentity));
   const dropped = region.filter((handle) => !present.has(handleIdentity(handle)));
   return {
@@ -71,9 +89,16 @@ export async function describeRecord(store: LedgerStore, sessionId: string, reco
     ancestors: record.ancestors,
     checkpointId: record.checkpointId,
     handlesByKind: countByKind(carried),
-    dropped: { count: dropped.length, byKind: countByKind(dropped), examples: dropped.slice(0, 20).map((handle) => `${handle.kind}: ${handle.text}`) },
+    dropped: {
+      count: dropped.length,
+      byKind: countByKind(dropped),
+      examples: dropped.slice(0, 20).map((handle) => `${handle.kind}: ${handle.text}`),
+    },
     findings: record.findings.slice(0, 5).map((finding) => finding.message),
-    next: toSeq < fromSeq ? 'The originals of this record were never in the ledger; nothing can be expanded.' : `expand ${record.id} (or seq ${fromSeq}-${toSeq}) to read the originals, or grep them.`,
+    next:
+      toSeq < fromSeq
+        ? 'The originals of this record were never in the ledger; nothing can be expanded.'
+        : `expand ${record.id} (or seq ${fromSeq}-${toSeq}) to read the originals, or grep them.`,
   };
 }
 
@@ -132,7 +157,12 @@ function originalView(occurrence: SpanOccurrence, text: string, truncated: boole
  * The originals of a record's dropped range (or of `fromSeq`-`toSeq`), oldest first, within a
  * token cap; `nextSeq` pages on. A first span larger than the cap is cut and marked truncated.
  */
-export async function expandOriginals(store: LedgerStore, counter: TokenCounter, sessionId: string, options: ExpandOptions): Promise<ExpandView> {
+export async function expandOriginals(
+  store: LedgerStore,
+  counter: TokenCounter,
+  sessionId: string,
+  options: ExpandOptions,
+): Promise<ExpandView> {
   const cap = Math.min(EXPAND_MAX_TOKENS, Math.max(100, options.maxTokens ?? EXPAND_DEFAULT_TOKENS));
   let fromSeq: number;
   let toSeq: number;
@@ -141,12 +171,23 @@ export async function expandOriginals(store: LedgerStore, counter: TokenCounter,
     fromSeq = Math.max(record.droppedRange.fromSeq, options.fromSeq ?? record.droppedRange.fromSeq);
     toSeq = Math.min(record.droppedRange.toSeq, options.toSeq ?? record.droppedRange.toSeq);
   } else {
-    if (options.fromSeq === undefined) throw new InvalidInputError(`expand in session ${sessionId}: give a record id or fromSeq (and optionally toSeq)`, { sessionId });
+    if (options.fromSeq === undefined)
+      throw new InvalidInputError(
+        `expand in session ${sessionId}: give a record id or fromSeq (and optionally toSeq)`,
+        { sessionId },
+      );
     fromSeq = options.fromSeq;
     toSeq = options.toSeq ?? (await store.nextSeq(sessionId)) - 1;
   }
   if (fromSeq < 0 || toSeq < fromSeq) {
-    return { session: sessionId, recordId: options.recordId, range: { fromSeq, toSeq }, originals: [], tokens: 0, note: 'Empty range: no stored originals to expand.' };
+    return {
+      session: sessionId,
+      recordId: options.recordId,
+      range: { fromSeq, toSeq },
+      originals: [],
+      tokens: 0,
+      note: 'Empty range: no stored originals to expand.',
+    };
   }
   const originals: OriginalView[] = [];
   let tokens = 0;
@@ -159,7 +200,10 @@ export async function expandOriginals(store: LedgerStore, counter: TokenCounter,
       const cost = occurrence.span.tokens + 8;
       if (tokens + cost > cap) {
         if (originals.length === 0) {
-          const share = Math.max(1, Math.floor((occurrence.span.text.length * (cap - 8)) / Math.max(1, occurrence.span.tokens)));
+          const share = Math.max(
+            1,
+            Math.floor((occurrence.span.text.length * (cap - 8)) / Math.max(1, occurrence.span.tokens)),
+          );
           originals.push(originalView(occurrence, occurrence.span.text.slice(0, share), true));
           tokens += counter.count(originals[0]?.text ?? '') + 8;
           nextSeq = occurrence.seq + 1 <= toSeq ? occurrence.seq + 1 : undefined;
@@ -173,9 +217,19 @@ export async function expandOriginals(store: LedgerStore, counter: TokenCounter,
   }
   const unverified = originals.filter((original) => original.status === 'unverified').length;
   const note =
-    (nextSeq === undefined ? `All of seq ${fromSeq}-${toSeq} shown.` : `Page cut at the ${cap}-token cap: call again with fromSeq ${nextSeq}.`) +
+    (nextSeq === undefined
+      ? `All of seq ${fromSeq}-${toSeq} shown.`
+      : `Page cut at the ${cap}-token cap: call again with fromSeq ${nextSeq}.`) +
     (unverified > 0 ? ` ${unverified} original(s) failed the hash check: treat their text as unverified.` : '');
-  return { session: sessionId, recordId: options.recordId, range: { fromSeq, toSeq }, originals, tokens, nextSeq, note };
+  return {
+    session: sessionId,
+    recordId: options.recordId,
+    range: { fromSeq, toSeq },
+    originals,
+    tokens,
+    nextSeq,
+    note,
+  };
 }
 
 /** Options of {@link grepSpans}. */
@@ -228,8 +282,15 @@ const GREP_LINE_WINDOW = 2000;
  * backreferences. Throws InvalidInputError naming the construct.
  */
 export function checkSafeRegex(pattern: string): void {
-  if (pattern.length > GREP_MAX_PATTERN) throw new InvalidInputError(`grep pattern is ${pattern.length} characters; the limit is ${GREP_MAX_PATTERN}`, { pattern: pattern.slice(0, 40) });
-  if (/\\[1-9]|\\k</.test(pattern)) throw new InvalidInputError(`grep pattern ${JSON.stringify(pattern)} uses a backreference; remove it (backreferences can take exponential time)`, { pattern });
+  if (pattern.length > GREP_MAX_PATTERN)
+    throw new InvalidInputError(`grep pattern is ${pattern.length} characters; the limit is ${GREP_MAX_PATTERN}`, {
+      pattern: pattern.slice(0, 40),
+    });
+  if (/\\[1-9]|\\k</.test(pattern))
+    throw new InvalidInputError(
+      `grep pattern ${JSON.stringify(pattern)} uses a backreference; remove it (backreferences can take exponential time)`,
+      { pattern },
+    );
   const stack: { quantified: boolean; alternation: boolean }[] = [];
   for (let index = 0; index < pattern.length; index++) {
     const char = pattern[index];
@@ -249,7 +310,8 @@ export function checkSafeRegex(pattern: string): void {
     } else if (char === ')') {
       const group = stack.pop();
       const next = pattern[index + 1];
-      const quantifiedGroup = next === '*' || next === '+' || (next === '{' && /^\{\d*,\d*\}|^\{\d+\}/.test(pattern.slice(index + 1)));
+      const quantifiedGroup =
+        next === '*' || next === '+' || (next === '{' && /^\{\d*,\d*\}|^\{\d+\}/.test(pattern.slice(index + 1)));
       if (group && quantifiedGroup && (group.quantified || group.alternation)) {
         throw new InvalidInputError(
           `grep pattern ${JSON.stringify(pattern)} repeats a group that holds a ${group.quantified ? 'quantifier' : 'alternation'} (nested quantifiers backtrack catastrophically); ` +
@@ -268,13 +330,19 @@ export function checkSafeRegex(pattern: string): void {
 
 function compile(pattern: string, options: GrepOptions): RegExp {
   if (pattern.length === 0) throw new InvalidInputError('grep pattern is empty', { pattern });
-  if (pattern.length > GREP_MAX_PATTERN) throw new InvalidInputError(`grep pattern is ${pattern.length} characters; the limit is ${GREP_MAX_PATTERN}`, { pattern: pattern.slice(0, 40) });
+  if (pattern.length > GREP_MAX_PATTERN)
+    throw new InvalidInputError(`grep pattern is ${pattern.length} characters; the limit is ${GREP_MAX_PATTERN}`, {
+      pattern: pattern.slice(0, 40),
+    });
   const source = options.regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (options.regex) checkSafeRegex(pattern);
   try {
     return new RegExp(source, options.caseSensitive ? 'g' : 'gi');
   } catch (cause) {
-    throw new InvalidInputError(`grep pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(cause as Error).message}`, { pattern });
+    throw new InvalidInputError(
+      `grep pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(cause as Error).message}`,
+      { pattern },
+    );
   }
 }
 
@@ -283,7 +351,8 @@ function windows(text: string): { text: string; offset: number }[] {
   const result: { text: string; offset: number }[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
-    for (let start = 0; start < Math.max(1, line.length); start += GREP_LINE_WINDOW) result.push({ text: line.slice(start, start + GREP_LINE_WINDOW), offset: offset + start });
+    for (let start = 0; start < Math.max(1, line.length); start += GREP_LINE_WINDOW)
+      result.push({ text: line.slice(start, start + GREP_LINE_WINDOW), offset: offset + start });
     offset += line.length + 1;
   }
   return result;
@@ -294,7 +363,12 @@ function windows(text: string): { text: string; offset: number }[] {
  * seq range and roles, oldest first; every match cites its span id and seq. Bounded by
  * `limit` matches, a time budget checked per span, and input windows of 2,000 characters.
  */
-export async function grepSpans(store: LedgerStore, sessionId: string, pattern: string, options: GrepOptions = {}): Promise<GrepView> {
+export async function grepSpans(
+  store: LedgerStore,
+  sessionId: string,
+  pattern: string,
+  options: GrepOptions = {},
+): Promise<GrepView> {
   const expression = compile(pattern, options);
   const limit = Math.min(200, Math.max(1, options.limit ?? 20));
   const deadline = Date.now() + (options.timeBudgetMs ?? 2000);
@@ -307,7 +381,15 @@ export async function grepSpans(store: LedgerStore, sessionId: string, pattern: 
     const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(last, seq + PAGE_SPANS - 1) });
     if (page.length === 0) break;
     for (const occurrence of page) {
-      if (Date.now() > deadline) return { session: sessionId, pattern, matches, spansScanned: scanned, stopped: 'time', nextSeq: occurrence.seq };
+      if (Date.now() > deadline)
+        return {
+          session: sessionId,
+          pattern,
+          matches,
+          spansScanned: scanned,
+          stopped: 'time',
+          nextSeq: occurrence.seq,
+        };
       scanned++;
       if (roles && !roles.has(occurrence.role)) continue;
       const status = verifySpan(occurrence.span) ? 'verified' : 'unverified';
@@ -320,7 +402,14 @@ export async function grepSpans(store: LedgerStore, sessionId: string, pattern: 
           }
           const at = found.index;
           const excerpt = window.text.slice(Math.max(0, at - 100), at + found[0].length + 100).slice(0, 240);
-          matches.push({ seq: occurrence.seq, spanId: occurrence.spanId, role: occurrence.role, status, match: found[0].slice(0, 200), excerpt });
+          matches.push({
+            seq: occurrence.seq,
+            spanId: occurrence.spanId,
+            role: occurrence.role,
+            status,
+            match: found[0].slice(0, 200),
+            excerpt,
+          });
           if (matches.length >= limit) {
             const nextSeq = occurrence.seq + 1 <= last ? occurrence.seq + 1 : undefined;
             return { session: sessionId, pattern, matches, spansScanned: scanned, stopped: 'limit', nextSeq };

@@ -160,8 +160,13 @@ export function ledgerSafeRecallView(view: RecallView): RecallView {
   const withheld = view.results.filter((hit) => hit.label === 'unverified').length;
   return {
     ...view,
-    note: withheld > 0 ? `${view.note} (${withheld} unverified text${withheld === 1 ? '' : 's'} withheld from the ledger: recall a span id to read the stored original.)` : view.note,
-    results: view.results.map((hit) => (hit.label === 'verified' ? hit : { ...hit, text: '[unverified text withheld]' })),
+    note:
+      withheld > 0
+        ? `${view.note} (${withheld} unverified text${withheld === 1 ? '' : 's'} withheld from the ledger: recall a span id to read the stored original.)`
+        : view.note,
+    results: view.results.map((hit) =>
+      hit.label === 'verified' ? hit : { ...hit, text: '[unverified text withheld]' },
+    ),
   };
 }
 
@@ -169,5 +174,9 @@ export function ledgerSafeRecallView(view: RecallView): RecallView {
 export function isRecallView(value: unknown): value is RecallView {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<RecallView>;
-  return typeof candidate.query === 'string' && (candidate.status === 'verified' || candidate.status === 'unverified' || candidate.status === 'gap') && Array.isArray(candidate.results);
+  return (
+    typeof candidate.query === 'string' &&
+    (candidate.status === 'verified' || candidate.status === 'unverified' || candidate.status === 'gap') &&
+    Array.isArray(candidate.results)
+  );
 }

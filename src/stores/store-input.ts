@@ -24,14 +24,24 @@ function isCount(value: unknown): value is number {
 /** Throws `InvalidInputError` unless `value` is a non-empty string. */
 export function checkId(what: string, value: unknown): asserts value is string {
   if (typeof value !== 'string' || value.length === 0) {
-    throw new InvalidInputError(`${what} must be a non-empty string, got ${JSON.stringify(value)}; pass the id as a string.`, { [what]: value });
+    throw new InvalidInputError(
+      `${what} must be a non-empty string, got ${JSON.stringify(value)}; pass the id as a string.`,
+      { [what]: value },
+    );
   }
 }
 
 /** Throws `InvalidInputError` unless `value` is a non-negative safe integer. */
-export function checkCount(what: string, value: unknown, context: Record<string, unknown> = {}): asserts value is number {
+export function checkCount(
+  what: string,
+  value: unknown,
+  context: Record<string, unknown> = {},
+): asserts value is number {
   if (!isCount(value)) {
-    throw new InvalidInputError(`${what} must be a non-negative integer, got ${String(value)}; pass a whole number ≥ 0.`, { ...context, [what]: value });
+    throw new InvalidInputError(
+      `${what} must be a non-negative integer, got ${String(value)}; pass a whole number ≥ 0.`,
+      { ...context, [what]: value },
+    );
   }
 }
 
@@ -48,31 +58,55 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
   }
   entries.forEach((entry, index) => {
     if (typeof entry !== 'object' || entry === null || !Array.isArray(entry.handles)) {
-      throw new InvalidInputError(`append to session ${sessionId}, entry ${index}: an entry must be an object with a span and a handles array.`, { sessionId, index });
+      throw new InvalidInputError(
+        `append to session ${sessionId}, entry ${index}: an entry must be an object with a span and a handles array.`,
+        { sessionId, index },
+      );
     }
     const { span } = entry;
     const where = `append to session ${sessionId}, entry ${index} (span ${span?.id})`;
     if (typeof span !== 'object' || span === null || typeof span.text !== 'string' || !hasCurrentSpanId(span)) {
-      throw new InvalidInputError(`${where}: the span id is not the SHA-256 of its cl-span-v2 content; build spans with createSpan() and do not edit them.`, { sessionId, index, spanId: span?.id });
+      throw new InvalidInputError(
+        `${where}: the span id is not the SHA-256 of its cl-span-v2 content; build spans with createSpan() and do not edit them.`,
+        { sessionId, index, spanId: span?.id },
+      );
     }
-    for (const [field, value] of [['text', span.text], ['toolName', span.toolName], ['toolCallId', span.toolCallId]] as const) {
+    for (const [field, value] of [
+      ['text', span.text],
+      ['toolName', span.toolName],
+      ['toolCallId', span.toolCallId],
+    ] as const) {
       if (typeof value === 'string' && !isWellFormedText(value)) {
-        throw new InvalidInputError(`${where}: span field "${field}" contains a lone UTF-16 surrogate, which cannot be stored verbatim; fix the text (e.g. String.prototype.toWellFormed) before appending.`, { sessionId, index, field });
+        throw new InvalidInputError(
+          `${where}: span field "${field}" contains a lone UTF-16 surrogate, which cannot be stored verbatim; fix the text (e.g. String.prototype.toWellFormed) before appending.`,
+          { sessionId, index, field },
+        );
       }
     }
     checkCount('tokens', span.tokens, { sessionId, index, spanId: span.id });
     checkCount('byteStart', entry.byteStart, { sessionId, index });
     checkCount('byteEnd', entry.byteEnd, { sessionId, index });
     if (entry.byteEnd < entry.byteStart) {
-      throw new InvalidInputError(`${where}: byteEnd ${entry.byteEnd} is before byteStart ${entry.byteStart}; pass the span's UTF-8 range in the transcript.`, { sessionId, index });
+      throw new InvalidInputError(
+        `${where}: byteEnd ${entry.byteEnd} is before byteStart ${entry.byteStart}; pass the span's UTF-8 range in the transcript.`,
+        { sessionId, index },
+      );
     }
     if (entry.chunk !== undefined) {
       checkCount('chunk.index', entry.chunk.index, { sessionId, index });
       checkCount('chunk.count', entry.chunk.count, { sessionId, index });
     }
     for (const handle of entry.handles) {
-      if (typeof handle !== 'object' || handle === null || typeof handle.text !== 'string' || typeof handle.key !== 'string') {
-        throw new InvalidInputError(`${where}: every handle must be an object with text and key strings.`, { sessionId, index });
+      if (
+        typeof handle !== 'object' ||
+        handle === null ||
+        typeof handle.text !== 'string' ||
+        typeof handle.key !== 'string'
+      ) {
+        throw new InvalidInputError(`${where}: every handle must be an object with text and key strings.`, {
+          sessionId,
+          index,
+        });
       }
       checkCount('handle.start', handle.start, { sessionId, index, handle: handle.text });
       checkCount('handle.end', handle.end, { sessionId, index, handle: handle.text });
@@ -110,9 +144,16 @@ export function spanIdOfRowKey(key: string): string {
  * A mismatch means the row was changed below the API, or an older version stored two contents
  * under one id; the store never silently reuses such a row for another content.
  */
-export function checkSameSpan(location: string, sessionId: string, stored: SpanContent, appended: SpanContent & { readonly id: string }): void {
+export function checkSameSpan(
+  location: string,
+  sessionId: string,
+  stored: SpanContent,
+  appended: SpanContent & { readonly id: string },
+): void {
   if (sameSpanContent(stored, appended)) return;
-  const fields = (['kind', 'toolName', 'toolCallId', 'text'] as const).filter((name) => (stored[name] ?? undefined) !== (appended[name] ?? undefined));
+  const fields = (['kind', 'toolName', 'toolCallId', 'text'] as const).filter(
+    (name) => (stored[name] ?? undefined) !== (appended[name] ?? undefined),
+  );
   throw new ImmutableSpanError(
     `${location}: append to session ${sessionId}: span ${appended.id} is already stored with other content (${fields.join(', ')} differ); ` +
       'refusing to reuse it. The stored row was changed below the API or written by an older version under an ambiguous id: ' +
@@ -126,7 +167,12 @@ export function checkSameSpan(location: string, sessionId: string, stored: SpanC
  * owning tenant nor whether that tenant exists, and reads the same whoever owns the session;
  * an id in use elsewhere cannot be taken over, so the caller learns only "not available".
  */
-export function tenantMismatch(where: string, sessionId: string, tenantId: string | undefined, context: Record<string, unknown>): LedgerError {
+export function tenantMismatch(
+  where: string,
+  sessionId: string,
+  tenantId: string | undefined,
+  context: Record<string, unknown>,
+): LedgerError {
   const scope = tenantId === undefined ? 'without a tenant' : `for tenant ${JSON.stringify(tenantId)}`;
   return new TenantMismatchError(
     `${where}: session ${sessionId} is not available ${scope}: no session with this id exists ${scope}, and the id cannot be used there; use another session id.`,
@@ -223,7 +269,14 @@ export function deepFreeze<T>(value: T): T {
 
 /** A frozen span with the same key set as `createSpan` returns. */
 export function buildSpan(span: Span): Span {
-  return Object.freeze({ id: span.id, kind: span.kind, text: span.text, toolName: span.toolName ?? undefined, toolCallId: span.toolCallId ?? undefined, tokens: span.tokens });
+  return Object.freeze({
+    id: span.id,
+    kind: span.kind,
+    text: span.text,
+    toolName: span.toolName ?? undefined,
+    toolCallId: span.toolCallId ?? undefined,
+    tokens: span.tokens,
+  });
 }
 
 /** A frozen occurrence joined with its span, with a fixed key set. */
@@ -236,7 +289,9 @@ export function buildOccurrence(occurrence: Occurrence, span: Span): SpanOccurre
     byteStart: occurrence.byteStart,
     byteEnd: occurrence.byteEnd,
     label: occurrence.label ?? undefined,
-    chunk: occurrence.chunk ? Object.freeze({ index: occurrence.chunk.index, count: occurrence.chunk.count }) : undefined,
+    chunk: occurrence.chunk
+      ? Object.freeze({ index: occurrence.chunk.index, count: occurrence.chunk.count })
+      : undefined,
     span,
   });
 }
@@ -258,7 +313,10 @@ export function buildHandle(handle: Omit<Handle, 'seq'>, seq: number): Handle {
 
 /** Handles of one entry in store order: by start, ties in the order given. */
 export function orderEntryHandles<H extends { readonly start: number }>(handles: readonly H[]): H[] {
-  return handles.map((handle, position) => ({ handle, position })).sort((a, b) => a.handle.start - b.handle.start || a.position - b.position).map(({ handle }) => handle);
+  return handles
+    .map((handle, position) => ({ handle, position }))
+    .sort((a, b) => a.handle.start - b.handle.start || a.position - b.position)
+    .map(({ handle }) => handle);
 }
 
 /**

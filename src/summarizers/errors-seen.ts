@@ -46,8 +46,17 @@ export function errorLines(text: string, maxChars: number): ErrorLine[] {
     const line = pieces.sort((a, b) => b.length - a.length)[0] ?? '';
     if (line.length < 8 || line.length > maxChars || !rawLine.includes(line)) return;
     if (!ERROR_LINE.some((pattern) => pattern.test(line)) || isUnclean(line) || !/[A-Za-z]{3,}/.test(line)) return;
-    if (/^(\d+\s*(→|\t)|\d+[.)]\s|[-*•]\s|[|{}()<>=#/[\]])/.test(rawLine.trim()) || (line.match(/[A-Za-z ]/g)?.length ?? 0) / line.length < 0.5) return;
-    if (/^\d+[-:](?!\d)|^(from|import|raise|except|class|def|return|if|elif|else|try|with|for|while|assert|throw|catch|const|let|var)\b/.test(line)) return;
+    if (
+      /^(\d+\s*(→|\t)|\d+[.)]\s|[-*•]\s|[|{}()<>=#/[\]])/.test(rawLine.trim()) ||
+      (line.match(/[A-Za-z ]/g)?.length ?? 0) / line.length < 0.5
+    )
+      return;
+    if (
+      /^\d+[-:](?!\d)|^(from|import|raise|except|class|def|return|if|elif|else|try|with|for|while|assert|throw|catch|const|let|var)\b/.test(
+        line,
+      )
+    )
+      return;
     if (/^(Traceback \(most recent call last\)|During handling of the above exception)/.test(line)) return;
     found.push({ text: line, key: errorKey(line) });
   });

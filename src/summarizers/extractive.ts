@@ -24,13 +24,25 @@ interface Candidate {
 }
 
 /** Share of the budget each section may take in the first pass; a second pass, in the same order, fills what is left. */
-const SHARES: Readonly<Record<SectionName, number>> = { task: 0.4, errors: 0.2, files: 0.15, next: 0.1, decisions: 0.3 };
+const SHARES: Readonly<Record<SectionName, number>> = {
+  task: 0.4,
+  errors: 0.2,
+  files: 0.15,
+  next: 0.1,
+  decisions: 0.3,
+};
 const SENTENCES_PER_REQUEST = 3;
-const NEXT_STEP = /^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
-const DECISION = /\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*/i;
+const NEXT_STEP =
+  /^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
+const DECISION =
+  /\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*/i;
 /** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
 const NARRATION = /^(now|let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
-const STOP = new Set('the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than let me now'.split(' '));
+const STOP = new Set(
+  'the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than let me now'.split(
+    ' ',
+  ),
+);
 
 function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).filter((word) => !STOP.has(word));
@@ -54,11 +66,18 @@ interface Gathered {
 }
 
 function gather(request: SummarizeRequest, maxChars: number): Gathered {
-  const toolText = foldConfusables(request.units.filter((unit) => unit.role === 'tool').map((unit) => unit.text).join('\n\u0000\n')).toLowerCase();
-  const echoesTool = (sentence: string) => toolText.length > 0 && toolText.includes(foldConfusables(sentence).toLowerCase());
+  const toolText = foldConfusables(
+    request.units
+      .filter((unit) => unit.role === 'tool')
+      .map((unit) => unit.text)
+      .join('\n\u0000\n'),
+  ).toLowerCase();
+  const echoesTool = (sentence: string) =>
+    toolText.length > 0 && toolText.includes(foldConfusables(sentence).toLowerCase());
   const gathered: Gathered = { task: [], assistant: [], files: new Map(), errors: new Map(), next: [] };
   let order = 0;
-  const push = (list: Candidate[], text: string, unit: SourceUnit, index: number) => list.push({ order: order++, text, spanIds: unit.spanIds, unit: index });
+  const push = (list: Candidate[], text: string, unit: SourceUnit, index: number) =>
+    list.push({ order: order++, text, spanIds: unit.spanIds, unit: index });
   const addFile = (path: string, unit: SourceUnit, index: number) => {
     const previous = gathered.files.get(path);
     const spanIds = [...new Set([...(previous?.spanIds ?? []), ...unit.spanIds])].slice(-3);
@@ -109,7 +128,8 @@ function taskCandidates(task: readonly Candidate[]): Candidate[] {
   const first = task[0]?.unit;
   const latest = task[task.length - 1]?.unit;
   const ofFirst = task.filter((candidate) => candidate.unit === first).slice(0, SENTENCES_PER_REQUEST);
-  const ofLatest = latest === first ? [] : task.filter((candidate) => candidate.unit === latest).slice(0, SENTENCES_PER_REQUEST);
+  const ofLatest =
+    latest === first ? [] : task.filter((candidate) => candidate.unit === latest).slice(0, SENTENCES_PER_REQUEST);
   return [...ofFirst, ...ofLatest];
 }
 
@@ -129,17 +149,21 @@ function nextCandidates(gathered: Gathered): Candidate[] {
 /** Assistant sentences ranked by word weight, recency and decision wording, best first. */
 function rankedDecisions(candidates: readonly Candidate[]): Candidate[] {
   const frequency = new Map<string, number>();
-  for (const candidate of candidates) for (const word of new Set(words(candidate.text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  for (const candidate of candidates)
+    for (const word of new Set(words(candidate.text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const last = candidates[candidates.length - 1]?.order ?? 1;
-  const scored = candidates
-    .map((candidate) => {
-      const candidateWords = words(candidate.text);
-      const weight = candidateWords.reduce((sum, word) => sum + Math.log(1 + (frequency.get(word) ?? 0)), 0) / Math.sqrt(1 + candidateWords.length);
-      const recency = 1 + candidate.order / Math.max(1, last);
-      const narration = NARRATION.test(candidate.text) ? 0.5 : 1;
-      return { candidate, score: weight * recency * narration * (DECISION.test(candidate.text) ? 1.4 : 1) };
-    });
-  return scored.sort((a, b) => b.score - a.score || a.candidate.order - b.candidate.order).map((entry) => entry.candidate);
+  const scored = candidates.map((candidate) => {
+    const candidateWords = words(candidate.text);
+    const weight =
+      candidateWords.reduce((sum, word) => sum + Math.log(1 + (frequency.get(word) ?? 0)), 0) /
+      Math.sqrt(1 + candidateWords.length);
+    const recency = 1 + candidate.order / Math.max(1, last);
+    const narration = NARRATION.test(candidate.text) ? 0.5 : 1;
+    return { candidate, score: weight * recency * narration * (DECISION.test(candidate.text) ? 1.4 : 1) };
+  });
+  return scored
+    .sort((a, b) => b.score - a.score || a.candidate.order - b.candidate.order)
+    .map((entry) => entry.candidate);
 }
 
 /**
@@ -196,7 +220,8 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
         for (const candidate of candidates) {
           if (used.has(candidate.text)) continue;
           const candidateWords = new Set(words(candidate.text));
-          if (section !== 'files' && section !== 'errors' && seen.some((other) => overlap(candidateWords, other) > 0.6)) continue;
+          if (section !== 'files' && section !== 'errors' && seen.some((other) => overlap(candidateWords, other) > 0.6))
+            continue;
           const lineCost = request.counter.count(candidate.text) + 2;
           if (sectionSpent + cost + lineCost > limit || spent + cost + lineCost > budget) continue;
           members.push(candidate);
@@ -218,10 +243,16 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
       ];
       for (const [section, candidates] of sections) take(section, candidates, SHARES[section]);
       for (const [section, candidates] of sections) take(section, candidates, 1);
-      if (chosen.size === 0) return flatSummary(sections.flatMap(([, candidates]) => candidates), budget, request);
+      if (chosen.size === 0)
+        return flatSummary(
+          sections.flatMap(([, candidates]) => candidates),
+          budget,
+          request,
+        );
       const lines: SectionLine[] = [];
       for (const [section, members] of chosen) {
-        for (const candidate of [...members].sort((a, b) => a.order - b.order)) lines.push({ section, claim: { text: candidate.text, spanIds: [...candidate.spanIds] } satisfies Claim });
+        for (const candidate of [...members].sort((a, b) => a.order - b.order))
+          lines.push({ section, claim: { text: candidate.text, spanIds: [...candidate.spanIds] } satisfies Claim });
       }
       const rendered = renderSections(lines);
       const fitted = fitSummary(rendered.summary, rendered.claims, budget, request.counter);

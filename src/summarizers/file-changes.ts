@@ -10,7 +10,13 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add) File: (\S+)$/gm;
 
 /** A shell word that names a project file: no quotes, globs or variables, not a device or a temporary file. */
 function isFilePath(word: string): boolean {
-  return /^[\w.~/-][\w./~+@-]*$/.test(word) && /[/.]/.test(word) && /[A-Za-z]/.test(word) && !/^\/(dev|tmp|proc)\//.test(word) && !/^-/.test(word);
+  return (
+    /^[\w.~/-][\w./~+@-]*$/.test(word) &&
+    /[/.]/.test(word) &&
+    /[A-Za-z]/.test(word) &&
+    !/^\/(dev|tmp|proc)\//.test(word) &&
+    !/^-/.test(word)
+  );
 }
 
 function decode(literal: string): string | undefined {
@@ -57,5 +63,7 @@ export function changedPaths(text: string): string[] {
   const shell = SHELL_COMMAND.exec(text);
   const command = shell ? decode(shell[2] ?? '') : undefined;
   if (command !== undefined) paths.push(...shellTargets(command));
-  return [...new Set(paths)].filter((path) => text.includes(path) && !hasControlCharacter(path) && !path.includes('\n') && !path.includes('\t'));
+  return [...new Set(paths)].filter(
+    (path) => text.includes(path) && !hasControlCharacter(path) && !path.includes('\n') && !path.includes('\t'),
+  );
 }

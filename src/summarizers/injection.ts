@@ -1,7 +1,8 @@
 import { foldConfusables } from '../text/confusables.js';
 
 /** Imperative wording: an instruction, whoever it is addressed to. */
-const IMPERATIVE = /\b(do not|don't|never|must|ignor(e|es|ed|ing)|important|instructions?|you should|always|disregard(s|ed|ing)?|forget)\b/;
+const IMPERATIVE =
+  /\b(do not|don't|never|must|ignor(e|es|ed|ing)|important|instructions?|you should|always|disregard(s|ed|ing)?|forget)\b/;
 
 /** Attempts to override the conversation: new orders, claimed authority, claimed approvals. */
 const OVERRIDE = [

@@ -83,14 +83,20 @@ function renderBlocks(blocks: readonly Block[]): string {
  * left empty loses its title. Any other summary is its claims joined by spaces, the last
  * claims dropped until it fits; a summary without claims is cut to the budget.
  */
-export function fitSummary(summary: string, claims: readonly Claim[], budget: number, counter: TokenCounter): { summary: string; claims: Claim[]; tokens: number } {
+export function fitSummary(
+  summary: string,
+  claims: readonly Claim[],
+  budget: number,
+  counter: TokenCounter,
+): { summary: string; claims: Claim[]; tokens: number } {
   const blocks = blocksOf(summary, claims);
   if (blocks !== undefined) {
     let text = renderBlocks(blocks);
     let tokens = counter.count(text);
     while (tokens > budget) {
       let longest: Block | undefined;
-      for (const block of blocks) if (block.items.length > 0 && block.items.length >= (longest?.items.length ?? 0)) longest = block;
+      for (const block of blocks)
+        if (block.items.length > 0 && block.items.length >= (longest?.items.length ?? 0)) longest = block;
       if (longest === undefined) break;
       longest.items.pop();
       text = renderBlocks(blocks);

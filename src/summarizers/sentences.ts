@@ -3,9 +3,22 @@ import { ESCAPE, hasControlCharacter } from '../text/control-characters.js';
 
 /** Harness and hook boilerplate: whole blocks that hold no words of the user or the agent. */
 const BOILERPLATE_TAGS = [
-  'system-reminder', 'local-command-caveat', 'local-command-stdout', 'local-command-stderr', 'command-name', 'command-message',
-  'command-args', 'command-contents', 'task-notification', 'user-prompt-submit-hook', 'bash-input', 'bash-stdout', 'bash-stderr',
-  'returncode', 'environment_details', 'thinking',
+  'system-reminder',
+  'local-command-caveat',
+  'local-command-stdout',
+  'local-command-stderr',
+  'command-name',
+  'command-message',
+  'command-args',
+  'command-contents',
+  'task-notification',
+  'user-prompt-submit-hook',
+  'bash-input',
+  'bash-stdout',
+  'bash-stderr',
+  'returncode',
+  'environment_details',
+  'thinking',
 ];
 const BOILERPLATE_BLOCK = new RegExp(`<(${BOILERPLATE_TAGS.join('|')})(\\s[^>]*)?>[\\s\\S]*?(</\\1>|$)`, 'gi');
 const ANY_TAG = /<\/?[A-Za-z][\w:-]*(\s[^<>]*)?\/?>/g;
@@ -38,7 +51,15 @@ export function isProse(sentence: string): boolean {
 
 /** True when a sentence carries markup, terminal escapes, JSON escapes, control or disguised characters. */
 export function isUnclean(sentence: string): boolean {
-  return ANSI.test(sentence) || JSON_ESCAPE.test(sentence) || MARKUP.test(sentence) || hasControlCharacter(sentence) || /[\t\r]/.test(sentence) || foldConfusables(sentence) !== sentence.normalize('NFKC') || (sentence.split('`').length - 1) % 2 === 1;
+  return (
+    ANSI.test(sentence) ||
+    JSON_ESCAPE.test(sentence) ||
+    MARKUP.test(sentence) ||
+    hasControlCharacter(sentence) ||
+    /[\t\r]/.test(sentence) ||
+    foldConfusables(sentence) !== sentence.normalize('NFKC') ||
+    (sentence.split('`').length - 1) % 2 === 1
+  );
 }
 
 /** The text with boilerplate blocks, code and tags blanked (line breaks in their place, so no sentence spans them). */
@@ -64,13 +85,20 @@ export function cleanSentences(text: string, options: CleanSentenceOptions): str
     const line = rawLine.replace(LIST_MARKER, '').trim();
     if (line.length === 0 || /^\s{4}|^\t/.test(rawLine)) return;
     const lineComplete = lineIndex < lines.length - 1 || singleShortLine;
-    const segments = [...segmenter.segment(line)].map(({ segment }) => segment.trim()).filter((segment) => segment.length > 0);
+    const segments = [...segmenter.segment(line)]
+      .map(({ segment }) => segment.trim())
+      .filter((segment) => segment.length > 0);
     segments.forEach((sentence, index) => {
       if (sentence.length < 10 || sentence.length > options.maxChars) return;
       const start = sentence.charAt(0);
-      const startsSentence = /[A-Z0-9"'`(]/.test(start) || (options.lowercaseStart && index === 0 && /[a-z]/.test(start));
+      const startsSentence =
+        /[A-Z0-9"'`(]/.test(start) || (options.lowercaseStart && index === 0 && /[a-z]/.test(start));
       if (!startsSentence) return;
-      const whole = segments.length === 1 && lineComplete && !/[:,;]$/.test(sentence) && sentence.split(/\s+/).length >= options.minLineWords;
+      const whole =
+        segments.length === 1 &&
+        lineComplete &&
+        !/[:,;]$/.test(sentence) &&
+        sentence.split(/\s+/).length >= options.minLineWords;
       if (!TERMINAL.test(sentence) && !whole) return;
       if (isUnclean(sentence) || !isProse(sentence) || !text.includes(sentence)) return;
       result.push(sentence);

@@ -1,7 +1,8 @@
 import { foldConfusables } from './confusables.js';
 
 /** Lines that might start with a bracket once invisible characters are removed (a cheap pre-check). */
-const MAY_START_WITH_BRACKET = /(^|\n)[^\S\n]*[\u00AD\u200B-\u200F\u2060-\u206F\uFEFF]*[[\uFF3B\u27E6\u3010\u3014\u2772]/;
+const MAY_START_WITH_BRACKET =
+  /(^|\n)[^\S\n]*[\u00AD\u200B-\u200F\u2060-\u206F\uFEFF]*[[\uFF3B\u27E6\u3010\u3014\u2772]/;
 /** A role label as the context text writes one (`[user]`, `[tool result id=…]`, `[context-ledger]`), read after folding. */
 const ROLE_LABEL = /^\s*\[\s*(user|assistant|system|tool|developer|human|context-ledger)\b[^\]\n]*\]/i;
 

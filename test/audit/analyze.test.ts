@@ -23,7 +23,12 @@ describe('audit of an agent compaction (fixture)', () => {
     expect(session?.spans).toBe(12);
     const compaction = session?.compactions[0];
     expect(session?.compactions).toHaveLength(1);
-    expect(compaction).toMatchObject({ label: 's-01', summarizer: 'claude-code 2.1.40', seqBoundary: 7, agentSummaryTokens: 195 });
+    expect(compaction).toMatchObject({
+      label: 's-01',
+      summarizer: 'claude-code 2.1.40',
+      seqBoundary: 7,
+      agentSummaryTokens: 195,
+    });
     // `</script>` in the tool output is a markup tag, not the path `/script` (issue 11).
     expect(compaction?.handlesBefore).toEqual({ path: 4, constraint: 1, identifier: 8, error: 1, number: 1 });
     expect(compaction?.keptByAgent).toEqual({ identifier: 3 });
@@ -31,7 +36,17 @@ describe('audit of an agent compaction (fixture)', () => {
 
   it('lists the future-needed handles, where they first appeared, and who kept them', async () => {
     const compaction = (await auditFile(FIXTURE)).sessions[0]?.compactions[0];
-    const rows = compaction?.futureNeeded.map((handle) => [handle.kind, handle.text, handle.firstSeq, handle.firstLabel, handle.role, handle.keptByAgent, handle.inLedgerWindow, handle.inLedgerCheckpoint, handle.ledgerRecall]);
+    const rows = compaction?.futureNeeded.map((handle) => [
+      handle.kind,
+      handle.text,
+      handle.firstSeq,
+      handle.firstLabel,
+      handle.role,
+      handle.keptByAgent,
+      handle.inLedgerWindow,
+      handle.inLedgerCheckpoint,
+      handle.ledgerRecall,
+    ]);
     expect(rows).toEqual([
       ['path', 'pipelines/export/station_csv.py', 0, 'u-01', 'user', false, true, false, 'verified'],
       ['constraint', 'Do not delete files under /srv/archive.', 0, 'u-01', 'user', false, true, false, 'verified'],
@@ -41,12 +56,23 @@ describe('audit of an agent compaction (fixture)', () => {
       ['path', 'tests/test_station_csv.py', 4, 'a-03', 'assistant', false, true, false, 'verified'],
     ]);
     expect(compaction?.userConstraints).toBe(1);
-    expect(compaction?.lostConstraints.map((constraint) => [constraint.text, constraint.firstSeq, constraint.inLedgerWindow])).toEqual([['Do not delete files under /srv/archive.', 0, true]]);
+    expect(
+      compaction?.lostConstraints.map((constraint) => [
+        constraint.text,
+        constraint.firstSeq,
+        constraint.inLedgerWindow,
+      ]),
+    ).toEqual([['Do not delete files under /srv/archive.', 0, true]]);
   });
 
   it('compares with context-ledger at the same footprint', async () => {
     const ledger = (await auditFile(FIXTURE)).sessions[0]?.compactions[0]?.ledger;
-    expect(ledger).toMatchObject({ futureNeededInWindow: 4, futureNeededReachable: 6, constraintsKept: 1, reversible: true });
+    expect(ledger).toMatchObject({
+      futureNeededInWindow: 4,
+      futureNeededReachable: 6,
+      constraintsKept: 1,
+      reversible: true,
+    });
     expect(ledger?.recordId).toMatch(/^rec_/);
     // 195 tokens leave 35 after the 160-token frame: 11 summary + 24 handles.
     expect(ledger?.budgets).toEqual({ summaryBudgetTokens: 11, handleBudgetTokens: 24 });
@@ -56,7 +82,15 @@ describe('audit of an agent compaction (fixture)', () => {
 
   it('records the lineage, the gap and the source spans of the lost handles', async () => {
     const session = (await auditFile(FIXTURE)).sessions[0];
-    expect(session?.generations.map((generation) => [generation.writer, generation.reversible, generation.futureNeeded, generation.futureNeededInWindow, generation.futureNeededReachable])).toEqual([
+    expect(
+      session?.generations.map((generation) => [
+        generation.writer,
+        generation.reversible,
+        generation.futureNeeded,
+        generation.futureNeededInWindow,
+        generation.futureNeededReachable,
+      ]),
+    ).toEqual([
       ['agent', false, 6, 1, 1],
       ['context-ledger', true, 6, 4, 6],
     ]);
@@ -93,7 +127,9 @@ describe('audit of a Codex rollout', () => {
   it('audits the `compacted` record like a Claude Code compaction', async () => {
     const session = (await auditFile(join(process.cwd(), 'test/importers/fixtures/codex-rollout.jsonl'))).sessions[0];
     expect(session?.mode).toBe('agent');
-    expect(session?.compactions.map((compaction) => [compaction.summarizer, compaction.seqBoundary])).toEqual([['codex 0.58.0', 10]]);
+    expect(session?.compactions.map((compaction) => [compaction.summarizer, compaction.seqBoundary])).toEqual([
+      ['codex 0.58.0', 10],
+    ]);
     expect(session?.gaps.map((gap) => gap.type)).toEqual(['external']);
   });
 });
@@ -106,7 +142,11 @@ describe('audit helpers', () => {
   });
 
   it('reads used handles from tool-call argument values, not the schema keys', () => {
-    const used = usedHandles({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'Read', arguments: JSON.stringify({ file_path: 'src/pipeline/run_batch.ts' }) }] });
+    const used = usedHandles({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'c1', name: 'Read', arguments: JSON.stringify({ file_path: 'src/pipeline/run_batch.ts' }) }],
+    });
     expect(used.map((handle) => handle.text)).toEqual(['src/pipeline/run_batch.ts']);
     expect(usedHandles({ role: 'tool', content: 'src/pipeline/run_batch.ts', toolCallId: 'c1' })).toEqual([]);
   });
@@ -120,7 +160,11 @@ describe('audit of a transcript without agent compaction', () => {
   it('replays it at the budget and audits context-ledger own generations', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'cl-audit-'));
     const file = join(directory, 'plain.jsonl');
-    const messages: TranscriptMessage[] = [SEED_OPENING, ...fillerTurns(40), { role: 'assistant', content: 'Deploying with PAYMENTS_DB_REPLICA=eu-west-2b as agreed.' }];
+    const messages: TranscriptMessage[] = [
+      SEED_OPENING,
+      ...fillerTurns(40),
+      { role: 'assistant', content: 'Deploying with PAYMENTS_DB_REPLICA=eu-west-2b as agreed.' },
+    ];
     await writeFile(file, toOpenAiJsonl(messages));
     const audit = await auditFile(file, { maxTokens: 3000 });
     const session = audit.sessions[0];
@@ -144,7 +188,12 @@ describe('audit errors', () => {
     const file = join(directory, 'broken.jsonl');
     const lines = (await import('node:fs/promises')).readFile(FIXTURE, 'utf8');
     const text = (await lines).split('\n');
-    text.splice(5, 0, '{"type": "user", "uuid": "x-1", "sessionId": "s", "message": {"content": 42}}', 'not json at all');
+    text.splice(
+      5,
+      0,
+      '{"type": "user", "uuid": "x-1", "sessionId": "s", "message": {"content": 42}}',
+      'not json at all',
+    );
     await writeFile(file, text.join('\n'));
     const failure = await auditFile(file).catch((error: unknown) => error);
     expect(TranscriptParseError.isInstance(failure)).toBe(true);
@@ -157,6 +206,8 @@ describe('audit errors', () => {
   });
 
   it('says which file is missing', async () => {
-    await expect(auditFile('/nonexistent/session.jsonl')).rejects.toThrow(/\/nonexistent\/session\.jsonl: cannot read the transcript/);
+    await expect(auditFile('/nonexistent/session.jsonl')).rejects.toThrow(
+      /\/nonexistent\/session\.jsonl: cannot read the transcript/,
+    );
   });
 });

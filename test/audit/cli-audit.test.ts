@@ -26,8 +26,29 @@ describe('context-ledger audit', () => {
     const file = document.files[0];
     expect(file).toMatchObject({ file: FIXTURE, format: 'claude-code', skipped: 0 });
     const compaction = file?.sessions[0]?.compactions[0];
-    expect(Object.keys(compaction ?? {}).sort()).toEqual(['agentSummaryTokens', 'futureNeeded', 'handlesBefore', 'keptByAgent', 'label', 'ledger', 'lostConstraints', 'seqBoundary', 'summarizer', 'userConstraints']);
-    expect(Object.keys(compaction?.futureNeeded[0] ?? {}).sort()).toEqual(['firstLabel', 'firstSeq', 'inLedgerCheckpoint', 'inLedgerWindow', 'keptByAgent', 'kind', 'ledgerRecall', 'role', 'text']);
+    expect(Object.keys(compaction ?? {}).sort()).toEqual([
+      'agentSummaryTokens',
+      'futureNeeded',
+      'handlesBefore',
+      'keptByAgent',
+      'label',
+      'ledger',
+      'lostConstraints',
+      'seqBoundary',
+      'summarizer',
+      'userConstraints',
+    ]);
+    expect(Object.keys(compaction?.futureNeeded[0] ?? {}).sort()).toEqual([
+      'firstLabel',
+      'firstSeq',
+      'inLedgerCheckpoint',
+      'inLedgerWindow',
+      'keptByAgent',
+      'kind',
+      'ledgerRecall',
+      'role',
+      'text',
+    ]);
     expect(result.stderr).toMatch(/audit compacted-session\.jsonl \(1\/1\): done/);
   });
 
@@ -36,7 +57,7 @@ describe('context-ledger audit', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('future-needed handles (used after the boundary, seen before it): 6');
-    expect(result.stdout).toContain('lost by the agent\'s summary (5):');
+    expect(result.stdout).toContain("lost by the agent's summary (5):");
   });
 
   it('fails with a TRANSCRIPT_PARSE error naming the file and line', async () => {
@@ -46,10 +67,10 @@ describe('context-ledger audit', () => {
   });
 });
 
-describe.skipIf(REAL_FILES.length === 0)(`audit of the real Claude Code sessions${REAL_FILES.length === 0 ? ' (skipped: ../shared/data/claude-code is absent)' : ''}`, () => {
-  it(
-    'finds each compaction, the future-needed handles, and context-ledger keeps at least as many in the window',
-    async () => {
+describe.skipIf(REAL_FILES.length === 0)(
+  `audit of the real Claude Code sessions${REAL_FILES.length === 0 ? ' (skipped: ../shared/data/claude-code is absent)' : ''}`,
+  () => {
+    it('finds each compaction, the future-needed handles, and context-ledger keeps at least as many in the window', async () => {
       const result = await cli(['audit', ...REAL_FILES, '--json']);
       expect(result.code, result.stderr).toBe(0);
       const document = JSON.parse(result.stdout) as AuditDocument;
@@ -70,7 +91,6 @@ describe.skipIf(REAL_FILES.length === 0)(`audit of the real Claude Code sessions
           );
         }
       }
-    },
-    300_000,
-  );
-});
+    }, 300_000);
+  },
+);

@@ -18,7 +18,16 @@ import { CLI, FIXTURE, REAL_FILES as REAL_ABSOLUTE } from './paths.js';
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const REAL_FILES = REAL_ABSOLUTE.map((file) => relative(process.cwd(), file));
 const SCREENSHOT = join(process.cwd(), 'bench/results/audit-report.png');
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -32,7 +41,9 @@ const external: string[] = [];
 /** Run the CLI once for both outputs, so the HTML and the JSON come from the same audit. */
 async function audit(files: string[], name: string): Promise<{ html: string; document: AuditDocument }> {
   const html = join(directory, `${name}.html`);
-  const { stdout } = await run('node', [CLI, 'audit', ...files, '--json', '--html', html, '--quiet'], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run('node', [CLI, 'audit', ...files, '--json', '--html', html, '--quiet'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { html, document: JSON.parse(stdout) as AuditDocument };
 }
 
@@ -91,64 +102,80 @@ async function expectNumbersMatch(page: Page, document: AuditDocument): Promise<
           lost: compaction.futureNeeded.length - keptByAgent,
           lostRows: compaction.futureNeeded.length - keptByAgent,
         });
-        expect(await page.locator(`${at} svg[data-testid="s${sessionNumber}-c${index}-chart"] rect`).count()).toBeGreaterThan(0);
+        expect(
+          await page.locator(`${at} svg[data-testid="s${sessionNumber}-c${index}-chart"] rect`).count(),
+        ).toBeGreaterThan(0);
       }
     }
   }
 }
 
-describe.skipIf(!RUN)(`HTML audit report in Chromium${RUN ? '' : ' (skipped: /usr/bin/chromium is missing; apt-get install -y chromium)'}`, () => {
-  beforeAll(async () => {
-    expect(HAVE_CHROMIUM, `${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does)`).toBe(true);
-    directory = await mkdtemp(join(tmpdir(), 'cl-audit-browser-'));
-    context = await chromium.launchPersistentContext(join(directory, 'user-data'), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1366, height: 900 } });
-    await context.route('**/*', async (route) => {
-      const url = route.request().url();
-      if (url.startsWith('file:')) return route.continue();
-      external.push(url);
-      return route.abort();
+describe.skipIf(!RUN)(
+  `HTML audit report in Chromium${RUN ? '' : ' (skipped: /usr/bin/chromium is missing; apt-get install -y chromium)'}`,
+  () => {
+    beforeAll(async () => {
+      expect(HAVE_CHROMIUM, `${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does)`).toBe(
+        true,
+      );
+      directory = await mkdtemp(join(tmpdir(), 'cl-audit-browser-'));
+      context = await chromium.launchPersistentContext(join(directory, 'user-data'), {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ARGS,
+        viewport: { width: 1366, height: 900 },
+      });
+      await context.route('**/*', async (route) => {
+        const url = route.request().url();
+        if (url.startsWith('file:')) return route.continue();
+        external.push(url);
+        return route.abort();
+      });
+      context.on('request', (request) => {
+        if (!request.url().startsWith('file:')) external.push(request.url());
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await context?.close();
+      if (directory) await rm(directory, { recursive: true, force: true });
     });
-    context.on('request', (request) => {
-      if (!request.url().startsWith('file:')) external.push(request.url());
-    });
-  }, 120_000);
 
-  afterAll(async () => {
-    await context?.close();
-    if (directory) await rm(directory, { recursive: true, force: true });
-  });
+    it('shows the fixture numbers of --json, renders untrusted text as text, and links lost handles to their spans', async () => {
+      const { html, document } = await audit([FIXTURE], 'fixture');
+      const { page, dialogs } = await open(html);
+      await expectNumbersMatch(page, document);
+      expect(await page.locator('script').count()).toBe(0);
+      expect(await page.locator('#span-1-3 pre').textContent()).toContain('<script>alert("station")</script>');
+      await page.locator('a[href="#span-1-3"]').first().click();
+      expect(new URL(page.url()).hash).toBe('#span-1-3');
+      const box = await page.locator('#span-1-3').boundingBox();
+      expect(box?.y).toBeGreaterThanOrEqual(0);
+      expect(box?.y).toBeLessThan(900);
+      expect(dialogs).toEqual([]);
+      expect(external).toEqual([]);
+      if (REAL_FILES.length === 0) {
+        await page.goto(pathToFileURL(html).href);
+        await mkdir(join(process.cwd(), 'bench/results'), { recursive: true });
+        await page.screenshot({ path: SCREENSHOT });
+      }
+      await page.close();
+      expect((await readFile(html, 'utf8')).length).toBeGreaterThan(1000);
+    }, 120_000);
 
-  it('shows the fixture numbers of --json, renders untrusted text as text, and links lost handles to their spans', async () => {
-    const { html, document } = await audit([FIXTURE], 'fixture');
-    const { page, dialogs } = await open(html);
-    await expectNumbersMatch(page, document);
-    expect(await page.locator('script').count()).toBe(0);
-    expect(await page.locator('#span-1-3 pre').textContent()).toContain('<script>alert("station")</script>');
-    await page.locator('a[href="#span-1-3"]').first().click();
-    expect(new URL(page.url()).hash).toBe('#span-1-3');
-    const box = await page.locator('#span-1-3').boundingBox();
-    expect(box?.y).toBeGreaterThanOrEqual(0);
-    expect(box?.y).toBeLessThan(900);
-    expect(dialogs).toEqual([]);
-    expect(external).toEqual([]);
-    if (REAL_FILES.length === 0) {
-      await page.goto(pathToFileURL(html).href);
-      await mkdir(join(process.cwd(), 'bench/results'), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT });
-    }
-    await page.close();
-    expect((await readFile(html, 'utf8')).length).toBeGreaterThan(1000);
-  }, 120_000);
-
-  it.skipIf(REAL_FILES.length === 0)(`shows the real Claude Code sessions' numbers of --json and saves the screenshot${REAL_FILES.length === 0 ? ' (skipped: ../shared/data/claude-code is absent)' : ''}`, async () => {
-    const { html, document } = await audit(REAL_FILES, 'real');
-    const { page, dialogs } = await open(html);
-    await expectNumbersMatch(page, document);
-    expect(await page.locator('script').count()).toBe(0);
-    expect(dialogs).toEqual([]);
-    expect(external).toEqual([]);
-    await mkdir(join(process.cwd(), 'bench/results'), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT });
-    await page.close();
-  }, 300_000);
-});
+    it.skipIf(REAL_FILES.length === 0)(
+      `shows the real Claude Code sessions' numbers of --json and saves the screenshot${REAL_FILES.length === 0 ? ' (skipped: ../shared/data/claude-code is absent)' : ''}`,
+      async () => {
+        const { html, document } = await audit(REAL_FILES, 'real');
+        const { page, dialogs } = await open(html);
+        await expectNumbersMatch(page, document);
+        expect(await page.locator('script').count()).toBe(0);
+        expect(dialogs).toEqual([]);
+        expect(external).toEqual([]);
+        await mkdir(join(process.cwd(), 'bench/results'), { recursive: true });
+        await page.screenshot({ path: SCREENSHOT });
+        await page.close();
+      },
+      300_000,
+    );
+  },
+);

@@ -9,10 +9,22 @@ import { replayToCut, shownIndexHandles, withoutHandleIndex } from '../../bench/
 const HOST = 'db-replica-07.internal';
 
 function transcript(): TranscriptMessage[] {
-  const messages: TranscriptMessage[] = [{ role: 'user', content: `Migrate the billing schema; the replica is ${HOST}.` }];
+  const messages: TranscriptMessage[] = [
+    { role: 'user', content: `Migrate the billing schema; the replica is ${HOST}.` },
+  ];
   for (let turn = 0; turn < 40; turn++) {
-    messages.push({ role: 'assistant', content: `Step ${turn}: reading the logs, nothing unusual in this part of the long build output.`, toolCalls: [{ id: `call_${turn}`, name: 'bash', arguments: JSON.stringify({ command: `cat logs/build-${turn}.log` }) }] });
-    messages.push({ role: 'tool', toolCallId: `call_${turn}`, content: `build ${turn} ok: compiled 120 modules with no warnings after a long and uneventful run of the pipeline.` });
+    messages.push({
+      role: 'assistant',
+      content: `Step ${turn}: reading the logs, nothing unusual in this part of the long build output.`,
+      toolCalls: [
+        { id: `call_${turn}`, name: 'bash', arguments: JSON.stringify({ command: `cat logs/build-${turn}.log` }) },
+      ],
+    });
+    messages.push({
+      role: 'tool',
+      toolCallId: `call_${turn}`,
+      content: `build ${turn} ok: compiled 120 modules with no warnings after a long and uneventful run of the pipeline.`,
+    });
   }
   messages.push({ role: 'assistant', content: `Now checking that nothing points at ${HOST}.` });
   return messages;
@@ -22,13 +34,26 @@ describe('cut points', () => {
   const messages = transcript();
   it('cuts a Claude Code session at its own compaction and a SWE-agent trajectory at 60%', () => {
     const compactions = [{ atMessage: 30, summary: 'own summary', summarizer: { name: 'claude-code', version: '2' } }];
-    expect(cutsOf('claude-code', [{ id: 'a', messages, compactions }, { id: 'b', messages, compactions: [] }])).toEqual([{ id: 'a', messages, at: 30, ownSummary: 'own summary' }]);
-    expect(cutsOf('swe-agent', [{ id: 'c', messages, compactions }])[0]).toMatchObject({ at: Math.floor(messages.length * 0.6), ownSummary: undefined });
+    expect(
+      cutsOf('claude-code', [
+        { id: 'a', messages, compactions },
+        { id: 'b', messages, compactions: [] },
+      ]),
+    ).toEqual([{ id: 'a', messages, at: 30, ownSummary: 'own summary' }]);
+    expect(cutsOf('swe-agent', [{ id: 'c', messages, compactions }])[0]).toMatchObject({
+      at: Math.floor(messages.length * 0.6),
+      ownSummary: undefined,
+    });
   });
 
   it('the ledger keeps the early host in the window where trim has dropped it', async () => {
     const counter = createO200kCounter();
-    const cut = { id: 's', messages, at: messages.length - 1, ownSummary: 'The user wants the billing schema migrated.' };
+    const cut = {
+      id: 's',
+      messages,
+      at: messages.length - 1,
+      ownSummary: 'The user wants the billing schema migrated.',
+    };
     const measure = await measureCuts([cut], 1000, counter, () => undefined);
     expect(measure.arms.get(ARMS.ledger)).toMatchObject({ present: 1, needed: 1 });
     expect(measure.arms.get(ARMS.trim)).toMatchObject({ present: 0, needed: 1 });
@@ -44,7 +69,10 @@ describe('cut points', () => {
     const text = withoutHandleIndex(replayed);
     expect(text).toContain(`Summary: ${summary}`);
     expect(shownIndexHandles(replayed)).toContain(HOST);
-    expect(text.includes(HOST)).toBe(summary.includes(HOST) || replayed.rendered.messages.some((message) => message.source === 'original' && message.content.includes(HOST)));
+    expect(text.includes(HOST)).toBe(
+      summary.includes(HOST) ||
+        replayed.rendered.messages.some((message) => message.source === 'original' && message.content.includes(HOST)),
+    );
   });
 });
 

@@ -1,15 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptMessage } from '../../src/messages.js';
-import { agentTextAfter, agentWritten, argumentStrings, countPresent, futureNeeded, identifierTokens } from '../../bench/quality/future-needed.js';
+import {
+  agentTextAfter,
+  agentWritten,
+  argumentStrings,
+  countPresent,
+  futureNeeded,
+  identifierTokens,
+} from '../../bench/quality/future-needed.js';
 
 describe('identifierTokens (the yardstick rule)', () => {
   it('keeps paths, URLs, KEY=VALUE, separated or digit-bearing identifiers and hex ids', () => {
-    const text = 'Edit src/ledger/window.ts:42 then open https://example.org/docs?id=7, set LOG_LEVEL=debug, deploy to eu-west-2b with commit 9f3a2c1e.';
-    expect(identifierTokens(text)).toEqual(['src/ledger/window.ts', 'https://example.org/docs?id=7', 'LOG_LEVEL=debug', 'eu-west-2b', '9f3a2c1e']);
+    const text =
+      'Edit src/ledger/window.ts:42 then open https://example.org/docs?id=7, set LOG_LEVEL=debug, deploy to eu-west-2b with commit 9f3a2c1e.';
+    expect(identifierTokens(text)).toEqual([
+      'src/ledger/window.ts',
+      'https://example.org/docs?id=7',
+      'LOG_LEVEL=debug',
+      'eu-west-2b',
+      '9f3a2c1e',
+    ]);
   });
 
   it('keeps underscored, dotted and versioned names and absolute paths', () => {
-    expect(identifierTokens('call handle_budget in README.md on node v20 under /tmp/x')).toEqual(['handle_budget', 'README.md', '/tmp/x']);
+    expect(identifierTokens('call handle_budget in README.md on node v20 under /tmp/x')).toEqual([
+      'handle_budget',
+      'README.md',
+      '/tmp/x',
+    ]);
   });
 
   it('drops plain words, bare numbers, short tokens and separators alone', () => {
@@ -17,7 +35,11 @@ describe('identifierTokens (the yardstick rule)', () => {
   });
 
   it('strips trailing punctuation and separators, never keeps a line suffix on a path', () => {
-    expect(identifierTokens('see config.yaml. and lib/a.ts:12: or node_modules_')).toEqual(['config.yaml', 'lib/a.ts', 'node_modules']);
+    expect(identifierTokens('see config.yaml. and lib/a.ts:12: or node_modules_')).toEqual([
+      'config.yaml',
+      'lib/a.ts',
+      'node_modules',
+    ]);
   });
 
   it('yields each token once', () => {
@@ -29,9 +51,17 @@ describe('future-needed handles at a cut', () => {
   const messages: TranscriptMessage[] = [
     { role: 'user', content: 'The replica is db-replica-07.internal and the config lives in conf/app.toml.' },
     { role: 'tool', toolCallId: 'c0', content: 'ERROR code E4021 in worker_pool.rs' },
-    { role: 'assistant', content: 'Looking at worker_pool.rs now.', toolCalls: [{ id: 'c1', name: 'bash', arguments: JSON.stringify({ command: 'grep -n E4021 src/new_file.rs' }) }] },
+    {
+      role: 'assistant',
+      content: 'Looking at worker_pool.rs now.',
+      toolCalls: [{ id: 'c1', name: 'bash', arguments: JSON.stringify({ command: 'grep -n E4021 src/new_file.rs' }) }],
+    },
     { role: 'user', content: 'Also check conf/app.toml please.' },
-    { role: 'assistant', content: 'Pointing away from db-replica-07.internal.', toolCalls: [{ id: 'c2', name: 'edit', arguments: JSON.stringify({ path: 'conf/app.toml', lines: ['x'] }) }] },
+    {
+      role: 'assistant',
+      content: 'Pointing away from db-replica-07.internal.',
+      toolCalls: [{ id: 'c2', name: 'edit', arguments: JSON.stringify({ path: 'conf/app.toml', lines: ['x'] }) }],
+    },
   ];
 
   it('counts what the agent wrote after the cut that appeared before it, not what only the user repeated', () => {

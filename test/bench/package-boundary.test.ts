@@ -17,7 +17,11 @@ function importsOf(file: string): string[] {
 
 describe('the benchmarks stay out of the package', () => {
   it('publishes only dist, README.md and LICENSE', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files?: string[]; devDependencies?: Record<string, string>; dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      files?: string[];
+      devDependencies?: Record<string, string>;
+      dependencies?: Record<string, string>;
+    };
     expect(manifest.files).toEqual(['dist', 'README.md', 'LICENSE']);
     expect(manifest.devDependencies?.['@langchain/core']).toBeDefined();
     expect(manifest.dependencies?.['@langchain/core']).toBeUndefined();
@@ -32,7 +36,9 @@ describe('the benchmarks stay out of the package', () => {
   });
 
   it('@langchain/core is used only under bench/', () => {
-    const users = ['src', 'test', 'examples', 'bench'].flatMap(sources).filter((file) => importsOf(file).some((target) => target.startsWith('@langchain/')));
+    const users = ['src', 'test', 'examples', 'bench']
+      .flatMap(sources)
+      .filter((file) => importsOf(file).some((target) => target.startsWith('@langchain/')));
     expect(users.length).toBeGreaterThan(0);
     for (const file of users) expect(relative(ROOT, join(ROOT, file)).startsWith('bench')).toBe(true);
   });

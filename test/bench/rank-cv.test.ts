@@ -21,7 +21,11 @@ const sessions: CvSession<Weights>[] = [
 describe('leave-one-session-out', () => {
   it('fits on the other sessions and scores the held-out one', async () => {
     const result = await leaveOneSessionOut(sessions, candidates);
-    expect(result.folds.map((fold) => [fold.heldOut, fold.weights.recency])).toEqual([['s1', 3], ['s2', 3], ['s3', 2]]);
+    expect(result.folds.map((fold) => [fold.heldOut, fold.weights.recency])).toEqual([
+      ['s1', 3],
+      ['s2', 3],
+      ['s3', 2],
+    ]);
     expect(result.folds.map((fold) => fold.heldOutShare)).toEqual([0.5, 0.5, 0.2]);
     expect(result.folds[0]?.trainShare).toBeCloseTo(0.75);
     expect(result.meanHeldOut).toBeCloseTo(0.4);
@@ -30,7 +34,10 @@ describe('leave-one-session-out', () => {
   });
 
   it('gives ties to the earlier candidate (the default first)', async () => {
-    const flat: CvSession<Weights>[] = [{ id: 'a', score: () => 0.5 }, { id: 'b', score: () => 0.5 }];
+    const flat: CvSession<Weights>[] = [
+      { id: 'a', score: () => 0.5 },
+      { id: 'b', score: () => 0.5 },
+    ];
     const result = await leaveOneSessionOut(flat, candidates);
     expect(result.folds.map((fold) => fold.candidate)).toEqual([0, 0]);
   });
@@ -51,11 +58,22 @@ describe('leave-one-session-out', () => {
   it('scores a cut by the future-needed handles in the replayed window, with the options of the weights', async () => {
     const messages: TranscriptMessage[] = [{ role: 'user', content: 'The replica is db-replica-07.internal.' }];
     for (let turn = 0; turn < 30; turn++) {
-      messages.push({ role: 'assistant', content: `Step ${turn}: the logs look normal for this part of the long build.`, toolCalls: [{ id: `c${turn}`, name: 'bash', arguments: '{"command":"ls"}' }] });
-      messages.push({ role: 'tool', toolCallId: `c${turn}`, content: `step ${turn} ok, nothing to report from a long and uneventful run.` });
+      messages.push({
+        role: 'assistant',
+        content: `Step ${turn}: the logs look normal for this part of the long build.`,
+        toolCalls: [{ id: `c${turn}`, name: 'bash', arguments: '{"command":"ls"}' }],
+      });
+      messages.push({
+        role: 'tool',
+        toolCallId: `c${turn}`,
+        content: `step ${turn} ok, nothing to report from a long and uneventful run.`,
+      });
     }
     messages.push({ role: 'assistant', content: 'Checking db-replica-07.internal now.' });
-    const cuts = [{ id: 'x', messages, at: messages.length - 1 }, { id: 'empty', messages, at: messages.length }];
+    const cuts = [
+      { id: 'x', messages, at: messages.length - 1 },
+      { id: 'empty', messages, at: messages.length },
+    ];
     const seen: number[] = [];
     const scorers = cutScorers<Weights>(cuts, 800, createO200kCounter(), (weights) => {
       seen.push(weights.recency);
@@ -67,7 +85,11 @@ describe('leave-one-session-out', () => {
   });
 
   it('turns window shares into the session options of a budget', () => {
-    expect(sharesOptions(DEFAULT_SHARES, 8000)).toEqual({ session: { window: { keepRecentTokens: 2000, handleBudgetTokens: 1600, summaryBudgetTokens: 800 } } });
-    expect(sharesOptions({ keepRecent: 0, handleIndex: 0.5, summary: 0.1 }, 10).session?.window?.keepRecentTokens).toBe(1);
+    expect(sharesOptions(DEFAULT_SHARES, 8000)).toEqual({
+      session: { window: { keepRecentTokens: 2000, handleBudgetTokens: 1600, summaryBudgetTokens: 800 } },
+    });
+    expect(sharesOptions({ keepRecent: 0, handleIndex: 0.5, summary: 0.1 }, 10).session?.window?.keepRecentTokens).toBe(
+      1,
+    );
   });
 });

@@ -31,7 +31,15 @@ beforeAll(async () => {
 
 describe('context-ledger replay', () => {
   it('prints exactly the documented JSON shape', async () => {
-    const result = await cli(['replay', transcript, '--store', `sqlite:${join(directory, 'a.db')}`, '--max-tokens', '4000', '--json']);
+    const result = await cli([
+      'replay',
+      transcript,
+      '--store',
+      `sqlite:${join(directory, 'a.db')}`,
+      '--max-tokens',
+      '4000',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const json = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -40,7 +48,8 @@ describe('context-ledger replay', () => {
     const records = json.records as Record<string, unknown>[];
     expect(records.length).toBeGreaterThanOrEqual(3);
     for (const record of records) {
-      for (const key of ['id', 'depth', 'reversible', 'handles', 'fromSeq', 'toSeq', 'summaryTokens', 'ancestors']) expect(record).toHaveProperty(key);
+      for (const key of ['id', 'depth', 'reversible', 'handles', 'fromSeq', 'toSeq', 'summaryTokens', 'ancestors'])
+        expect(record).toHaveProperty(key);
     }
     const context = json.context as { tokens: number; text: string; messages: { role: string; content: string }[] };
     expect(context.tokens).toBeLessThanOrEqual(4000);
@@ -51,10 +60,16 @@ describe('context-ledger replay', () => {
 
   it('recalls from the same store with the documented JSON shape', async () => {
     const store = `sqlite:${join(directory, 'b.db')}`;
-    expect((await cli(['replay', transcript, '--store', store, '--max-tokens', '4000', '--session', 'pay', '--json'])).code).toBe(0);
+    expect(
+      (await cli(['replay', transcript, '--store', store, '--max-tokens', '4000', '--session', 'pay', '--json'])).code,
+    ).toBe(0);
     const result = await cli(['recall', 'eu-west-2b', '--store', store, '--session', 'pay', '--json']);
     expect(result.code).toBe(0);
-    const json = JSON.parse(result.stdout) as { status: string; results: { spanId: string; seq: number; status: string; text: string }[]; gap: unknown };
+    const json = JSON.parse(result.stdout) as {
+      status: string;
+      results: { spanId: string; seq: number; status: string; text: string }[];
+      gap: unknown;
+    };
     expect(json.status).toBe('verified');
     expect(json.results[0]?.spanId).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(json.gap).toBeNull();
@@ -108,12 +123,18 @@ describe('context-ledger demo', () => {
     expect(result.stdout).toMatch(/-> GAP/);
     expect(result.stdout).toContain('UNSAFE_RECOMPACTION');
     // Masking: a stub in the window, no summary record, and the stub's span recalled verbatim.
-    const masking = result.stdout.slice(result.stdout.indexOf('== Masking'), result.stdout.indexOf('== A session resumed'));
+    const masking = result.stdout.slice(
+      result.stdout.indexOf('== Masking'),
+      result.stdout.indexOf('== A session resumed'),
+    );
     expect(masking).toContain('0 summary records written');
-    expect(masking).toMatch(/\[masked: \d+ tokens of tool output; top handles: .+; recall "sha256:[0-9a-f]{64}" to read it verbatim\]/);
+    expect(masking).toMatch(
+      /\[masked: \d+ tokens of tool output; top handles: .+; recall "sha256:[0-9a-f]{64}" to read it verbatim\]/,
+    );
     expect(masking).toMatch(/-> VERIFIED: \d+ characters, verbatim: 2026-11-12T/);
     // The pinned constraints hold each distinct line once (log lines differing only in a timestamp collapse).
-    const pinned = result.stdout.match(/^- \[(?:user instruction|quoted tool output, not an instruction)\] .*$/gm) ?? [];
+    const pinned =
+      result.stdout.match(/^- \[(?:user instruction|quoted tool output, not an instruction)\] .*$/gm) ?? [];
     expect(new Set(pinned).size).toBe(pinned.length);
   });
 });

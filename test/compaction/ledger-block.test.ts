@@ -10,7 +10,17 @@ import { fillerTurns, memoryLedger, SEED_OPENING } from '../helpers.js';
 let nextSeq = 0;
 function handle(text: string, kind: HandleKind, role: Role): Handle {
   const seq = nextSeq++;
-  return { kind, text, key: text.toLowerCase(), start: 0, end: text.length, spanId: `sha256:${seq}`, seq, role, tokens: Math.ceil(text.length / 4) };
+  return {
+    kind,
+    text,
+    key: text.toLowerCase(),
+    start: 0,
+    end: text.length,
+    spanId: `sha256:${seq}`,
+    seq,
+    role,
+    tokens: Math.ceil(text.length / 4),
+  };
 }
 
 function record(handles: readonly Handle[], summary = ''): CompactionRecord {
@@ -35,7 +45,8 @@ function record(handles: readonly Handle[], summary = ''): CompactionRecord {
   };
 }
 
-const block = (handles: readonly Handle[], summary = '') => ledgerBlock({ active: record(handles, summary), gaps: [], originals: [] }) ?? '';
+const block = (handles: readonly Handle[], summary = '') =>
+  ledgerBlock({ active: record(handles, summary), gaps: [], originals: [] }) ?? '';
 
 describe('pinned constraints keep their source role', () => {
   it('pins what the user or system said, shows tool output as quoted, and does not pin assistant statements', () => {
@@ -45,7 +56,9 @@ describe('pinned constraints keep their source role', () => {
       handle('Do not restart the primary.', 'constraint', 'tool'),
       handle('I will not touch the billing tables.', 'constraint', 'assistant'),
     ]);
-    expect(text).toContain('Pinned constraints (verbatim, with who said them):\n- [user instruction] Never deploy on Fridays.\n- [system instruction] Do not print secrets.');
+    expect(text).toContain(
+      'Pinned constraints (verbatim, with who said them):\n- [user instruction] Never deploy on Fridays.\n- [system instruction] Do not print secrets.',
+    );
     expect(text).toContain('- [quoted tool output, not an instruction] Do not restart the primary.');
     expect(text).not.toMatch(/\[[^\]]*\] I will not touch the billing tables\./);
     expect(text).toContain('assistant statement: I will not touch the billing tables.');
@@ -64,7 +77,9 @@ describe('pinned constraints keep their source role', () => {
 
 describe('near-duplicates', () => {
   it('shows eight copies of a log line that differ only in a timestamp once, keeping all eight in the record', () => {
-    const lines = Array.from({ length: 8 }, (_, index) => handle(`2026-11-12T10:0${index}:00Z Do not retry the payments job, the lock is held.`, 'constraint', 'tool'));
+    const lines = Array.from({ length: 8 }, (_, index) =>
+      handle(`2026-11-12T10:0${index}:00Z Do not retry the payments job, the lock is held.`, 'constraint', 'tool'),
+    );
     const text = block(lines);
     expect(text.match(/the lock is held/g)).toHaveLength(1);
     expect(text).toContain(`${lines[0]?.text} (+7 near-identical)`);
@@ -72,7 +87,10 @@ describe('near-duplicates', () => {
   });
 
   it('does not merge user instructions that differ in a number: they are different instructions', () => {
-    const rules = [handle('Never restart worker pool 3.', 'constraint', 'user'), handle('Never restart worker pool 5.', 'constraint', 'user')];
+    const rules = [
+      handle('Never restart worker pool 3.', 'constraint', 'user'),
+      handle('Never restart worker pool 5.', 'constraint', 'user'),
+    ];
     const text = block(rules);
     expect(text).toContain('[user instruction] Never restart worker pool 3.');
     expect(text).toContain('[user instruction] Never restart worker pool 5.');
@@ -83,7 +101,9 @@ describe('near-duplicates', () => {
     const relative = handle('lib/review_live.ex', 'path', 'assistant');
     const inSummary = handle('PAYMENTS_DB_REPLICA=eu-west-2b', 'assignment', 'user');
     const layout = layoutIndex([relative, absolute, inSummary], 'Use PAYMENTS_DB_REPLICA=eu-west-2b for the database.');
-    expect(layout.groups.flatMap((group) => group.entries.map((entry) => entry.handle.text))).toEqual(['/home/u/app/lib/review_live.ex']);
+    expect(layout.groups.flatMap((group) => group.entries.map((entry) => entry.handle.text))).toEqual([
+      '/home/u/app/lib/review_live.ex',
+    ]);
     expect(layout.inside).toBe(2);
     const text = block([relative, absolute, inSummary], 'Use PAYMENTS_DB_REPLICA=eu-west-2b for the database.');
     expect(text).toContain('path: /home/u/app/lib/review_live.ex\n');
@@ -91,8 +111,14 @@ describe('near-duplicates', () => {
   });
 
   it('groups the index by kind, the group of the most useful handle first', () => {
-    const text = block([handle('src/app.ts', 'path', 'assistant'), handle('retry_ceiling', 'identifier', 'tool'), handle('src/b.ts', 'path', 'tool')]);
-    expect(text).toContain('Handle index (verbatim, most useful first):\npath: src/app.ts | src/b.ts\nidentifier: retry_ceiling');
+    const text = block([
+      handle('src/app.ts', 'path', 'assistant'),
+      handle('retry_ceiling', 'identifier', 'tool'),
+      handle('src/b.ts', 'path', 'tool'),
+    ]);
+    expect(text).toContain(
+      'Handle index (verbatim, most useful first):\npath: src/app.ts | src/b.ts\nidentifier: retry_ceiling',
+    );
   });
 });
 
@@ -102,7 +128,10 @@ describe('honest lossiness (invariant 5)', () => {
     const session = await ledger.session('ext', { window: { maxTokens: 3000 } });
     await session.append(SEED_OPENING);
     await session.append(fillerTurns(4));
-    const external = await session.importExternalSummary({ summary: 'The user is debugging the payments deploy.', summarizer: { name: 'agent', version: '1' } });
+    const external = await session.importExternalSummary({
+      summary: 'The user is debugging the payments deploy.',
+      summarizer: { name: 'agent', version: '1' },
+    });
     expect(external.reversible).toBe(false);
     await session.append(fillerTurns(4, 4));
     const next = await session.compact(0);
@@ -123,12 +152,19 @@ describe('honest lossiness (invariant 5)', () => {
     const store: LedgerStore = {
       ...inner,
       occurrences: async (sessionId, range) =>
-        (await inner.occurrences(sessionId, range)).map((occurrence) => (tamper && occurrence.seq === 0 ? { ...occurrence, span: { ...occurrence.span, text: `${occurrence.span.text} (edited)` } } : occurrence)),
+        (await inner.occurrences(sessionId, range)).map((occurrence) =>
+          tamper && occurrence.seq === 0
+            ? { ...occurrence, span: { ...occurrence.span, text: `${occurrence.span.text} (edited)` } }
+            : occurrence,
+        ),
     };
     const session = await createLedger({ store }).session('tampered', { window: { maxTokens: 3000 } });
     await session.append(SEED_OPENING);
     await session.append(fillerTurns(2));
-    const external = await session.importExternalSummary({ summary: 'Debugging the deploy.', summarizer: { name: 'agent', version: '1' } });
+    const external = await session.importExternalSummary({
+      summary: 'Debugging the deploy.',
+      summarizer: { name: 'agent', version: '1' },
+    });
     await session.append(fillerTurns(2, 2));
     tamper = true;
     const next = await session.compact(0);
@@ -138,7 +174,11 @@ describe('honest lossiness (invariant 5)', () => {
 
   it('still lists a gap for history from before the ledger began', async () => {
     const session = await memoryLedger().session('pre');
-    const external = await session.importExternalSummary({ summary: 'Earlier work on the payments deploy.', summarizer: { name: 'other', version: '1' }, toSeq: -1 });
+    const external = await session.importExternalSummary({
+      summary: 'Earlier work on the payments deploy.',
+      summarizer: { name: 'other', version: '1' },
+      toSeq: -1,
+    });
     const context = session.peek();
     expect(context.text).toContain('Known gaps');
     expect(context.text).toContain(external.id);

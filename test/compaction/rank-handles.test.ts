@@ -20,17 +20,34 @@ function session(turns: readonly Turn[], handleTexts: readonly { text: string; k
   const spans = new Map<string, RankSpan>();
   const occurrences: Handle[] = [];
   turns.forEach((turn, seq) => {
-    const span = createSpan({ kind: turn.kind, text: turn.text, toolName: turn.toolName, tokens: turn.tokens ?? Math.ceil(turn.text.length / 4) });
+    const span = createSpan({
+      kind: turn.kind,
+      text: turn.text,
+      toolName: turn.toolName,
+      tokens: turn.tokens ?? Math.ceil(turn.text.length / 4),
+    });
     spans.set(span.id, span);
-    const role: Role = turn.kind === 'tool-result' ? 'tool' : turn.kind === 'tool-call' ? 'assistant' : (turn.kind as Role);
+    const role: Role =
+      turn.kind === 'tool-result' ? 'tool' : turn.kind === 'tool-call' ? 'assistant' : (turn.kind as Role);
     for (const { text, kind } of handleTexts) {
       const start = turn.text.indexOf(text);
       if (start < 0) continue;
-      occurrences.push({ kind, text, key: text.toLowerCase(), start, end: start + text.length, spanId: span.id, seq, role, tokens: Math.max(1, Math.ceil(text.length / 4)) });
+      occurrences.push({
+        kind,
+        text,
+        key: text.toLowerCase(),
+        start,
+        end: start + text.length,
+        spanId: span.id,
+        seq,
+        role,
+        tokens: Math.max(1, Math.ceil(text.length / 4)),
+      });
     }
   });
   const earliest = new Map<string, Handle>();
-  for (const handle of occurrences) if (!earliest.has(handleIdentity(handle))) earliest.set(handleIdentity(handle), handle);
+  for (const handle of occurrences)
+    if (!earliest.has(handleIdentity(handle))) earliest.set(handleIdentity(handle), handle);
   const evidence: RankEvidence = { occurrences, spans, fromSeq: 0, toSeq: turns.length - 1 };
   return { handles: [...earliest.values()], evidence };
 }
@@ -46,7 +63,11 @@ describe('rankHandles', () => {
     const path = 'lib/app/review_live.ex';
     const turns: Turn[] = [];
     for (let round = 0; round < 5; round++) {
-      turns.push({ kind: 'tool-call', toolName: 'Edit', text: JSON.stringify({ file_path: path, old_string: `a${round}`, new_string: `b${round}` }) });
+      turns.push({
+        kind: 'tool-call',
+        toolName: 'Edit',
+        text: JSON.stringify({ file_path: path, old_string: `a${round}`, new_string: `b${round}` }),
+      });
       turns.push({ kind: 'tool-result', text: 'The file has been updated.' });
     }
     turns.push(fileDump('format_annotation_row'));
@@ -62,7 +83,11 @@ describe('rankHandles', () => {
 
   it('ranks a handle the user said above one seen only in a tool dump, even when the dump is more recent', () => {
     const { handles, evidence } = session(
-      [{ kind: 'user', text: 'Deploy with PAYMENTS_DB_REPLICA=eu-west-2b please.' }, { kind: 'assistant', text: 'Looking.' }, fileDump('unrelated_helper_fn')],
+      [
+        { kind: 'user', text: 'Deploy with PAYMENTS_DB_REPLICA=eu-west-2b please.' },
+        { kind: 'assistant', text: 'Looking.' },
+        fileDump('unrelated_helper_fn'),
+      ],
       [
         { text: 'PAYMENTS_DB_REPLICA=eu-west-2b', kind: 'assignment' },
         { text: 'unrelated_helper_fn', kind: 'identifier' },
@@ -83,26 +108,50 @@ describe('rankHandles', () => {
     );
     const visible = rankHandles(handles, { ...evidence, visibleText: 'next I open src/alpha.ts' });
     expect(visible[0]?.handle.text).toBe('src/beta.ts');
-    const ignoringVisibility = rankHandles(handles, { ...evidence, visibleText: 'next I open src/alpha.ts' }, { ...DEFAULT_RANK_WEIGHTS, visibleInWindow: 0 });
-    expect(ignoringVisibility.find((entry) => entry.handle.text === 'src/alpha.ts')?.features.visibleInWindow).toBe(true);
+    const ignoringVisibility = rankHandles(
+      handles,
+      { ...evidence, visibleText: 'next I open src/alpha.ts' },
+      { ...DEFAULT_RANK_WEIGHTS, visibleInWindow: 0 },
+    );
+    expect(ignoringVisibility.find((entry) => entry.handle.text === 'src/alpha.ts')?.features.visibleInWindow).toBe(
+      true,
+    );
     expect(ignoringVisibility[0]?.score).toBeCloseTo(ignoringVisibility[1]?.score ?? Number.NaN, 5);
   });
 });
 
 describe('what the session changed', () => {
   it('recognises edit/write tool names case-insensitively, and not TodoWrite or Read', () => {
-    for (const name of ['Edit', 'Write', 'MultiEdit', 'str_replace_editor', 'apply_patch', 'edit_file', 'NotebookEdit']) expect(isEditTool(name)).toBe(true);
+    for (const name of ['Edit', 'Write', 'MultiEdit', 'str_replace_editor', 'apply_patch', 'edit_file', 'NotebookEdit'])
+      expect(isEditTool(name)).toBe(true);
     for (const name of ['TodoWrite', 'Read', 'Bash', 'Grep', undefined]) expect(isEditTool(name)).toBe(false);
   });
 
   it('finds the files a shell command writes: sed -i, redirects, tee, str_replace_editor', () => {
-    expect(shellWriteTargets("sed -i 's/old/new/' astropy/modeling/separable.py && echo done")).toEqual(['astropy/modeling/separable.py']);
+    expect(shellWriteTargets("sed -i 's/old/new/' astropy/modeling/separable.py && echo done")).toEqual([
+      'astropy/modeling/separable.py',
+    ]);
     expect(shellWriteTargets('cat <<EOF > /testbed/reproduce.py\nprint(1)\nEOF')).toEqual(['/testbed/reproduce.py']);
-    expect(shellWriteTargets('python run.py 2>&1 >> logs/out.txt | tee -a logs/all.txt')).toEqual(['logs/out.txt', 'logs/all.txt']);
+    expect(shellWriteTargets('python run.py 2>&1 >> logs/out.txt | tee -a logs/all.txt')).toEqual([
+      'logs/out.txt',
+      'logs/all.txt',
+    ]);
     expect(shellWriteTargets('ls -la > /dev/null 2>&1')).toEqual([]);
     expect(shellWriteTargets('str_replace_editor create /testbed/fix.py --file_text x')).toEqual(['/testbed/fix.py']);
-    expect(changedTargets({ kind: 'tool-call', toolName: 'bash', text: JSON.stringify({ command: "sed -i 's/a/b/' src/x.py" }) })).toEqual(['src/x.py']);
-    expect(changedTargets({ kind: 'tool-call', toolName: 'Write', text: JSON.stringify({ file_path: '/repo/lib/a.ex', content: 'see lib/b.ex' }) })).toEqual(['/repo/lib/a.ex']);
+    expect(
+      changedTargets({
+        kind: 'tool-call',
+        toolName: 'bash',
+        text: JSON.stringify({ command: "sed -i 's/a/b/' src/x.py" }),
+      }),
+    ).toEqual(['src/x.py']);
+    expect(
+      changedTargets({
+        kind: 'tool-call',
+        toolName: 'Write',
+        text: JSON.stringify({ file_path: '/repo/lib/a.ex', content: 'see lib/b.ex' }),
+      }),
+    ).toEqual(['/repo/lib/a.ex']);
     expect(changedTargets({ kind: 'tool-result', toolName: 'Write', text: '/repo/lib/a.ex' })).toEqual([]);
   });
 });
@@ -111,7 +160,9 @@ const arbitraryHandle = fc.record({
   kind: fc.constantFrom<HandleKind>('path', 'identifier', 'constraint', 'number', 'error', 'url'),
   text: fc.oneof(
     fc.stringMatching(/^[a-z_]{3,12}$/),
-    fc.integer({ min: 0, max: 40 }).map((n) => `2026-11-12T10:00:${String(n % 60).padStart(2, '0')} ERROR worker ${n} lost its lease`),
+    fc
+      .integer({ min: 0, max: 40 })
+      .map((n) => `2026-11-12T10:00:${String(n % 60).padStart(2, '0')} ERROR worker ${n} lost its lease`),
     fc.integer({ min: 0, max: 9 }).map((n) => `Never restart pool ${n} during business hours.`),
     fc.constantFrom('lib/a.ex', '/home/u/app/lib/a.ex', 'src/x.ts'),
   ),
@@ -125,8 +176,17 @@ describe('fitHandleBudget', () => {
       fc.property(fc.array(arbitraryHandle, { maxLength: 60 }), fc.integer({ min: 1, max: 400 }), (drafts, budget) => {
         const seen = new Set<string>();
         const handles: Handle[] = drafts
-          .filter((draft) => !seen.has(`${draft.kind}\u0000${draft.text}`) && seen.add(`${draft.kind}\u0000${draft.text}`))
-          .map((draft, index) => ({ ...draft, key: draft.text.toLowerCase(), start: index, end: index + draft.text.length, spanId: `sha256:${index}`, tokens: Math.ceil(draft.text.length / 4) }));
+          .filter(
+            (draft) => !seen.has(`${draft.kind}\u0000${draft.text}`) && seen.add(`${draft.kind}\u0000${draft.text}`),
+          )
+          .map((draft, index) => ({
+            ...draft,
+            key: draft.text.toLowerCase(),
+            start: index,
+            end: index + draft.text.length,
+            spanId: `sha256:${index}`,
+            tokens: Math.ceil(draft.text.length / 4),
+          }));
         const { kept, spilled } = fitHandleBudget(handles, budget, 'spill', { sessionId: 'p' });
         expect(kept.length + spilled.length).toBe(handles.length);
         expect(new Set([...kept, ...spilled])).toEqual(new Set(handles));
@@ -136,18 +196,47 @@ describe('fitHandleBudget', () => {
   });
 
   it('keeps the top-ranked handles that fit and spills the rest, instructions first', () => {
-    const make = (text: string, kind: HandleKind, role: Role, seq: number): Handle => ({ kind, text, key: text, start: 0, end: text.length, spanId: `sha256:${seq}`, seq, role, tokens: 4 });
+    const make = (text: string, kind: HandleKind, role: Role, seq: number): Handle => ({
+      kind,
+      text,
+      key: text,
+      start: 0,
+      end: text.length,
+      spanId: `sha256:${seq}`,
+      seq,
+      role,
+      tokens: 4,
+    });
     const instruction = make('Never target eu-west-1.', 'constraint', 'user', 0);
-    const handles = [make('alpha_one', 'identifier', 'tool', 1), make('beta_two', 'identifier', 'tool', 2), instruction, make('gamma_three', 'identifier', 'tool', 3)];
-    const ranked = [handles[3], handles[0], handles[1], instruction].filter((handle): handle is Handle => handle !== undefined);
+    const handles = [
+      make('alpha_one', 'identifier', 'tool', 1),
+      make('beta_two', 'identifier', 'tool', 2),
+      instruction,
+      make('gamma_three', 'identifier', 'tool', 3),
+    ];
+    const ranked = [handles[3], handles[0], handles[1], instruction].filter(
+      (handle): handle is Handle => handle !== undefined,
+    );
     const { kept, spilled } = fitHandleBudget(handles, 36, 'spill', { sessionId: 'f' }, { ranked });
     expect(kept.map((handle) => handle.text)).toEqual(['Never target eu-west-1.', 'gamma_three', 'alpha_one']);
     expect(spilled.map((handle) => handle.text)).toEqual(['beta_two']);
   });
 
   it('charges near-identical log lines and a relative path inside its absolute form as one entry', () => {
-    const make = (text: string, kind: HandleKind, seq: number): Handle => ({ kind, text, key: text, start: 0, end: text.length, spanId: `sha256:${seq}`, seq, role: 'tool', tokens: Math.ceil(text.length / 4) });
-    const lines = Array.from({ length: 8 }, (_, index) => make(`2026-11-12T10:0${index}:13Z ERROR payments worker lost its lease (attempt ${index})`, 'error', index));
+    const make = (text: string, kind: HandleKind, seq: number): Handle => ({
+      kind,
+      text,
+      key: text,
+      start: 0,
+      end: text.length,
+      spanId: `sha256:${seq}`,
+      seq,
+      role: 'tool',
+      tokens: Math.ceil(text.length / 4),
+    });
+    const lines = Array.from({ length: 8 }, (_, index) =>
+      make(`2026-11-12T10:0${index}:13Z ERROR payments worker lost its lease (attempt ${index})`, 'error', index),
+    );
     const paths = [make('/home/u/app/lib/a.ex', 'path', 20), make('lib/a.ex', 'path', 21)];
     const one = fitHandleBudget([lines[0] as Handle, paths[0] as Handle], 1000, 'spill', { sessionId: 'n' }).kept;
     const costOfOne = one.reduce((sum, handle) => sum + handle.tokens + 2, 0) + 8;

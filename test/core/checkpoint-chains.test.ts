@@ -3,12 +3,34 @@ import { CheckpointChains, mergedCheckpoint, summarizeCheckpoint } from '../../s
 import type { CompactionRecord, Handle } from '../../src/types.js';
 import { sampleRecord } from '../stores/fixtures.js';
 
-function handle(text: string, seq: number, role: Handle['role'] = 'assistant', kind: Handle['kind'] = 'identifier'): Handle {
-  return { kind, text, key: text.toLowerCase(), start: 0, end: text.length, spanId: 'sha256:' + 'b'.repeat(64), seq, role, tokens: 2 };
+function handle(
+  text: string,
+  seq: number,
+  role: Handle['role'] = 'assistant',
+  kind: Handle['kind'] = 'identifier',
+): Handle {
+  return {
+    kind,
+    text,
+    key: text.toLowerCase(),
+    start: 0,
+    end: text.length,
+    spanId: 'sha256:' + 'b'.repeat(64),
+    seq,
+    role,
+    tokens: 2,
+  };
 }
 
 function checkpoint(ordinal: number, handles: Handle[], ancestor?: string): CompactionRecord {
-  return sampleRecord('s', { id: `chk_${ordinal}`, ordinal, type: 'checkpoint', handles, ancestors: ancestor ? [ancestor] : [], checkpointId: undefined });
+  return sampleRecord('s', {
+    id: `chk_${ordinal}`,
+    ordinal,
+    type: 'checkpoint',
+    handles,
+    ancestors: ancestor ? [ancestor] : [],
+    checkpointId: undefined,
+  });
 }
 
 describe('CheckpointChains', () => {
@@ -16,12 +38,20 @@ describe('CheckpointChains', () => {
     const chains = new CheckpointChains();
     const records: CompactionRecord[] = [];
     for (let ordinal = 0; ordinal < 6; ordinal++) {
-      const handles = [handle(`id-${ordinal}`, ordinal * 10), handle('shared', 50 - ordinal), handle(`Never ${ordinal}.`, ordinal, 'user', 'constraint')];
+      const handles = [
+        handle(`id-${ordinal}`, ordinal * 10),
+        handle('shared', 50 - ordinal),
+        handle(`Never ${ordinal}.`, ordinal, 'user', 'constraint'),
+      ];
       records.push(checkpoint(ordinal, handles, ordinal === 0 ? undefined : `chk_${ordinal - 1}`));
       const head = `chk_${ordinal}`;
       expect(chains.merged(records, head)).toEqual(mergedCheckpoint(records, head));
       expect(chains.summary(records, head)).toEqual(summarizeCheckpoint(records, head));
-      expect(chains.summary(records, head)).toEqual({ id: head, count: 3 * (ordinal + 1), userConstraints: ordinal + 1 });
+      expect(chains.summary(records, head)).toEqual({
+        id: head,
+        count: 3 * (ordinal + 1),
+        userConstraints: ordinal + 1,
+      });
     }
     expect(chains.merged(records, 'chk_2')).toEqual(mergedCheckpoint(records, 'chk_2'));
   });

@@ -6,14 +6,18 @@ import { memoryLedger } from '../helpers.js';
 describe('configuration and bad input', () => {
   it('rejects budgets that cannot fit maxTokens, naming the session and the numbers', async () => {
     const ledger = memoryLedger();
-    const error = await ledger.session('cfg', { window: { maxTokens: 500, handleBudgetTokens: 400 } }).catch((caught: unknown) => caught);
+    const error = await ledger
+      .session('cfg', { window: { maxTokens: 500, handleBudgetTokens: 400 } })
+      .catch((caught: unknown) => caught);
     expect(InvalidConfigError.isInstance(error)).toBe(true);
     expect((error as LedgerError).message).toContain('Session cfg');
     expect((error as LedgerError).message).toContain('maxTokens 500');
   });
 
   it('rejects compactAt outside (0, 1]', async () => {
-    const error = await memoryLedger().session('cfg2', { window: { compactAt: 1.5 } }).catch((caught: unknown) => caught);
+    const error = await memoryLedger()
+      .session('cfg2', { window: { compactAt: 1.5 } })
+      .catch((caught: unknown) => caught);
     expect(InvalidConfigError.isInstance(error)).toBe(true);
   });
 
@@ -21,7 +25,9 @@ describe('configuration and bad input', () => {
     const ledger = memoryLedger();
     const session = await ledger.session('bad');
     await session.append({ role: 'user', content: 'first' });
-    const error = await session.append([{ role: 'user', content: 'ok' }, { role: 'tool', content: 'no id' } as never]).catch((caught: unknown) => caught);
+    const error = await session
+      .append([{ role: 'user', content: 'ok' }, { role: 'tool', content: 'no id' } as never])
+      .catch((caught: unknown) => caught);
     expect(InvalidInputError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('toolCallId');
     expect(await ledger.store.nextSeq('bad')).toBe(1);
@@ -30,7 +36,9 @@ describe('configuration and bad input', () => {
   it('rejects text with a lone surrogate, which could not be stored verbatim', async () => {
     const ledger = memoryLedger();
     const session = await ledger.session('surrogate');
-    const error = await session.append({ role: 'user', content: 'broken \uD800 text' }).catch((caught: unknown) => caught);
+    const error = await session
+      .append({ role: 'user', content: 'broken \uD800 text' })
+      .catch((caught: unknown) => caught);
     expect(InvalidInputError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('lone UTF-16 surrogate');
     expect(await ledger.store.nextSeq('surrogate')).toBe(0);
@@ -39,7 +47,13 @@ describe('configuration and bad input', () => {
   it('does not index the JSON keys of tool-call arguments as identifiers', async () => {
     const ledger = memoryLedger();
     const session = await ledger.session('keys');
-    await session.append({ role: 'assistant', content: '', toolCalls: [{ id: 'e1', name: 'edit', arguments: '{"file_path":"src/app_main.ts","old_string":"retry_count = 3"}' }] });
+    await session.append({
+      role: 'assistant',
+      content: '',
+      toolCalls: [
+        { id: 'e1', name: 'edit', arguments: '{"file_path":"src/app_main.ts","old_string":"retry_count = 3"}' },
+      ],
+    });
     const texts = (await ledger.store.handles('keys')).map((handle) => handle.text);
     expect(texts).not.toContain('file_path');
     expect(texts).not.toContain('old_string');
@@ -54,8 +68,15 @@ describe('configuration and bad input', () => {
   it('chunks a huge tool result so no span exceeds maxSpanTokens, and still fits the window', async () => {
     const ledger = memoryLedger();
     const session = await ledger.session('huge', { window: { maxTokens: 2000 } });
-    await session.append({ role: 'assistant', content: '', toolCalls: [{ id: 'h', name: 'cat', arguments: '{"path":"/var/log/big.log"}' }] });
-    const big = Array.from({ length: 3000 }, (_, index) => `line ${index}: request req-${index} served in ${index % 97}ms`).join('\n');
+    await session.append({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'h', name: 'cat', arguments: '{"path":"/var/log/big.log"}' }],
+    });
+    const big = Array.from(
+      { length: 3000 },
+      (_, index) => `line ${index}: request req-${index} served in ${index % 97}ms`,
+    ).join('\n');
     const written = await session.append({ role: 'tool', toolCallId: 'h', content: big });
     expect(written.length).toBeGreaterThan(5);
     expect(written.every((occurrence) => occurrence.span.tokens <= session.config.maxSpanTokens)).toBe(true);

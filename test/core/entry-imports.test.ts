@@ -10,8 +10,12 @@ async function staticImports(file: string, seen: Set<string>, external: Set<stri
   const source = await readFile(file, 'utf8');
   for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
     const specifier = match[1] ?? '';
-    if (specifier.startsWith('.')) await staticImports(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')), seen, external);
-    else external.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier));
+    if (specifier.startsWith('.'))
+      await staticImports(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')), seen, external);
+    else
+      external.add(
+        specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier),
+      );
   }
 }
 
@@ -28,7 +32,15 @@ describe('the public surface', () => {
   it('keeps internals behind context-ledger/internal and opens sessions one way (ledger.session)', async () => {
     const root = await import('../../src/index.js');
     const internal = await import('../../src/internal.js');
-    const internals = ['fitHandleBudget', 'checkCarriedHandles', 'mergeHandles', 'ledgerBlock', 'canonicalSpanBytes', 'renderWindow', 'LedgerSession'];
+    const internals = [
+      'fitHandleBudget',
+      'checkCarriedHandles',
+      'mergeHandles',
+      'ledgerBlock',
+      'canonicalSpanBytes',
+      'renderWindow',
+      'LedgerSession',
+    ];
     for (const name of internals) {
       expect(Object.keys(root), `root exports ${name}`).not.toContain(name);
       expect(Object.keys(internal), `internal lacks ${name}`).toContain(name);
@@ -37,7 +49,9 @@ describe('the public surface', () => {
   });
 
   it('declares the internal subpath in package.json', async () => {
-    const manifest = JSON.parse(await readFile(join(process.cwd(), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const manifest = JSON.parse(await readFile(join(process.cwd(), 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
     expect(manifest.exports['./internal']).toEqual({ types: './dist/internal.d.ts', default: './dist/internal.js' });
   });
 });

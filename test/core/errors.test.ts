@@ -26,7 +26,10 @@ describe('error classes', () => {
     expect(InvalidInputError.isInstance(budget)).toBe(false);
     expect(LedgerError.isInstance(budget)).toBe(true);
     // An object made by another copy of the package carries the same global marker, not our prototype.
-    const foreign = Object.assign(new Error('missing'), { code: 'NOT_FOUND', [Symbol.for('context-ledger.error')]: true });
+    const foreign = Object.assign(new Error('missing'), {
+      code: 'NOT_FOUND',
+      [Symbol.for('context-ledger.error')]: true,
+    });
     expect(foreign instanceof NotFoundError).toBe(false);
     expect(NotFoundError.isInstance(foreign)).toBe(true);
     expect(InvalidInputError.isInstance(foreign)).toBe(false);

@@ -10,12 +10,16 @@ function recordingCounter(): { counter: TokenCounter; counted: string[] } {
   return { counted, counter: { name: o200k.name, count: (text) => (counted.push(text), o200k.count(text)) } };
 }
 
-const text = 'Edit src/app/main.ts and src/app/main.ts again; set PORT=8443, then PORT=8443 stays. Keep src/app/main.ts.';
+const text =
+  'Edit src/app/main.ts and src/app/main.ts again; set PORT=8443, then PORT=8443 stays. Keep src/app/main.ts.';
 
 describe('handle token counts', () => {
   it('stay the exact count of each handle text while a repeated text is counted once', () => {
     const { counter, counted } = recordingCounter();
-    const { entries } = messageToEntries({ role: 'user', content: text }, { maxSpanTokens: 2000, counter, byteStart: 0 });
+    const { entries } = messageToEntries(
+      { role: 'user', content: text },
+      { maxSpanTokens: 2000, counter, byteStart: 0 },
+    );
     const handles = entries.flatMap((entry) => entry.handles);
     const exact = createO200kCounter();
     expect(handles.filter((handle) => handle.text === 'src/app/main.ts')).toHaveLength(3);
@@ -27,11 +31,19 @@ describe('handle token counts', () => {
   it('share the counts given in handleTokens across messages, without changing them', () => {
     const { counter, counted } = recordingCounter();
     const handleTokens = new Map<string, number>();
-    const first = messageToEntries({ role: 'user', content: text }, { maxSpanTokens: 2000, counter, byteStart: 0, handleTokens });
+    const first = messageToEntries(
+      { role: 'user', content: text },
+      { maxSpanTokens: 2000, counter, byteStart: 0, handleTokens },
+    );
     const before = counted.length;
-    const second = messageToEntries({ role: 'assistant', content: text }, { maxSpanTokens: 2000, counter, byteStart: first.byteEnd, handleTokens });
+    const second = messageToEntries(
+      { role: 'assistant', content: text },
+      { maxSpanTokens: 2000, counter, byteStart: first.byteEnd, handleTokens },
+    );
     expect(counted.length - before).toBe(1);
-    expect(second.entries[0]?.handles.map((handle) => handle.tokens)).toEqual(first.entries[0]?.handles.map((handle) => handle.tokens));
+    expect(second.entries[0]?.handles.map((handle) => handle.tokens)).toEqual(
+      first.entries[0]?.handles.map((handle) => handle.tokens),
+    );
     expect(handleTokens.get('src/app/main.ts')).toBe(createO200kCounter().count('src/app/main.ts'));
   });
 });

@@ -53,9 +53,16 @@ describe('chunkText', () => {
 
 describe('messageToEntries', () => {
   it('extracts from the whole message, so no handle is a fragment of a chunk cut', () => {
-    const lines = Array.from({ length: 400 }, (_, index) => `call ReviewTokenStore.mint_${index}() with session_id=sess-${index} and check /srv/app/file_${index}.ex`);
+    const lines = Array.from(
+      { length: 400 },
+      (_, index) =>
+        `call ReviewTokenStore.mint_${index}() with session_id=sess-${index} and check /srv/app/file_${index}.ex`,
+    );
     const content = lines.join(' ');
-    const { entries, byteEnd } = messageToEntries({ role: 'assistant', content }, { maxSpanTokens: 300, counter, byteStart: 10 });
+    const { entries, byteEnd } = messageToEntries(
+      { role: 'assistant', content },
+      { maxSpanTokens: 300, counter, byteStart: 10 },
+    );
     expect(entries.length).toBeGreaterThan(3);
     expect(entries.map((entry) => entry.span.text).join('')).toBe(content);
     expect(entries[0]?.byteStart).toBe(10);
@@ -78,17 +85,25 @@ describe('messageToEntries', () => {
     expect(texts).toContain('src/a.ts');
     expect(texts).toContain('src/b.ts');
     expect(texts).not.toContain(long);
-    for (const entry of entries) for (const handle of entry.handles) expect(entry.span.text.slice(handle.start, handle.end)).toBe(handle.text);
+    for (const entry of entries)
+      for (const handle of entry.handles) expect(entry.span.text.slice(handle.start, handle.end)).toBe(handle.text);
   });
 
   it('treats tool output gutters as markup and drops JSON keys of tool-call arguments', () => {
     const { entries } = messageToEntries(
-      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'Read', arguments: '{"file_path":"/srv/app/config.exs","max_lines":20}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 't1', name: 'Read', arguments: '{"file_path":"/srv/app/config.exs","max_lines":20}' }],
+      },
       { maxSpanTokens: 500, counter, byteStart: 0 },
     );
     expect(entries.map((entry) => entry.span.kind)).toEqual(['tool-call']);
     expect(entries[0]?.handles.map((handle) => handle.text)).toEqual(['/srv/app/config.exs']);
-    const tool = messageToEntries({ role: 'tool', toolCallId: 't1', content: '    1\tNever call System.halt here.' }, { maxSpanTokens: 500, counter, byteStart: 0 });
+    const tool = messageToEntries(
+      { role: 'tool', toolCallId: 't1', content: '    1\tNever call System.halt here.' },
+      { maxSpanTokens: 500, counter, byteStart: 0 },
+    );
     expect(tool.entries[0]?.handles.map((handle) => handle.kind)).toEqual(['identifier']);
   });
 

@@ -12,14 +12,28 @@ function bulkyRounds(rounds: number, start = 0): TranscriptMessage[] {
   const messages: TranscriptMessage[] = [];
   for (let round = start; round < start + rounds; round++) {
     const id = `read_${round}`;
-    messages.push({ role: 'assistant', content: `Reading shard ${round}.`, toolCalls: [{ id, name: 'read_file', arguments: JSON.stringify({ path: `logs/shard_${round}.log` }) }] });
-    const lines = Array.from({ length: 14 }, (_, line) => `shard ${round} line ${line}: worker ip-10-1-${round}-${line} served /api/v2/orders/${round * 100 + line} in ${(line * 37) % 500}ms`);
-    messages.push({ role: 'tool', toolCallId: id, toolName: 'read_file', content: [`ERROR_CODE=E${4000 + round} in src/shards/shard_${round}.ts`, ...lines].join('\n') });
+    messages.push({
+      role: 'assistant',
+      content: `Reading shard ${round}.`,
+      toolCalls: [{ id, name: 'read_file', arguments: JSON.stringify({ path: `logs/shard_${round}.log` }) }],
+    });
+    const lines = Array.from(
+      { length: 14 },
+      (_, line) =>
+        `shard ${round} line ${line}: worker ip-10-1-${round}-${line} served /api/v2/orders/${round * 100 + line} in ${(line * 37) % 500}ms`,
+    );
+    messages.push({
+      role: 'tool',
+      toolCallId: id,
+      toolName: 'read_file',
+      content: [`ERROR_CODE=E${4000 + round} in src/shards/shard_${round}.ts`, ...lines].join('\n'),
+    });
   }
   return messages;
 }
 
-const measured = (messages: readonly { content: string }[]) => messages.reduce((sum, message) => sum + counter.count(message.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+const measured = (messages: readonly { content: string }[]) =>
+  messages.reduce((sum, message) => sum + counter.count(message.content) + MESSAGE_OVERHEAD_TOKENS, 0);
 
 describe('observation masking: the lossless step before any summary', () => {
   it('masks old bulky tool results and writes no record when that suffices; the stub names span id, size and handles', async () => {
@@ -38,7 +52,9 @@ describe('observation masking: the lossless step before any summary', () => {
     const stub = context.messages.find((message) => message.masked);
     expect(stub?.role).toBe('tool');
     expect(stub?.toolCallId).toBe('read_0');
-    expect(stub?.content).toMatch(/^\[tool result id=read_0\] \[masked: \d+ tokens of tool output; top handles: [^\]]+; recall "sha256:/);
+    expect(stub?.content).toMatch(
+      /^\[tool result id=read_0\] \[masked: \d+ tokens of tool output; top handles: [^\]]+; recall "sha256:/,
+    );
     expect(stub?.content).toContain(`recall "${stub?.spanId ?? '?'}" to read it verbatim`);
     expect(stub?.content).toContain('src/shards/shard_0.ts');
     const last = context.messages[context.messages.length - 1];
@@ -58,7 +74,9 @@ describe('observation masking: the lossless step before any summary', () => {
     expect(spanId).toBe(stub?.spanId);
     const result = await session.recall(spanId);
     expect(result.status).toBe('verified');
-    expect(result.results[0]?.text).toBe(transcript.find((message) => message.toolCallId === stub?.toolCallId && message.role === 'tool')?.content);
+    expect(result.results[0]?.text).toBe(
+      transcript.find((message) => message.toolCallId === stub?.toolCallId && message.role === 'tool')?.content,
+    );
   });
 
   it('keeps a masked result a tool message paired with its call for providers', async () => {
@@ -68,7 +86,9 @@ describe('observation masking: the lossless step before any summary', () => {
     const stub = context.messages.find((message) => message.masked);
     const prompt = originalsToPrompt(context);
     const parts = prompt.flatMap((message) => (message.role === 'tool' ? message.content : []));
-    const part = parts.find((candidate) => candidate.type === 'tool-result' && candidate.toolCallId === stub?.toolCallId);
+    const part = parts.find(
+      (candidate) => candidate.type === 'tool-result' && candidate.toolCallId === stub?.toolCallId,
+    );
     expect(part).toBeDefined();
     expect(part?.type === 'tool-result' && part.output.type === 'text' ? part.output.value : '').toContain('[masked: ');
   });
@@ -121,7 +141,11 @@ describe('budget use after a compaction', () => {
         fills++;
         // The first compaction assumes a summary as long as its budget; later ones expect one as long as the last.
         if (fills === 1) continue;
-        const largest = Math.max(...context.messages.filter((message) => message.source === 'original').map((message) => counter.count(message.content) + MESSAGE_OVERHEAD_TOKENS));
+        const largest = Math.max(
+          ...context.messages
+            .filter((message) => message.source === 'original')
+            .map((message) => counter.count(message.content) + MESSAGE_OVERHEAD_TOKENS),
+        );
         // The ledger block is estimated before the record exists (measured here: +0 to +67 with 40-token messages).
         expect(Math.abs(context.tokens - session.config.targetFill * 4000)).toBeLessThanOrEqual(2 * largest);
       }
@@ -131,7 +155,9 @@ describe('budget use after a compaction', () => {
 
   it('keeps an explicit keepRecentTokens, handleBudgetTokens and summaryBudgetTokens', async () => {
     const ledger = memoryLedger();
-    const session = await ledger.session('explicit', { window: { maxTokens: 4000, keepRecentTokens: 500, handleBudgetTokens: 300, summaryBudgetTokens: 200 } });
+    const session = await ledger.session('explicit', {
+      window: { maxTokens: 4000, keepRecentTokens: 500, handleBudgetTokens: 300, summaryBudgetTokens: 200 },
+    });
     expect(session.config.adaptiveHandleBudget).toBe(false);
     await session.append(SEED_OPENING);
     let round = 0;
@@ -141,7 +167,9 @@ describe('budget use after a compaction', () => {
       await session.render();
     }
     const context = session.peek();
-    const recent = context.messages.filter((message) => message.source === 'original').reduce((sum, message) => sum + counter.count(message.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+    const recent = context.messages
+      .filter((message) => message.source === 'original')
+      .reduce((sum, message) => sum + counter.count(message.content) + MESSAGE_OVERHEAD_TOKENS, 0);
     expect(recent).toBeLessThanOrEqual(500);
     const active = session.activeRecord();
     expect(active?.summaryTokens).toBeLessThanOrEqual(200);
@@ -160,7 +188,10 @@ describe('budget use after a compaction', () => {
     await session.append(bulkyRounds(12));
     await session.render();
     const active = session.activeRecord();
-    const handleCost = (active?.handles ?? []).reduce((sum, handle) => sum + handle.tokens + (handle.kind === 'constraint' ? 12 : 2), 0);
+    const handleCost = (active?.handles ?? []).reduce(
+      (sum, handle) => sum + handle.tokens + (handle.kind === 'constraint' ? 12 : 2),
+      0,
+    );
     expect(handleCost).toBeGreaterThan(session.config.handleBudgetTokens);
     expect((await session.render()).tokens).toBeLessThanOrEqual(4000);
   });

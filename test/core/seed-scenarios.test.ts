@@ -35,7 +35,9 @@ describe('seed 000: the payments replica', () => {
     const record = session.records().find((candidate) => candidate.type === 'summary');
     expect(record).toBeDefined();
     expect(record?.reversible).toBe(false);
-    const finding = record?.findings.find((candidate) => candidate.token === 'eu-west-1' || candidate.message.includes('eu-west-1'));
+    const finding = record?.findings.find(
+      (candidate) => candidate.token === 'eu-west-1' || candidate.message.includes('eu-west-1'),
+    );
     expect(finding?.code).toMatch(/altered-handle|invented-handle/);
     const context = await session.render();
     expect(context.text).toContain('LOSSY');
@@ -46,7 +48,8 @@ describe('seed 000: the payments replica', () => {
     const ledger = memoryLedger();
     const session = await ledger.session('handoff');
     const record = await session.importExternalSummary({
-      summary: 'User is debugging a deployment failure on the payments service; earlier attempts to adjust configuration were unsuccessful.',
+      summary:
+        'User is debugging a deployment failure on the payments service; earlier attempts to adjust configuration were unsuccessful.',
       summarizer: { name: 'other-tool', version: '1' },
       toSeq: -1,
     });
@@ -71,13 +74,23 @@ describe('seed 000: the cascade guard', () => {
     expect(lossy).toBeDefined();
     if (!lossy) return;
     const dropped = lossy.handles.filter((handle) => handle.text !== 'eu-west-2b');
-    expect(() => checkCarriedHandles(lossy, lossy.handles, dropped, { sessionId: 'guard' })).toThrowError(LossyRecompactionError);
+    expect(() => checkCarriedHandles(lossy, lossy.handles, dropped, { sessionId: 'guard' })).toThrowError(
+      LossyRecompactionError,
+    );
     expect(() => checkCarriedHandles(lossy, lossy.handles, lossy.handles, { sessionId: 'guard' })).not.toThrow();
     await session.append(fillerTurns(20, 20));
     await session.render();
-    const next = session.records().filter((record) => record.type === 'summary').at(-1);
+    const next = session
+      .records()
+      .filter((record) => record.type === 'summary')
+      .at(-1);
     expect(next?.ancestors).toContain(lossy.id);
-    const carried = new Set([...(next?.handles ?? []), ...(session.records().find((record) => record.id === next?.checkpointId)?.handles ?? [])].map((handle) => `${handle.kind}:${handle.text}`));
+    const carried = new Set(
+      [
+        ...(next?.handles ?? []),
+        ...(session.records().find((record) => record.id === next?.checkpointId)?.handles ?? []),
+      ].map((handle) => `${handle.kind}:${handle.text}`),
+    );
     for (const handle of lossy.handles) expect(carried.has(`${handle.kind}:${handle.text}`)).toBe(true);
   });
 });

@@ -27,8 +27,9 @@ export interface CheckedHandle {
 const WORD = /^[A-Za-z0-9_]$/;
 // Written escapes as they appear in stored text: JSON escapes (a doubly escaped `\\\\n` is JSON quoting source code's `\\n`)
 // and terminal sequences (raw ESC or spelled out).
-// eslint-disable-next-line no-control-regex -- ESC is what the check looks for
-const ESCAPES = /\\\\[nrt]|\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|(?:\u001b|\\u001[bB]|\\x1[bB]|\\033)\[[0-9;?]*[ -/]*[@-~]/g;
+const ESCAPES =
+  // eslint-disable-next-line no-control-regex -- ESC is what the check looks for
+  /\\\\[nrt]|\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|(?:\u001b|\\u001[bB]|\\x1[bB]|\\033)\[[0-9;?]*[ -/]*[@-~]/g;
 // eslint-disable-next-line no-control-regex -- ESC is what the check looks for
 const TERMINAL = /\u001b|\\u001[bB]|\\x1[bB]|\\033\[/;
 // eslint-disable-next-line no-control-regex -- ESC is what the check looks for
@@ -56,12 +57,14 @@ export function handleArtifacts(span: CheckedSpan, handle: CheckedHandle, edges 
   const { text } = handle;
   const source = span.text;
   if (source.slice(handle.start, handle.end) !== text) found.push('not-a-slice');
-  const before = handle.start === 0 ? span.previous.slice(-1) : source[handle.start - 1] ?? '';
-  const after = handle.end === source.length ? span.next.slice(0, 1) : source[handle.end] ?? '';
+  const before = handle.start === 0 ? span.previous.slice(-1) : (source[handle.start - 1] ?? '');
+  const after = handle.end === source.length ? span.next.slice(0, 1) : (source[handle.end] ?? '');
   if (WORD.test(before) && WORD.test(text[0] ?? '') && !edges.ends.has(handle.start)) found.push('starts-in-word');
-  if (WORD.test(after) && WORD.test(text[text.length - 1] ?? '') && !edges.starts.has(handle.end)) found.push('ends-in-word');
+  if (WORD.test(after) && WORD.test(text[text.length - 1] ?? '') && !edges.starts.has(handle.end))
+    found.push('ends-in-word');
   if (text.endsWith('\\')) found.push('ends-with-backslash');
-  if (TERMINAL.test(text) || TERMINAL_BEFORE.test(source.slice(Math.max(0, handle.start - 12), handle.start))) found.push('terminal-escape');
+  if (TERMINAL.test(text) || TERMINAL_BEFORE.test(source.slice(Math.max(0, handle.start - 12), handle.start)))
+    found.push('terminal-escape');
   if (before === '<' && /^\/[A-Za-z][\w:.-]*$/.test(text)) found.push('tag-closer');
   if (TAG_INSIDE.test(text)) found.push('tag-inside');
   if (JSON_QUOTE_OR_BACKSLASH.test(text) || (JSON_CONTROL.test(text) && !DRIVE.test(text))) found.push('json-escape');
@@ -77,5 +80,7 @@ export function handleArtifacts(span: CheckedSpan, handle: CheckedHandle, edges 
 /** Every artifact of the handles of one span, as `artifact kind:"text"` lines. */
 export function spanArtifacts(span: CheckedSpan, handles: readonly CheckedHandle[]): string[] {
   const edges = escapeEdges(span.text);
-  return handles.flatMap((handle) => handleArtifacts(span, handle, edges).map((artifact) => `${artifact} ${handle.kind}:${JSON.stringify(handle.text)}`));
+  return handles.flatMap((handle) =>
+    handleArtifacts(span, handle, edges).map((artifact) => `${artifact} ${handle.kind}:${JSON.stringify(handle.text)}`),
+  );
 }

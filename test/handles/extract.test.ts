@@ -18,10 +18,60 @@ function assertSlices(input: string, handles: readonly ExtractedHandle[]): void 
 }
 
 const FRAGMENTS = [
-  'PAYMENTS_DB_REPLICA=eu-west-2b', ' do not ', 'never ', 'only ', '/etc/x.conf', 'src/a.ts:12', 'https://x.io/a?b=1', 'db.internal:5432',
-  '10.0.3.7', 'v1.2.3', 'node@20', 'Python 3.11', 'max_retries: 7', 'retry ceiling of 7', '30s', '256 MiB', 'a@b.io', '2026-11-12',
-  'Nov 12, 2026', 'Error: x', 'TypeError: y', '\n', '. ', ', ', '"', "'", '`', '(', ')', '()', '[', ']', ':', '=', '-', '.', '/', '@',
-  '#12', '  ', '\t', 'POST /api', 'é', '😀', '\r\n', 'E   ', '- ', '> ', '1. ', 'read-only', 'GET ', '--flag=1', '$X_Y', '::',
+  'PAYMENTS_DB_REPLICA=eu-west-2b',
+  ' do not ',
+  'never ',
+  'only ',
+  '/etc/x.conf',
+  'src/a.ts:12',
+  'https://x.io/a?b=1',
+  'db.internal:5432',
+  '10.0.3.7',
+  'v1.2.3',
+  'node@20',
+  'Python 3.11',
+  'max_retries: 7',
+  'retry ceiling of 7',
+  '30s',
+  '256 MiB',
+  'a@b.io',
+  '2026-11-12',
+  'Nov 12, 2026',
+  'Error: x',
+  'TypeError: y',
+  '\n',
+  '. ',
+  ', ',
+  '"',
+  "'",
+  '`',
+  '(',
+  ')',
+  '()',
+  '[',
+  ']',
+  ':',
+  '=',
+  '-',
+  '.',
+  '/',
+  '@',
+  '#12',
+  '  ',
+  '\t',
+  'POST /api',
+  'é',
+  '😀',
+  '\r\n',
+  'E   ',
+  '- ',
+  '> ',
+  '1. ',
+  'read-only',
+  'GET ',
+  '--flag=1',
+  '$X_Y',
+  '::',
 ];
 
 describe('extractHandles', () => {
@@ -36,7 +86,8 @@ describe('extractHandles', () => {
     for (let index = 1; index < first.length; index++) {
       const previous = first[index - 1] as ExtractedHandle;
       const current = first[index] as ExtractedHandle;
-      const order = previous.start - current.start || HANDLE_KINDS.indexOf(previous.kind) - HANDLE_KINDS.indexOf(current.kind);
+      const order =
+        previous.start - current.start || HANDLE_KINDS.indexOf(previous.kind) - HANDLE_KINDS.indexOf(current.kind);
       expect(order).toBeLessThanOrEqual(0);
     }
   });
@@ -60,7 +111,13 @@ describe('extractHandles', () => {
   });
 
   it('rejects statements of fact and inability as constraints', () => {
-    for (const text of ["I don't know why.", 'I do not see the file.', "I can't find it.", 'I only found two matches.', 'The job never finished.']) {
+    for (const text of [
+      "I don't know why.",
+      'I do not see the file.',
+      "I can't find it.",
+      'I only found two matches.',
+      'The job never finished.',
+    ]) {
       expect(extractHandles(text, { kinds: ['constraint'] })).toEqual([]);
     }
   });
@@ -68,7 +125,9 @@ describe('extractHandles', () => {
   it('filters by kind after resolving overlaps', () => {
     const text = 'Host payments-db.eu-west-2b.rds.amazonaws.com, region eu-west-2b.';
     expect(pairs(extractHandles(text, { kinds: ['identifier'] }))).toEqual(['identifier:eu-west-2b']);
-    expect(pairs(extractHandles(text, { kinds: ['endpoint'] }))).toEqual(['endpoint:payments-db.eu-west-2b.rds.amazonaws.com']);
+    expect(pairs(extractHandles(text, { kinds: ['endpoint'] }))).toEqual([
+      'endpoint:payments-db.eu-west-2b.rds.amazonaws.com',
+    ]);
   });
 
   it('never throws and always slices exactly, for arbitrary strings', () => {
@@ -86,7 +145,37 @@ describe('extractHandles', () => {
   });
 
   it('returns on pathological inputs', () => {
-    const units = ['a/', '-', '.', 'a', '1.', ':1', 'aB', '_', 'do not ', '@', 'x=', '"', '(', '()', ' ()', '#1', 'AAAAb', '1 ', 'never ', '\n', 'E  x\n', 'a-1-', 'a.b.', '::a', 'http://', 'timeout ', 'k="', 'Nov 1 ', 'only. '];
+    const units = [
+      'a/',
+      '-',
+      '.',
+      'a',
+      '1.',
+      ':1',
+      'aB',
+      '_',
+      'do not ',
+      '@',
+      'x=',
+      '"',
+      '(',
+      '()',
+      ' ()',
+      '#1',
+      'AAAAb',
+      '1 ',
+      'never ',
+      '\n',
+      'E  x\n',
+      'a-1-',
+      'a.b.',
+      '::a',
+      'http://',
+      'timeout ',
+      'k="',
+      'Nov 1 ',
+      'only. ',
+    ];
     for (const unit of units) {
       const input = unit.repeat(Math.ceil(100_000 / unit.length));
       assertSlices(input, extractHandles(input));

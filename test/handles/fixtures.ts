@@ -2,7 +2,14 @@
  * The labelled handle fixture set: every entry lists the complete multiset of
  * `(kind, text)` pairs its string should yield, hard negatives included (`expect: []`).
  */
-import { ENDPOINT_FIXTURES, EMAIL_FIXTURES, IDENTIFIER_FIXTURES, PATH_FIXTURES, URL_FIXTURES, VERSION_FIXTURES } from './fixtures/tokens.js';
+import {
+  ENDPOINT_FIXTURES,
+  EMAIL_FIXTURES,
+  IDENTIFIER_FIXTURES,
+  PATH_FIXTURES,
+  URL_FIXTURES,
+  VERSION_FIXTURES,
+} from './fixtures/tokens.js';
 import { ASSIGNMENT_FIXTURES, DATE_FIXTURES, NUMBER_FIXTURES } from './fixtures/phrases.js';
 import { CONSTRAINT_FIXTURES, ERROR_FIXTURES } from './fixtures/sentences.js';
 import { TRANSCRIPT_FIXTURES } from './fixtures/transcripts.js';

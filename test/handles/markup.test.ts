@@ -49,7 +49,9 @@ describe('terminal escapes', () => {
 
 describe('JSON string escapes', () => {
   it('end a route, path or URL', () => {
-    expect(pairs('{"command":"curl -X POST /api/hooks/session-start\\" -d {}"}')).toEqual(['endpoint:POST /api/hooks/session-start']);
+    expect(pairs('{"command":"curl -X POST /api/hooks/session-start\\" -d {}"}')).toEqual([
+      'endpoint:POST /api/hooks/session-start',
+    ]);
     expect(pairs('{"a":"see https://x.io/a\\nthen"}')).toEqual(['url:https://x.io/a']);
     expect(pairs('{"a":"open \\"lib/spotter/app.ex\\" now"}')).toEqual(['path:lib/spotter/app.ex']);
   });
@@ -77,13 +79,18 @@ describe('JSON string escapes', () => {
   });
 
   it('split a sentence at a \\n escape, so a constraint holds none', () => {
-    expect(pairs('"Key files:\\nDo not touch src/a.ts.\\nThanks"')).toEqual(['constraint:Do not touch src/a.ts.', 'path:src/a.ts']);
+    expect(pairs('"Key files:\\nDo not touch src/a.ts.\\nThanks"')).toEqual([
+      'constraint:Do not touch src/a.ts.',
+      'path:src/a.ts',
+    ]);
   });
 });
 
 describe('markup tags', () => {
   it('are never paths or identifiers', () => {
-    expect(pairs('<local-command-caveat>x</local-command-caveat> <command-name>/clear</command-name>')).toEqual(['path:/clear']);
+    expect(pairs('<local-command-caveat>x</local-command-caveat> <command-name>/clear</command-name>')).toEqual([
+      'path:/clear',
+    ]);
     expect(pairs('<div class="row"><button>Go</button></div>')).toEqual(['assignment:class="row"']);
     expect(pairs('<my_tag/> <br/> <img src="logo.png" />')).toEqual(['assignment:src="logo.png"', 'path:logo.png']);
   });
@@ -113,7 +120,8 @@ describe('line-number gutters', () => {
   });
 
   it('make a line-numbered dump hold no constraints, config lines or error lines', () => {
-    const dump = '   101→    case System.cmd("git", args) do\n   102→  # Do not call this from a test.\n   103→  mode: "read-only"\n   104→RuntimeError: boom';
+    const dump =
+      '   101→    case System.cmd("git", args) do\n   102→  # Do not call this from a test.\n   103→  mode: "read-only"\n   104→RuntimeError: boom';
     expect(pairs(dump, true).filter((pair) => /^(?:constraint|assignment|error):/.test(pair))).toEqual([]);
     expect(pairs('    7\tNever deploy on Fridays.', true)).toEqual([]);
   });
@@ -125,7 +133,12 @@ describe('line-number gutters', () => {
 
 describe('constraints are prose', () => {
   it('skips code-looking lines', () => {
-    for (const line of ['{:lazy_html, ">= 0.1.0", only: :test}', 'if (readOnly && !force) { return; }', 'x = only_if(y) || never', '  |> Enum.filter(&(&1.only))']) {
+    for (const line of [
+      '{:lazy_html, ">= 0.1.0", only: :test}',
+      'if (readOnly && !force) { return; }',
+      'x = only_if(y) || never',
+      '  |> Enum.filter(&(&1.only))',
+    ]) {
       expect(extractHandles(line, { kinds: ['constraint'] }), line).toEqual([]);
     }
   });
@@ -136,14 +149,20 @@ describe('constraints are prose', () => {
   });
 
   it('skips a trigger inside inline code but keeps prose around code', () => {
-    expect(pairs('Added `{:lazy_html, ">= 0.1.0", only: :test}` to mix.exs.').filter((pair) => pair.startsWith('constraint:'))).toEqual([]);
+    expect(
+      pairs('Added `{:lazy_html, ">= 0.1.0", only: :test}` to mix.exs.').filter((pair) =>
+        pair.startsWith('constraint:'),
+      ),
+    ).toEqual([]);
     expect(pairs('Never use `==` to compare floats.')).toContain('constraint:Never use `==` to compare floats.');
   });
 });
 
 describe('config lines of code decoded from JSON', () => {
   it('are not assignments when the value opens a block or repeats the key', () => {
-    const found = pairs('{"new_string":"    %{\\n      content: %{\\n      session_id: session_id,\\n      mode: :plain\\n"}');
+    const found = pairs(
+      '{"new_string":"    %{\\n      content: %{\\n      session_id: session_id,\\n      mode: :plain\\n"}',
+    );
     expect(found.filter((pair) => pair.startsWith('assignment:'))).toEqual(['assignment:mode: :plain']);
   });
 });

@@ -20,7 +20,9 @@ describe('handle extraction quality', () => {
   for (const kind of HANDLE_KINDS) {
     it(`${kind}: precision and recall reach the floor`, () => {
       const floor = FLOOR[kind] ?? DEFAULT_FLOOR;
-      const misses = score.misses.filter((miss) => miss.kind === kind).map((miss) => `${miss.type} ${JSON.stringify(miss.text)}`);
+      const misses = score.misses
+        .filter((miss) => miss.kind === kind)
+        .map((miss) => `${miss.type} ${JSON.stringify(miss.text)}`);
       expect(score.kinds[kind].precision, misses.join('\n')).toBeGreaterThanOrEqual(floor.precision);
       expect(score.kinds[kind].recall, misses.join('\n')).toBeGreaterThanOrEqual(floor.recall);
     });

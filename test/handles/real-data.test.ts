@@ -14,8 +14,14 @@ import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { handleArtifacts, spanArtifacts } from './artifacts.js';
 
-const CANDIDATES = [process.env.CONTEXT_LEDGER_DATA, join(process.cwd(), '..', 'shared', 'data'), join(process.cwd(), '..', '..', 'shared', 'data')];
-const DATA = CANDIDATES.find((candidate): candidate is string => candidate !== undefined && existsSync(join(candidate, 'claude-code')));
+const CANDIDATES = [
+  process.env.CONTEXT_LEDGER_DATA,
+  join(process.cwd(), '..', 'shared', 'data'),
+  join(process.cwd(), '..', '..', 'shared', 'data'),
+];
+const DATA = CANDIDATES.find(
+  (candidate): candidate is string => candidate !== undefined && existsSync(join(candidate, 'claude-code')),
+);
 const SWE_AGENT_TRAJECTORIES = 10;
 
 function dataFiles(directory: string): { file: string; conversations: number }[] {
@@ -61,20 +67,28 @@ async function replay(store: LedgerStore, file: string, conversations: number): 
 }
 
 /** Every artifact of every stored handle of a session, with the seq of its span. */
-async function sessionArtifacts(store: LedgerStore, sessionId: string): Promise<{ handles: number; artifacts: string[] }> {
+async function sessionArtifacts(
+  store: LedgerStore,
+  sessionId: string,
+): Promise<{ handles: number; artifacts: string[] }> {
   const occurrences = await store.occurrences(sessionId);
   const handles = await store.handles(sessionId);
   const bySeq = new Map(occurrences.map((occurrence) => [occurrence.seq, occurrence]));
   const neighbour = (seq: number, delta: number): string => {
     const own = bySeq.get(seq);
     const other = bySeq.get(seq + delta);
-    if (own?.chunk === undefined || other?.chunk === undefined || other.chunk.index !== own.chunk.index + delta) return '';
+    if (own?.chunk === undefined || other?.chunk === undefined || other.chunk.index !== own.chunk.index + delta)
+      return '';
     return other.span.text;
   };
   const artifacts: string[] = [];
   for (const occurrence of occurrences) {
     const own = handles.filter((handle) => handle.seq === occurrence.seq && handle.spanId === occurrence.spanId);
-    const span = { text: occurrence.span.text, previous: neighbour(occurrence.seq, -1), next: neighbour(occurrence.seq, 1) };
+    const span = {
+      text: occurrence.span.text,
+      previous: neighbour(occurrence.seq, -1),
+      next: neighbour(occurrence.seq, 1),
+    };
     artifacts.push(...spanArtifacts(span, own).map((line) => `seq ${occurrence.seq}: ${line}`));
   }
   return { handles: handles.length, artifacts };
@@ -91,8 +105,12 @@ describe('the artifact check itself', () => {
     expect(check('\u001b[22m done', 2, 5, 'number')).toContain('terminal-escape');
     expect(check('x \\u001b[2m y', 9, 11, 'number')).toContain('terminal-escape');
     expect(check('{"a":"b\\"c"}', 5, 10, 'identifier')).toContain('json-escape');
-    expect(check('sion_id x', 0, 7, 'identifier', { text: '', previous: 'the ses', next: '' })).toContain('starts-in-word');
-    expect(check('ReviewT', 0, 7, 'identifier', { text: '', previous: '', next: 'okenStore' })).toContain('ends-in-word');
+    expect(check('sion_id x', 0, 7, 'identifier', { text: '', previous: 'the ses', next: '' })).toContain(
+      'starts-in-word',
+    );
+    expect(check('ReviewT', 0, 7, 'identifier', { text: '', previous: '', next: 'okenStore' })).toContain(
+      'ends-in-word',
+    );
     expect(check('url http://127.0.0.1:${port}/x', 4, 22, 'url')).toContain('template-cut');
     expect(check('   12→Do not use X.', 6, 19, 'constraint')).toContain('constraint-in-dump');
     expect(check('see <b>x</b> now', 4, 12, 'constraint')).toContain('tag-inside');

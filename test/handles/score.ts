@@ -53,11 +53,14 @@ export interface ExtractionScore {
 
 /** Scores `extractHandles` over labelled strings, per kind. */
 export function scoreExtraction(fixtures: readonly LabelledText[]): ExtractionScore {
-  const counts = new Map<HandleKind, { tp: number; fp: number; fn: number }>(HANDLE_KINDS.map((kind) => [kind, { tp: 0, fp: 0, fn: 0 }]));
+  const counts = new Map<HandleKind, { tp: number; fp: number; fn: number }>(
+    HANDLE_KINDS.map((kind) => [kind, { tp: 0, fp: 0, fn: 0 }]),
+  );
   const misses: ScoreMiss[] = [];
   for (const fixture of fixtures) {
     const expected = new Map<string, number>();
-    for (const item of fixture.expect) expected.set(`${item.kind}\u0000${item.text}`, (expected.get(`${item.kind}\u0000${item.text}`) ?? 0) + 1);
+    for (const item of fixture.expect)
+      expected.set(`${item.kind}\u0000${item.text}`, (expected.get(`${item.kind}\u0000${item.text}`) ?? 0) + 1);
     for (const handle of extractHandles(fixture.text)) {
       const id = `${handle.kind}\u0000${handle.text}`;
       const left = expected.get(id) ?? 0;
@@ -82,7 +85,13 @@ export function scoreExtraction(fixtures: readonly LabelledText[]): ExtractionSc
   }
   const kinds = {} as Record<HandleKind, KindScore>;
   for (const [kind, { tp, fp, fn }] of counts) {
-    kinds[kind] = { precision: tp + fp === 0 ? 1 : tp / (tp + fp), recall: tp + fn === 0 ? 1 : tp / (tp + fn), tp, fp, fn };
+    kinds[kind] = {
+      precision: tp + fp === 0 ? 1 : tp / (tp + fp),
+      recall: tp + fn === 0 ? 1 : tp / (tp + fn),
+      tp,
+      fp,
+      fn,
+    };
   }
   return { kinds, misses, fixtures: fixtures.length };
 }

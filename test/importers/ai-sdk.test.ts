@@ -11,7 +11,11 @@ describe('ai-sdk importer', () => {
     expect(skipped).toEqual([]);
     expect(events).toEqual([
       message({ role: 'system', content: 'You help operators of the fleet-tracker service.', label: at(0) }),
-      message({ role: 'user', content: 'Where is truck TX-409 and is its log attached?\n[image]\n[file: tx409.log]', label: at(1) }),
+      message({
+        role: 'user',
+        content: 'Where is truck TX-409 and is its log attached?\n[image]\n[file: tx409.log]',
+        label: at(1),
+      }),
       message({
         role: 'assistant',
         content: 'Looking it up.',
@@ -21,7 +25,13 @@ describe('ai-sdk importer', () => {
         ],
         label: at(2),
       }),
-      message({ role: 'tool', content: '{"lat":52.37,"lon":4.89,"city":"Amsterdam"}', toolCallId: 'call_f1', toolName: 'locate', label: at(3) }),
+      message({
+        role: 'tool',
+        content: '{"lat":52.37,"lon":4.89,"city":"Amsterdam"}',
+        toolCallId: 'call_f1',
+        toolName: 'locate',
+        label: at(3),
+      }),
       message({ role: 'tool', content: 'ENOENT: tx409.log', toolCallId: 'call_f2', toolName: 'readLog', label: at(3) }),
       message({
         role: 'assistant',
@@ -32,9 +42,25 @@ describe('ai-sdk importer', () => {
         ],
         label: at(4),
       }),
-      message({ role: 'tool', content: '[execution denied: operator declined]', toolCallId: 'call_f3', toolName: 'notify', label: at(5) }),
-      message({ role: 'tool', content: 'snapshot taken\n[media]', toolCallId: 'call_f4', toolName: 'snapshot', label: at(5) }),
-      message({ role: 'assistant', content: 'TX-409 is in Amsterdam (52.37, 4.89). The log file was not found.', label: at(6) }),
+      message({
+        role: 'tool',
+        content: '[execution denied: operator declined]',
+        toolCallId: 'call_f3',
+        toolName: 'notify',
+        label: at(5),
+      }),
+      message({
+        role: 'tool',
+        content: 'snapshot taken\n[media]',
+        toolCallId: 'call_f4',
+        toolName: 'snapshot',
+        label: at(5),
+      }),
+      message({
+        role: 'assistant',
+        content: 'TX-409 is in Amsterdam (52.37, 4.89). The log file was not found.',
+        label: at(6),
+      }),
     ]);
   });
 
@@ -43,14 +69,25 @@ describe('ai-sdk importer', () => {
       'legacy.json',
       JSON.stringify({
         messages: [
-          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'search', args: { q: 'rates' } }, { type: 'tool-result', toolCallId: 'c1', toolName: 'search', result: { hits: 2 } }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool-call', toolCallId: 'c1', toolName: 'search', args: { q: 'rates' } },
+              { type: 'tool-result', toolCallId: 'c1', toolName: 'search', result: { hits: 2 } },
+            ],
+          },
           { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'echo', result: 'plain' }] },
         ],
       }),
     );
     const { events } = await readAll(aiSdkImporter, file);
     expect(events).toEqual([
-      message({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'search', arguments: '{"q":"rates"}' }], label: `${file}#0` }),
+      message({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'search', arguments: '{"q":"rates"}' }],
+        label: `${file}#0`,
+      }),
       message({ role: 'tool', content: '{"hits":2}', toolCallId: 'c1', toolName: 'search', label: `${file}#0` }),
       message({ role: 'tool', content: 'plain', toolCallId: 'c2', toolName: 'echo', label: `${file}#1` }),
     ]);
@@ -59,7 +96,11 @@ describe('ai-sdk importer', () => {
   it('names file, message index and field of bad messages; skipInvalid skips them', async () => {
     const file = await tempFile(
       'bad.json',
-      JSON.stringify([{ role: 'system', content: 'ok' }, { role: 'tool', content: [{ type: 'tool-result', toolName: 'x', output: { type: 'text', value: 'y' } }] }, { role: 'system', content: [] }]),
+      JSON.stringify([
+        { role: 'system', content: 'ok' },
+        { role: 'tool', content: [{ type: 'tool-result', toolName: 'x', output: { type: 'text', value: 'y' } }] },
+        { role: 'system', content: [] },
+      ]),
     );
     const error = await errorOf(aiSdkImporter, file);
     expect(TranscriptParseError.isInstance(error)).toBe(true);

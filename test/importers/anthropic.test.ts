@@ -9,12 +9,31 @@ describe('anthropic importer', () => {
     const { events, skipped } = await readAll(anthropicImporter, file);
     expect(skipped).toEqual([]);
     expect(events).toEqual([
-      message({ role: 'system', content: 'You are a release assistant for the checkout team.\nNever deploy on Fridays.', label: `${file}#system` }),
+      message({
+        role: 'system',
+        content: 'You are a release assistant for the checkout team.\nNever deploy on Fridays.',
+        label: `${file}#system`,
+      }),
       message({ role: 'user', content: 'Is build 8812 green?', label: `${file}#0` }),
-      message({ role: 'assistant', content: 'Checking build 8812.', toolCalls: [{ id: 'toolu_b1', name: 'get_build', arguments: '{"id":8812}' }], label: `${file}#1` }),
-      message({ role: 'tool', content: 'build 8812: passed (14m02s)', toolCallId: 'toolu_b1', toolName: 'get_build', label: `${file}#2` }),
+      message({
+        role: 'assistant',
+        content: 'Checking build 8812.',
+        toolCalls: [{ id: 'toolu_b1', name: 'get_build', arguments: '{"id":8812}' }],
+        label: `${file}#1`,
+      }),
+      message({
+        role: 'tool',
+        content: 'build 8812: passed (14m02s)',
+        toolCallId: 'toolu_b1',
+        toolName: 'get_build',
+        label: `${file}#2`,
+      }),
       message({ role: 'user', content: 'And the canary?', label: `${file}#2` }),
-      message({ role: 'assistant', content: 'Build 8812 passed in 14m02s. The canary has not started yet.', label: `${file}#3` }),
+      message({
+        role: 'assistant',
+        content: 'Build 8812 passed in 14m02s. The canary has not started yet.',
+        label: `${file}#3`,
+      }),
     ]);
   });
 
@@ -30,7 +49,14 @@ describe('anthropic importer', () => {
   it('names file, message index and field of bad messages; skipInvalid skips them', async () => {
     const file = await tempFile(
       'bad.json',
-      JSON.stringify({ messages: [{ role: 'user', content: 'ok' }, { role: 'wizard', content: 'x' }, { role: 'user', content: [{ type: 'tool_result' }] }, { role: 'assistant', content: 7 }] }),
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'ok' },
+          { role: 'wizard', content: 'x' },
+          { role: 'user', content: [{ type: 'tool_result' }] },
+          { role: 'assistant', content: 7 },
+        ],
+      }),
     );
     const error = await errorOf(anthropicImporter, file);
     expect(TranscriptParseError.isInstance(error)).toBe(true);

@@ -12,24 +12,78 @@ describe('codex importer', () => {
     const { events, skipped } = await readAll(codexImporter, file);
     expect(skipped).toEqual([]);
     expect(events).toEqual([
-      message({ role: 'system', content: '<permissions instructions>workspace-write</permissions instructions>', label: at(2) }),
-      message({ role: 'user', content: '<environment_context>\n  <cwd>/home/dev/inventory</cwd>\n</environment_context>', label: at(3) }),
+      message({
+        role: 'system',
+        content: '<permissions instructions>workspace-write</permissions instructions>',
+        label: at(2),
+      }),
+      message({
+        role: 'user',
+        content: '<environment_context>\n  <cwd>/home/dev/inventory</cwd>\n</environment_context>',
+        label: at(3),
+      }),
       message({ role: 'user', content: 'Why does `make sync` fail with ECONNREFUSED 10.0.4.17:5432?', label: at(4) }),
-      message({ role: 'assistant', content: '', toolCalls: [{ id: 'call_k1', name: 'shell', arguments: '{"command":["bash","-lc","grep -n DB_HOST .env"]}' }], label: at(8) }),
-      message({ role: 'tool', content: '{"output":"3:DB_HOST=10.0.4.17\\n","metadata":{"exit_code":0}}', toolCallId: 'call_k1', toolName: 'shell', label: at(9) }),
       message({
         role: 'assistant',
         content: '',
-        toolCalls: [{ id: 'call_k2', name: 'apply_patch', arguments: '*** Begin Patch\n*** Update File: .env\n-DB_HOST=10.0.4.17\n+DB_HOST=db.internal\n*** End Patch' }],
+        toolCalls: [{ id: 'call_k1', name: 'shell', arguments: '{"command":["bash","-lc","grep -n DB_HOST .env"]}' }],
+        label: at(8),
+      }),
+      message({
+        role: 'tool',
+        content: '{"output":"3:DB_HOST=10.0.4.17\\n","metadata":{"exit_code":0}}',
+        toolCallId: 'call_k1',
+        toolName: 'shell',
+        label: at(9),
+      }),
+      message({
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          {
+            id: 'call_k2',
+            name: 'apply_patch',
+            arguments:
+              '*** Begin Patch\n*** Update File: .env\n-DB_HOST=10.0.4.17\n+DB_HOST=db.internal\n*** End Patch',
+          },
+        ],
         label: at(10),
       }),
-      message({ role: 'tool', content: 'Success. Updated the following files:\nM .env', toolCallId: 'call_k2', toolName: 'apply_patch', label: at(11) }),
-      message({ role: 'assistant', content: '', toolCalls: [{ id: 'call_k3', name: 'local_shell', arguments: '{"type":"exec","command":["make","sync"],"timeout_ms":60000}' }], label: at(12) }),
-      message({ role: 'tool', content: 'sync ok: 412 rows', toolCallId: 'call_k3', toolName: 'local_shell', label: at(13) }),
-      message({ role: 'assistant', content: 'DB_HOST pointed at a retired replica; it now uses db.internal and `make sync` passes.', label: at(15) }),
+      message({
+        role: 'tool',
+        content: 'Success. Updated the following files:\nM .env',
+        toolCallId: 'call_k2',
+        toolName: 'apply_patch',
+        label: at(11),
+      }),
+      message({
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          {
+            id: 'call_k3',
+            name: 'local_shell',
+            arguments: '{"type":"exec","command":["make","sync"],"timeout_ms":60000}',
+          },
+        ],
+        label: at(12),
+      }),
+      message({
+        role: 'tool',
+        content: 'sync ok: 412 rows',
+        toolCallId: 'call_k3',
+        toolName: 'local_shell',
+        label: at(13),
+      }),
+      message({
+        role: 'assistant',
+        content: 'DB_HOST pointed at a retired replica; it now uses db.internal and `make sync` passes.',
+        label: at(15),
+      }),
       {
         type: 'compaction',
-        summary: 'User asked why make sync failed (ECONNREFUSED 10.0.4.17:5432). DB_HOST in .env changed to db.internal; sync passes.',
+        summary:
+          'User asked why make sync failed (ECONNREFUSED 10.0.4.17:5432). DB_HOST in .env changed to db.internal; sync passes.',
         summarizer: { name: 'codex', version: '0.58.0' },
         label: at(16),
       },
@@ -63,6 +117,8 @@ describe('codex importer', () => {
   it('detects rollout heads and not Claude Code or OpenAI JSONL', () => {
     expect(codexImporter.detect(JSON.stringify(line('session_meta', { id: 'x' })) + '\n', 'r.jsonl')).toBe(true);
     expect(codexImporter.detect('{"role":"user","content":"hi"}\n', 'r.jsonl')).toBe(false);
-    expect(codexImporter.detect('{"type":"user","uuid":"u","sessionId":"s","message":{"content":"hi"}}\n', 'r.jsonl')).toBe(false);
+    expect(
+      codexImporter.detect('{"type":"user","uuid":"u","sessionId":"s","message":{"content":"hi"}}\n', 'r.jsonl'),
+    ).toBe(false);
   });
 });

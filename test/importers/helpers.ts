@@ -18,14 +18,21 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** Read a file with an importer, collecting events and skipped errors. */
-export async function readAll(importer: Importer, file: string, options: ImportOptions = {}): Promise<{ events: TranscriptEvent[]; skipped: TranscriptParseFailure[] }> {
+export async function readAll(
+  importer: Importer,
+  file: string,
+  options: ImportOptions = {},
+): Promise<{ events: TranscriptEvent[]; skipped: TranscriptParseFailure[] }> {
   const skipped: TranscriptParseFailure[] = [];
   const events = await collect(importer.read(file, { ...options, onSkip: (error) => skipped.push(error) }));
   return { events, skipped };
 }
 
 /** The error an importer throws on a file (fails the test if it does not throw). */
-export async function errorOf(importer: Importer, file: string): Promise<Error & { details?: Record<string, unknown> }> {
+export async function errorOf(
+  importer: Importer,
+  file: string,
+): Promise<Error & { details?: Record<string, unknown> }> {
   try {
     await collect(importer.read(file, {}));
   } catch (error) {

@@ -16,7 +16,12 @@ if (!present) console.log(`skipping real-data importer tests: ${reason}`);
 
 function files(folder: string, suffix: string): string[] {
   const directory = path.join(DATA, folder);
-  return existsSync(directory) ? readdirSync(directory).filter((name) => name.endsWith(suffix)).sort().map((name) => path.join(directory, name)) : [];
+  return existsSync(directory)
+    ? readdirSync(directory)
+        .filter((name) => name.endsWith(suffix))
+        .sort()
+        .map((name) => path.join(directory, name))
+    : [];
 }
 
 async function tally(file: string) {
@@ -47,9 +52,15 @@ describe.skipIf(!present)(`real data in ${DATA}`, () => {
       const summary = compaction?.type === 'compaction' ? compaction.summary : '';
       expect(summary.length).toBeGreaterThan(1000);
       expect(events.some((event) => event.type === 'message' && event.message.content === summary)).toBe(false);
-      const calls = new Set(events.flatMap((event) => (event.type === 'message' ? (event.message.toolCalls ?? []).map((call) => call.id) : [])));
+      const calls = new Set(
+        events.flatMap((event) =>
+          event.type === 'message' ? (event.message.toolCalls ?? []).map((call) => call.id) : [],
+        ),
+      );
       const results = events.filter((event) => event.type === 'message' && event.message.role === 'tool');
-      expect(results.every((event) => event.type === 'message' && calls.has(event.message.toolCallId ?? ''))).toBe(true);
+      expect(results.every((event) => event.type === 'message' && calls.has(event.message.toolCallId ?? ''))).toBe(
+        true,
+      );
     }
   });
 
@@ -85,12 +96,15 @@ describe.skipIf(!present)(`real data in ${DATA}`, () => {
     let sample = '';
     for (const event of events) {
       if (event.type === 'session') sample = event.sessionId;
-      else if (event.type === 'message' && event.message.role !== 'system') labels.add(`${sample}/${event.message.label}`);
+      else if (event.type === 'message' && event.message.role !== 'system')
+        labels.add(`${sample}/${event.message.label}`);
     }
     const questions = await locomoQuestions(file!);
     const evidence = questions.flatMap((question) => question.evidence.map((id) => `${question.sampleId}/${id}`));
     const missing = evidence.filter((id) => !labels.has(id));
-    console.log(`LoCoMo: ${labels.size} turns, ${questions.length} questions, ${evidence.length} evidence ids, ${missing.length} not found as a turn: ${missing.join(', ')}`);
+    console.log(
+      `LoCoMo: ${labels.size} turns, ${questions.length} questions, ${evidence.length} evidence ids, ${missing.length} not found as a turn: ${missing.join(', ')}`,
+    );
     expect(questions.length).toBeGreaterThan(900);
     expect(missing.length).toBeLessThan(evidence.length / 50);
   });

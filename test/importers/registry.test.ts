@@ -32,16 +32,32 @@ describe('format detection and dispatch', () => {
 
   const data = path.resolve(process.cwd(), '../shared/data');
   it.skipIf(!existsSync(data))(`detects the format of every real data file in ${data}`, async () => {
-    const expected: Record<string, ImportFormat> = { 'claude-code': 'claude-code', 'swe-agent': 'swe-agent', locomo: 'locomo' };
+    const expected: Record<string, ImportFormat> = {
+      'claude-code': 'claude-code',
+      'swe-agent': 'swe-agent',
+      locomo: 'locomo',
+    };
     for (const [folder, format] of Object.entries(expected)) {
-      for (const name of readdirSync(path.join(data, folder))) expect([name, await detectImportFormat(path.join(data, folder, name))]).toEqual([name, format]);
+      for (const name of readdirSync(path.join(data, folder)))
+        expect([name, await detectImportFormat(path.join(data, folder, name))]).toEqual([name, format]);
     }
   });
 
   it('lists formats most specific first, and rejects an unknown format with the list', async () => {
-    expect(IMPORT_FORMATS).toEqual(['claude-code', 'codex', 'swe-agent', 'locomo', 'ai-sdk', 'anthropic', 'openai', 'jsonl']);
+    expect(IMPORT_FORMATS).toEqual([
+      'claude-code',
+      'codex',
+      'swe-agent',
+      'locomo',
+      'ai-sdk',
+      'anthropic',
+      'openai',
+      'jsonl',
+    ]);
     const events = readEvents(fixture('openai-array.json'), { format: 'yaml' as ImportFormat });
-    await expect(collect(events)).rejects.toSatisfy((error: unknown) => InvalidInputError.isInstance(error) && String(error).includes('claude-code, codex'));
+    await expect(collect(events)).rejects.toSatisfy(
+      (error: unknown) => InvalidInputError.isInstance(error) && String(error).includes('claude-code, codex'),
+    );
   });
 
   it('wraps the OpenAI readers into message events, and honours an explicit format', async () => {
@@ -52,7 +68,9 @@ describe('format detection and dispatch', () => {
     ]);
     const array = fixture('openai-array.json');
     const events = await collect(readEvents(array, { format: 'openai' }));
-    expect(events.at(-1)).toEqual(message({ role: 'tool', content: 'pong', toolCallId: 'c1', toolName: undefined, label: `${array}#3` }));
+    expect(events.at(-1)).toEqual(
+      message({ role: 'tool', content: 'pong', toolCallId: 'c1', toolName: undefined, label: `${array}#3` }),
+    );
   });
 });
 
@@ -75,11 +93,16 @@ describe('shared JSONL line reader', () => {
     const skipped: TranscriptParseFailure[] = [];
     const lines = await collect(readJsonLines(file, { skipInvalid: true, onSkip: (error) => skipped.push(error) }));
     expect(lines.map((line) => line.line)).toEqual([1, 3]);
-    expect(skipped.map((error) => [TranscriptParseError.isInstance(error), error.details])).toEqual([[true, { file, line: 2, field: '(line)' }]]);
+    expect(skipped.map((error) => [TranscriptParseError.isInstance(error), error.details])).toEqual([
+      [true, { file, line: 2, field: '(line)' }],
+    ]);
   });
 
   it('streams: a consumer can stop early on a large file', async () => {
-    const file = await tempFile('big.jsonl', jsonl(Array.from({ length: 20_000 }, (_, index) => ({ role: 'user', content: `message ${index}` }))));
+    const file = await tempFile(
+      'big.jsonl',
+      jsonl(Array.from({ length: 20_000 }, (_, index) => ({ role: 'user', content: `message ${index}` }))),
+    );
     let count = 0;
     for await (const { line } of readJsonLines(file)) if (++count === 3 && line === 3) break;
     expect(count).toBe(3);
@@ -89,8 +112,19 @@ describe('shared JSONL line reader', () => {
     const file = await tempFile('t.jsonl', '{"role":"user","content":"hi"}\n{"role":"wizard","content":"x"}\n');
     await expect(collect(readTranscript(file))).rejects.toThrow(`${file}:2: field "role": `);
     const skipped: unknown[] = [];
-    const messages = await collect(readTranscript(file, { skipInvalid: true, onSkip: (error) => skipped.push(error.details) }));
-    expect(messages).toEqual([{ role: 'user', content: 'hi', toolCalls: undefined, toolCallId: undefined, toolName: undefined, label: `${file}:1` }]);
+    const messages = await collect(
+      readTranscript(file, { skipInvalid: true, onSkip: (error) => skipped.push(error.details) }),
+    );
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        content: 'hi',
+        toolCalls: undefined,
+        toolCallId: undefined,
+        toolName: undefined,
+        label: `${file}:1`,
+      },
+    ]);
     expect(skipped).toEqual([{ file, line: 2, field: 'role' }]);
   });
 });

@@ -11,16 +11,53 @@ describe('swe-agent importer', () => {
     expect(skipped).toEqual([]);
     expect(events).toEqual([
       { type: 'session', sessionId: 'acme__widgets-101', label: `${file}:1` },
-      message({ role: 'system', content: 'You are a helpful assistant that can interact with a computer shell.', label: at(1, 0) }),
-      message({ role: 'user', content: '<pr_description>\nwidget.size() returns inches instead of mm\n</pr_description>', label: at(1, 1) }),
-      message({ role: 'assistant', content: 'Find the size function.', toolCalls: [{ id: 'call_w1', name: 'bash', arguments: '{"command": "grep -rn \'def size\' widgets"}' }], label: at(1, 2) }),
-      message({ role: 'tool', content: '<returncode>0</returncode>\n<output>\nwidgets/size.py:12:def size(self):\n</output>', toolCallId: 'call_w1', toolName: 'bash', label: at(1, 3) }),
-      message({ role: 'assistant', content: 'Done.', toolCalls: [{ id: 'call_w2', name: 'bash', arguments: '{"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}' }], label: at(1, 4) }),
-      message({ role: 'tool', content: '<returncode>0</returncode>', toolCallId: 'call_w2', toolName: 'bash', label: at(1, 5) }),
+      message({
+        role: 'system',
+        content: 'You are a helpful assistant that can interact with a computer shell.',
+        label: at(1, 0),
+      }),
+      message({
+        role: 'user',
+        content: '<pr_description>\nwidget.size() returns inches instead of mm\n</pr_description>',
+        label: at(1, 1),
+      }),
+      message({
+        role: 'assistant',
+        content: 'Find the size function.',
+        toolCalls: [{ id: 'call_w1', name: 'bash', arguments: '{"command": "grep -rn \'def size\' widgets"}' }],
+        label: at(1, 2),
+      }),
+      message({
+        role: 'tool',
+        content: '<returncode>0</returncode>\n<output>\nwidgets/size.py:12:def size(self):\n</output>',
+        toolCallId: 'call_w1',
+        toolName: 'bash',
+        label: at(1, 3),
+      }),
+      message({
+        role: 'assistant',
+        content: 'Done.',
+        toolCalls: [
+          { id: 'call_w2', name: 'bash', arguments: '{"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}' },
+        ],
+        label: at(1, 4),
+      }),
+      message({
+        role: 'tool',
+        content: '<returncode>0</returncode>',
+        toolCallId: 'call_w2',
+        toolName: 'bash',
+        label: at(1, 5),
+      }),
       { type: 'session', sessionId: 'acme__gears-7', label: `${file}:2` },
       message({ role: 'system', content: 'You are an autonomous programmer.', label: at(2, 0) }),
       message({ role: 'user', content: 'Fix gear ratio rounding.', label: at(2, 1) }),
-      message({ role: 'assistant', content: '', toolCalls: [{ id: 'call_g1', name: 'bash', arguments: '{"command":"pytest -q tests/test_ratio.py"}' }], label: at(2, 2) }),
+      message({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call_g1', name: 'bash', arguments: '{"command":"pytest -q tests/test_ratio.py"}' }],
+        label: at(2, 2),
+      }),
       message({ role: 'tool', content: '1 failed', toolCallId: 'call_g1', toolName: 'bash', label: at(2, 3) }),
     ]);
   });
@@ -32,7 +69,12 @@ describe('swe-agent importer', () => {
       { type: 'session', sessionId: 'swe-agent-history', label: file },
       message({ role: 'system', content: 'SETTING: You are an autonomous programmer.', label: `${file}#0` }),
       message({ role: 'user', content: "We're solving this issue: parser drops trailing commas.", label: `${file}#1` }),
-      message({ role: 'assistant', content: 'Let me list the files.', toolCalls: [{ id: 'call_h1', name: 'bash', arguments: '{"command":"ls"}' }], label: `${file}#2` }),
+      message({
+        role: 'assistant',
+        content: 'Let me list the files.',
+        toolCalls: [{ id: 'call_h1', name: 'bash', arguments: '{"command":"ls"}' }],
+        label: `${file}#2`,
+      }),
       message({ role: 'tool', content: 'setup.py src', toolCallId: 'call_h1', toolName: 'bash', label: `${file}#3` }),
     ]);
   });
@@ -43,8 +85,16 @@ describe('swe-agent importer', () => {
       { type: 'session', sessionId: 'mini-swe-agent', label: mini },
       message({ role: 'system', content: 'You are a helpful assistant.', label: `${mini}#0` }),
       message({ role: 'user', content: 'Please solve: off-by-one in paginate().', label: `${mini}#1` }),
-      message({ role: 'assistant', content: 'THOUGHT: inspect.\n\n```bash\nsed -n 1,40p app/paginate.py\n```', label: `${mini}#2` }),
-      message({ role: 'user', content: '<returncode>0</returncode>\n<output>def paginate(items, page):\n</output>', label: `${mini}#3` }),
+      message({
+        role: 'assistant',
+        content: 'THOUGHT: inspect.\n\n```bash\nsed -n 1,40p app/paginate.py\n```',
+        label: `${mini}#2`,
+      }),
+      message({
+        role: 'user',
+        content: '<returncode>0</returncode>\n<output>def paginate(items, page):\n</output>',
+        label: `${mini}#3`,
+      }),
     ]);
     const steps = fixture('swe-agent-steps.traj');
     expect((await readAll(sweAgentImporter, steps)).events).toEqual([
@@ -58,7 +108,17 @@ describe('swe-agent importer', () => {
   it('names file, line and field of bad trajectories and messages; skipInvalid skips them', async () => {
     const file = await tempFile(
       'bad.jsonl',
-      jsonl([{ instance_id: 'a', messages: [{ role: 'user', content: 'ok' }, { role: 'robot', content: 'x' }] }, { instance_id: 'b' }, { instance_id: 'c', messages: [{ role: 'assistant', content: '', tool_calls: [{ name: 'bash' }] }] }]),
+      jsonl([
+        {
+          instance_id: 'a',
+          messages: [
+            { role: 'user', content: 'ok' },
+            { role: 'robot', content: 'x' },
+          ],
+        },
+        { instance_id: 'b' },
+        { instance_id: 'c', messages: [{ role: 'assistant', content: '', tool_calls: [{ name: 'bash' }] }] },
+      ]),
     );
     const error = await errorOf(sweAgentImporter, file);
     expect(TranscriptParseError.isInstance(error)).toBe(true);
@@ -77,9 +137,15 @@ describe('swe-agent importer', () => {
   });
 
   it('keeps reading JSONL when the first line is corrupt, under skipInvalid', async () => {
-    const file = await tempFile('corrupt-first.jsonl', '{"instance_id": "a", "messa\n' + jsonl([{ instance_id: 'b', messages: [{ role: 'user', content: 'hi' }] }]));
+    const file = await tempFile(
+      'corrupt-first.jsonl',
+      '{"instance_id": "a", "messa\n' + jsonl([{ instance_id: 'b', messages: [{ role: 'user', content: 'hi' }] }]),
+    );
     const { events, skipped } = await readAll(sweAgentImporter, file, { skipInvalid: true });
-    expect(events).toEqual([{ type: 'session', sessionId: 'b', label: `${file}:2` }, message({ role: 'user', content: 'hi', label: `${file}:2#0` })]);
+    expect(events).toEqual([
+      { type: 'session', sessionId: 'b', label: `${file}:2` },
+      message({ role: 'user', content: 'hi', label: `${file}:2#0` }),
+    ]);
     expect(skipped.map((skip) => skip.details)).toEqual([{ file, line: 1, field: '(line)' }]);
   });
 });

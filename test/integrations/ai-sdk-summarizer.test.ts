@@ -9,12 +9,16 @@ import { textResult, userPromptText } from './mock-results.js';
 
 const OPENING: TranscriptMessage = {
   role: 'user',
-  content: 'Use PAYMENTS_DB_REPLICA=eu-west-2b for the database. Do not touch the staging endpoint https://staging.payments.internal/v2/charges. Keep the retry ceiling of 7.',
+  content:
+    'Use PAYMENTS_DB_REPLICA=eu-west-2b for the database. Do not touch the staging endpoint https://staging.payments.internal/v2/charges. Keep the retry ceiling of 7.',
 };
 
 /** The numbered units `[n] (role) text` of a summarizer prompt, first line of each. */
 function units(prompt: string): { ref: number; text: string }[] {
-  return [...prompt.matchAll(/^\[(\d+)\] \([a-z, ]+\) (.*)$/gm)].map((match) => ({ ref: Number(match[1]), text: match[2] ?? '' }));
+  return [...prompt.matchAll(/^\[(\d+)\] \([a-z, ]+\) (.*)$/gm)].map((match) => ({
+    ref: Number(match[1]),
+    text: match[2] ?? '',
+  }));
 }
 
 /** A model that quotes each unit's first sentence verbatim, citing it. */
@@ -32,7 +36,9 @@ function faithfulModel() {
 /** A model that behaves like real ones: paraphrases, drops the URL and the 7, rewrites eu-west-2b as eu-west-1. */
 function rewritingModel() {
   return new MockLanguageModelV3({
-    doGenerate: textResult('Summary:\n- The team uses PAYMENTS_DB_REPLICA=eu-west-1 for the database [1]\n- The staging endpoint is off limits and retries are capped [1]\n- Health checks were run repeatedly [2, 3]'),
+    doGenerate: textResult(
+      'Summary:\n- The team uses PAYMENTS_DB_REPLICA=eu-west-1 for the database [1]\n- The staging endpoint is off limits and retries are capped [1]\n- Health checks were run repeatedly [2, 3]',
+    ),
   });
 }
 
@@ -67,14 +73,20 @@ describe('aiSdkSummarizer', () => {
     const { session, record } = await compactWith(model, attempts);
     expect(model.doGenerateCalls).toHaveLength(2);
     expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2]);
-    expect(attempts[0]?.findings.some((finding) => finding.code === 'altered-handle' && finding.token?.includes('eu-west-1'))).toBe(true);
+    expect(
+      attempts[0]?.findings.some(
+        (finding) => finding.code === 'altered-handle' && finding.token?.includes('eu-west-1'),
+      ),
+    ).toBe(true);
     const retryPrompt = userPromptText(model.doGenerateCalls[1]?.prompt ?? []);
     expect(retryPrompt).toContain('rejected by verification');
     expect(retryPrompt).toContain('eu-west-1');
     expect(userPromptText(model.doGenerateCalls[0]?.prompt ?? [])).not.toContain('rejected by verification');
 
     expect(record?.reversible).toBe(false);
-    expect(record?.findings.some((finding) => finding.code === 'altered-handle' && finding.message.includes('eu-west-2b'))).toBe(true);
+    expect(
+      record?.findings.some((finding) => finding.code === 'altered-handle' && finding.message.includes('eu-west-2b')),
+    ).toBe(true);
     expect(session.gaps().map((gap) => gap.recordId)).toEqual([record?.id]);
     expect(record?.handles.some((handle) => handle.text === 'PAYMENTS_DB_REPLICA=eu-west-2b')).toBe(true);
     const recalled = await session.recall('eu-west-2b');
@@ -85,12 +97,21 @@ describe('aiSdkSummarizer', () => {
     const counter = createO200kCounter();
     const request = {
       sessionId: 's',
-      units: [1, 2, 3].map((ref) => ({ text: `unit ${ref}`, spanIds: [`sha256:${ref}`], role: 'user' as const, seq: ref, origin: 'original' as const })),
+      units: [1, 2, 3].map((ref) => ({
+        text: `unit ${ref}`,
+        spanIds: [`sha256:${ref}`],
+        role: 'user' as const,
+        seq: ref,
+        origin: 'original' as const,
+      })),
       budgetTokens: 100,
       handles: [],
       counter,
     };
-    const result = parseClaims('Here is the summary:\n1. First fact [1].\n* Second fact [2-3]\n- No citation here\n- Array index a[2] stays [refs: 1, 3]', request);
+    const result = parseClaims(
+      'Here is the summary:\n1. First fact [1].\n* Second fact [2-3]\n- No citation here\n- Array index a[2] stays [refs: 1, 3]',
+      request,
+    );
     expect(result.claims).toEqual([
       { text: 'First fact.', spanIds: ['sha256:1'] },
       { text: 'Second fact', spanIds: ['sha256:2', 'sha256:3'] },

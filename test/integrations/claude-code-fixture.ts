@@ -16,28 +16,71 @@ export function claudeSession(sessionId: string, cwd: string) {
   const base = (type: string) => {
     counter++;
     const uuid = `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
-    const record: ClaudeRecord = { parentUuid: parent, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.39', gitBranch: 'main', type, uuid, timestamp: new Date(Date.UTC(2026, 10, 1, 9, 0, counter)).toISOString() };
+    const record: ClaudeRecord = {
+      parentUuid: parent,
+      isSidechain: false,
+      userType: 'external',
+      cwd,
+      sessionId,
+      version: '2.1.39',
+      gitBranch: 'main',
+      type,
+      uuid,
+      timestamp: new Date(Date.UTC(2026, 10, 1, 9, 0, counter)).toISOString(),
+    };
     parent = uuid;
     return record;
   };
   return {
     user: (text: string): ClaudeRecord => ({ ...base('user'), message: { role: 'user', content: text } }),
-    assistant: (text: string): ClaudeRecord => ({ ...base('assistant'), message: { model: 'claude-test', id: `msg_${counter}`, type: 'message', role: 'assistant', content: [{ type: 'text', text }] } }),
+    assistant: (text: string): ClaudeRecord => ({
+      ...base('assistant'),
+      message: {
+        model: 'claude-test',
+        id: `msg_${counter}`,
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text }],
+      },
+    }),
     toolUse: (id: string, command: string): ClaudeRecord => ({
       ...base('assistant'),
-      message: { model: 'claude-test', id: `msg_${counter}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] },
+      message: {
+        model: 'claude-test',
+        id: `msg_${counter}`,
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
+      },
     }),
-    toolResult: (id: string, output: string): ClaudeRecord => ({ ...base('user'), message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: output }] } }),
-    progress: (): ClaudeRecord => ({ ...base('progress'), data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Bash', command: 'true' } }),
+    toolResult: (id: string, output: string): ClaudeRecord => ({
+      ...base('user'),
+      message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: output }] },
+    }),
+    progress: (): ClaudeRecord => ({
+      ...base('progress'),
+      data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Bash', command: 'true' },
+    }),
     boundary: (): ClaudeRecord => {
       const record = base('system');
-      return { ...record, parentUuid: null, subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, level: 'info', compactMetadata: { trigger: 'auto', preTokens: 4200 } };
+      return {
+        ...record,
+        parentUuid: null,
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        isMeta: false,
+        level: 'info',
+        compactMetadata: { trigger: 'auto', preTokens: 4200 },
+      };
     },
     summary: (text: string): ClaudeRecord => ({
       ...base('user'),
       isCompactSummary: true,
       isVisibleInTranscriptOnly: true,
-      message: { role: 'user', content: `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n${text}` },
+      message: {
+        role: 'user',
+        content: `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n${text}`,
+      },
     }),
   };
 }

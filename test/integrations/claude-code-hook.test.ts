@@ -33,12 +33,21 @@ function environment(): NodeJS.ProcessEnv {
 }
 
 function run(args: readonly string[], input: string, cwd = project) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { input, cwd, env: environment(), encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    input,
+    cwd,
+    env: environment(),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function hook(event: Record<string, unknown>, extra: readonly string[] = []) {
-  return run(['hook', 'claude-code', ...extra], JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: project, ...event }));
+  return run(
+    ['hook', 'claude-code', ...extra],
+    JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: project, ...event }),
+  );
 }
 
 async function logText(): Promise<string> {
@@ -46,9 +55,15 @@ async function logText(): Promise<string> {
 }
 
 async function storeState() {
-  const store = createSqliteStore({ path: projectLedgerPaths(project, undefined, { CONTEXT_LEDGER_HOME: ledgerHome }).store.slice('sqlite:'.length) });
+  const store = createSqliteStore({
+    path: projectLedgerPaths(project, undefined, { CONTEXT_LEDGER_HOME: ledgerHome }).store.slice('sqlite:'.length),
+  });
   try {
-    return { spans: await store.nextSeq(SESSION), records: await store.records(SESSION), occurrences: await store.occurrences(SESSION) };
+    return {
+      spans: await store.nextSeq(SESSION),
+      records: await store.records(SESSION),
+      occurrences: await store.occurrences(SESSION),
+    };
   } finally {
     await store.close();
   }
@@ -81,7 +96,9 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     await writeFile(
       transcript,
       jsonl([
-        fixture.user('We are fixing the payments deploy. Use PAYMENTS_DB_REPLICA=eu-west-2b. The eu-west-1 replica is read-only, do not target it.'),
+        fixture.user(
+          'We are fixing the payments deploy. Use PAYMENTS_DB_REPLICA=eu-west-2b. The eu-west-1 replica is read-only, do not target it.',
+        ),
         fixture.progress(),
         fixture.toolUse('toolu_01', 'cat /etc/payments/db.conf'),
         fixture.toolResult('toolu_01', 'host=db-primary.payments.internal\nport=6432\npool_size=40'),
@@ -96,7 +113,14 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     expect(hook({ hook_event_name: 'Stop' })).toMatchObject({ status: 0, stdout: '' });
     expect((await storeState()).spans).toBe(3);
 
-    await grow(transcript, jsonl([fixture.assistant('The pool points at db-primary.payments.internal:6432; ticket PAY-4821 tracks the failing migration 0042_add_ledger_index.')]));
+    await grow(
+      transcript,
+      jsonl([
+        fixture.assistant(
+          'The pool points at db-primary.payments.internal:6432; ticket PAY-4821 tracks the failing migration 0042_add_ledger_index.',
+        ),
+      ]),
+    );
     expect(hook({ hook_event_name: 'Stop' }).status).toBe(0);
     expect((await storeState()).spans).toBe(4);
     expect(await logText()).toBe('');
@@ -104,7 +128,9 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
 
   it('stops before a last line still being written and ingests it once it is complete', async () => {
     const line = JSON.stringify(fixture.toolUse('toolu_02', 'tail -n 50 /var/log/payments/deploy-2026-11-01.log'));
-    const result = JSON.stringify(fixture.toolResult('toolu_02', 'ERROR migration 0042_add_ledger_index failed: lock timeout after 30s'));
+    const result = JSON.stringify(
+      fixture.toolResult('toolu_02', 'ERROR migration 0042_add_ledger_index failed: lock timeout after 30s'),
+    );
     await grow(transcript, line + '\n' + result.slice(0, 40));
     expect(hook({ hook_event_name: 'Stop' })).toMatchObject({ status: 0, stdout: '' });
     const partial = await storeState();
@@ -120,8 +146,18 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
   });
 
   it('on PreCompact ingests what is new, then records the compact_boundary + isCompactSummary once as an external record', async () => {
-    await grow(transcript, jsonl([fixture.assistant('I will raise the lock timeout with PAYMENTS_MIGRATION_LOCK_TIMEOUT=120s and rerun the migration.')]));
-    expect(hook({ hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' })).toMatchObject({ status: 0, stdout: '' });
+    await grow(
+      transcript,
+      jsonl([
+        fixture.assistant(
+          'I will raise the lock timeout with PAYMENTS_MIGRATION_LOCK_TIMEOUT=120s and rerun the migration.',
+        ),
+      ]),
+    );
+    expect(hook({ hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' })).toMatchObject({
+      status: 0,
+      stdout: '',
+    });
     const before = await storeState();
     expect(before.spans).toBe(7);
     expect(before.records).toEqual([]);
@@ -129,7 +165,9 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     await grow(transcript, jsonl([fixture.boundary(), fixture.summary(SUMMARY)]));
     const started = hook({ hook_event_name: 'SessionStart', source: 'compact' });
     expect(started.status).toBe(0);
-    const output = JSON.parse(started.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    const output = JSON.parse(started.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
     expect(Object.keys(output)).toEqual(['hookSpecificOutput']);
     expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
     const context = output.hookSpecificOutput.additionalContext;
@@ -137,11 +175,21 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     expect(after.spans).toBe(7);
     expect(after.records).toHaveLength(1);
     const record = after.records[0];
-    expect(record).toMatchObject({ type: 'external', reversible: false, summarizer: { name: 'claude-code', version: '2.1.39' } });
+    expect(record).toMatchObject({
+      type: 'external',
+      reversible: false,
+      summarizer: { name: 'claude-code', version: '2.1.39' },
+    });
 
     expect(context).toContain(record?.id);
     expect(context).toContain('[user instruction] The eu-west-1 replica is read-only, do not target it.');
-    for (const dropped of ['/etc/payments/db.conf', 'PAY-4821', '0042_add_ledger_index', 'PAYMENTS_MIGRATION_LOCK_TIMEOUT=120s', 'db-primary.payments.internal']) {
+    for (const dropped of [
+      '/etc/payments/db.conf',
+      'PAY-4821',
+      '0042_add_ledger_index',
+      'PAYMENTS_MIGRATION_LOCK_TIMEOUT=120s',
+      'db-primary.payments.internal',
+    ]) {
       expect(context, dropped).toContain(dropped);
     }
     const index = context.split('\n').filter((line) => /^[a-z-]+: /.test(line));
@@ -158,7 +206,8 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
 
   it('keeps the injected context within --budget', () => {
     const small = hook({ hook_event_name: 'SessionStart', source: 'compact' }, ['--budget', '200']);
-    const context = (JSON.parse(small.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const context = (JSON.parse(small.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
     expect(createO200kCounter().count(context)).toBeLessThanOrEqual(200);
     expect(context).toContain('[user instruction] The eu-west-1 replica is read-only, do not target it.');
   });
@@ -187,13 +236,25 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     expect(bad).toMatchObject({ status: 0, stdout: '' });
     expect((await logged()).slice(start).join('\n')).toMatch(/INVALID_INPUT: hook input on stdin is not JSON/);
 
-    const missing = run(['hook', 'claude-code'], JSON.stringify({ session_id: SESSION, transcript_path: join(root, 'nope.jsonl'), cwd: project, hook_event_name: 'PreCompact', trigger: 'manual' }));
+    const missing = run(
+      ['hook', 'claude-code'],
+      JSON.stringify({
+        session_id: SESSION,
+        transcript_path: join(root, 'nope.jsonl'),
+        cwd: project,
+        hook_event_name: 'PreCompact',
+        trigger: 'manual',
+      }),
+    );
     expect(missing).toMatchObject({ status: 0, stdout: '' });
     expect((await logged()).at(-1)).toContain(join(root, 'nope.jsonl'));
 
     const blocker = join(root, 'a-file');
     await writeFile(blocker, 'not a directory');
-    const unwritable = hook({ hook_event_name: 'SessionStart', source: 'compact' }, ['--store', `sqlite:${join(blocker, 'ledger.db')}`]);
+    const unwritable = hook({ hook_event_name: 'SessionStart', source: 'compact' }, [
+      '--store',
+      `sqlite:${join(blocker, 'ledger.db')}`,
+    ]);
     expect(unwritable).toMatchObject({ status: 0, stdout: '' });
     expect((await logged()).at(-1)).toMatch(/hook claude-code SessionStart session 7f3c2a10/);
     expect(unwritable.stderr).toBe('');
@@ -201,7 +262,13 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
 
   it('serve --stdio in the project serves the running session: describe, expand and grep without --session', async () => {
     const recordId = (await storeState()).records[0]?.id ?? '';
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio'], cwd: project, env: environment() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio'],
+      cwd: project,
+      env: environment() as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'hook-test', version: '1.0.0' });
     await client.connect(transport);
     const call = async (name: string, args: Record<string, unknown>) => {
@@ -213,12 +280,23 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     };
     try {
       const described = await call('describe', { record: recordId });
-      expect(described).toMatchObject({ session: SESSION, id: recordId, type: 'external', lossy: true, range: { fromSeq: 0, toSeq: 6 } });
+      expect(described).toMatchObject({
+        session: SESSION,
+        id: recordId,
+        type: 'external',
+        lossy: true,
+        range: { fromSeq: 0, toSeq: 6 },
+      });
       expect(JSON.stringify(described.dropped)).toContain('/etc/payments/db.conf');
-      const expanded = (await call('expand', { record: recordId, maxTokens: 200 })) as { originals: { status: string; seq: number }[]; nextSeq?: number };
+      const expanded = (await call('expand', { record: recordId, maxTokens: 200 })) as {
+        originals: { status: string; seq: number }[];
+        nextSeq?: number;
+      };
       expect(expanded.originals.length).toBeGreaterThan(0);
       expect(expanded.originals.every((original) => original.status === 'verified')).toBe(true);
-      const grepped = (await call('grep', { pattern: 'lock timeout', roles: ['tool'] })) as { matches: { seq: number; spanId: string; role: string }[] };
+      const grepped = (await call('grep', { pattern: 'lock timeout', roles: ['tool'] })) as {
+        matches: { seq: number; spanId: string; role: string }[];
+      };
       expect(grepped.matches).toHaveLength(1);
       expect(grepped.matches[0]).toMatchObject({ seq: 5, role: 'tool' });
       expect(grepped.matches[0]?.spanId).toMatch(/^sha256:/);
@@ -238,8 +316,10 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
 });
 
 describe('install / uninstall (compiled CLI)', () => {
-  const SETTINGS = '{\n    "permissions": {\n        "allow": ["Bash(npm test)"]\n    },\n    "hooks": {\n        "PreToolUse": [\n            {\n                "matcher": "Bash",\n                "hooks": [{ "type": "command", "command": "./check.sh" }]\n            }\n        ],\n        "Stop": [\n            {\n                "hooks": [{ "type": "command", "command": "notify-send done" }]\n            }\n        ]\n    }\n}';
-  const MCP = '{\n\t"mcpServers": {\n\t\t"github": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"] }\n\t}\n}\n';
+  const SETTINGS =
+    '{\n    "permissions": {\n        "allow": ["Bash(npm test)"]\n    },\n    "hooks": {\n        "PreToolUse": [\n            {\n                "matcher": "Bash",\n                "hooks": [{ "type": "command", "command": "./check.sh" }]\n            }\n        ],\n        "Stop": [\n            {\n                "hooks": [{ "type": "command", "command": "notify-send done" }]\n            }\n        ]\n    }\n}';
+  const MCP =
+    '{\n\t"mcpServers": {\n\t\t"github": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"] }\n\t}\n}\n';
 
   it('claude-code --project merges, is idempotent, and uninstall restores both files byte for byte', async () => {
     const directory = join(root, 'install-project');
@@ -253,13 +333,21 @@ describe('install / uninstall (compiled CLI)', () => {
     expect(await readFile(join(directory, '.claude', 'settings.json'), 'utf8')).toBe(SETTINGS);
 
     expect(run(['install', 'claude-code', '--project'], '', directory).status).toBe(0);
-    const settings = JSON.parse(await readFile(join(directory, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]>; permissions: unknown };
+    const settings = JSON.parse(await readFile(join(directory, '.claude', 'settings.json'), 'utf8')) as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+      permissions: unknown;
+    };
     expect(settings.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(settings.hooks.PreToolUse).toHaveLength(1);
-    expect(settings.hooks.Stop?.map((group) => group.hooks[0]?.command)).toEqual(['notify-send done', expect.stringMatching(/ hook claude-code$/)]);
+    expect(settings.hooks.Stop?.map((group) => group.hooks[0]?.command)).toEqual([
+      'notify-send done',
+      expect.stringMatching(/ hook claude-code$/),
+    ]);
     expect(settings.hooks.PreCompact?.[0]?.hooks[0]?.command).toMatch(/ hook claude-code$/);
     expect(settings.hooks.SessionStart?.[0]?.hooks[0]?.command).toMatch(/ hook claude-code$/);
-    const mcp = JSON.parse(await readFile(join(directory, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { args: string[] }> };
+    const mcp = JSON.parse(await readFile(join(directory, '.mcp.json'), 'utf8')) as {
+      mcpServers: Record<string, { args: string[] }>;
+    };
     expect(Object.keys(mcp.mcpServers)).toEqual(['github', 'context-ledger']);
     expect(mcp.mcpServers['context-ledger']?.args.slice(-2)).toEqual(['serve', '--stdio']);
     expect(await readFile(join(directory, '.claude', 'settings.json'), 'utf8')).toMatch(/^ {4}"permissions"/m);
@@ -273,7 +361,7 @@ describe('install / uninstall (compiled CLI)', () => {
     expect(await readFile(join(directory, '.mcp.json'), 'utf8')).toBe(MCP);
   });
 
-  it('uninstall without a backup removes exactly our entries, in the file\'s indentation', async () => {
+  it("uninstall without a backup removes exactly our entries, in the file's indentation", async () => {
     const directory = join(root, 'install-no-backup');
     await mkdir(join(directory, '.claude'), { recursive: true });
     await writeFile(join(directory, '.claude', 'settings.json'), SETTINGS);
@@ -290,7 +378,10 @@ describe('install / uninstall (compiled CLI)', () => {
     const claudeJson = '{"numStartups":3,"projects":{"/x":{"allowedTools":[]}}}';
     await writeFile(join(home, '.claude.json'), claudeJson);
     expect(run(['install', 'claude-code', '--user'], '', root).status).toBe(0);
-    const config = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as { numStartups: number; mcpServers: Record<string, unknown> };
+    const config = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as {
+      numStartups: number;
+      mcpServers: Record<string, unknown>;
+    };
     expect(config.numStartups).toBe(3);
     expect(Object.keys(config.mcpServers)).toEqual(['context-ledger']);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(true);

@@ -13,7 +13,9 @@ describe('examples', () => {
   });
 
   it('the MCP client configs start `context-ledger serve --stdio` with a SQLite store', async () => {
-    const claude = JSON.parse(await readFile('examples/claude-code-mcp.json', 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const claude = JSON.parse(await readFile('examples/claude-code-mcp.json', 'utf8')) as {
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
     const server = claude.mcpServers['context-ledger'];
     expect(server?.command).toBe('npx');
     expect(server?.args).toEqual(expect.arrayContaining(['context-ledger', 'serve', '--stdio']));

@@ -16,7 +16,10 @@ function alteringSummarizer(): Summarizer {
     identity: { name: 'altering-test-summarizer', version: '1' },
     async summarize(request) {
       const result = await inner.summarize(request);
-      const claims = [{ text: 'The database replica is eu-west-2c.', spanIds: request.units[0]?.spanIds ?? [] }, ...result.claims];
+      const claims = [
+        { text: 'The database replica is eu-west-2c.', spanIds: request.units[0]?.spanIds ?? [] },
+        ...result.claims,
+      ];
       return { summary: claims.map((claim) => claim.text).join(' '), claims };
     },
   };
@@ -27,7 +30,8 @@ async function connect(options: LedgerMcpServerOptions) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const json = async (name: string, args: Record<string, unknown>) => {
     const result = await call(name, args);
     const first = result.content[0];
@@ -54,7 +58,16 @@ describe('createLedgerMcpServer over InMemoryTransport', () => {
   it('lists its eight tools with input schemas', async () => {
     const { client } = await connect({ ledger: memoryLedger() });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['append', 'describe', 'expand', 'gaps', 'grep', 'handles', 'recall', 'records']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'append',
+      'describe',
+      'expand',
+      'gaps',
+      'grep',
+      'handles',
+      'recall',
+      'records',
+    ]);
     const recall = tools.find((tool) => tool.name === 'recall');
     expect(recall?.inputSchema.required).toEqual(['query']);
     expect(Object.keys(recall?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['session', 'query']));
@@ -66,7 +79,11 @@ describe('createLedgerMcpServer over InMemoryTransport', () => {
     const appended = await json('append', {
       messages: [
         SEED_OPENING,
-        { role: 'assistant', content: 'Checking.', toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"cat /etc/payments/db.conf"}' }] },
+        {
+          role: 'assistant',
+          content: 'Checking.',
+          toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"cat /etc/payments/db.conf"}' }],
+        },
         { role: 'tool', content: 'host=db.internal port=5432', toolCallId: 'c1', toolName: 'bash' },
       ],
     });
@@ -85,7 +102,15 @@ describe('createLedgerMcpServer over InMemoryTransport', () => {
     expect(index.recordId).toMatch(/^rec_/);
     expect(JSON.stringify(index.byKind)).toContain('eu-west-2b');
     const records = await json('records', { session: 'compacted' });
-    const list = records.records as { id: string; type: string; reversible: boolean; depth: number; droppedRange: object; findings: object[]; ancestors: string[] }[];
+    const list = records.records as {
+      id: string;
+      type: string;
+      reversible: boolean;
+      depth: number;
+      droppedRange: object;
+      findings: object[];
+      ancestors: string[];
+    }[];
     const summary = list.find((record) => record.type === 'summary');
     expect(summary).toMatchObject({ depth: 1, reversible: false, ancestors: [] });
     expect(summary?.findings.length).toBeGreaterThan(0);
@@ -98,9 +123,13 @@ describe('createLedgerMcpServer over InMemoryTransport', () => {
 
   it('returns tool errors whose text starts with the LedgerError code', async () => {
     const { error, call } = await connect({ ledger: memoryLedger() });
-    expect(await error('recall', { session: 'missing', query: 'eu-west-2b' })).toMatch(/^NOT_FOUND: No session "missing"/);
+    expect(await error('recall', { session: 'missing', query: 'eu-west-2b' })).toMatch(
+      /^NOT_FOUND: No session "missing"/,
+    );
     expect(await error('recall', { query: 'eu-west-2b' })).toMatch(/^INVALID_INPUT: No session given/);
-    expect(await error('append', { session: 's', messages: [{ role: 'tool', content: 'x' }] })).toMatch(/^INVALID_INPUT: .*toolCallId/);
+    expect(await error('append', { session: 's', messages: [{ role: 'tool', content: 'x' }] })).toMatch(
+      /^INVALID_INPUT: .*toolCallId/,
+    );
     const invalid = await call('append', { session: 's', messages: [{ role: 'robot', content: 'x' }] });
     expect(invalid.isError).toBe(true);
     expect(JSON.stringify(invalid.content)).toContain('role');
@@ -119,7 +148,10 @@ describe('createLedgerMcpServer over InMemoryTransport', () => {
       expect(text).not.toContain('acme');
       expect(await untenanted.error(tool, { session: 'shared-id', query: 'eu-west-2b' })).toMatch(/^NOT_FOUND: /);
     }
-    const write = await globex.error('append', { session: 'shared-id', messages: [{ role: 'user', content: 'overwrite' }] });
+    const write = await globex.error('append', {
+      session: 'shared-id',
+      messages: [{ role: 'user', content: 'overwrite' }],
+    });
     expect(write).toMatch(/^TENANT_MISMATCH: /);
     expect(write).not.toContain('acme');
     expect((await ledger.store.listSessions({ tenantId: 'globex' })).length).toBe(0);

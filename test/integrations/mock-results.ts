@@ -12,7 +12,12 @@ export function textResult(text: string): LanguageModelV3GenerateResult {
 
 /** A MockLanguageModelV3 result that calls one tool. */
 export function toolCallResult(toolName: string, toolCallId: string, input: unknown): LanguageModelV3GenerateResult {
-  return { content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+  return {
+    content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  };
 }
 
 /** All text of a V3 prompt, one string per message (system content, text parts, tool inputs and outputs). */
@@ -23,7 +28,8 @@ export function promptTexts(prompt: LanguageModelV3Prompt): string[] {
       .map((part) => {
         if (part.type === 'text' || part.type === 'reasoning') return part.text;
         if (part.type === 'tool-call') return JSON.stringify(part.input);
-        if (part.type === 'tool-result') return part.output.type === 'text' ? part.output.value : JSON.stringify(part.output);
+        if (part.type === 'tool-result')
+          return part.output.type === 'text' ? part.output.value : JSON.stringify(part.output);
         return '';
       })
       .join('\n');

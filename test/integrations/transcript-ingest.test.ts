@@ -17,7 +17,9 @@ async function setup() {
   directories.push(directory);
   const transcript = join(directory, 's.jsonl');
   const fixture = claudeSession('s', directory);
-  const records = Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? fixture.user(`step ${index}: check /srv/app/${index}.log`) : fixture.assistant(`done ${index}`)));
+  const records = Array.from({ length: 12 }, (_, index) =>
+    index % 2 === 0 ? fixture.user(`step ${index}: check /srv/app/${index}.log`) : fixture.assistant(`done ${index}`),
+  );
   await writeFile(transcript, jsonl(records));
   const open = () => createLedger({ store: createSqliteStore({ path: join(directory, 'ledger.db') }) });
   return { directory, transcript, open, stateFile: join(directory, 'state.json') };
@@ -28,7 +30,11 @@ describe('ingestClaudeCodeTranscript', () => {
     const { transcript, open, stateFile } = await setup();
     const [first, second] = [open(), open()];
     try {
-      const results = await Promise.all([first, second].map((ledger) => ingestClaudeCodeTranscript({ ledger, sessionId: 's', transcriptPath: transcript, stateFile })));
+      const results = await Promise.all(
+        [first, second].map((ledger) =>
+          ingestClaudeCodeTranscript({ ledger, sessionId: 's', transcriptPath: transcript, stateFile }),
+        ),
+      );
       expect(results.map((result) => result.messages).sort()).toEqual([0, 12]);
       expect(await first.store.nextSeq('s')).toBe(12);
     } finally {
@@ -45,7 +51,13 @@ describe('ingestClaudeCodeTranscript', () => {
       const state = JSON.parse(await readFile(stateFile, 'utf8')) as Record<string, unknown>;
       await writeFile(stateFile, JSON.stringify({ ...state, byteOffset: 0, spans: 3, lastSpanId: 'sha256:stale' }));
       const lines: string[] = [];
-      const again = await ingestClaudeCodeTranscript({ ledger, sessionId: 's', transcriptPath: transcript, stateFile, log: (line) => lines.push(line) });
+      const again = await ingestClaudeCodeTranscript({
+        ledger,
+        sessionId: 's',
+        transcriptPath: transcript,
+        stateFile,
+        log: (line) => lines.push(line),
+      });
       expect(again).toMatchObject({ messages: 0, recovered: true, skipped: 12 });
       expect(await ledger.store.nextSeq('s')).toBe(12);
       expect(lines.join('\n')).toMatch(/disagrees with/);

@@ -27,19 +27,37 @@ interface Run {
   readonly signal: NodeJS.Signals | null;
 }
 
-function run(command: string, args: readonly string[], options: { env?: Record<string, string>; uid?: number; gid?: number } = {}): Promise<Run> {
+function run(
+  command: string,
+  args: readonly string[],
+  options: { env?: Record<string, string>; uid?: number; gid?: number } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...options.env }, uid: options.uid, gid: options.gid }, (error, stdout, stderr) => {
-      const failed = error as (Error & { code?: unknown; signal?: NodeJS.Signals | null }) | null;
-      resolve({ stdout, stderr, code: failed ? (typeof failed.code === 'number' ? failed.code : null) : 0, signal: failed?.signal ?? null });
-    });
+    execFile(
+      command,
+      args,
+      { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...options.env }, uid: options.uid, gid: options.gid },
+      (error, stdout, stderr) => {
+        const failed = error as (Error & { code?: unknown; signal?: NodeJS.Signals | null }) | null;
+        resolve({
+          stdout,
+          stderr,
+          code: failed ? (typeof failed.code === 'number' ? failed.code : null) : 0,
+          signal: failed?.signal ?? null,
+        });
+      },
+    );
   });
 }
 
-const cli = (args: readonly string[], options: { env?: Record<string, string>; uid?: number; gid?: number } = {}) => run('node', [CLI, ...args], options);
+const cli = (args: readonly string[], options: { env?: Record<string, string>; uid?: number; gid?: number } = {}) =>
+  run('node', [CLI, ...args], options);
 
 const line = (role: string, content: string) => JSON.stringify({ role, content });
-const tenLines = () => Array.from({ length: 10 }, (_, index) => line(index % 2 === 0 ? 'user' : 'assistant', `step ${index}: check PAY-${4400 + index} on eu-west-2b`));
+const tenLines = () =>
+  Array.from({ length: 10 }, (_, index) =>
+    line(index % 2 === 0 ? 'user' : 'assistant', `step ${index}: check PAY-${4400 + index} on eu-west-2b`),
+  );
 
 async function spanIds(database: string, session: string): Promise<string[]> {
   const store = createSqliteStore({ path: database, readonly: true });
@@ -73,7 +91,9 @@ describe('replay is all or nothing per session', () => {
     await writeFile(bad, lines.join('\n') + '\n');
     const database = join(directory, 'bad7.db');
     await writeFile(join(directory, 'other.jsonl'), tenLines().join('\n') + '\n');
-    expect((await cli(['replay', join(directory, 'other.jsonl'), '--store', `sqlite:${database}`, '--json'])).code).toBe(0);
+    expect(
+      (await cli(['replay', join(directory, 'other.jsonl'), '--store', `sqlite:${database}`, '--json'])).code,
+    ).toBe(0);
 
     const failed = await cli(['replay', bad, '--store', `sqlite:${database}`, '--json']);
     expect(failed.code).toBe(2);
@@ -104,7 +124,7 @@ describe('replay is all or nothing per session', () => {
     expect((JSON.parse(skipped.stdout) as { spans: number }).spans).toBe(9);
   });
 
-  it('--resume continues a session holding this file\'s first messages, and names what differs otherwise', async () => {
+  it("--resume continues a session holding this file's first messages, and names what differs otherwise", async () => {
     const lines = tenLines();
     const prefix = join(directory, 'prefix.jsonl');
     const full = join(directory, 'full.jsonl');
@@ -141,9 +161,15 @@ describe('replay is all or nothing per session', () => {
     const file = join(directory, 'long.jsonl');
     await writeFile(file, toOpenAiJsonl(messages));
     const database = join(directory, 'interrupted.db');
-    const child = spawn('node', [CLI, 'replay', file, '--store', `sqlite:${database}`, '--session', 'long', '--max-tokens', '4000'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      'node',
+      [CLI, 'replay', file, '--store', `sqlite:${database}`, '--session', 'long', '--max-tokens', '4000'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       if (/replay long\.jsonl: [1-9]\d%/.test(stderr) && child.exitCode === null) child.kill('SIGINT');
@@ -152,14 +178,30 @@ describe('replay is all or nothing per session', () => {
     expect(outcome.signal === 'SIGINT' || outcome.code === 0, stderr).toBe(true);
     const interruptedSpans = existsSync(database) ? (await spanIds(database, 'long')).length : 0;
 
-    const resumed = await cli(['replay', file, '--store', `sqlite:${database}`, '--session', 'long', '--max-tokens', '4000', '--resume', '--json']);
+    const resumed = await cli([
+      'replay',
+      file,
+      '--store',
+      `sqlite:${database}`,
+      '--session',
+      'long',
+      '--max-tokens',
+      '4000',
+      '--resume',
+      '--json',
+    ]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const fresh = join(directory, 'uninterrupted.db');
-    expect((await cli(['replay', file, '--store', `sqlite:${fresh}`, '--session', 'long', '--max-tokens', '4000', '--json'])).code).toBe(0);
+    expect(
+      (await cli(['replay', file, '--store', `sqlite:${fresh}`, '--session', 'long', '--max-tokens', '4000', '--json']))
+        .code,
+    ).toBe(0);
     const expected = await spanIds(fresh, 'long');
     expect(expected.length).toBeGreaterThan(500);
     if (outcome.signal === 'SIGINT') expect(interruptedSpans).toBeLessThan(expected.length);
-    process.stderr.write(`SIGINT probe: ${outcome.signal ?? `exit ${outcome.code}`}, ${interruptedSpans} of ${expected.length} spans before --resume\n`);
+    process.stderr.write(
+      `SIGINT probe: ${outcome.signal ?? `exit ${outcome.code}`}, ${interruptedSpans} of ${expected.length} spans before --resume\n`,
+    );
     expect(await spanIds(database, 'long')).toEqual(expected);
   }, 120_000);
 });
@@ -178,7 +220,10 @@ describe('a transcript still being written', () => {
   it('the same unfinished line in the middle is an error, and so is a corrupt (not unfinished) last line', async () => {
     const middle = join(directory, 'middle.jsonl');
     const lines = tenLines();
-    await writeFile(middle, [...lines.slice(0, 3), '{"role": "user", "content": "half of a mess', ...lines.slice(3)].join('\n') + '\n');
+    await writeFile(
+      middle,
+      [...lines.slice(0, 3), '{"role": "user", "content": "half of a mess', ...lines.slice(3)].join('\n') + '\n',
+    );
     const failed = await cli(['replay', middle, '--store', 'memory:', '--json']);
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain(`${middle}:4: field "(line)"`);
@@ -191,7 +236,10 @@ describe('a transcript still being written', () => {
 
   it('audits a live Claude Code session', async () => {
     const live = join(directory, 'live-claude.jsonl');
-    await writeFile(live, (await readFile(FIXTURE, 'utf8')).trimEnd() + '\n{"type": "assistant", "message": {"role": "assist');
+    await writeFile(
+      live,
+      (await readFile(FIXTURE, 'utf8')).trimEnd() + '\n{"type": "assistant", "message": {"role": "assist',
+    );
     const result = await cli(['audit', live, '--json', '--quiet']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('still being written; ignored');
@@ -239,10 +287,16 @@ describe('input the reader must survive', () => {
   it('reads a transcript from a pipe (replay <(cat FILE)) and audits one', async () => {
     const file = join(directory, 'piped.jsonl');
     await writeFile(file, tenLines().join('\n') + '\n');
-    const result = await run('bash', ['-c', `node "$CLI" replay <(cat "$FILE") --store memory: --session piped --json`], { env: { CLI, FILE: file } });
+    const result = await run(
+      'bash',
+      ['-c', `node "$CLI" replay <(cat "$FILE") --store memory: --session piped --json`],
+      { env: { CLI, FILE: file } },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as { spans: number }).spans).toBe(10);
-    const audit = await run('bash', ['-c', `node "$CLI" audit <(cat "$FILE") --json --quiet`], { env: { CLI, FILE: FIXTURE } });
+    const audit = await run('bash', ['-c', `node "$CLI" audit <(cat "$FILE") --json --quiet`], {
+      env: { CLI, FILE: FIXTURE },
+    });
     expect(audit.code, audit.stderr).toBe(0);
     expect((JSON.parse(audit.stdout) as AuditDocument).files[0]?.format).toBe('claude-code');
   });
@@ -250,21 +304,32 @@ describe('input the reader must survive', () => {
   it('stops quietly when the reader of its output closes early (replay --json | head)', async () => {
     const file = join(directory, 'long.jsonl');
     await writeFile(file, Array.from({ length: 40 }, () => tenLines().join('\n')).join('\n') + '\n');
-    const result = await run('bash', ['-c', 'set -o pipefail; node "$CLI" replay "$FILE" --store memory: --session piped-early --json | head -c 10 >/dev/null'], {
-      env: { CLI, FILE: file },
-    });
+    const result = await run(
+      'bash',
+      [
+        '-c',
+        'set -o pipefail; node "$CLI" replay "$FILE" --store memory: --session piped-early --json | head -c 10 >/dev/null',
+      ],
+      {
+        env: { CLI, FILE: file },
+      },
+    );
     expect(result.stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
     expect(result.code, result.stderr).toBe(0);
   });
 
   it('refuses an endless device and an over-long line with a clear error, no stack trace', async () => {
-    const zero = await cli(['replay', '/dev/zero', '--store', 'memory:', '--session', 'zero'], { env: { CONTEXT_LEDGER_MAX_INPUT_BYTES: String(1024 * 1024) } });
+    const zero = await cli(['replay', '/dev/zero', '--store', 'memory:', '--session', 'zero'], {
+      env: { CONTEXT_LEDGER_MAX_INPUT_BYTES: String(1024 * 1024) },
+    });
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('TRANSCRIPT_PARSE: /dev/zero: input is larger than 1048576 bytes');
     expect(zero.stderr).not.toMatch(/RangeError|\n\s+at /);
     const long = join(directory, 'long-line.jsonl');
     await writeFile(long, line('user', 'x'.repeat(2 * 1024 * 1024)) + '\n');
-    const result = await cli(['replay', long, '--store', 'memory:'], { env: { CONTEXT_LEDGER_MAX_LINE_BYTES: String(1024 * 1024) } });
+    const result = await cli(['replay', long, '--store', 'memory:'], {
+      env: { CONTEXT_LEDGER_MAX_LINE_BYTES: String(1024 * 1024) },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${long}:1: field "(line)": longer than 1048576 bytes`);
   });
@@ -276,13 +341,18 @@ describe('recall only reads', () => {
     const transcript = join(directory, 'recall.jsonl');
     await writeFile(transcript, tenLines().join('\n') + '\n');
     const database = join(ledgerDirectory, 'ledger.db');
-    expect((await cli(['replay', transcript, '--store', `sqlite:${database}`, '--session', 'r', '--json'])).code).toBe(0);
+    expect((await cli(['replay', transcript, '--store', `sqlite:${database}`, '--session', 'r', '--json'])).code).toBe(
+      0,
+    );
     await chmod(database, 0o444);
     await chmod(ledgerDirectory, 0o555);
     await chmod(directory, 0o755);
     try {
       const asRoot = process.getuid?.() === 0;
-      const result = await cli(['recall', 'PAY-4403', '--store', `sqlite:${database}`, '--session', 'r', '--json'], asRoot ? { uid: 65534, gid: 65534 } : {});
+      const result = await cli(
+        ['recall', 'PAY-4403', '--store', `sqlite:${database}`, '--session', 'r', '--json'],
+        asRoot ? { uid: 65534, gid: 65534 } : {},
+      );
       expect(result.code, result.stderr).toBe(0);
       expect((JSON.parse(result.stdout) as { status: string }).status).toBe('verified');
     } finally {
@@ -308,7 +378,12 @@ describe('MCP transports', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.stdin.on('error', () => undefined);
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'append', arguments: { messages: [{ role: 'user', content: 'x'.repeat(11 * 1024 * 1024) }] } } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'append', arguments: { messages: [{ role: 'user', content: 'x'.repeat(11 * 1024 * 1024) }] } },
+    });
     child.stdin.end(huge + '\n');
     expect(await exited).toBe(2);
     expect(stderr).toContain('exceeded maximum size');
@@ -324,7 +399,12 @@ describe('MCP transports', () => {
     const openStream = (url: URL) => fetch(url, { headers: { accept: 'text/event-stream' } });
 
     it('caps concurrent event streams (503) and closes an idle one, freeing its place', async () => {
-      server = await startLedgerMcpHttpServer({ ledger: memoryLedger(), port: 0, maxStreams: 2, streamIdleTimeoutMs: 200 });
+      server = await startLedgerMcpHttpServer({
+        ledger: memoryLedger(),
+        port: 0,
+        maxStreams: 2,
+        streamIdleTimeoutMs: 200,
+      });
       const first = await openStream(server.url);
       const second = await openStream(server.url);
       expect([first.status, second.status]).toEqual([200, 200]);
@@ -348,7 +428,9 @@ describe('MCP transports', () => {
     });
 
     it('rejects bounds that are not positive whole numbers', async () => {
-      await expect(startLedgerMcpHttpServer({ ledger: memoryLedger(), port: 0, maxStreams: 0 })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+      await expect(startLedgerMcpHttpServer({ ledger: memoryLedger(), port: 0, maxStreams: 0 })).rejects.toMatchObject({
+        code: 'INVALID_CONFIG',
+      });
     });
   });
 });

@@ -26,9 +26,17 @@ async function contend(spec: string, open: () => Promise<LedgerStore>): Promise<
     { session: 'shared', run: 'a', maxBatches: CONTENDER_BATCHES, contend: true },
     { session: 'shared', run: 'b', maxBatches: CONTENDER_BATCHES, contend: true },
   ];
-  const outcomes = await Promise.all(runs.map((run) => runWorker('append-loop.mjs', { store: spec, ...run }, { timeoutMs: 50_000 })));
+  const outcomes = await Promise.all(
+    runs.map((run) => runWorker('append-loop.mjs', { store: spec, ...run }, { timeoutMs: 50_000 })),
+  );
   outcomes.forEach((outcome, index) => expect(outcome.code, `worker ${index} failed: ${outcome.stderr}`).toBe(0));
-  const conflicts = outcomes.slice(4).reduce((sum, outcome) => sum + outcome.lines.filter((line) => line.startsWith('conflict') && line.endsWith(' append')).length, 0);
+  const conflicts = outcomes
+    .slice(4)
+    .reduce(
+      (sum, outcome) =>
+        sum + outcome.lines.filter((line) => line.startsWith('conflict') && line.endsWith(' append')).length,
+      0,
+    );
   const store = await open();
   try {
     for (const [index, session] of solo.entries()) {
@@ -38,10 +46,16 @@ async function contend(spec: string, open: () => Promise<LedgerStore>): Promise<
     const sharedAcks = [...outcomes[4]!.acks, ...outcomes[5]!.acks];
     const checked = await checkSession(store, 'shared', sharedAcks);
     expect(checked.batches, 'shared: exactly the acknowledged batches, none twice').toBe(sharedAcks.length);
-    expect(new Set(sharedAcks.map((ack) => ack.firstSeq)).size, 'no two acknowledgements share a seq').toBe(sharedAcks.length);
-    expect(sharedAcks.length + conflicts, 'every attempt either landed or got SequenceConflictError').toBe(2 * CONTENDER_BATCHES);
+    expect(new Set(sharedAcks.map((ack) => ack.firstSeq)).size, 'no two acknowledgements share a seq').toBe(
+      sharedAcks.length,
+    );
+    expect(sharedAcks.length + conflicts, 'every attempt either landed or got SequenceConflictError').toBe(
+      2 * CONTENDER_BATCHES,
+    );
     expect(conflicts, 'the contenders collided at least once').toBeGreaterThan(0);
-    console.info(`[concurrency ${store.kind}] shared: ${sharedAcks.length} batches landed, ${conflicts} appends refused with SequenceConflictError`);
+    console.info(
+      `[concurrency ${store.kind}] shared: ${sharedAcks.length} batches landed, ${conflicts} appends refused with SequenceConflictError`,
+    );
   } finally {
     await store.close();
   }
@@ -63,6 +77,8 @@ describePostgres('concurrency: PostgreSQL', () => {
 
   it('6 processes, one database: no lost or duplicated spans, gapless seqs, conflicts reported', async () => {
     await (await createPostgresStore({ connectionString: PG_URL, schema })).close();
-    await contend(`${PG_URL}?schema=${schema}`, () => createPostgresStore({ connectionString: PG_URL, schema, maxConnections: 2 }));
+    await contend(`${PG_URL}?schema=${schema}`, () =>
+      createPostgresStore({ connectionString: PG_URL, schema, maxConnections: 2 }),
+    );
   }, 60_000);
 });

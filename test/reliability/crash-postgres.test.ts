@@ -22,7 +22,11 @@ describePostgres('crash: PostgreSQL', () => {
         rawRecordJson: async (sessionId) => {
           const raw = await rawClient();
           try {
-            return (await raw.query(`SELECT json FROM "${schema}".records WHERE session_id = $1 ORDER BY ordinal`, [sessionId])).rows.map((row: { json: string }) => row.json);
+            return (
+              await raw.query(`SELECT json FROM "${schema}".records WHERE session_id = $1 ORDER BY ordinal`, [
+                sessionId,
+              ])
+            ).rows.map((row: { json: string }) => row.json);
           } finally {
             await raw.end();
           }

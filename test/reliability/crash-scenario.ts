@@ -23,7 +23,11 @@ export interface CrashTarget {
  * Runs `kills` killed worker runs against `target`, `parallel` at a time (each on a session of
  * its own, all in one store); after every round, reopens the store and checks every session.
  */
-export async function crashScenario(target: CrashTarget, kills: number, options: { parallel: number; maxDelayMs: number }): Promise<{ kills: number; acked: number; occurrences: number; records: number }> {
+export async function crashScenario(
+  target: CrashTarget,
+  kills: number,
+  options: { parallel: number; maxDelayMs: number },
+): Promise<{ kills: number; acked: number; occurrences: number; records: number }> {
   requireBuild();
   const delays = fc.sample(fc.integer({ min: 0, max: options.maxDelayMs }), { numRuns: kills, seed: 20_250_101 });
   const sessions = Array.from({ length: options.parallel }, (_, slot) => `crash-${slot}`);
@@ -33,10 +37,19 @@ export async function crashScenario(target: CrashTarget, kills: number, options:
   for (let run = 0; killed < kills; run += 1) {
     const slots = sessions.slice(0, Math.min(options.parallel, kills - killed));
     const outcomes = await Promise.all(
-      slots.map((sessionId, slot) => runWorker('append-loop.mjs', { store: target.spec, session: sessionId, run: `r${run}s${slot}` }, { killAfterMs: delays[killed + slot] })),
+      slots.map((sessionId, slot) =>
+        runWorker(
+          'append-loop.mjs',
+          { store: target.spec, session: sessionId, run: `r${run}s${slot}` },
+          { killAfterMs: delays[killed + slot] },
+        ),
+      ),
     );
     outcomes.forEach((outcome, slot) => {
-      expect(outcome.signal, `run ${run} slot ${slot} should be killed, not end on its own (stderr: ${outcome.stderr})`).toBe('SIGKILL');
+      expect(
+        outcome.signal,
+        `run ${run} slot ${slot} should be killed, not end on its own (stderr: ${outcome.stderr})`,
+      ).toBe('SIGKILL');
       acks.get(sessions[slot]!)!.push(...outcome.acks);
     });
     killed += slots.length;
@@ -44,7 +57,9 @@ export async function crashScenario(target: CrashTarget, kills: number, options:
     try {
       totals = { occurrences: 0, records: 0 };
       for (const sessionId of sessions) {
-        const checked = await checkSession(store, sessionId, acks.get(sessionId)!, () => target.rawRecordJson(sessionId));
+        const checked = await checkSession(store, sessionId, acks.get(sessionId)!, () =>
+          target.rawRecordJson(sessionId),
+        );
         totals = { occurrences: totals.occurrences + checked.occurrences, records: totals.records + checked.records };
       }
     } finally {

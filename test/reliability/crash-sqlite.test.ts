@@ -23,7 +23,10 @@ it('survives 50 SIGKILLs of a writer without losing or half-writing anything', a
       rawRecordJson: async (sessionId) => {
         const raw = new Database(path, { readonly: true });
         try {
-          return raw.prepare('SELECT json FROM records WHERE session_id = ? ORDER BY ordinal').pluck().all(sessionId) as string[];
+          return raw
+            .prepare('SELECT json FROM records WHERE session_id = ? ORDER BY ordinal')
+            .pluck()
+            .all(sessionId) as string[];
         } finally {
           raw.close();
         }

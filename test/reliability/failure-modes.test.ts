@@ -40,9 +40,16 @@ describe('SQLite', () => {
     await writer.append('s1', 0, sampleEntries());
     await writer.close();
     const reader = createSqliteStore({ path, readonly: true });
-    await expectLedgerError(reader.append('s1', 3, [entry('user', 'not written')]), StoreOperationError, 'STORE_OPERATION', [`sqlite:${path}`, 'append to session s1', /read-only/]);
+    await expectLedgerError(
+      reader.append('s1', 3, [entry('user', 'not written')]),
+      StoreOperationError,
+      'STORE_OPERATION',
+      [`sqlite:${path}`, 'append to session s1', /read-only/],
+    );
     expect(await reader.nextSeq('s1')).toBe(3);
-    expect((await reader.occurrences('s1')).map((occurrence) => occurrence.span.text)).toEqual(sampleEntries().map((item) => item.span.text));
+    expect((await reader.occurrences('s1')).map((occurrence) => occurrence.span.text)).toEqual(
+      sampleEntries().map((item) => item.span.text),
+    );
     await reader.close();
   });
 
@@ -85,7 +92,10 @@ describePostgres('PostgreSQL', () => {
   async function waitingAppend(name: string): Promise<number | undefined> {
     const raw = await rawClient();
     try {
-      const result = await raw.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%append_batch%' AND wait_event_type = 'Lock'", [`${name}-${process.pid}`]);
+      const result = await raw.query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%append_batch%' AND wait_event_type = 'Lock'",
+        [`${name}-${process.pid}`],
+      );
       return (result.rows[0] as { pid: number } | undefined)?.pid;
     } finally {
       await raw.end();
@@ -99,7 +109,9 @@ describePostgres('PostgreSQL', () => {
     const blocker = await rawClient();
     await blocker.query('BEGIN');
     await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [schema, 's1']);
-    const pending = store.append('s1', 3, [entry('user', 'caught mid-batch with eu-west-9q', [{ kind: 'identifier', text: 'eu-west-9q' }])]);
+    const pending = store.append('s1', 3, [
+      entry('user', 'caught mid-batch with eu-west-9q', [{ kind: 'identifier', text: 'eu-west-9q' }]),
+    ]);
     pending.catch(() => undefined);
     let pid: number | undefined;
     for (let attempt = 0; attempt < 100 && pid === undefined; attempt += 1) {
@@ -108,7 +120,12 @@ describePostgres('PostgreSQL', () => {
     }
     expect(pid, 'the append is waiting for the session lock').toBeDefined();
     await blocker.query('SELECT pg_terminate_backend($1)', [pid]);
-    await expectLedgerError(pending, StoreUnavailableError, 'STORE_UNAVAILABLE', [store.location, 'append to session s1', /connection/, /re-read/]);
+    await expectLedgerError(pending, StoreUnavailableError, 'STORE_UNAVAILABLE', [
+      store.location,
+      'append to session s1',
+      /connection/,
+      /re-read/,
+    ]);
     await blocker.query('ROLLBACK');
     await blocker.end();
     expect(await store.nextSeq('s1')).toBe(3);
@@ -123,7 +140,10 @@ describePostgres('PostgreSQL', () => {
     await store.openSession('s2');
     await store.append('s2', 0, sampleEntries());
     const raw = await rawClient();
-    const killed = await raw.query('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1', [`cl-idle-${process.pid}`]);
+    const killed = await raw.query(
+      'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1',
+      [`cl-idle-${process.pid}`],
+    );
     expect(killed.rows).toEqual([{ done: true }]);
     await raw.end();
     expect(await store.nextSeq('s2')).toBe(3);
@@ -147,7 +167,12 @@ describePostgres('PostgreSQL', () => {
     const url = new URL(PG_URL);
     url.searchParams.set('options', '-c default_transaction_read_only=on');
     store = await createPostgresStore({ connectionString: url.toString(), schema });
-    await expectLedgerError(store.append('ro', 3, [entry('user', 'not written')]), StoreOperationError, 'STORE_OPERATION', [store.location, 'append to session ro', /read-only/]);
+    await expectLedgerError(
+      store.append('ro', 3, [entry('user', 'not written')]),
+      StoreOperationError,
+      'STORE_OPERATION',
+      [store.location, 'append to session ro', /read-only/],
+    );
     expect(await store.nextSeq('ro')).toBe(3);
   });
 });

@@ -29,13 +29,24 @@ export interface CheckedSession {
  * Checks a session; `rawRecordJson` reads the stored record JSON below the API (so a
  * half-written record would show as JSON that does not parse).
  */
-export async function checkSession(store: LedgerStore, sessionId: string, acks: readonly Ack[], rawRecordJson?: () => Promise<string[]>): Promise<CheckedSession> {
+export async function checkSession(
+  store: LedgerStore,
+  sessionId: string,
+  acks: readonly Ack[],
+  rawRecordJson?: () => Promise<string[]>,
+): Promise<CheckedSession> {
   const occurrences = await store.occurrences(sessionId);
   const nextSeq = await store.nextSeq(sessionId);
-  expect(occurrences.map((occurrence) => occurrence.seq), 'seqs are gapless from 0').toEqual(Array.from({ length: nextSeq }, (_, index) => index));
+  expect(
+    occurrences.map((occurrence) => occurrence.seq),
+    'seqs are gapless from 0',
+  ).toEqual(Array.from({ length: nextSeq }, (_, index) => index));
   for (const ack of acks) {
     for (let seq = ack.firstSeq; seq <= ack.lastSeq; seq += 1) {
-      expect(parseBatchText(occurrences[seq]?.span.text ?? '')?.batch, `acknowledged seq ${seq} (batch ${ack.batch}) is stored`).toBe(ack.batch);
+      expect(
+        parseBatchText(occurrences[seq]?.span.text ?? '')?.batch,
+        `acknowledged seq ${seq} (batch ${ack.batch}) is stored`,
+      ).toBe(ack.batch);
     }
   }
   const handles = await store.handles(sessionId);
@@ -49,7 +60,9 @@ export async function checkSession(store: LedgerStore, sessionId: string, acks: 
     expect(parsed!.part, `batch ${parsed!.batch} parts are in order`).toBe(seqs.length + 1);
     seqs.push(occurrence.seq);
     batches.set(parsed!.batch, seqs);
-    expect(handlesBySeq.get(occurrence.seq) ?? 0, `seq ${occurrence.seq} has all its handles`).toBe(extractHandles(occurrence.span.text).length);
+    expect(handlesBySeq.get(occurrence.seq) ?? 0, `seq ${occurrence.seq} has all its handles`).toBe(
+      extractHandles(occurrence.span.text).length,
+    );
   }
   for (const [batch, seqs] of batches) {
     const size = parseBatchText(occurrences[seqs[0]!]!.span.text)!.size;
@@ -57,9 +70,16 @@ export async function checkSession(store: LedgerStore, sessionId: string, acks: 
     expect(seqs[seqs.length - 1]! - seqs[0]!, `batch ${batch} is contiguous`).toBe(size - 1);
   }
   const records = await store.records(sessionId);
-  expect(records.map((record) => record.ordinal), 'record ordinals are gapless').toEqual(records.map((_, index) => index));
+  expect(
+    records.map((record) => record.ordinal),
+    'record ordinals are gapless',
+  ).toEqual(records.map((_, index) => index));
   for (const record of records) {
-    if (record.checkpointId !== undefined) expect(records.some((other) => other.id === record.checkpointId), `checkpoint ${record.checkpointId} of ${record.id} exists`).toBe(true);
+    if (record.checkpointId !== undefined)
+      expect(
+        records.some((other) => other.id === record.checkpointId),
+        `checkpoint ${record.checkpointId} of ${record.id} exists`,
+      ).toBe(true);
     expect(record.droppedRange.toSeq).toBeLessThan(nextSeq);
   }
   if (rawRecordJson) {

@@ -11,8 +11,16 @@ export const WORKERS = join(import.meta.dirname, 'workers');
 
 /** Throws a clear error unless `npm run build` has produced the modules the workers import. */
 export function requireBuild(): void {
-  for (const module of ['dist/ledger.js', 'dist/cli/store-spec.js', 'dist/stores/postgres/index.js', 'dist/stores/sqlite/index.js']) {
-    if (!existsSync(join(process.cwd(), module))) throw new Error(`${module} is missing: the reliability workers run the compiled code; run \`npm run build\` first.`);
+  for (const module of [
+    'dist/ledger.js',
+    'dist/cli/store-spec.js',
+    'dist/stores/postgres/index.js',
+    'dist/stores/sqlite/index.js',
+  ]) {
+    if (!existsSync(join(process.cwd(), module)))
+      throw new Error(
+        `${module} is missing: the reliability workers run the compiled code; run \`npm run build\` first.`,
+      );
   }
 }
 
@@ -37,7 +45,9 @@ export interface WorkerOutcome {
 export function parseAcks(lines: readonly string[]): Ack[] {
   return lines.flatMap((line) => {
     const [word, first, last, batch, size] = line.split(' ');
-    return word === 'ack' && batch !== undefined ? [{ firstSeq: Number(first), lastSeq: Number(last), batch, size: Number(size) }] : [];
+    return word === 'ack' && batch !== undefined
+      ? [{ firstSeq: Number(first), lastSeq: Number(last), batch, size: Number(size) }]
+      : [];
   });
 }
 
@@ -45,9 +55,15 @@ export function parseAcks(lines: readonly string[]): Ack[] {
  * Runs `script` with a JSON config. With `killAfterMs`, sends SIGKILL that long after the
  * first acknowledged append (so the kill lands inside the append/render loop).
  */
-export function runWorker(script: string, config: object, options: { killAfterMs?: number; timeoutMs?: number } = {}): Promise<WorkerOutcome> {
+export function runWorker(
+  script: string,
+  config: object,
+  options: { killAfterMs?: number; timeoutMs?: number } = {},
+): Promise<WorkerOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(WORKERS, script), JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(WORKERS, script), JSON.stringify(config)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     let pending = '';
     let stderr = '';

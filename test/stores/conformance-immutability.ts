@@ -57,7 +57,16 @@ export interface TamperHooks {
 type Snapshot = (store: LedgerStore, sessionId: string) => Promise<unknown>;
 type Context = () => { store: LedgerStore; fixture: { tamper: TamperHooks } };
 
-const ATTEMPTS = ['overwriteSpan', 'deleteSpan', 'overwriteOccurrence', 'deleteOccurrence', 'overwriteHandle', 'deleteHandle', 'overwriteRecord', 'deleteRecord'] as const;
+const ATTEMPTS = [
+  'overwriteSpan',
+  'deleteSpan',
+  'overwriteOccurrence',
+  'deleteOccurrence',
+  'overwriteHandle',
+  'deleteHandle',
+  'overwriteRecord',
+  'deleteRecord',
+] as const;
 
 /** Registers the immutability tests; `context` yields the current test's store and fixture. */
 export function describeImmutability(context: Context, snapshot: Snapshot): void {
@@ -96,9 +105,19 @@ export function describeImmutability(context: Context, snapshot: Snapshot): void
       const { store } = context();
       await seed(store);
       const before = await snapshot(store, 's1');
-      await expectLedgerError(store.writeRecord(sampleRecord('s1', { summary: 'rewritten history' })), ImmutableSpanError, 'IMMUTABLE_SPAN', ['rec_1', 's1', /immutable/]);
+      await expectLedgerError(
+        store.writeRecord(sampleRecord('s1', { summary: 'rewritten history' })),
+        ImmutableSpanError,
+        'IMMUTABLE_SPAN',
+        ['rec_1', 's1', /immutable/],
+      );
       await expectLedgerError(store.writeRecord(sampleRecord('s1')), ImmutableSpanError, 'IMMUTABLE_SPAN', ['rec_1']);
-      await expectLedgerError(store.writeRecord(sampleRecord('s1', { id: 'rec_other' })), SequenceConflictError, 'SEQUENCE_CONFLICT', ['ordinal 0', 'rec_1', 'rec_other', /retry/i]);
+      await expectLedgerError(
+        store.writeRecord(sampleRecord('s1', { id: 'rec_other' })),
+        SequenceConflictError,
+        'SEQUENCE_CONFLICT',
+        ['ordinal 0', 'rec_1', 'rec_other', /retry/i],
+      );
       expect(await store.record('s1', 'rec_other')).toBeUndefined();
       const [original] = sampleEntries();
       await store.append('s1', 3, [entry('user', original!.span.text, [], { tokens: 12345 })]);

@@ -6,7 +6,14 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ImmutableSpanError, InvalidInputError, NotFoundError, SequenceConflictError, StoreUnavailableError, TenantMismatchError } from '../../src/errors.js';
+import {
+  ImmutableSpanError,
+  InvalidInputError,
+  NotFoundError,
+  SequenceConflictError,
+  StoreUnavailableError,
+  TenantMismatchError,
+} from '../../src/errors.js';
 import { canonicalSpanBytes, createSpan, verifySpan } from '../../src/span.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { describeImmutability, type TamperHooks } from './conformance-immutability.js';
@@ -57,15 +64,28 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
         expect(read).toEqual(written);
         read.forEach((occurrence, index) => {
           const source = entries[index]!;
-          expect(occurrence).toMatchObject({ sessionId: 's1', spanId: source.span.id, role: source.role, byteStart: source.byteStart, byteEnd: source.byteEnd });
+          expect(occurrence).toMatchObject({
+            sessionId: 's1',
+            spanId: source.span.id,
+            role: source.role,
+            byteStart: source.byteStart,
+            byteEnd: source.byteEnd,
+          });
           expect(occurrence.span).toEqual(source.span);
           expect(occurrence.label).toBe(source.label);
           expect(occurrence.chunk).toEqual(source.chunk);
         });
-        expect(await store.spans('s1', entries.map((item) => item.span.id))).toEqual(entries.map((item) => item.span));
+        expect(
+          await store.spans(
+            's1',
+            entries.map((item) => item.span.id),
+          ),
+        ).toEqual(entries.map((item) => item.span));
         const handles = await store.handles('s1');
         expect(handles).toHaveLength(7);
-        const expected = entries.flatMap((item, seq) => [...item.handles].sort((a, b) => a.start - b.start).map((handle) => ({ ...handle, seq })));
+        const expected = entries.flatMap((item, seq) =>
+          [...item.handles].sort((a, b) => a.start - b.start).map((handle) => ({ ...handle, seq })),
+        );
         expect(handles).toEqual(expected);
         expect(await store.nextSeq('s1')).toBe(3);
         expect(await store.occurrencesOf('s1', entries[1]!.span.id)).toEqual([written[1]]);
@@ -85,7 +105,12 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
       it('addresses spans by content: same content twice is one span with two occurrences', async () => {
         await store.openSession('s1');
         const first = entry('tool-result', 'exit code 0', [], { toolName: 'bash', toolCallId: 'c1' });
-        const again = entry('tool-result', 'exit code 0', [], { toolName: 'bash', toolCallId: 'c1', byteStart: 20, tokens: 99 });
+        const again = entry('tool-result', 'exit code 0', [], {
+          toolName: 'bash',
+          toolCallId: 'c1',
+          byteStart: 20,
+          tokens: 99,
+        });
         const other = entry('tool-result', 'exit code 0', [], { toolName: 'bash', toolCallId: 'c2' });
         await store.append('s1', 0, [first, again, other]);
         const occurrences = await store.occurrences('s1');
@@ -110,13 +135,17 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
             await store.openSession(sessionId);
             let next = 0;
             for (const size of sizes) {
-              const batch = Array.from({ length: size }, (_, index) => entry('assistant', `turn ${next + index} of ${sessionId}`));
+              const batch = Array.from({ length: size }, (_, index) =>
+                entry('assistant', `turn ${next + index} of ${sessionId}`),
+              );
               const written = await store.append(sessionId, next, batch);
               expect(written.map((occurrence) => occurrence.seq)).toEqual(batch.map((_, index) => next + index));
               next += size;
               expect(await store.nextSeq(sessionId)).toBe(next);
             }
-            expect((await store.occurrences(sessionId)).map((occurrence) => occurrence.seq)).toEqual(Array.from({ length: next }, (_, index) => index));
+            expect((await store.occurrences(sessionId)).map((occurrence) => occurrence.seq)).toEqual(
+              Array.from({ length: next }, (_, index) => index),
+            );
           }),
           { numRuns: 15 },
         );
@@ -126,8 +155,12 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
         await seeded();
         expect((await store.occurrences('s1', { fromSeq: 1 })).map((occurrence) => occurrence.seq)).toEqual([1, 2]);
         expect((await store.occurrences('s1', { toSeq: 1 })).map((occurrence) => occurrence.seq)).toEqual([0, 1]);
-        expect((await store.occurrences('s1', { fromSeq: 1, toSeq: 1 })).map((occurrence) => occurrence.seq)).toEqual([1]);
-        expect((await store.handles('s1', { fromSeq: 1, toSeq: 1 })).map((handle) => handle.text)).toEqual(['/etc/payments/config.env']);
+        expect((await store.occurrences('s1', { fromSeq: 1, toSeq: 1 })).map((occurrence) => occurrence.seq)).toEqual([
+          1,
+        ]);
+        expect((await store.handles('s1', { fromSeq: 1, toSeq: 1 })).map((handle) => handle.text)).toEqual([
+          '/etc/payments/config.env',
+        ]);
         expect((await store.handles('s1', { fromSeq: 2 })).map((handle) => handle.seq)).toEqual([2, 2, 2, 2]);
         expect((await store.handles('s1', { toSeq: 0 })).map((handle) => handle.seq)).toEqual([0, 0]);
         expect(await store.handles('s1', { fromSeq: 3 })).toEqual([]);
@@ -138,9 +171,16 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
       it('rejects a stale expectedNextSeq with SequenceConflictError and writes nothing', async () => {
         await seeded();
         const before = await snapshot(store, 's1');
-        const late = entry('user', 'a late message mentioning zz-unique-9', [{ kind: 'identifier', text: 'zz-unique-9' }]);
+        const late = entry('user', 'a late message mentioning zz-unique-9', [
+          { kind: 'identifier', text: 'zz-unique-9' },
+        ]);
         for (const stale of [0, 2, 4]) {
-          const error = await expectLedgerError(store.append('s1', stale, [late]), SequenceConflictError, 'SEQUENCE_CONFLICT', ['s1', String(stale), '3', /retry/i]);
+          const error = await expectLedgerError(
+            store.append('s1', stale, [late]),
+            SequenceConflictError,
+            'SEQUENCE_CONFLICT',
+            ['s1', String(stale), '3', /retry/i],
+          );
           expect(error.details).toMatchObject({ sessionId: 's1', expectedNextSeq: stale, actualNextSeq: 3 });
         }
         expect(await snapshot(store, 's1')).toEqual(before);
@@ -152,8 +192,14 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
       it('rejects a batch with one invalid entry as a whole', async () => {
         await store.openSession('s1');
         const good = entry('user', 'first good message');
-        const forged = { ...entry('user', 'original text'), span: { ...createSpan({ kind: 'user', text: 'original text', tokens: 2 }), text: 'forged text' } };
-        await expectLedgerError(store.append('s1', 0, [good, forged]), InvalidInputError, 'INVALID_INPUT', [/sha-256/i, 's1']);
+        const forged = {
+          ...entry('user', 'original text'),
+          span: { ...createSpan({ kind: 'user', text: 'original text', tokens: 2 }), text: 'forged text' },
+        };
+        await expectLedgerError(store.append('s1', 0, [good, forged]), InvalidInputError, 'INVALID_INPUT', [
+          /sha-256/i,
+          's1',
+        ]);
         const notVerbatim = entry('user', 'port 8443 is open', [{ kind: 'number', text: '8443' }]);
         const shifted = { ...notVerbatim, handles: [{ ...notVerbatim.handles[0]!, start: 0, end: 4 }] };
         await expectLedgerError(store.append('s1', 0, [good, shifted]), InvalidInputError, 'INVALID_INPUT', ['8443']);
@@ -163,7 +209,10 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
       });
 
       it('rejects writes to a session that was never opened', async () => {
-        await expectLedgerError(store.append('nobody', 0, sampleEntries()), NotFoundError, 'NOT_FOUND', ['nobody', /openSession/]);
+        await expectLedgerError(store.append('nobody', 0, sampleEntries()), NotFoundError, 'NOT_FOUND', [
+          'nobody',
+          /openSession/,
+        ]);
         await expectLedgerError(store.writeRecord(sampleRecord('nobody')), NotFoundError, 'NOT_FOUND', ['nobody']);
         expect(await store.occurrences('nobody')).toEqual([]);
         expect(await store.nextSeq('nobody')).toBe(0);
@@ -218,7 +267,11 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
 
       it('ranks spans matching more terms first', async () => {
         await store.openSession('s1');
-        await store.append('s1', 0, [entry('user', 'alpha only'), entry('user', 'alpha and bravo'), entry('user', 'charlie')]);
+        await store.append('s1', 0, [
+          entry('user', 'alpha only'),
+          entry('user', 'alpha and bravo'),
+          entry('user', 'charlie'),
+        ]);
         const hits = await store.searchText('s1', 'alpha bravo', 10);
         expect(hits.map((hit) => hit.seq)).toEqual([1, 0]);
         const shortHits = await store.searchText('s1', 'al br', 10);
@@ -227,7 +280,22 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
 
       it('treats query syntax as text and never throws', async () => {
         await seeded();
-        for (const query of ['"a" OR NEAR(', 'eu-west-2b" OR "x', 'NEAR(eu west)', '*', 'text:eu', '^eu', "'; DROP TABLE spans; --", '"', '(', 'AND', '%', '_', '\\', 'a%b']) {
+        for (const query of [
+          '"a" OR NEAR(',
+          'eu-west-2b" OR "x',
+          'NEAR(eu west)',
+          '*',
+          'text:eu',
+          '^eu',
+          "'; DROP TABLE spans; --",
+          '"',
+          '(',
+          'AND',
+          '%',
+          '_',
+          '\\',
+          'a%b',
+        ]) {
           const hits = await store.searchText('s1', query, 10);
           expect(Array.isArray(hits)).toBe(true);
         }
@@ -266,7 +334,12 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
         expect(created).toMatchObject({ id: 's1', tenantId: 't1' });
         expect(Number.isNaN(Date.parse(created.createdAt))).toBe(false);
         expect(await store.openSession('s1', { tenantId: 't1' })).toEqual(created);
-        const mismatch = await expectLedgerError(store.openSession('s1', { tenantId: 't2' }), TenantMismatchError, 'TENANT_MISMATCH', ['s1', 't2']);
+        const mismatch = await expectLedgerError(
+          store.openSession('s1', { tenantId: 't2' }),
+          TenantMismatchError,
+          'TENANT_MISMATCH',
+          ['s1', 't2'],
+        );
         // The owner is never named (issue 10): another tenant learns nothing about it.
         expect(mismatch.message).not.toContain('t1');
         expect(JSON.stringify(mismatch.details)).not.toContain('t1');
@@ -274,7 +347,9 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
         await store.openSession('s0', { tenantId: 't2' });
         await store.openSession('s2', { tenantId: 't1' });
         await store.openSession('free');
-        await expectLedgerError(store.openSession('free', { tenantId: 't1' }), TenantMismatchError, 'TENANT_MISMATCH', ['free']);
+        await expectLedgerError(store.openSession('free', { tenantId: 't1' }), TenantMismatchError, 'TENANT_MISMATCH', [
+          'free',
+        ]);
         expect((await store.listSessions({ tenantId: 't1' })).map((session) => session.id)).toEqual(['s1', 's2']);
         expect((await store.listSessions()).map((session) => session.id)).toEqual(['free', 's0', 's1', 's2']);
         expect(await store.getSession('s1')).toEqual(created);
@@ -285,7 +360,15 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
     describe('records', () => {
       it('round-trips records exactly, ordered by ordinal', async () => {
         await seeded();
-        const second = sampleRecord('s1', { id: 'rec_2', ordinal: 1, type: 'checkpoint', summary: '', claims: [], depth: 0, checkpointId: undefined });
+        const second = sampleRecord('s1', {
+          id: 'rec_2',
+          ordinal: 1,
+          type: 'checkpoint',
+          summary: '',
+          claims: [],
+          depth: 0,
+          checkpointId: undefined,
+        });
         const first = sampleRecord('s1');
         await store.writeRecord(second);
         await store.writeRecord(first);
@@ -328,7 +411,10 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
     it('treats a second write of a record id as an immutability violation', async () => {
       await seeded();
       await store.writeRecord(sampleRecord('s1'));
-      await expectLedgerError(store.writeRecord(sampleRecord('s1')), ImmutableSpanError, 'IMMUTABLE_SPAN', ['rec_1', 's1']);
+      await expectLedgerError(store.writeRecord(sampleRecord('s1')), ImmutableSpanError, 'IMMUTABLE_SPAN', [
+        'rec_1',
+        's1',
+      ]);
     });
   });
 }
@@ -339,7 +425,10 @@ export async function snapshot(store: LedgerStore, sessionId: string) {
   return {
     nextSeq: await store.nextSeq(sessionId),
     occurrences,
-    spans: await store.spans(sessionId, occurrences.map((occurrence) => occurrence.spanId)),
+    spans: await store.spans(
+      sessionId,
+      occurrences.map((occurrence) => occurrence.spanId),
+    ),
     handles: await store.handles(sessionId),
     records: await store.records(sessionId),
   };

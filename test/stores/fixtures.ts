@@ -21,9 +21,22 @@ export function entry(
   kind: SourceKind,
   text: string,
   handles: HandleSpec[] = [],
-  extra: { toolName?: string; toolCallId?: string; label?: string; chunk?: { index: number; count: number }; tokens?: number; byteStart?: number } = {},
+  extra: {
+    toolName?: string;
+    toolCallId?: string;
+    label?: string;
+    chunk?: { index: number; count: number };
+    tokens?: number;
+    byteStart?: number;
+  } = {},
 ): AppendEntry {
-  const span = createSpan({ kind, text, toolName: extra.toolName, toolCallId: extra.toolCallId, tokens: extra.tokens ?? Math.ceil(text.length / 4) });
+  const span = createSpan({
+    kind,
+    text,
+    toolName: extra.toolName,
+    toolCallId: extra.toolCallId,
+    tokens: extra.tokens ?? Math.ceil(text.length / 4),
+  });
   const role = roleOf(kind);
   const byteStart = extra.byteStart ?? 0;
   return {
@@ -37,7 +50,16 @@ export function entry(
       let start = -1;
       for (let index = 0; index <= (spec.nth ?? 0); index += 1) start = text.indexOf(spec.text, start + 1);
       expect(start, `fixture: ${spec.text} must occur in ${text}`).toBeGreaterThanOrEqual(0);
-      return { kind: spec.kind, text: spec.text, key: spec.key ?? spec.text.toLowerCase(), start, end: start + spec.text.length, spanId: span.id, role, tokens: 3 };
+      return {
+        kind: spec.kind,
+        text: spec.text,
+        key: spec.key ?? spec.text.toLowerCase(),
+        start,
+        end: start + spec.text.length,
+        spanId: span.id,
+        role,
+        tokens: 3,
+      };
     }),
   };
 }
@@ -49,19 +71,39 @@ export function sampleEntries(): AppendEntry[] {
       { kind: 'identifier', text: 'eu-west-2b' },
       { kind: 'constraint', text: 'Do not touch the primary database.' },
     ]),
-    entry('tool-call', '{"command":"cat /etc/payments/config.env"}', [{ kind: 'path', text: '/etc/payments/config.env' }], { toolName: 'bash', toolCallId: 'call_1' }),
-    entry('tool-result', 'PAYMENTS_DB_REPLICA=eu-west-2b\nPAYMENTS_PORT=8443\nVERSION=v2.14.1', [
-      { kind: 'assignment', text: 'PAYMENTS_DB_REPLICA=eu-west-2b' },
-      { kind: 'identifier', text: 'eu-west-2b' },
-      { kind: 'assignment', text: 'PAYMENTS_PORT=8443' },
-      { kind: 'version', text: 'v2.14.1' },
-    ], { toolName: 'bash', toolCallId: 'call_1', label: 'line-3', chunk: { index: 0, count: 2 } }),
+    entry(
+      'tool-call',
+      '{"command":"cat /etc/payments/config.env"}',
+      [{ kind: 'path', text: '/etc/payments/config.env' }],
+      { toolName: 'bash', toolCallId: 'call_1' },
+    ),
+    entry(
+      'tool-result',
+      'PAYMENTS_DB_REPLICA=eu-west-2b\nPAYMENTS_PORT=8443\nVERSION=v2.14.1',
+      [
+        { kind: 'assignment', text: 'PAYMENTS_DB_REPLICA=eu-west-2b' },
+        { kind: 'identifier', text: 'eu-west-2b' },
+        { kind: 'assignment', text: 'PAYMENTS_PORT=8443' },
+        { kind: 'version', text: 'v2.14.1' },
+      ],
+      { toolName: 'bash', toolCallId: 'call_1', label: 'line-3', chunk: { index: 0, count: 2 } },
+    ),
   ];
 }
 
 /** A complete record with every field set (JSON-safe). */
 export function sampleRecord(sessionId: string, overrides: Partial<CompactionRecord> = {}): CompactionRecord {
-  const handle: Handle = { kind: 'identifier', text: 'eu-west-2b', key: 'eu-west-2b', start: 31, end: 41, spanId: 'sha256:' + 'a'.repeat(64), seq: 0, role: 'user', tokens: 4 };
+  const handle: Handle = {
+    kind: 'identifier',
+    text: 'eu-west-2b',
+    key: 'eu-west-2b',
+    start: 31,
+    end: 41,
+    spanId: 'sha256:' + 'a'.repeat(64),
+    seq: 0,
+    role: 'user',
+    tokens: 4,
+  };
   return {
     id: 'rec_1',
     sessionId,
@@ -77,7 +119,9 @@ export function sampleRecord(sessionId: string, overrides: Partial<CompactionRec
     checkpointId: 'chk_1',
     rederived: false,
     summarizer: { name: 'extractive', version: '1' },
-    findings: [{ code: 'invented-handle', message: 'summary mentions v9.9.9, absent from the sources', token: 'v9.9.9' }],
+    findings: [
+      { code: 'invented-handle', message: 'summary mentions v9.9.9, absent from the sources', token: 'v9.9.9' },
+    ],
     summaryTokens: 27,
     atSeq: 3,
     createdAt: '2025-01-02T03:04:05.678Z',

@@ -9,18 +9,24 @@ import { describeStoreConformance, type TamperHooks, type TamperTarget } from '.
  */
 function memoryTamper(store: LedgerStore): TamperHooks {
   type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-  const span = async (target: TamperTarget) => (await store.spans(target.sessionId, [target.spanId]))[0] as Mutable<Span>;
-  const occurrence = async (target: TamperTarget) => (await store.occurrences(target.sessionId, { fromSeq: target.seq, toSeq: target.seq }))[0] as Mutable<SpanOccurrence>;
-  const handle = async (target: TamperTarget) => (await store.handles(target.sessionId, { fromSeq: target.seq, toSeq: target.seq }))[0] as Mutable<Handle>;
-  const record = async (target: TamperTarget) => (await store.record(target.sessionId, target.recordId)) as Mutable<CompactionRecord>;
+  const span = async (target: TamperTarget) =>
+    (await store.spans(target.sessionId, [target.spanId]))[0] as Mutable<Span>;
+  const occurrence = async (target: TamperTarget) =>
+    (
+      await store.occurrences(target.sessionId, { fromSeq: target.seq, toSeq: target.seq })
+    )[0] as Mutable<SpanOccurrence>;
+  const handle = async (target: TamperTarget) =>
+    (await store.handles(target.sessionId, { fromSeq: target.seq, toSeq: target.seq }))[0] as Mutable<Handle>;
+  const record = async (target: TamperTarget) =>
+    (await store.record(target.sessionId, target.recordId)) as Mutable<CompactionRecord>;
   return {
     refusal: /read[- ]only|Cannot (assign|delete|add)|not extensible|frozen/,
     overwriteSpan: async (target) => void ((await span(target)).text = 'tampered'),
-    deleteSpan: async (target) => void delete (await span(target) as { text?: string }).text,
+    deleteSpan: async (target) => void delete ((await span(target)) as { text?: string }).text,
     overwriteOccurrence: async (target) => void ((await occurrence(target)).spanId = 'sha256:0'),
-    deleteOccurrence: async (target) => void delete (await occurrence(target) as { span?: unknown }).span,
+    deleteOccurrence: async (target) => void delete ((await occurrence(target)) as { span?: unknown }).span,
     overwriteHandle: async (target) => void ((await handle(target)).text = 'eu-west-9z'),
-    deleteHandle: async (target) => void delete (await handle(target) as { key?: string }).key,
+    deleteHandle: async (target) => void delete ((await handle(target)) as { key?: string }).key,
     overwriteRecord: async (target) => void ((await record(target)).summary = 'rewritten'),
     deleteRecord: async (target) => void ((await record(target)).handles as Handle[]).splice(0),
     extra: {

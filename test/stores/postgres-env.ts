@@ -40,7 +40,10 @@ export function describePostgres(name: string, body: () => void): void {
     return;
   }
   if (pgUnavailable !== undefined) console.warn(`[context-ledger] skipping "${name}": ${pgUnavailable}`);
-  describe.skipIf(pgUnavailable !== undefined)(pgUnavailable === undefined ? name : `${name} (skipped: ${pgUnavailable})`, body);
+  describe.skipIf(pgUnavailable !== undefined)(
+    pgUnavailable === undefined ? name : `${name} (skipped: ${pgUnavailable})`,
+    body,
+  );
 }
 
 let counter = 0;

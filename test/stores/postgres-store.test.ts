@@ -1,7 +1,13 @@
 /** PostgreSQL-only behaviour: locations, migrations, options, driver errors, U+0000, pools. */
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import { InvalidInputError, NotFoundError, SequenceConflictError, StoreOperationError, StoreUnavailableError } from '../../src/errors.js';
+import {
+  InvalidInputError,
+  NotFoundError,
+  SequenceConflictError,
+  StoreOperationError,
+  StoreUnavailableError,
+} from '../../src/errors.js';
 import { migrateCommand } from '../../src/cli/migrate.js';
 import { openStore } from '../../src/cli/store-spec.js';
 import { mapPostgresError } from '../../src/stores/postgres/driver-errors.js';
@@ -35,28 +41,38 @@ describePostgres('PostgreSQL store', () => {
     const store = await open({ connectionString: url.toString(), schema: name });
     expect(store.kind).toBe('postgres');
     expect(store.location).toBe(`postgres://${url.hostname}:${url.port || '5432'}${url.pathname}?schema=${name}`);
-    const missing = await expectLedgerError(store.append('missing', 0, []), NotFoundError, 'NOT_FOUND', [store.location]);
+    const missing = await expectLedgerError(store.append('missing', 0, []), NotFoundError, 'NOT_FOUND', [
+      store.location,
+    ]);
     expect(missing.message).not.toContain('hunter2');
     const refused = new URL('postgres://postgres:hunter2-secret@127.0.0.1:1/test');
-    const unreachable = await expectLedgerError(createPostgresStore({ connectionString: refused.toString(), connectTimeoutMs: 2_000 }), StoreUnavailableError, 'STORE_UNAVAILABLE', [
-      'postgres://127.0.0.1:1/test',
-      /is the PostgreSQL server running/,
-      /CONTEXT_LEDGER_PG_URL/,
-    ]);
+    const unreachable = await expectLedgerError(
+      createPostgresStore({ connectionString: refused.toString(), connectTimeoutMs: 2_000 }),
+      StoreUnavailableError,
+      'STORE_UNAVAILABLE',
+      ['postgres://127.0.0.1:1/test', /is the PostgreSQL server running/, /CONTEXT_LEDGER_PG_URL/],
+    );
     expect(unreachable.message).not.toContain('hunter2');
   });
 
   it('migrates once when several hosts open a fresh schema at the same time', async () => {
     const name = schema();
-    const opened = await Promise.all(Array.from({ length: 4 }, () => open({ connectionString: PG_URL, schema: name, maxConnections: 2 })));
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, () => open({ connectionString: PG_URL, schema: name, maxConnections: 2 })),
+    );
     await opened[0]!.openSession('s1');
     await opened[1]!.append('s1', 0, sampleEntries());
     expect(await opened[3]!.nextSeq('s1')).toBe(3);
     const raw = await rawClient();
     try {
       const versions = await raw.query(`SELECT version FROM "${name}".schema_migrations ORDER BY version`);
-      expect(versions.rows.map((row: { version: number }) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, index) => index + 1));
-      const index = await raw.query("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'spans_text_trigram'", [name]);
+      expect(versions.rows.map((row: { version: number }) => row.version)).toEqual(
+        Array.from({ length: SCHEMA_VERSION }, (_, index) => index + 1),
+      );
+      const index = await raw.query(
+        "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'spans_text_trigram'",
+        [name],
+      );
       expect(index.rows[0]?.indexdef).toMatch(/gin .*gin_trgm_ops/);
     } finally {
       await raw.end();
@@ -68,14 +84,22 @@ describePostgres('PostgreSQL store', () => {
 
   it('refuses a newer schema, and an unmigrated one when migrations are off', async () => {
     const name = schema();
-    await expectLedgerError(createPostgresStore({ connectionString: PG_URL, schema: name, migrate: false }), StoreUnavailableError, 'STORE_UNAVAILABLE', [
-      /context-ledger migrate --store postgres:\/\//,
-    ]);
+    await expectLedgerError(
+      createPostgresStore({ connectionString: PG_URL, schema: name, migrate: false }),
+      StoreUnavailableError,
+      'STORE_UNAVAILABLE',
+      [/context-ledger migrate --store postgres:\/\//],
+    );
     await (await open({ connectionString: PG_URL, schema: name })).close();
     const raw = await rawClient();
     await raw.query(`INSERT INTO "${name}".schema_migrations (version) VALUES (${SCHEMA_VERSION + 1})`);
     await raw.end();
-    await expectLedgerError(createPostgresStore({ connectionString: PG_URL, schema: name }), StoreUnavailableError, 'STORE_UNAVAILABLE', [/upgrade context-ledger/]);
+    await expectLedgerError(
+      createPostgresStore({ connectionString: PG_URL, schema: name }),
+      StoreUnavailableError,
+      'STORE_UNAVAILABLE',
+      [/upgrade context-ledger/],
+    );
   });
 
   it('takes the schema from ?schema= in the connection string, and validates options', async () => {
@@ -83,19 +107,39 @@ describePostgres('PostgreSQL store', () => {
     const store = await open({ connectionString: `${PG_URL}?schema=${name}` });
     expect(store.location).toContain(`?schema=${name}`);
     await store.openSession('s1');
-    await expectLedgerError(createPostgresStore({ connectionString: PG_URL, schema: 'bad-name; DROP' }), InvalidInputError, 'INVALID_INPUT', [/schema/]);
-    await expectLedgerError(createPostgresStore({ connectionString: PG_URL, maxConnections: 0 }), InvalidInputError, 'INVALID_INPUT', [/maxConnections/]);
+    await expectLedgerError(
+      createPostgresStore({ connectionString: PG_URL, schema: 'bad-name; DROP' }),
+      InvalidInputError,
+      'INVALID_INPUT',
+      [/schema/],
+    );
+    await expectLedgerError(
+      createPostgresStore({ connectionString: PG_URL, maxConnections: 0 }),
+      InvalidInputError,
+      'INVALID_INPUT',
+      [/maxConnections/],
+    );
   });
 
   it('keeps span text with U+0000 exactly, and refuses it where PostgreSQL text cannot hold it', async () => {
     const store = await open({ connectionString: PG_URL, schema: schema() });
     await store.openSession('s1');
-    const binary = entry('tool-result', 'bytes: \u0000\u0001 after-nul eu-west-2b', [{ kind: 'identifier', text: 'eu-west-2b' }], { toolName: 'cat', toolCallId: 'c1' });
+    const binary = entry(
+      'tool-result',
+      'bytes: \u0000\u0001 after-nul eu-west-2b',
+      [{ kind: 'identifier', text: 'eu-west-2b' }],
+      { toolName: 'cat', toolCallId: 'c1' },
+    );
     const [written] = await store.append('s1', 0, [binary]);
     expect(written!.span).toEqual(binary.span);
     expect((await store.occurrences('s1'))[0]!.span.text).toBe(binary.span.text);
     expect((await store.searchText('s1', 'after-nul', 5)).map((hit) => hit.seq)).toEqual([0]);
-    await expectLedgerError(store.append('s1', 1, [entry('user', 'labelled', [], { label: 'a\u0000b' })]), InvalidInputError, 'INVALID_INPUT', [/U\+0000/, 'label']);
+    await expectLedgerError(
+      store.append('s1', 1, [entry('user', 'labelled', [], { label: 'a\u0000b' })]),
+      InvalidInputError,
+      'INVALID_INPUT',
+      [/U\+0000/, 'label'],
+    );
     expect(await store.nextSeq('s1')).toBe(1);
     expect(await store.getSession('s\u0000')).toBeUndefined();
     expect(await store.findHandles('s1', '\u0000')).toEqual([]);
@@ -123,7 +167,12 @@ describePostgres('PostgreSQL store', () => {
     lines.length = 0;
     await migrateCommand({ store: `${PG_URL}?schema=${name}` }, (line) => lines.push(line));
     expect(lines[0]).toContain('(already current)');
-    await expectLedgerError(migrateCommand({ store: 'memory:' }, () => undefined), InvalidInputError, 'INVALID_INPUT', [/postgres:\/\//]);
+    await expectLedgerError(
+      migrateCommand({ store: 'memory:' }, () => undefined),
+      InvalidInputError,
+      'INVALID_INPUT',
+      [/postgres:\/\//],
+    );
     const store = await openStore(`${PG_URL}?schema=${name}`);
     stores.push(store);
     expect(store.kind).toBe('postgres');
@@ -132,12 +181,32 @@ describePostgres('PostgreSQL store', () => {
 
   it('maps driver errors to ledger errors naming store and operation', () => {
     const at = 'postgres://h:5432/db';
-    const duplicate = Object.assign(new Error('duplicate key value violates unique constraint "occurrences_pkey"'), { code: '23505' });
+    const duplicate = Object.assign(new Error('duplicate key value violates unique constraint "occurrences_pkey"'), {
+      code: '23505',
+    });
     expect(SequenceConflictError.isInstance(mapPostgresError(at, 'append to session s1', duplicate))).toBe(true);
-    const full = mapPostgresError(at, 'append to session s1', Object.assign(new Error('could not extend file'), { code: '53100' }));
-    expect(StoreOperationError.isInstance(full) && full.message).toMatch(/^postgres:\/\/h:5432\/db: append to session s1 failed: the server's disk is full/);
-    const other = mapPostgresError(at, 'read records of session s1', Object.assign(new Error('boom'), { code: 'XX000' }));
+    const full = mapPostgresError(
+      at,
+      'append to session s1',
+      Object.assign(new Error('could not extend file'), { code: '53100' }),
+    );
+    expect(StoreOperationError.isInstance(full) && full.message).toMatch(
+      /^postgres:\/\/h:5432\/db: append to session s1 failed: the server's disk is full/,
+    );
+    const other = mapPostgresError(
+      at,
+      'read records of session s1',
+      Object.assign(new Error('boom'), { code: 'XX000' }),
+    );
     expect(other.message).toBe('postgres://h:5432/db: read records of session s1 failed: boom (SQLSTATE XX000)');
-    expect(StoreUnavailableError.isInstance(mapPostgresError(at, 'x', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })))).toBe(true);
+    expect(
+      StoreUnavailableError.isInstance(
+        mapPostgresError(
+          at,
+          'x',
+          Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+        ),
+      ),
+    ).toBe(true);
   });
 });

@@ -16,12 +16,30 @@ function postgresTamper(raw: pg.Client, schema: string): TamperHooks {
     refusal: /context-ledger: \w+ are immutable/,
     overwriteSpan: (target) => run(`UPDATE ${q('spans')} SET text = 'tampered' WHERE id = $1`, target.spanId),
     deleteSpan: (target) => run(`DELETE FROM ${q('spans')} WHERE id = $1`, target.spanId),
-    overwriteOccurrence: (target) => run(`UPDATE ${q('occurrences')} SET byte_start = 999 WHERE session_id = $1 AND seq = $2`, target.sessionId, target.seq),
-    deleteOccurrence: (target) => run(`DELETE FROM ${q('occurrences')} WHERE session_id = $1 AND seq = $2`, target.sessionId, target.seq),
-    overwriteHandle: (target) => run(`UPDATE ${q('handles')} SET text = 'eu-west-9z' WHERE session_id = $1 AND seq = $2`, target.sessionId, target.seq),
-    deleteHandle: (target) => run(`DELETE FROM ${q('handles')} WHERE session_id = $1 AND seq = $2`, target.sessionId, target.seq),
-    overwriteRecord: (target) => run(`UPDATE ${q('records')} SET json = '{}' WHERE session_id = $1 AND id = $2`, target.sessionId, target.recordId),
-    deleteRecord: (target) => run(`DELETE FROM ${q('records')} WHERE session_id = $1 AND id = $2`, target.sessionId, target.recordId),
+    overwriteOccurrence: (target) =>
+      run(
+        `UPDATE ${q('occurrences')} SET byte_start = 999 WHERE session_id = $1 AND seq = $2`,
+        target.sessionId,
+        target.seq,
+      ),
+    deleteOccurrence: (target) =>
+      run(`DELETE FROM ${q('occurrences')} WHERE session_id = $1 AND seq = $2`, target.sessionId, target.seq),
+    overwriteHandle: (target) =>
+      run(
+        `UPDATE ${q('handles')} SET text = 'eu-west-9z' WHERE session_id = $1 AND seq = $2`,
+        target.sessionId,
+        target.seq,
+      ),
+    deleteHandle: (target) =>
+      run(`DELETE FROM ${q('handles')} WHERE session_id = $1 AND seq = $2`, target.sessionId, target.seq),
+    overwriteRecord: (target) =>
+      run(
+        `UPDATE ${q('records')} SET json = '{}' WHERE session_id = $1 AND id = $2`,
+        target.sessionId,
+        target.recordId,
+      ),
+    deleteRecord: (target) =>
+      run(`DELETE FROM ${q('records')} WHERE session_id = $1 AND id = $2`, target.sessionId, target.recordId),
     extra: {
       'TRUNCATE spans': () => run(`TRUNCATE ${q('spans')} CASCADE`),
       'TRUNCATE occurrences': () => run(`TRUNCATE ${q('occurrences')} CASCADE`),
@@ -29,11 +47,19 @@ function postgresTamper(raw: pg.Client, schema: string): TamperHooks {
       'TRUNCATE records': () => run(`TRUNCATE ${q('records')}`),
       'TRUNCATE sessions': () => run(`TRUNCATE ${q('sessions')} CASCADE`),
       'upsert a span (INSERT … ON CONFLICT DO UPDATE)': (target) =>
-        run(`INSERT INTO ${q('spans')} (id, kind, text, tokens) VALUES ($1, 'user', 'tampered', 1) ON CONFLICT (id) DO UPDATE SET text = EXCLUDED.text`, target.spanId),
+        run(
+          `INSERT INTO ${q('spans')} (id, kind, text, tokens) VALUES ($1, 'user', 'tampered', 1) ON CONFLICT (id) DO UPDATE SET text = EXCLUDED.text`,
+          target.spanId,
+        ),
       'upsert a record': (target) =>
-        run(`INSERT INTO ${q('records')} (session_id, id, ordinal, type, json, created_at) VALUES ($1, $2, 0, 'summary', '{}', 'now') ON CONFLICT (session_id, id) DO UPDATE SET json = '{}'`, target.sessionId, target.recordId),
+        run(
+          `INSERT INTO ${q('records')} (session_id, id, ordinal, type, json, created_at) VALUES ($1, $2, 0, 'summary', '{}', 'now') ON CONFLICT (session_id, id) DO UPDATE SET json = '{}'`,
+          target.sessionId,
+          target.recordId,
+        ),
       'an UPDATE matching no row': () => run(`UPDATE ${q('spans')} SET text = 'x' WHERE id = 'sha256:none'`),
-      'move a session to another tenant': (target) => run(`UPDATE ${q('sessions')} SET tenant_id = 'other' WHERE id = $1`, target.sessionId),
+      'move a session to another tenant': (target) =>
+        run(`UPDATE ${q('sessions')} SET tenant_id = 'other' WHERE id = $1`, target.sessionId),
       'delete a session': (target) => run(`DELETE FROM ${q('sessions')} WHERE id = $1`, target.sessionId),
       'delete a handle inside a transaction that would commit': async (target) => {
         await raw.query('BEGIN');
@@ -45,7 +71,8 @@ function postgresTamper(raw: pg.Client, schema: string): TamperHooks {
         }
       },
     },
-    countStoredSpans: async (spanId) => Number((await raw.query(`SELECT COUNT(*) AS n FROM ${q('spans')} WHERE id = $1`, [spanId])).rows[0].n),
+    countStoredSpans: async (spanId) =>
+      Number((await raw.query(`SELECT COUNT(*) AS n FROM ${q('spans')} WHERE id = $1`, [spanId])).rows[0].n),
   };
 }
 
@@ -62,7 +89,8 @@ describePostgres('postgres store', () => {
         store = await createPostgresStore({ connectionString: PG_URL, schema, maxConnections: 3 });
         return store;
       },
-      openUnavailable: () => createPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', connectTimeoutMs: 2_000 }),
+      openUnavailable: () =>
+        createPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', connectTimeoutMs: 2_000 }),
       cleanup: async () => {
         await raw.end();
         await store.close();

@@ -4,7 +4,9 @@ import { inRange, sliceBySeq } from '../../src/stores/store-input.js';
 
 describe('sliceBySeq', () => {
   it('selects exactly what filtering with inRange selects, in the same order', () => {
-    const bound = fc.option(fc.oneof(fc.integer({ min: -3, max: 40 }), fc.double({ min: -3, max: 40, noNaN: false })), { nil: undefined });
+    const bound = fc.option(fc.oneof(fc.integer({ min: -3, max: 40 }), fc.double({ min: -3, max: 40, noNaN: false })), {
+      nil: undefined,
+    });
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 30 })), bound, bound, (seqs, fromSeq, toSeq) => {
         const sorted = [...seqs].sort((a, b) => a - b).map((seq, index) => ({ seq, index }));

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImmutableSpanError, InvalidInputError, SequenceConflictError, StoreOperationError, StoreUnavailableError } from '../../src/errors.js';
+import {
+  ImmutableSpanError,
+  InvalidInputError,
+  SequenceConflictError,
+  StoreOperationError,
+  StoreUnavailableError,
+} from '../../src/errors.js';
 import { mapDriverError } from '../../src/stores/sqlite/driver-errors.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { entry, expectLedgerError, sampleEntries, sampleRecord } from './fixtures.js';
@@ -63,7 +69,9 @@ describe('SQLite store', () => {
 
     it('refuses a file that is not a SQLite database, and a newer schema', async () => {
       writeFileSync(path, 'this is not a database at all, just text padding '.repeat(100));
-      expect(() => createSqliteStore({ path })).toThrow(expect.objectContaining({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining(path) }));
+      expect(() => createSqliteStore({ path })).toThrow(
+        expect.objectContaining({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining(path) }),
+      );
       rmSync(path);
       await createSqliteStore({ path }).close();
       const raw = new Database(path);
@@ -88,14 +96,21 @@ describe('SQLite store', () => {
       expect(await reader.nextSeq('s1')).toBe(3);
       expect(await reader.findHandles('s1', 'eu-west-2b')).toHaveLength(2);
       expect(await reader.openSession('s1')).toMatchObject({ id: 's1' });
-      await expectLedgerError(reader.append('s1', 3, [entry('user', 'x')]), StoreOperationError, 'STORE_OPERATION', [/read-only/, 's1']);
-      await expectLedgerError(reader.writeRecord(sampleRecord('s1')), StoreOperationError, 'STORE_OPERATION', [/read-only/]);
+      await expectLedgerError(reader.append('s1', 3, [entry('user', 'x')]), StoreOperationError, 'STORE_OPERATION', [
+        /read-only/,
+        's1',
+      ]);
+      await expectLedgerError(reader.writeRecord(sampleRecord('s1')), StoreOperationError, 'STORE_OPERATION', [
+        /read-only/,
+      ]);
       await expectLedgerError(reader.openSession('s2'), StoreOperationError, 'STORE_OPERATION', [/read-only/, 's2']);
       await reader.close();
     });
 
     it('refuses to open a missing file read-only', () => {
-      expect(StoreUnavailableError.isInstance(catchError(() => createSqliteStore({ path, readonly: true })))).toBe(true);
+      expect(StoreUnavailableError.isInstance(catchError(() => createSqliteStore({ path, readonly: true })))).toBe(
+        true,
+      );
       expect(existsSync(path)).toBe(false);
     });
   });
@@ -107,9 +122,17 @@ describe('SQLite store', () => {
       await first.openSession('s1');
       await second.openSession('s1');
       await first.append('s1', 0, [entry('user', 'from the first writer')]);
-      await expectLedgerError(second.append('s1', 0, [entry('user', 'from the second writer')]), SequenceConflictError, 'SEQUENCE_CONFLICT', [path, 's1']);
+      await expectLedgerError(
+        second.append('s1', 0, [entry('user', 'from the second writer')]),
+        SequenceConflictError,
+        'SEQUENCE_CONFLICT',
+        [path, 's1'],
+      );
       await second.append('s1', await second.nextSeq('s1'), [entry('user', 'from the second writer')]);
-      expect((await first.occurrences('s1')).map((occurrence) => occurrence.span.text)).toEqual(['from the first writer', 'from the second writer']);
+      expect((await first.occurrences('s1')).map((occurrence) => occurrence.span.text)).toEqual([
+        'from the first writer',
+        'from the second writer',
+      ]);
       await first.close();
       await second.close();
     });
@@ -130,10 +153,12 @@ describe('SQLite store', () => {
       const raw = new Database(path);
       raw.exec('BEGIN IMMEDIATE');
       try {
-        await expectLedgerError(store.append('s1', 0, [entry('user', 'blocked')]), StoreOperationError, 'STORE_OPERATION', [
-          `sqlite:${path}: append to session s1 failed`,
-          /retry/,
-        ]);
+        await expectLedgerError(
+          store.append('s1', 0, [entry('user', 'blocked')]),
+          StoreOperationError,
+          'STORE_OPERATION',
+          [`sqlite:${path}: append to session s1 failed`, /retry/],
+        );
       } finally {
         raw.exec('ROLLBACK');
         raw.close();
@@ -145,7 +170,12 @@ describe('SQLite store', () => {
   });
 
   it('maps the immutability trigger to ImmutableSpanError', () => {
-    const error = mapDriverError('sqlite:/x.db', 'append to session s1', Object.assign(new Error('context-ledger: spans are immutable'), { code: 'SQLITE_CONSTRAINT_TRIGGER' }), 5000);
+    const error = mapDriverError(
+      'sqlite:/x.db',
+      'append to session s1',
+      Object.assign(new Error('context-ledger: spans are immutable'), { code: 'SQLITE_CONSTRAINT_TRIGGER' }),
+      5000,
+    );
     expect(ImmutableSpanError.isInstance(error)).toBe(true);
     expect(error.message).toContain('sqlite:/x.db: append to session s1 failed');
   });

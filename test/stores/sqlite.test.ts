@@ -8,32 +8,60 @@ import { describeStoreConformance, type TamperHooks } from './conformance.js';
 
 /** Tampering through a second, raw better-sqlite3 connection to the same file. */
 function sqliteTamper(raw: Database.Database): TamperHooks {
-  const run = (sql: string, ...parameters: unknown[]) => async () => void raw.prepare(sql).run(...parameters);
+  const run =
+    (sql: string, ...parameters: unknown[]) =>
+    async () =>
+      void raw.prepare(sql).run(...parameters);
   return {
     refusal: /context-ledger: \w+ are immutable/,
     overwriteSpan: (target) => run('UPDATE spans SET text = ? WHERE id = ?', 'tampered', target.spanId)(),
     deleteSpan: (target) => run('DELETE FROM spans WHERE id = ?', target.spanId)(),
-    overwriteOccurrence: (target) => run('UPDATE occurrences SET byte_start = 999 WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
-    deleteOccurrence: (target) => run('DELETE FROM occurrences WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
-    overwriteHandle: (target) => run("UPDATE handles SET text = 'eu-west-9z' WHERE session_id = ? AND seq = ?", target.sessionId, target.seq)(),
-    deleteHandle: (target) => run('DELETE FROM handles WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
-    overwriteRecord: (target) => run("UPDATE records SET json = '{}' WHERE session_id = ? AND id = ?", target.sessionId, target.recordId)(),
-    deleteRecord: (target) => run('DELETE FROM records WHERE session_id = ? AND id = ?', target.sessionId, target.recordId)(),
+    overwriteOccurrence: (target) =>
+      run('UPDATE occurrences SET byte_start = 999 WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
+    deleteOccurrence: (target) =>
+      run('DELETE FROM occurrences WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
+    overwriteHandle: (target) =>
+      run("UPDATE handles SET text = 'eu-west-9z' WHERE session_id = ? AND seq = ?", target.sessionId, target.seq)(),
+    deleteHandle: (target) =>
+      run('DELETE FROM handles WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
+    overwriteRecord: (target) =>
+      run("UPDATE records SET json = '{}' WHERE session_id = ? AND id = ?", target.sessionId, target.recordId)(),
+    deleteRecord: (target) =>
+      run('DELETE FROM records WHERE session_id = ? AND id = ?', target.sessionId, target.recordId)(),
     extra: {
-      'INSERT OR REPLACE a span': (target) => run("INSERT OR REPLACE INTO spans (id, kind, text, tokens) VALUES (?, 'user', 'tampered', 1)", target.spanId)(),
+      'INSERT OR REPLACE a span': (target) =>
+        run("INSERT OR REPLACE INTO spans (id, kind, text, tokens) VALUES (?, 'user', 'tampered', 1)", target.spanId)(),
       'INSERT OR REPLACE an occurrence': (target) =>
-        run("INSERT OR REPLACE INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end) SELECT session_id, seq, span_id, 'system', 0, 1 FROM occurrences WHERE session_id = ? AND seq = ?", target.sessionId, target.seq)(),
+        run(
+          "INSERT OR REPLACE INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end) SELECT session_id, seq, span_id, 'system', 0, 1 FROM occurrences WHERE session_id = ? AND seq = ?",
+          target.sessionId,
+          target.seq,
+        )(),
       'INSERT OR REPLACE a handle': (target) =>
-        run("INSERT OR REPLACE INTO handles SELECT session_id, seq, position, span_id, kind, 'x', key, start, \"end\", role, tokens FROM handles WHERE session_id = ? AND seq = ?", target.sessionId, target.seq)(),
+        run(
+          'INSERT OR REPLACE INTO handles SELECT session_id, seq, position, span_id, kind, \'x\', key, start, "end", role, tokens FROM handles WHERE session_id = ? AND seq = ?',
+          target.sessionId,
+          target.seq,
+        )(),
       'INSERT OR REPLACE a record': (target) =>
-        run("INSERT OR REPLACE INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, ?, 0, 'summary', '{}', 'now')", target.sessionId, target.recordId)(),
+        run(
+          "INSERT OR REPLACE INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, ?, 0, 'summary', '{}', 'now')",
+          target.sessionId,
+          target.recordId,
+        )(),
       'take a record ordinal with REPLACE': (target) =>
-        run("INSERT OR REPLACE INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, 'rec_x', 0, 'summary', '{}', 'now')", target.sessionId)(),
-      'move a session to another tenant': (target) => run("UPDATE sessions SET tenant_id = 'other' WHERE id = ?", target.sessionId)(),
+        run(
+          "INSERT OR REPLACE INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, 'rec_x', 0, 'summary', '{}', 'now')",
+          target.sessionId,
+        )(),
+      'move a session to another tenant': (target) =>
+        run("UPDATE sessions SET tenant_id = 'other' WHERE id = ?", target.sessionId)(),
       'delete a session': (target) => run('DELETE FROM sessions WHERE id = ?', target.sessionId)(),
-      'UPDATE OR REPLACE a span': (target) => run("UPDATE OR REPLACE spans SET text = 'x' WHERE id = ?", target.spanId)(),
+      'UPDATE OR REPLACE a span': (target) =>
+        run("UPDATE OR REPLACE spans SET text = 'x' WHERE id = ?", target.spanId)(),
     },
-    countStoredSpans: async (spanId) => raw.prepare('SELECT COUNT(*) FROM spans WHERE id = ?').pluck().get(spanId) as number,
+    countStoredSpans: async (spanId) =>
+      raw.prepare('SELECT COUNT(*) FROM spans WHERE id = ?').pluck().get(spanId) as number,
   };
 }
 

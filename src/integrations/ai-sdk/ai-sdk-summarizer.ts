@@ -65,7 +65,11 @@ export function aiSdkSummarizer(model: LanguageModel, options: AiSdkSummarizerOp
       if (findings.length === 0) return first;
       const previousFindings = [...(request.previousFindings ?? []), ...findings.map((finding) => finding.message)];
       const second = await attempt({ ...request, previousFindings });
-      options.onAttempt?.({ attempt: 2, result: second, findings: verifySummary(second, request.units, request.handles) });
+      options.onAttempt?.({
+        attempt: 2,
+        result: second,
+        findings: verifySummary(second, request.units, request.handles),
+      });
       return second;
     },
   };

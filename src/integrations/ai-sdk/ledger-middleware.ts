@@ -65,7 +65,10 @@ export function ledgerMiddleware(options: LedgerMiddlewareOptions): LanguageMode
       const { system, conversation } = splitPrompt(params.prompt);
       const fresh = conversation.length > ingested ? conversation.slice(ingested) : [];
       ingested = Math.max(ingested, conversation.length);
-      const appended = fresh.length > 0 ? await session.append(promptToTranscript(fresh, { recallToolNames: options.recallToolNames })) : [];
+      const appended =
+        fresh.length > 0
+          ? await session.append(promptToTranscript(fresh, { recallToolNames: options.recallToolNames }))
+          : [];
       const rendered = await session.render();
       const prompt = renderedToPrompt(rendered, system);
       onRender?.({ appended, rendered, prompt, promptMessages: conversation.length, ingestedMessages: ingested });

@@ -43,9 +43,14 @@ export interface PromptConversionOptions {
   readonly recallToolNames?: readonly string[] | undefined;
 }
 
-function resultText(toolName: string, output: LanguageModelV3ToolResultOutput, options: PromptConversionOptions): string {
+function resultText(
+  toolName: string,
+  output: LanguageModelV3ToolResultOutput,
+  options: PromptConversionOptions,
+): string {
   const recallTools = options.recallToolNames ?? ['recall'];
-  if (recallTools.includes(toolName) && output.type === 'json' && isRecallView(output.value)) return JSON.stringify(ledgerSafeRecallView(output.value));
+  if (recallTools.includes(toolName) && output.type === 'json' && isRecallView(output.value))
+    return JSON.stringify(ledgerSafeRecallView(output.value));
   return toolOutputText(output);
 }
 
@@ -56,7 +61,10 @@ function resultText(toolName: string, output: LanguageModelV3ToolResultOutput, o
  * recall tool's result without its unverified texts, see `ledgerSafeRecallView`).
  * A message with nothing left (e.g. reasoning only) converts to nothing.
  */
-export function promptMessageToTranscript(message: LanguageModelV3Message, options: PromptConversionOptions = {}): TranscriptMessage[] {
+export function promptMessageToTranscript(
+  message: LanguageModelV3Message,
+  options: PromptConversionOptions = {},
+): TranscriptMessage[] {
   if (message.role === 'system') return [{ role: 'system', content: message.content }];
   const texts: string[] = [];
   const calls: TranscriptToolCall[] = [];
@@ -64,8 +72,15 @@ export function promptMessageToTranscript(message: LanguageModelV3Message, optio
   for (const part of message.content) {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'file') texts.push(`[file: ${part.filename ?? part.mediaType}]`);
-    else if (part.type === 'tool-call') calls.push({ id: part.toolCallId, name: part.toolName, arguments: json(part.input) });
-    else if (part.type === 'tool-result') results.push({ role: 'tool', content: resultText(part.toolName, part.output, options), toolCallId: part.toolCallId, toolName: part.toolName });
+    else if (part.type === 'tool-call')
+      calls.push({ id: part.toolCallId, name: part.toolName, arguments: json(part.input) });
+    else if (part.type === 'tool-result')
+      results.push({
+        role: 'tool',
+        content: resultText(part.toolName, part.output, options),
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+      });
   }
   const text = texts.join('\n');
   const own: TranscriptMessage[] = [];
@@ -76,6 +91,9 @@ export function promptMessageToTranscript(message: LanguageModelV3Message, optio
 }
 
 /** Convert prompt messages (no leading system prompt) into transcript messages, in order. */
-export function promptToTranscript(messages: readonly LanguageModelV3Message[], options: PromptConversionOptions = {}): TranscriptMessage[] {
+export function promptToTranscript(
+  messages: readonly LanguageModelV3Message[],
+  options: PromptConversionOptions = {},
+): TranscriptMessage[] {
   return messages.flatMap((message) => promptMessageToTranscript(message, options));
 }

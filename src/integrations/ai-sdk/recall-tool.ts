@@ -38,7 +38,10 @@ export function recallTool(session: LedgerSession, options: RecallToolOptions = 
   return tool({
     description: options.description ?? DESCRIPTION,
     inputSchema: z.object({
-      query: z.string().min(1).describe('A handle (verbatim, e.g. eu-west-2b), a span id (sha256:...) or a record id (rec_...).'),
+      query: z
+        .string()
+        .min(1)
+        .describe('A handle (verbatim, e.g. eu-west-2b), a span id (sha256:...) or a record id (rec_...).'),
     }),
     execute: async ({ query }): Promise<RecallView | RecallToolError> => {
       try {

@@ -36,10 +36,18 @@ function mergeChunks(messages: readonly RenderedMessage[]): Piece[] {
     const piece = strip(message);
     const previous = pieces[pieces.length - 1];
     if (previous?.part && piece.part && continues(previous, piece)) {
-      pieces[pieces.length - 1] = { message: previous.message, text: previous.text + piece.text, part: { ...previous.part, last: piece.part.last } };
+      pieces[pieces.length - 1] = {
+        message: previous.message,
+        text: previous.text + piece.text,
+        part: { ...previous.part, last: piece.part.last },
+      };
     } else pieces.push(piece);
   }
-  return pieces.map((piece) => (piece.part && piece.part.first === 0 && piece.part.last === piece.part.count - 1 ? { message: piece.message, text: piece.text } : piece));
+  return pieces.map((piece) =>
+    piece.part && piece.part.first === 0 && piece.part.last === piece.part.count - 1
+      ? { message: piece.message, text: piece.text }
+      : piece,
+  );
 }
 
 function parseInput(text: string): unknown {
@@ -69,18 +77,32 @@ export function originalsToPrompt(rendered: RenderedContext): LanguageModelV3Mes
     if (message.toolCall === true) {
       const callId = message.toolCallId ?? `call_${message.seq ?? output.length}`;
       calls.add(callId);
-      const part = { type: 'tool-call' as const, toolCallId: callId, toolName: message.toolName ?? 'unknown', input: chunk ? text : parseInput(piece.text) };
+      const part = {
+        type: 'tool-call' as const,
+        toolCallId: callId,
+        toolName: message.toolName ?? 'unknown',
+        input: chunk ? text : parseInput(piece.text),
+      };
       if (last?.role === 'assistant') last.content.push(part);
       else output.push({ role: 'assistant', content: [part] });
     } else if (message.role === 'tool' && message.toolCallId !== undefined && calls.has(message.toolCallId)) {
-      const part = { type: 'tool-result' as const, toolCallId: message.toolCallId, toolName: message.toolName ?? 'unknown', output: { type: 'text' as const, value: text } };
+      const part = {
+        type: 'tool-result' as const,
+        toolCallId: message.toolCallId,
+        toolName: message.toolName ?? 'unknown',
+        output: { type: 'text' as const, value: text },
+      };
       if (last?.role === 'tool') last.content.push(part);
       else output.push({ role: 'tool', content: [part] });
     } else if (message.role === 'tool') {
-      output.push({ role: 'user', content: [{ type: 'text', text: `[tool result id=${message.toolCallId ?? '?'}] ${text}` }] });
+      output.push({
+        role: 'user',
+        content: [{ type: 'text', text: `[tool result id=${message.toolCallId ?? '?'}] ${text}` }],
+      });
     } else if (message.role === 'assistant') {
       const part = { type: 'text' as const, text };
-      if (last?.role === 'assistant' && last.content.every((existing) => existing.type === 'text')) last.content.push(part);
+      if (last?.role === 'assistant' && last.content.every((existing) => existing.type === 'text'))
+        last.content.push(part);
       else output.push({ role: 'assistant', content: [part] });
     } else if (message.role === 'user') {
       output.push({ role: 'user', content: [{ type: 'text', text }] });
@@ -96,10 +118,14 @@ export function originalsToPrompt(rendered: RenderedContext): LanguageModelV3Mes
  * none, the session's system prompt), the ledger block as a system message, then the
  * recent originals.
  */
-export function renderedToPrompt(rendered: RenderedContext, callerSystem: readonly LanguageModelV3Message[]): LanguageModelV3Prompt {
+export function renderedToPrompt(
+  rendered: RenderedContext,
+  callerSystem: readonly LanguageModelV3Message[],
+): LanguageModelV3Prompt {
   const head: LanguageModelV3Message[] = [...callerSystem];
   for (const message of rendered.messages) {
-    if (message.source === 'system-prompt' && callerSystem.length === 0) head.push({ role: 'system', content: message.content });
+    if (message.source === 'system-prompt' && callerSystem.length === 0)
+      head.push({ role: 'system', content: message.content });
     if (message.source === 'ledger') head.push({ role: 'system', content: message.content });
   }
   return [...head, ...originalsToPrompt(rendered)];

@@ -19,7 +19,11 @@ const CHUNK_BYTES = 1 << 20;
  * line). A trailing line with no newline yet is not yielded; `onPartial` is told its length.
  * Memory is bounded by the chunk size plus the longest line.
  */
-export async function* completeLines(file: string, offset: number, onPartial: (bytes: number) => void = () => undefined): AsyncGenerator<CompleteLine> {
+export async function* completeLines(
+  file: string,
+  offset: number,
+  onPartial: (bytes: number) => void = () => undefined,
+): AsyncGenerator<CompleteLine> {
   const handle = await open(file, 'r');
   try {
     let position = offset;
@@ -30,7 +34,10 @@ export async function* completeLines(file: string, offset: number, onPartial: (b
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      let data: Buffer = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : Buffer.from(buffer.subarray(0, bytesRead));
+      let data: Buffer =
+        carry.length > 0
+          ? Buffer.concat([carry, buffer.subarray(0, bytesRead)])
+          : Buffer.from(buffer.subarray(0, bytesRead));
       let start = 0;
       for (let newline = data.indexOf(0x0a, start); newline !== -1; newline = data.indexOf(0x0a, start)) {
         const end = carryStart + newline + 1;

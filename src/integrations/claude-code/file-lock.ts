@@ -7,7 +7,11 @@ import { dirname } from 'node:path';
 import { StoreOperationError } from '../../errors.js';
 
 /** Run `body` holding the lock `file`; waits up to `waitMs` for another holder. */
-export async function withFileLock<T>(file: string, body: () => Promise<T>, options: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
+export async function withFileLock<T>(
+  file: string,
+  body: () => Promise<T>,
+  options: { waitMs?: number; staleMs?: number } = {},
+): Promise<T> {
   const waitMs = options.waitMs ?? 10_000;
   const staleMs = options.staleMs ?? 120_000;
   await mkdir(dirname(file), { recursive: true });
@@ -26,7 +30,10 @@ export async function withFileLock<T>(file: string, body: () => Promise<T>, opti
         continue;
       }
       if (Date.now() > deadline) {
-        throw new StoreOperationError(`Lock ${file} is held by another context-ledger hook for over ${waitMs} ms; this run ingested nothing (the next hook call will).`, { lock: file });
+        throw new StoreOperationError(
+          `Lock ${file} is held by another context-ledger hook for over ${waitMs} ms; this run ingested nothing (the next hook call will).`,
+          { lock: file },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -53,7 +53,14 @@ function recordLine(record: CompactionRecord): string {
   return `${record.id} (${record.type}, ${record.summarizer.name}, ${range}, ${record.reversible ? 'lossless' : 'LOSSY'})`;
 }
 
-function render(record: CompactionRecord, records: readonly CompactionRecord[], shown: readonly Handle[], candidates: number, sessionId: string, server: string): string {
+function render(
+  record: CompactionRecord,
+  records: readonly CompactionRecord[],
+  shown: readonly Handle[],
+  candidates: number,
+  sessionId: string,
+  server: string,
+): string {
   const { fromSeq, toSeq } = record.droppedRange;
   const lines = [
     `[context-ledger] Claude Code's summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} of this conversation (record ${record.id}, LOSSY: it does not keep handles verbatim). ` +
@@ -74,7 +81,9 @@ function render(record: CompactionRecord, records: readonly CompactionRecord[], 
     }
   }
   const listed = records.slice(-5).map(recordLine);
-  lines.push(`Records (session ${sessionId}): ${listed.join('; ')}${records.length > 5 ? `; and ${records.length - 5} earlier` : ''}.`);
+  lines.push(
+    `Records (session ${sessionId}): ${listed.join('; ')}${records.length > 5 ? `; and ${records.length - 5} earlier` : ''}.`,
+  );
   lines.push(
     `To get any detail back verbatim use the ${server} MCP tools: recall (a handle, span id or record id), describe ${record.id}, ` +
       'expand a record or seq range, grep the originals. Results are labelled verified, unverified or gap; never fill a gap from memory.',
@@ -93,17 +102,24 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const records = await ledger.store.records(sessionId);
   const record = [...records].reverse().find((candidate) => candidate.type === 'external');
   if (!record) return undefined;
-  const before = record.droppedRange.toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq }) : [];
+  const before =
+    record.droppedRange.toSeq >= 0
+      ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq })
+      : [];
   // Pinned: the user's and system's constraints. Other "constraints" (quoted tool output, the agent's own lines) and bare
   // numbers mean nothing out of their sentence, so they are left to recall rather than spent from the budget.
   const candidates = mergeHandles(before).filter(
-    (handle) => isInstruction(handle) || (handle.kind !== 'constraint' && handle.kind !== 'number' && !record.summary.includes(handle.text)),
+    (handle) =>
+      isInstruction(handle) ||
+      (handle.kind !== 'constraint' && handle.kind !== 'number' && !record.summary.includes(handle.text)),
   );
   // Ranked on the same evidence a compaction uses: every mention, and the spans (the agent's tool calls, the user's words).
   const toSeq = record.droppedRange.toSeq;
   const originals = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
   const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
-  const ranked = rankHandles(candidates, { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) }).map((entry) => entry.handle);
+  const ranked = rankHandles(candidates, { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) }).map(
+    (entry) => entry.handle,
+  );
   const count = (text: string) => ledger.counter.count(text);
   const frame = count(render(record, records, [], candidates.length, sessionId, server)) + 40;
   let handleBudget = Math.max(0, budget - frame);
@@ -118,9 +134,17 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
 }
 
 /** When even the frame does not fit: one line naming the record, then as many pinned user constraints as fit. */
-function minimal(record: CompactionRecord, candidates: readonly Handle[], budget: number, count: (text: string) => number, server: string): HookContext {
+function minimal(
+  record: CompactionRecord,
+  candidates: readonly Handle[],
+  budget: number,
+  count: (text: string) => number,
+  server: string,
+): HookContext {
   const { fromSeq, toSeq } = record.droppedRange;
-  const lines = [`[context-ledger] Claude Code's summary dropped details of seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}); recall or grep them with the ${server} MCP tools.`];
+  const lines = [
+    `[context-ledger] Claude Code's summary dropped details of seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}); recall or grep them with the ${server} MCP tools.`,
+  ];
   const shown: Handle[] = [];
   for (const handle of candidates.filter(isInstruction)) {
     const line = `- [${constraintLabel(handle)}] ${handle.text}`;

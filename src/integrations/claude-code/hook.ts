@@ -64,23 +64,38 @@ export function parseHookInput(text: string): ClaudeCodeHookInput {
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new InvalidInputError(`hook input on stdin is not JSON (${(cause as Error).message}); Claude Code sends one JSON object per hook call`, { field: '(stdin)' });
+    throw new InvalidInputError(
+      `hook input on stdin is not JSON (${(cause as Error).message}); Claude Code sends one JSON object per hook call`,
+      { field: '(stdin)' },
+    );
   }
   const parsed = hookInputSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '(root)';
-    throw new InvalidInputError(`hook input field "${field}": ${issue?.message ?? 'invalid'}; expected session_id, transcript_path, cwd and hook_event_name`, { field });
+    throw new InvalidInputError(
+      `hook input field "${field}": ${issue?.message ?? 'invalid'}; expected session_id, transcript_path, cwd and hook_event_name`,
+      { field },
+    );
   }
   return parsed.data;
 }
 
 /** Run one hook call. Throws on failure; the CLI turns every failure into a log line and exit 0. */
-export async function runClaudeCodeHook(input: ClaudeCodeHookInput, options: ClaudeCodeHookOptions = {}): Promise<ClaudeCodeHookOutcome> {
+export async function runClaudeCodeHook(
+  input: ClaudeCodeHookInput,
+  options: ClaudeCodeHookOptions = {},
+): Promise<ClaudeCodeHookOutcome> {
   const environment = options.environment ?? process.env;
   const paths = projectLedgerPaths(input.cwd, options.store, environment);
   const record = () =>
-    recordProjectSession(paths.sessionFile, { cwd: paths.cwd, sessionId: input.session_id, transcriptPath: input.transcript_path, store: paths.store, updatedAt: new Date().toISOString() });
+    recordProjectSession(paths.sessionFile, {
+      cwd: paths.cwd,
+      sessionId: input.session_id,
+      transcriptPath: input.transcript_path,
+      store: paths.store,
+      updatedAt: new Date().toISOString(),
+    });
   if (!INGEST_EVENTS.has(input.hook_event_name)) {
     await record();
     return { input };
@@ -99,7 +114,11 @@ export async function runClaudeCodeHook(input: ClaudeCodeHookInput, options: Cla
     if (input.hook_event_name !== 'SessionStart' || input.source !== 'compact') return { input, ingest };
     const context = await buildHookContext({ ledger, sessionId: input.session_id, budgetTokens: options.budgetTokens });
     if (!context) return { input, ingest };
-    return { input, ingest, output: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text } } };
+    return {
+      input,
+      ingest,
+      output: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text } },
+    };
   } finally {
     await ledger.close();
   }

@@ -11,7 +11,16 @@
  * restores each file's original bytes.
  */
 import { join } from 'node:path';
-import { applyInstall, applyUninstall, isJsonObject, parseJsonObject, readOptional, restoredText, sameJson, serializeJsonLike } from '../install/config-files.js';
+import {
+  applyInstall,
+  applyUninstall,
+  isJsonObject,
+  parseJsonObject,
+  readOptional,
+  restoredText,
+  sameJson,
+  serializeJsonLike,
+} from '../install/config-files.js';
 import type { FileEdit, JsonObject } from '../install/config-files.js';
 import { ledgerHome, userHome } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
@@ -80,7 +89,12 @@ function withHooks(settings: JsonObject, invocation: Invocation, notes: string[]
   const hooks = isJsonObject(settings.hooks) ? { ...settings.hooks } : {};
   for (const event of HOOK_EVENTS) {
     const groups = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
-    const present = groups.some((group) => isJsonObject(group) && Array.isArray(group.hooks) && group.hooks.some((hook) => isJsonObject(hook) && isOurHookCommand(hook.command)));
+    const present = groups.some(
+      (group) =>
+        isJsonObject(group) &&
+        Array.isArray(group.hooks) &&
+        group.hooks.some((hook) => isJsonObject(hook) && isOurHookCommand(hook.command)),
+    );
     if (present) continue;
     groups.push({ hooks: [{ type: 'command', command: hookCommand(invocation), timeout: 60 }] });
     hooks[event] = groups;
@@ -119,7 +133,9 @@ function withServer(config: JsonObject, invocation: Invocation, notes: string[])
     notes.push(`mcpServers.${MCP_SERVER_NAME} already present: kept as it is`);
     return config;
   }
-  notes.push(`mcpServers.${MCP_SERVER_NAME} → ${[invocation.command, ...invocation.args, 'serve', '--stdio'].join(' ')}`);
+  notes.push(
+    `mcpServers.${MCP_SERVER_NAME} → ${[invocation.command, ...invocation.args, 'serve', '--stdio'].join(' ')}`,
+  );
   return { ...config, mcpServers: { ...servers, [MCP_SERVER_NAME]: mcpServerEntry(invocation) } };
 }
 
@@ -140,12 +156,22 @@ export async function planClaudeCodeInstall(options: InstallOptions): Promise<Fi
   const settingsText = await readOptional(files.settings);
   const settingsNotes: string[] = [];
   const settings = withHooks(parseJsonObject(files.settings, settingsText), options.invocation, settingsNotes);
-  edits.push({ file: files.settings, before: settingsText, after: settingsNotes.length > 0 ? serializeJsonLike(settings, settingsText) : settingsText, notes: settingsNotes });
+  edits.push({
+    file: files.settings,
+    before: settingsText,
+    after: settingsNotes.length > 0 ? serializeJsonLike(settings, settingsText) : settingsText,
+    notes: settingsNotes,
+  });
   const mcpText = await readOptional(files.mcp);
   const mcpNotes: string[] = [];
   const before = parseJsonObject(files.mcp, mcpText);
   const config = withServer(before, options.invocation, mcpNotes);
-  edits.push({ file: files.mcp, before: mcpText, after: config === before ? mcpText : serializeJsonLike(config, mcpText), notes: mcpNotes });
+  edits.push({
+    file: files.mcp,
+    before: mcpText,
+    after: config === before ? mcpText : serializeJsonLike(config, mcpText),
+    notes: mcpNotes,
+  });
   return edits;
 }
 
@@ -166,7 +192,14 @@ export async function planClaudeCodeUninstall(options: InstallOptions): Promise<
     const emptied = changed && Object.keys(remaining).length === 0;
     const reserialized = emptied ? undefined : changed ? serializeJsonLike(remaining, text) : text;
     const restored = await restoredText(file, reserialized, backups, sameJson);
-    edits.push({ file, before: text, after: restored.text, notes: changed ? [restored.fromBackup ? 'our entries removed; original bytes restored' : 'our entries removed'] : [] });
+    edits.push({
+      file,
+      before: text,
+      after: restored.text,
+      notes: changed
+        ? [restored.fromBackup ? 'our entries removed; original bytes restored' : 'our entries removed']
+        : [],
+    });
   }
   return edits;
 }

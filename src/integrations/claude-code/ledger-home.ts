@@ -50,7 +50,11 @@ export function hookLogFile(environment: LedgerEnvironment = process.env): strin
 }
 
 /** Paths of a project's ledger; `store` overrides the default SQLite file (the ingest state then lives beside it). */
-export function projectLedgerPaths(cwd: string, store: string | undefined, environment: LedgerEnvironment = process.env): ProjectLedgerPaths {
+export function projectLedgerPaths(
+  cwd: string,
+  store: string | undefined,
+  environment: LedgerEnvironment = process.env,
+): ProjectLedgerPaths {
   const home = ledgerHome(environment);
   const key = projectKey(cwd);
   const defaultFile = join(home, 'projects', `${key}.db`);
@@ -58,11 +62,15 @@ export function projectLedgerPaths(cwd: string, store: string | undefined, envir
   const ingestDirectory = spec.startsWith('sqlite:')
     ? `${resolve(spec.slice('sqlite:'.length))}.ingest`
     : join(home, 'ingest', createHash('sha256').update(spec).digest('hex').slice(0, 12));
-  return { cwd: resolve(cwd), store: spec, sessionFile: join(home, 'projects', `${key}.session.json`), ingestDirectory };
+  return {
+    cwd: resolve(cwd),
+    store: spec,
+    sessionFile: join(home, 'projects', `${key}.session.json`),
+    ingestDirectory,
+  };
 }
 
 /** The directory Claude Code keeps a project's transcripts in: `~/.claude/projects/<cwd with non-alphanumerics as ->`. */
 export function claudeProjectDirectory(cwd: string, environment: LedgerEnvironment = process.env): string {
   return join(userHome(environment), '.claude', 'projects', resolve(cwd).replace(/[^A-Za-z0-9]/g, '-'));
 }
-

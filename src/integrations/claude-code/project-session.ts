@@ -47,7 +47,10 @@ export async function readProjectSession(file: string): Promise<ProjectSessionRe
 }
 
 /** The session id of the newest `<session>.jsonl` in the project's Claude Code transcript folder. */
-export async function newestTranscriptSession(cwd: string, environment: LedgerEnvironment = process.env): Promise<string | undefined> {
+export async function newestTranscriptSession(
+  cwd: string,
+  environment: LedgerEnvironment = process.env,
+): Promise<string | undefined> {
   const directory = claudeProjectDirectory(cwd, environment);
   const names = await readdir(directory).catch(() => [] as string[]);
   let newest: { id: string; time: number } | undefined;
@@ -71,7 +74,10 @@ export interface ProjectTarget {
 }
 
 /** Find the store and running session of the Claude Code project at `cwd`. */
-export async function findProjectTarget(cwd: string, environment: LedgerEnvironment = process.env): Promise<ProjectTarget> {
+export async function findProjectTarget(
+  cwd: string,
+  environment: LedgerEnvironment = process.env,
+): Promise<ProjectTarget> {
   const paths = projectLedgerPaths(cwd, undefined, environment);
   const recorded = await readProjectSession(paths.sessionFile);
   if (recorded) return { store: recorded.store, sessionId: recorded.sessionId, source: 'hook' };

@@ -83,7 +83,8 @@ const BATCH_MESSAGES = 200;
 async function loadState(file: string, transcriptPath: string): Promise<IngestState | undefined> {
   try {
     const value = JSON.parse(await readFile(file, 'utf8')) as IngestState;
-    if (value.version !== 1 || value.transcriptPath !== transcriptPath || typeof value.byteOffset !== 'number') return undefined;
+    if (value.version !== 1 || value.transcriptPath !== transcriptPath || typeof value.byteOffset !== 'number')
+      return undefined;
     return value;
   } catch {
     return undefined;
@@ -91,7 +92,12 @@ async function loadState(file: string, transcriptPath: string): Promise<IngestSt
 }
 
 /** True when the saved state matches what the store holds for the session. */
-async function stateMatchesStore(ledger: Ledger, sessionId: string, state: IngestState | undefined, size: number): Promise<boolean> {
+async function stateMatchesStore(
+  ledger: Ledger,
+  sessionId: string,
+  state: IngestState | undefined,
+  size: number,
+): Promise<boolean> {
   const stored = await ledger.store.nextSeq(sessionId);
   if (state === undefined) return stored === 0 && (await ledger.store.records(sessionId)).length === 0;
   if (stored !== state.spans || state.byteOffset > size) return false;
@@ -118,7 +124,10 @@ async function storedMessageLabels(ledger: Ledger, sessionId: string): Promise<M
 export async function ingestClaudeCodeTranscript(options: IngestOptions): Promise<IngestResult> {
   const info = await stat(options.transcriptPath).catch(() => undefined);
   if (!info?.isFile()) {
-    throw new InvalidInputError(`Transcript ${options.transcriptPath} (session ${options.sessionId}) is missing or not a file; nothing was ingested.`, { transcriptPath: options.transcriptPath, sessionId: options.sessionId });
+    throw new InvalidInputError(
+      `Transcript ${options.transcriptPath} (session ${options.sessionId}) is missing or not a file; nothing was ingested.`,
+      { transcriptPath: options.transcriptPath, sessionId: options.sessionId },
+    );
   }
   return withFileLock(`${options.stateFile}.lock`, () => ingestLocked(options, info.size));
 }
@@ -131,9 +140,16 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
   const consistent = await stateMatchesStore(ledger, sessionId, saved, size);
   const recovered = !consistent;
   const state = consistent ? saved : undefined;
-  if (recovered) log(`session ${sessionId}: ingest state ${saved ? 'disagrees with' : 'is missing for'} the ${ledger.store.location} session; re-reading ${transcriptPath} and skipping what is stored`);
+  if (recovered)
+    log(
+      `session ${sessionId}: ingest state ${saved ? 'disagrees with' : 'is missing for'} the ${ledger.store.location} session; re-reading ${transcriptPath} and skipping what is stored`,
+    );
   const alreadyStored = recovered ? await storedMessageLabels(ledger, sessionId) : new Map<string, number>();
-  const storedSummaries = new Set((await ledger.store.records(sessionId)).filter((record) => record.type === 'external').map((record) => record.summary));
+  const storedSummaries = new Set(
+    (await ledger.store.records(sessionId))
+      .filter((record) => record.type === 'external')
+      .map((record) => record.summary),
+  );
   const reader = claudeCodeReaderState({ toolNames: state?.toolNames, boundaryVersion: state?.boundaryVersion });
 
   let byteOffset = state?.byteOffset ?? 0;
@@ -151,7 +167,18 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
     const spans = await ledger.store.nextSeq(sessionId);
     const last = spans > 0 ? (await ledger.store.occurrences(sessionId, { fromSeq: spans - 1 }))[0] : undefined;
     const toolNames = [...reader.toolNames].slice(-MAX_TOOL_NAMES);
-    const next: IngestState = { version: 1, transcriptPath, byteOffset, lines: lineNumber, messages, spans, lastSpanId: last?.spanId, compactions, toolNames, boundaryVersion: reader.boundaryVersion };
+    const next: IngestState = {
+      version: 1,
+      transcriptPath,
+      byteOffset,
+      lines: lineNumber,
+      messages,
+      spans,
+      lastSpanId: last?.spanId,
+      compactions,
+      toolNames,
+      boundaryVersion: reader.boundaryVersion,
+    };
     await writeFileAtomic(stateFile, JSON.stringify(next) + '\n');
   };
   const flush = async () => {
@@ -197,7 +224,10 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
       log(`${transcriptPath}:${lineNumber}: not valid JSON (${(cause as Error).message}); line skipped`);
       continue;
     }
-    const events = convertClaudeCodeRecord(value, transcriptPath, lineNumber, reader, { skipInvalid: true, onSkip: (error) => log(`skipped: ${error.message}`) });
+    const events = convertClaudeCodeRecord(value, transcriptPath, lineNumber, reader, {
+      skipInvalid: true,
+      onSkip: (error) => log(`skipped: ${error.message}`),
+    });
     for (const event of events) await handle(event);
     if (batch.length >= BATCH_MESSAGES) {
       await flush();
@@ -206,11 +236,23 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
   }
   await flush();
   await save();
-  return { messages: appendedMessages, spans: appendedSpans, compactions: recordedCompactions, skipped, byteOffset, partialBytes, recovered };
+  return {
+    messages: appendedMessages,
+    spans: appendedSpans,
+    compactions: recordedCompactions,
+    skipped,
+    byteOffset,
+    partialBytes,
+    recovered,
+  };
 }
 
 /** Append a batch; when the batch is refused as invalid, append message by message and skip (and log) the invalid ones. */
-async function appendTolerant(session: LedgerSession, batch: readonly TranscriptMessage[], log: (line: string) => void): Promise<{ messages: number; spans: number }> {
+async function appendTolerant(
+  session: LedgerSession,
+  batch: readonly TranscriptMessage[],
+  log: (line: string) => void,
+): Promise<{ messages: number; spans: number }> {
   try {
     return { messages: batch.length, spans: (await session.append(batch)).length };
   } catch (error) {

@@ -15,7 +15,8 @@ import type { LedgerEnvironment } from '../claude-code/ledger-home.js';
 import { applyInstall, applyUninstall, readOptional, restoredText } from '../install/config-files.js';
 import type { FileEdit } from '../install/config-files.js';
 
-const BEGIN = '# >>> context-ledger (added by `context-ledger install codex`; `context-ledger uninstall codex` removes it)';
+const BEGIN =
+  '# >>> context-ledger (added by `context-ledger install codex`; `context-ledger uninstall codex` removes it)';
 const END = '# <<< context-ledger';
 const TABLE = /^\s*\[\s*mcp_servers\s*\.\s*(?:"context-ledger"|'context-ledger'|context-ledger)\s*\]/m;
 
@@ -48,7 +49,11 @@ function withoutBlock(text: string): string | undefined {
   const start = text.indexOf(BEGIN);
   if (start === -1) return undefined;
   const endMarker = text.indexOf(END, start);
-  if (endMarker === -1) throw new InvalidInputError(`The context-ledger block in the Codex config has no end marker "${END}"; remove it by hand`, { marker: END });
+  if (endMarker === -1)
+    throw new InvalidInputError(
+      `The context-ledger block in the Codex config has no end marker "${END}"; remove it by hand`,
+      { marker: END },
+    );
   let end = endMarker + END.length;
   if (text[end] === '\n') end++;
   let from = start;
@@ -60,11 +65,27 @@ function withoutBlock(text: string): string | undefined {
 export async function planCodexInstall(options: CodexInstallOptions): Promise<FileEdit[]> {
   const file = codexConfigFile(options);
   const text = await readOptional(file);
-  if (text !== undefined && text.includes(BEGIN)) return [{ file, before: text, after: text, notes: ['already installed'] }];
-  if (text !== undefined && TABLE.test(text)) return [{ file, before: text, after: text, notes: ['[mcp_servers.context-ledger] already present (not ours): kept as it is'] }];
+  if (text !== undefined && text.includes(BEGIN))
+    return [{ file, before: text, after: text, notes: ['already installed'] }];
+  if (text !== undefined && TABLE.test(text))
+    return [
+      {
+        file,
+        before: text,
+        after: text,
+        notes: ['[mcp_servers.context-ledger] already present (not ours): kept as it is'],
+      },
+    ];
   const original = text ?? '';
   const separator = original.length === 0 ? '' : original.endsWith('\n') ? '\n' : '\n\n';
-  return [{ file, before: text, after: original + separator + codexBlock(options.invocation), notes: ['[mcp_servers.context-ledger] → serve --stdio'] }];
+  return [
+    {
+      file,
+      before: text,
+      after: original + separator + codexBlock(options.invocation),
+      notes: ['[mcp_servers.context-ledger] → serve --stdio'],
+    },
+  ];
 }
 
 /** Plan the uninstall (nothing written). */
@@ -74,8 +95,20 @@ export async function planCodexUninstall(options: CodexInstallOptions): Promise<
   if (text === undefined) return [];
   const remaining = withoutBlock(text);
   if (remaining === undefined) return [{ file, before: text, after: text, notes: [] }];
-  const restored = await restoredText(file, remaining, backupDirectory(options.environment), (a, b) => a.trimEnd() === b.trimEnd());
-  return [{ file, before: text, after: restored.text, notes: [restored.fromBackup ? 'block removed; original bytes restored' : 'block removed'] }];
+  const restored = await restoredText(
+    file,
+    remaining,
+    backupDirectory(options.environment),
+    (a, b) => a.trimEnd() === b.trimEnd(),
+  );
+  return [
+    {
+      file,
+      before: text,
+      after: restored.text,
+      notes: [restored.fromBackup ? 'block removed; original bytes restored' : 'block removed'],
+    },
+  ];
 }
 
 /** Install (or only plan with `dryRun`). */

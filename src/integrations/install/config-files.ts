@@ -48,9 +48,13 @@ export function parseJsonObject(file: string, text: string | undefined): JsonObj
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new InvalidInputError(`${file} is not valid JSON (${(cause as Error).message}); fix it first — nothing was changed`, { file });
+    throw new InvalidInputError(
+      `${file} is not valid JSON (${(cause as Error).message}); fix it first — nothing was changed`,
+      { file },
+    );
   }
-  if (!isJsonObject(value)) throw new InvalidInputError(`${file} does not hold a JSON object; nothing was changed`, { file });
+  if (!isJsonObject(value))
+    throw new InvalidInputError(`${file} does not hold a JSON object; nothing was changed`, { file });
   return value;
 }
 
@@ -77,7 +81,11 @@ export async function applyInstall(edits: readonly FileEdit[], backupDirectory: 
   for (const edit of edits) {
     if (edit.after === edit.before || edit.after === undefined) continue;
     const backup = backupFile(backupDirectory, edit.file);
-    if ((await readOptional(backup)) === undefined) await writeFileAtomic(backup, JSON.stringify({ file: edit.file, original: edit.before ?? null } satisfies Backup) + '\n');
+    if ((await readOptional(backup)) === undefined)
+      await writeFileAtomic(
+        backup,
+        JSON.stringify({ file: edit.file, original: edit.before ?? null } satisfies Backup) + '\n',
+      );
     await writeFileAtomic(edit.file, edit.after);
   }
 }
@@ -87,11 +95,19 @@ export async function applyInstall(edits: readonly FileEdit[], backupDirectory: 
  * (as JSON, or as text) the backed-up original, the original bytes come back exactly
  * (undefined: the file did not exist before install, so it is removed).
  */
-export async function restoredText(file: string, remaining: string | undefined, backupDirectory: string, equal: (a: string, b: string) => boolean): Promise<{ text: string | undefined; fromBackup: boolean }> {
+export async function restoredText(
+  file: string,
+  remaining: string | undefined,
+  backupDirectory: string,
+  equal: (a: string, b: string) => boolean,
+): Promise<{ text: string | undefined; fromBackup: boolean }> {
   const raw = await readOptional(backupFile(backupDirectory, file));
   if (raw === undefined) return { text: remaining, fromBackup: false };
   const backup = JSON.parse(raw) as Backup;
-  if (backup.original === null) return remaining === undefined || equal(remaining, '') ? { text: undefined, fromBackup: true } : { text: remaining, fromBackup: false };
+  if (backup.original === null)
+    return remaining === undefined || equal(remaining, '')
+      ? { text: undefined, fromBackup: true }
+      : { text: remaining, fromBackup: false };
   if (equal(remaining ?? '', backup.original)) return { text: backup.original, fromBackup: true };
   return { text: remaining, fromBackup: false };
 }
@@ -123,8 +139,16 @@ export function diffEdit(edit: FileEdit): string {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
-  const lines = [`--- ${edit.before === undefined ? '/dev/null' : edit.file}`, `+++ ${edit.after === undefined ? '/dev/null' : edit.file}`];
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail] === after[after.length - 1 - tail]
+  )
+    tail++;
+  const lines = [
+    `--- ${edit.before === undefined ? '/dev/null' : edit.file}`,
+    `+++ ${edit.after === undefined ? '/dev/null' : edit.file}`,
+  ];
   if (edit.before === edit.after) return [...lines, '(no change)'].join('\n');
   lines.push(`@@ -${head + 1},${before.length - head - tail} +${head + 1},${after.length - head - tail} @@`);
   for (const line of before.slice(head, before.length - tail)) lines.push(`-${line}`);

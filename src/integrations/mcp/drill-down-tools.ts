@@ -9,11 +9,15 @@ import { describeRecord, expandOriginals, GREP_MAX_PATTERN, grepSpans } from '..
 import { readSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
-const session = z.string().min(1).max(200).optional().describe('Session id (default: the server\'s session).');
+const session = z.string().min(1).max(200).optional().describe("Session id (default: the server's session).");
 const seq = z.number().int().min(0);
 
 /** Register `describe`, `expand` and `grep` on `server`; `guarded` turns errors into tool errors. */
-export function registerDrillDownTools(server: McpServer, scope: TenantScope, guarded: (body: () => Promise<unknown>) => Promise<CallToolResult>): void {
+export function registerDrillDownTools(
+  server: McpServer,
+  scope: TenantScope,
+  guarded: (body: () => Promise<unknown>) => Promise<CallToolResult>,
+): void {
   const { store, counter } = scope.ledger;
 
   server.registerTool(
@@ -31,20 +35,33 @@ export function registerDrillDownTools(server: McpServer, scope: TenantScope, gu
     'expand',
     {
       description:
-        'Read the stored originals of a record\'s dropped range, or of a seq range, verbatim and oldest first, each labelled verified (hash checked). ' +
+        "Read the stored originals of a record's dropped range, or of a seq range, verbatim and oldest first, each labelled verified (hash checked). " +
         'Paged within maxTokens (default 2000): call again with fromSeq = nextSeq.',
-      inputSchema: { session, record: z.string().min(1).max(200).optional(), fromSeq: seq.optional(), toSeq: seq.optional(), maxTokens: z.number().int().min(100).max(16000).optional() },
+      inputSchema: {
+        session,
+        record: z.string().min(1).max(200).optional(),
+        fromSeq: seq.optional(),
+        toSeq: seq.optional(),
+        maxTokens: z.number().int().min(100).max(16000).optional(),
+      },
       annotations: { readOnlyHint: true },
     },
     ({ session: id, record, fromSeq, toSeq, maxTokens }) =>
-      guarded(async () => expandOriginals(store, counter, (await readSession(scope, id)).id, { recordId: record, fromSeq, toSeq, maxTokens })),
+      guarded(async () =>
+        expandOriginals(store, counter, (await readSession(scope, id)).id, {
+          recordId: record,
+          fromSeq,
+          toSeq,
+          maxTokens,
+        }),
+      ),
   );
 
   server.registerTool(
     'grep',
     {
       description:
-        'Search a session\'s stored originals for plain text (default) or a regular expression (regex: true; nested quantifiers and backreferences are refused), ' +
+        "Search a session's stored originals for plain text (default) or a regular expression (regex: true; nested quantifiers and backreferences are refused), " +
         'optionally within a seq range and roles. Each match cites its span id and seq; recall the span id to read it whole.',
       inputSchema: {
         session,
@@ -53,12 +70,24 @@ export function registerDrillDownTools(server: McpServer, scope: TenantScope, gu
         caseSensitive: z.boolean().optional(),
         fromSeq: seq.optional(),
         toSeq: seq.optional(),
-        roles: z.array(z.enum(['system', 'user', 'assistant', 'tool'])).max(4).optional(),
+        roles: z
+          .array(z.enum(['system', 'user', 'assistant', 'tool']))
+          .max(4)
+          .optional(),
         limit: z.number().int().min(1).max(200).optional(),
       },
       annotations: { readOnlyHint: true },
     },
     ({ session: id, pattern, regex, caseSensitive, fromSeq, toSeq, roles, limit }) =>
-      guarded(async () => grepSpans(store, (await readSession(scope, id)).id, pattern, { regex, caseSensitive, fromSeq, toSeq, roles, limit })),
+      guarded(async () =>
+        grepSpans(store, (await readSession(scope, id)).id, pattern, {
+          regex,
+          caseSensitive,
+          fromSeq,
+          toSeq,
+          roles,
+          limit,
+        }),
+      ),
   );
 }

@@ -34,12 +34,21 @@ export const HTTP_SERVER_DEFAULTS = { streamIdleTimeoutMs: 300_000, maxStreams: 
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidConfigError(`${name} must be a positive whole number (got ${String(value)}; default ${fallback}).`, { field: name });
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new InvalidConfigError(
+      `${name} must be a positive whole number (got ${String(value)}; default ${fallback}).`,
+      { field: name },
+    );
   return value;
 }
 
 function isKeepAlive(chunk: unknown): boolean {
-  const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.subarray(0, 1)).toString('utf8') : '';
+  const text =
+    typeof chunk === 'string'
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk.subarray(0, 1)).toString('utf8')
+        : '';
   return text.startsWith(':');
 }
 
@@ -101,22 +110,39 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
   const path = options.path ?? '/mcp';
   const token = options.token !== undefined && options.token.length > 0 ? options.token : undefined;
   const loopback = LOOPBACK.has(host);
-  const streamIdleTimeoutMs = positiveInteger('streamIdleTimeoutMs', options.streamIdleTimeoutMs, HTTP_SERVER_DEFAULTS.streamIdleTimeoutMs);
+  const streamIdleTimeoutMs = positiveInteger(
+    'streamIdleTimeoutMs',
+    options.streamIdleTimeoutMs,
+    HTTP_SERVER_DEFAULTS.streamIdleTimeoutMs,
+  );
   const maxStreams = positiveInteger('maxStreams', options.maxStreams, HTTP_SERVER_DEFAULTS.maxStreams);
   const maxConnections = positiveInteger('maxConnections', options.maxConnections, HTTP_SERVER_DEFAULTS.maxConnections);
   let openStreams = 0;
   if (!loopback && token === undefined) {
-    throw new InvalidConfigError(`Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.`, { host });
+    throw new InvalidConfigError(
+      `Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.`,
+      { host },
+    );
   }
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    if (token !== undefined && !tokenMatches(request.headers.authorization, token)) return refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>.', { 'www-authenticate': 'Bearer' });
-    if (token === undefined && (!loopbackAuthority(request.headers.host ?? '') || (request.headers.origin !== undefined && !loopbackAuthority(request.headers.origin)))) {
+    if (token !== undefined && !tokenMatches(request.headers.authorization, token))
+      return refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>.', {
+        'www-authenticate': 'Bearer',
+      });
+    if (
+      token === undefined &&
+      (!loopbackAuthority(request.headers.host ?? '') ||
+        (request.headers.origin !== undefined && !loopbackAuthority(request.headers.origin)))
+    ) {
       return refuse(response, 403, 'Forbidden: this server only accepts loopback Host and Origin headers.');
     }
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path)
+      return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
     if (request.method === 'GET') {
       if (openStreams >= maxStreams) {
-        return refuse(response, 503, `Too many open event streams (${maxStreams}); retry later, or raise maxStreams.`, { 'retry-after': '5' });
+        return refuse(response, 503, `Too many open event streams (${maxStreams}); retry later, or raise maxStreams.`, {
+          'retry-after': '5',
+        });
       }
       openStreams++;
       response.once('close', () => openStreams--);
@@ -133,7 +159,8 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
   };
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) refuse(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent)
+        refuse(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
       else response.end();
     });
   });

@@ -29,7 +29,7 @@ export interface LedgerMcpServerOptions {
   readonly name?: string | undefined;
 }
 
-const session = z.string().min(1).max(200).optional().describe('Session id (default: the server\'s --session).');
+const session = z.string().min(1).max(200).optional().describe("Session id (default: the server's --session).");
 const toolCall = z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.string() });
 const message = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
@@ -48,7 +48,9 @@ async function guarded(body: () => Promise<unknown>): Promise<CallToolResult> {
   try {
     return ok(await body());
   } catch (error) {
-    const text = LedgerError.isInstance(error) ? `${error.code}: ${error.message}` : `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
+    const text = LedgerError.isInstance(error)
+      ? `${error.code}: ${error.message}`
+      : `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
     return { isError: true, content: [{ type: 'text', text }] };
   }
 }
@@ -61,7 +63,12 @@ async function guarded(body: () => Promise<unknown>): Promise<CallToolResult> {
  * Connect it to any transport (`StdioServerTransport`, Streamable HTTP, `InMemoryTransport`).
  */
 export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServer {
-  const scope: TenantScope = { ledger: options.ledger, tenantId: options.tenantId, defaultSession: options.defaultSession, window: options.window };
+  const scope: TenantScope = {
+    ledger: options.ledger,
+    tenantId: options.tenantId,
+    defaultSession: options.defaultSession,
+    window: options.window,
+  };
   const server = new McpServer({ name: options.name ?? 'context-ledger', version: '0.1.0' });
 
   server.registerTool(
@@ -73,14 +80,21 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
       inputSchema: { session, query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(100).optional() },
       annotations: { readOnlyHint: true },
     },
-    ({ session: id, query, limit }) => guarded(async () => recallView(await (await readSession(scope, id)).recall(query, { limit: limit ?? 10 }))),
+    ({ session: id, query, limit }) =>
+      guarded(async () => recallView(await (await readSession(scope, id)).recall(query, { limit: limit ?? 10 }))),
   );
 
   server.registerTool(
     'handles',
     {
-      description: 'The verbatim handle index of a session, grouped by kind. scope "index" (default): the index kept in the window after compaction; "all": every handle appended.',
-      inputSchema: { session, kind: z.enum(HANDLE_KINDS).optional(), scope: z.enum(['index', 'all']).optional(), limit: z.number().int().min(1).max(5000).optional() },
+      description:
+        'The verbatim handle index of a session, grouped by kind. scope "index" (default): the index kept in the window after compaction; "all": every handle appended.',
+      inputSchema: {
+        session,
+        kind: z.enum(HANDLE_KINDS).optional(),
+        scope: z.enum(['index', 'all']).optional(),
+        limit: z.number().int().min(1).max(5000).optional(),
+      },
       annotations: { readOnlyHint: true },
     },
     ({ session: id, kind, scope: which, limit }) =>
@@ -89,28 +103,41 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         const all = which === 'all' ? await options.ledger.store.handles(opened.id) : opened.handleIndex();
         const matching = all.filter((handle) => kind === undefined || handle.kind === kind);
         const shown = matching.slice(0, limit ?? 500);
-        return { session: opened.id, scope: which ?? 'index', recordId: opened.activeRecord()?.id ?? null, count: matching.length, truncated: shown.length < matching.length, byKind: handlesByKind(shown) };
+        return {
+          session: opened.id,
+          scope: which ?? 'index',
+          recordId: opened.activeRecord()?.id ?? null,
+          count: matching.length,
+          truncated: shown.length < matching.length,
+          byKind: handlesByKind(shown),
+        };
       }),
   );
 
   server.registerTool(
     'records',
     {
-      description: 'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range and findings (why a record is lossy).',
+      description:
+        'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range and findings (why a record is lossy).',
       inputSchema: { session },
       annotations: { readOnlyHint: true },
     },
     ({ session: id }) =>
       guarded(async () => {
         const opened = await readSession(scope, id);
-        return { session: opened.id, active: opened.activeRecord()?.id ?? null, records: opened.records().map(recordView) };
+        return {
+          session: opened.id,
+          active: opened.activeRecord()?.id ?? null,
+          records: opened.records().map(recordView),
+        };
       }),
   );
 
   server.registerTool(
     'gaps',
     {
-      description: 'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, and what to do instead of guessing.',
+      description:
+        'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, and what to do instead of guessing.',
       inputSchema: { session },
       annotations: { readOnlyHint: true },
     },
@@ -124,14 +151,23 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
   server.registerTool(
     'append',
     {
-      description: 'Append messages to a session (created in this server\'s tenant if missing). Returns the sequence numbers and span ids written.',
+      description:
+        "Append messages to a session (created in this server's tenant if missing). Returns the sequence numbers and span ids written.",
       inputSchema: { session, messages: z.array(message).min(1).max(1000) },
     },
     ({ session: id, messages }) =>
       guarded(() =>
         writeSession(scope, id, async (opened) => {
           const written = await opened.append(messages as TranscriptMessage[]);
-          return { session: opened.id, seqs: written.map((occurrence) => occurrence.seq), spans: written.map((occurrence) => ({ seq: occurrence.seq, spanId: occurrence.spanId, role: occurrence.role })) };
+          return {
+            session: opened.id,
+            seqs: written.map((occurrence) => occurrence.seq),
+            spans: written.map((occurrence) => ({
+              seq: occurrence.seq,
+              spanId: occurrence.spanId,
+              role: occurrence.role,
+            })),
+          };
         }),
       ),
   );

@@ -21,15 +21,26 @@ function reason(error: unknown): string {
  * transport error (a message over the SDK's 10 MB buffer, a stdin error) rejects with an
  * `InvalidInputError` giving the reason, so the CLI exits non-zero.
  */
-export async function serveLedgerMcpStdio(options: LedgerMcpServerOptions, serveOptions: StdioServeOptions = {}): Promise<void> {
+export async function serveLedgerMcpStdio(
+  options: LedgerMcpServerOptions,
+  serveOptions: StdioServeOptions = {},
+): Promise<void> {
   const log = serveOptions.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const server = createLedgerMcpServer(options);
   const transport = new StdioServerTransport();
   let lastError: unknown;
   const closed = new Promise<void>((resolve, reject) => {
     const fatal = (error: unknown) => {
-      const limit = /exceeded maximum size/.test(reason(error)) ? ` (one message may be at most ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes)` : '';
-      reject(new InvalidInputError(`serve --stdio: the transport stopped: ${reason(error)}${limit}. Send smaller messages, one JSON-RPC message per line.`, { transport: 'stdio' }, { cause: error }));
+      const limit = /exceeded maximum size/.test(reason(error))
+        ? ` (one message may be at most ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes)`
+        : '';
+      reject(
+        new InvalidInputError(
+          `serve --stdio: the transport stopped: ${reason(error)}${limit}. Send smaller messages, one JSON-RPC message per line.`,
+          { transport: 'stdio' },
+          { cause: error },
+        ),
+      );
     };
     server.server.onerror = (error) => {
       lastError = error;

@@ -18,8 +18,13 @@ export interface TenantScope {
 const appendQueues = new WeakMap<Ledger, Map<string, Promise<unknown>>>();
 
 async function sessionIdOf(scope: TenantScope, requested: string | undefined): Promise<string> {
-  const id = requested ?? (typeof scope.defaultSession === 'function' ? await scope.defaultSession() : scope.defaultSession);
-  if (id === undefined) throw new InvalidInputError('No session given: pass "session", or start the server with a default session (--session ID).', {});
+  const id =
+    requested ?? (typeof scope.defaultSession === 'function' ? await scope.defaultSession() : scope.defaultSession);
+  if (id === undefined)
+    throw new InvalidInputError(
+      'No session given: pass "session", or start the server with a default session (--session ID).',
+      {},
+    );
   return id;
 }
 
@@ -36,7 +41,10 @@ export async function readSession(scope: TenantScope, requested: string | undefi
   const id = await sessionIdOf(scope, requested);
   const info = await scope.ledger.store.getSession(id);
   if (info === undefined || (info.tenantId ?? undefined) !== scope.tenantId) {
-    throw new NotFoundError(`No session ${JSON.stringify(id)} in ${tenantLabel(scope.tenantId)} of this server. List the session ids you appended to, or check --session.`, { sessionId: id });
+    throw new NotFoundError(
+      `No session ${JSON.stringify(id)} in ${tenantLabel(scope.tenantId)} of this server. List the session ids you appended to, or check --session.`,
+      { sessionId: id },
+    );
   }
   return scope.ledger.session(id, { tenantId: scope.tenantId, window: scope.window });
 }
@@ -46,14 +54,21 @@ export async function readSession(scope: TenantScope, requested: string | undefi
  * one session from this process are serialized. A session id already taken by another
  * tenant fails with `TENANT_MISMATCH` (without naming that tenant).
  */
-export async function writeSession<T>(scope: TenantScope, requested: string | undefined, write: (session: LedgerSession) => Promise<T>): Promise<T> {
+export async function writeSession<T>(
+  scope: TenantScope,
+  requested: string | undefined,
+  write: (session: LedgerSession) => Promise<T>,
+): Promise<T> {
   const id = await sessionIdOf(scope, requested);
   const queues = appendQueues.get(scope.ledger) ?? new Map<string, Promise<unknown>>();
   appendQueues.set(scope.ledger, queues);
   const run = async () => {
     const info = await scope.ledger.store.getSession(id);
     if (info !== undefined && (info.tenantId ?? undefined) !== scope.tenantId) {
-      throw new TenantMismatchError(`Session ${JSON.stringify(id)} exists and is not in ${tenantLabel(scope.tenantId)}: this server cannot write to it. Use another session id.`, { sessionId: id });
+      throw new TenantMismatchError(
+        `Session ${JSON.stringify(id)} exists and is not in ${tenantLabel(scope.tenantId)}: this server cannot write to it. Use another session id.`,
+        { sessionId: id },
+      );
     }
     return write(await scope.ledger.session(id, { tenantId: scope.tenantId, window: scope.window }));
   };

@@ -57,7 +57,10 @@ export function createMemoryStore(): LedgerStore {
   function session(sessionId: string, operation: string): SessionState {
     const state = sessions.get(sessionId);
     if (!state) {
-      throw new NotFoundError(`${where}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
+      throw new NotFoundError(
+        `${where}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`,
+        { sessionId, location },
+      );
     }
     return state;
   }
@@ -78,7 +81,15 @@ export function createMemoryStore(): LedgerStore {
         return existing.info;
       }
       const info: SessionInfo = Object.freeze({ id: sessionId, tenantId, createdAt: new Date().toISOString() });
-      sessions.set(sessionId, { info, occurrences: [], spanIds: new Set(), handles: [], handlesByKey: new Map(), records: [], recordsById: new Map() });
+      sessions.set(sessionId, {
+        info,
+        occurrences: [],
+        spanIds: new Set(),
+        handles: [],
+        handlesByKey: new Map(),
+        records: [],
+        recordsById: new Map(),
+      });
       return info;
     },
 
@@ -122,7 +133,10 @@ export function createMemoryStore(): LedgerStore {
       const state = sessions.get(sessionId);
       if (!state) return [];
       const tenantId = state.info.tenantId;
-      return ids.filter((id) => state.spanIds.has(id)).map((id) => spans.get(spanRowKey(id, tenantId))).filter((span): span is Span => span !== undefined);
+      return ids
+        .filter((id) => state.spanIds.has(id))
+        .map((id) => spans.get(spanRowKey(id, tenantId)))
+        .filter((span): span is Span => span !== undefined);
     },
 
     async findHandles(sessionId, key) {

@@ -9,7 +9,11 @@ import { orderEntryHandles, spanRowKey } from '../store-input.js';
 const NUL = '\u0000';
 
 /** Throws `InvalidInputError` when a string PostgreSQL must store as `text` holds U+0000. */
-export function checkNoNul(what: string, value: string | null | undefined, context: Record<string, unknown> = {}): void {
+export function checkNoNul(
+  what: string,
+  value: string | null | undefined,
+  context: Record<string, unknown> = {},
+): void {
   if (typeof value === 'string' && value.includes(NUL)) {
     throw new InvalidInputError(
       `${what} contains U+0000, which PostgreSQL text cannot hold (only span text may contain it); remove the character or use the SQLite store.`,
@@ -40,11 +44,27 @@ export function packBatch(sessionId: string, tenantId: string | undefined, entri
     chunkIndexes: [] as (number | null)[],
     chunkCounts: [] as (number | null)[],
   };
-  const handles = { entries: [] as number[], positions: [] as number[], kinds: [] as string[], texts: [] as string[], keys: [] as string[], starts: [] as number[], ends: [] as number[], roles: [] as string[], tokens: [] as number[] };
+  const handles = {
+    entries: [] as number[],
+    positions: [] as number[],
+    kinds: [] as string[],
+    texts: [] as string[],
+    keys: [] as string[],
+    starts: [] as number[],
+    ends: [] as number[],
+    roles: [] as string[],
+    tokens: [] as number[],
+  };
   entries.forEach((entry, index) => {
     const { span } = entry;
     const context = { sessionId, index, spanId: span.id };
-    for (const [what, value] of [['toolName', span.toolName], ['toolCallId', span.toolCallId], ['label', entry.label], ['role', entry.role], ['kind', span.kind]] as const) {
+    for (const [what, value] of [
+      ['toolName', span.toolName],
+      ['toolCallId', span.toolCallId],
+      ['label', entry.label],
+      ['role', entry.role],
+      ['kind', span.kind],
+    ] as const) {
       checkNoNul(`append to session ${sessionId}, entry ${index}: ${what}`, value, context);
     }
     columns.spanIds.push(spanRowKey(span.id, tenantId));
@@ -61,7 +81,12 @@ export function packBatch(sessionId: string, tenantId: string | undefined, entri
     columns.chunkIndexes.push(entry.chunk?.index ?? null);
     columns.chunkCounts.push(entry.chunk?.count ?? null);
     orderEntryHandles(entry.handles).forEach((handle, position) => {
-      for (const [what, value] of [['handle text', handle.text], ['handle key', handle.key], ['handle kind', handle.kind], ['handle role', handle.role]] as const) {
+      for (const [what, value] of [
+        ['handle text', handle.text],
+        ['handle key', handle.key],
+        ['handle kind', handle.kind],
+        ['handle role', handle.role],
+      ] as const) {
         checkNoNul(`append to session ${sessionId}, entry ${index}: ${what}`, value, context);
       }
       handles.entries.push(index);

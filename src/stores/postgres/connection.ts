@@ -48,7 +48,8 @@ export function describeConnectionString(connectionString: string): string {
   try {
     const url = new URL(connectionString);
     const host = url.hostname === '' ? (url.searchParams.get('host') ?? 'localhost') : url.hostname;
-    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+    const database =
+      decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
     return `postgres://${host}:${url.port || '5432'}/${database}`;
   } catch {
     return 'postgres://(unparsable connection string)';
@@ -62,8 +63,12 @@ function describePool(pool: pg.Pool): string {
 }
 
 /** Takes a `schema=` query parameter (as in the store's own location) out of a connection string. */
-function splitSchema(connectionString: string | undefined): { connectionString: string | undefined; schema: string | undefined } {
-  if (typeof connectionString !== 'string' || !/[?&]schema=/.test(connectionString)) return { connectionString, schema: undefined };
+function splitSchema(connectionString: string | undefined): {
+  connectionString: string | undefined;
+  schema: string | undefined;
+} {
+  if (typeof connectionString !== 'string' || !/[?&]schema=/.test(connectionString))
+    return { connectionString, schema: undefined };
   try {
     const url = new URL(connectionString);
     const schema = url.searchParams.get('schema') ?? undefined;
@@ -77,7 +82,10 @@ function splitSchema(connectionString: string | undefined): { connectionString: 
 function checkPositive(name: string, value: number | undefined, fallback: number): number {
   const resolved = value ?? fallback;
   if (!Number.isSafeInteger(resolved) || resolved <= 0) {
-    throw new InvalidInputError(`createPostgresStore: options.${name} must be a positive whole number, got ${String(value)}.`, { [name]: value });
+    throw new InvalidInputError(
+      `createPostgresStore: options.${name} must be a positive whole number, got ${String(value)}.`,
+      { [name]: value },
+    );
   }
   return resolved;
 }
@@ -87,10 +95,14 @@ export function openConnection(options: PostgresStoreOptions): Connection {
   const given = options?.pool ? undefined : splitSchema(options?.connectionString ?? process.env.CONTEXT_LEDGER_PG_URL);
   const schema = options?.schema ?? given?.schema ?? DEFAULT_SCHEMA;
   if (typeof schema !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new InvalidInputError(`createPostgresStore: options.schema must be a plain identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}.`, { schema });
+    throw new InvalidInputError(
+      `createPostgresStore: options.schema must be a plain identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}.`,
+      { schema },
+    );
   }
   const suffix = schema === DEFAULT_SCHEMA ? '' : `?schema=${schema}`;
-  if (options.pool) return { pool: options.pool, ownsPool: false, location: describePool(options.pool) + suffix, schema };
+  if (options.pool)
+    return { pool: options.pool, ownsPool: false, location: describePool(options.pool) + suffix, schema };
   const connectionString = given?.connectionString;
   if (typeof connectionString !== 'string' || connectionString.length === 0) {
     throw new InvalidInputError(

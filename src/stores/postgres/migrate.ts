@@ -29,7 +29,9 @@ async function currentVersion(client: Queryable, schema: string): Promise<number
   const table = `${quoteIdentifier(schema)}.schema_migrations`;
   const exists = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [table]);
   if (exists.rows[0]?.found == null) return 0;
-  const result = await client.query<{ version: number }>(`SELECT COALESCE(MAX(version), 0)::int AS version FROM ${table}`);
+  const result = await client.query<{ version: number }>(
+    `SELECT COALESCE(MAX(version), 0)::int AS version FROM ${table}`,
+  );
   return result.rows[0]?.version ?? 0;
 }
 
@@ -67,7 +69,8 @@ export async function checkVersion(client: Queryable, schema: string, location: 
 export async function runMigrations(client: Queryable, schema: string, location: string): Promise<MigrationResult> {
   const before = await currentVersion(client, schema);
   checkNotNewer(before, location);
-  if (before === SCHEMA_VERSION) return { fromVersion: before, toVersion: before, trigramSchema: await trigramSchemaOf(client) };
+  if (before === SCHEMA_VERSION)
+    return { fromVersion: before, toVersion: before, trigramSchema: await trigramSchemaOf(client) };
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -84,7 +87,9 @@ export async function runMigrations(client: Queryable, schema: string, location:
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
     const path = [schema, ...(trigramSchema === undefined ? [] : [trigramSchema])].map(quoteIdentifier).join(', ');
     await client.query(`SET LOCAL search_path TO ${path}`);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const from = await currentVersion(client, schema);
     checkNotNewer(from, location);
     for (let version = from; version < SCHEMA_VERSION; version += 1) {

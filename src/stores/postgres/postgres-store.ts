@@ -20,7 +20,17 @@ import { checkNoNul, packBatch, searchableText } from './append-batch.js';
 import { openConnection, type PostgresStoreOptions } from './connection.js';
 import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
 import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
-import { buildQueries, toHandle, toOccurrence, toSession, toSpan, type HandleRow, type OccurrenceRow, type SessionRow, type SpanRow } from './queries.js';
+import {
+  buildQueries,
+  toHandle,
+  toOccurrence,
+  toSession,
+  toSpan,
+  type HandleRow,
+  type OccurrenceRow,
+  type SessionRow,
+  type SpanRow,
+} from './queries.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 const missing = Symbol('no such session');
@@ -35,7 +45,9 @@ function likePattern(term: string): string {
  * Connects, migrates (unless `migrate: false`) and reports what it did; used by
  * `createPostgresStore` and the `context-ledger migrate` command. Ends its own pool.
  */
-export async function migratePostgres(options: PostgresStoreOptions): Promise<MigrationResult & { location: string; schema: string }> {
+export async function migratePostgres(
+  options: PostgresStoreOptions,
+): Promise<MigrationResult & { location: string; schema: string }> {
   const connection = openConnection(options);
   try {
     const result = await prepare(connection.pool, connection.schema, connection.location, options.migrate !== false);
@@ -51,10 +63,16 @@ async function prepare(pool: pg.Pool, schema: string, location: string, migrate:
     client = await pool.connect();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreUnavailableError(`${location}: cannot connect (${reason}); ${UNREACHABLE_ADVICE}.`, { location }, { cause: error });
+    throw new StoreUnavailableError(
+      `${location}: cannot connect (${reason}); ${UNREACHABLE_ADVICE}.`,
+      { location },
+      { cause: error },
+    );
   }
   try {
-    const result = migrate ? await runMigrations(client, schema, location) : await checkVersion(client, schema, location);
+    const result = migrate
+      ? await runMigrations(client, schema, location)
+      : await checkVersion(client, schema, location);
     client.release();
     return result;
   } catch (error) {
@@ -97,8 +115,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const sql = buildQueries(schema, migration.trigramSchema);
   let closed = false;
 
-  async function run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[], retry: boolean): Promise<R[]> {
-    if (closed) throw new StoreUnavailableError(`${location}: ${operation} failed: the store is closed; create a new store with createPostgresStore.`, { location, operation });
+  async function run<R extends pg.QueryResultRow>(
+    operation: string,
+    text: string,
+    values: unknown[],
+    retry: boolean,
+  ): Promise<R[]> {
+    if (closed)
+      throw new StoreUnavailableError(
+        `${location}: ${operation} failed: the store is closed; create a new store with createPostgresStore.`,
+        { location, operation },
+      );
     try {
       return (await pool.query<R>(text, values)).rows;
     } catch (error) {
@@ -121,14 +148,20 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
 
   /** Row keys a span id of the session may be stored under: per tenant, and the bare id of older rows. */
-  async function rowKeys(sessionId: string, spanIds: readonly string[], operation: string): Promise<{ keys: string[]; plain: string[] }> {
+  async function rowKeys(
+    sessionId: string,
+    spanIds: readonly string[],
+    operation: string,
+  ): Promise<{ keys: string[]; plain: string[] }> {
     const tenantId = await tenantOf(sessionId, operation);
     const scope = tenantId === missing ? undefined : tenantId;
     return { keys: spanIds.map((id) => spanRowKey(id, scope)), plain: [...spanIds] };
   }
 
-  const read = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => run<R>(operation, text, values, true);
-  const write = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => run<R>(operation, text, values, false);
+  const read = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) =>
+    run<R>(operation, text, values, true);
+  const write = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) =>
+    run<R>(operation, text, values, false);
 
   return {
     specificationVersion: LEDGER_STORE_SPECIFICATION_VERSION,
@@ -143,7 +176,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const operation = `open session ${sessionId}`;
       await write(operation, sql.insertSession, [sessionId, tenantId ?? null, new Date().toISOString()]);
       const [row] = await read<SessionRow>(operation, sql.session, [sessionId]);
-      if (!row) throw mapPostgresError(location, operation, new Error(`session ${sessionId} vanished after it was created`));
+      if (!row)
+        throw mapPostgresError(location, operation, new Error(`session ${sessionId} vanished after it was created`));
       const session = toSession(row);
       if (session.tenantId !== tenantId) throw tenantMismatch(location, sessionId, tenantId, { location });
       tenants.set(sessionId, session.tenantId);
@@ -159,7 +193,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async listSessions(listOptions) {
       const tenantId = listOptions?.tenantId;
       if (tenantId?.includes(NUL)) return [];
-      const rows = tenantId === undefined ? await read<SessionRow>('list sessions', sql.sessions, []) : await read<SessionRow>('list sessions', sql.sessionsOfTenant, [tenantId]);
+      const rows =
+        tenantId === undefined
+          ? await read<SessionRow>('list sessions', sql.sessions, [])
+          : await read<SessionRow>('list sessions', sql.sessionsOfTenant, [tenantId]);
       return rows.map(toSession);
     },
 
@@ -171,10 +208,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const [result] =
         tenantId === missing
           ? [undefined]
-          : await write<{ actual_next: string; stored_tokens: string[] | null }>(operation, sql.appendBatch, [sessionId, expectedNextSeq, ...packBatch(sessionId, tenantId, entries)]);
+          : await write<{ actual_next: string; stored_tokens: string[] | null }>(operation, sql.appendBatch, [
+              sessionId,
+              expectedNextSeq,
+              ...packBatch(sessionId, tenantId, entries),
+            ]);
       const actual = Number(result?.actual_next ?? -1);
       if (actual === -1) {
-        throw new NotFoundError(`${location}: append: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
+        throw new NotFoundError(
+          `${location}: append: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`,
+          { sessionId, location },
+        );
       }
       if (actual !== expectedNextSeq || !result?.stored_tokens) {
         throw new SequenceConflictError(
@@ -197,7 +241,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async occurrences(sessionId, range?: SeqRange) {
       if (sessionId.includes(NUL)) return [];
-      const rows = await read<OccurrenceRow>(`read occurrences of session ${sessionId}`, sql.occurrences, [sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ]);
+      const rows = await read<OccurrenceRow>(`read occurrences of session ${sessionId}`, sql.occurrences, [
+        sessionId,
+        range?.fromSeq ?? 0,
+        range?.toSeq ?? LAST_SEQ,
+      ]);
       return rows.map(toOccurrence);
     },
 
@@ -205,7 +253,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (sessionId.includes(NUL) || spanId.includes(NUL)) return [];
       const operation = `read occurrences of span ${spanId} in session ${sessionId}`;
       const { keys } = await rowKeys(sessionId, [spanId], operation);
-      const rows = await read<OccurrenceRow>(operation, sql.occurrencesOfSpan, [sessionId, [...new Set([...keys, spanId])]]);
+      const rows = await read<OccurrenceRow>(operation, sql.occurrencesOfSpan, [
+        sessionId,
+        [...new Set([...keys, spanId])],
+      ]);
       return rows.map(toOccurrence);
     },
 
@@ -220,12 +271,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async findHandles(sessionId, key) {
       if (sessionId.includes(NUL) || key.includes(NUL)) return [];
-      return (await read<HandleRow>(`find handles of session ${sessionId}`, sql.handlesByKey, [sessionId, key])).map(toHandle);
+      return (await read<HandleRow>(`find handles of session ${sessionId}`, sql.handlesByKey, [sessionId, key])).map(
+        toHandle,
+      );
     },
 
     async handles(sessionId, range?: SeqRange) {
       if (sessionId.includes(NUL)) return [];
-      const rows = await read<HandleRow>(`read handles of session ${sessionId}`, sql.handles, [sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ]);
+      const rows = await read<HandleRow>(`read handles of session ${sessionId}`, sql.handles, [
+        sessionId,
+        range?.fromSeq ?? 0,
+        range?.toSeq ?? LAST_SEQ,
+      ]);
       return rows.map(toHandle);
     },
 
@@ -236,8 +293,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const ranked = terms.every((term) => [...term].length >= 3);
       const values: unknown[] = [sessionId, limit, ...terms.map(likePattern)];
       if (ranked && sql.similarity) values.push(searchableText(terms.join(' ')));
-      const rows = await read<{ seq: string; span_id: string; score: number | string }>(`search session ${sessionId}`, sql.search(terms.length, ranked), values);
-      return rows.map((row) => ({ seq: Number(row.seq), spanId: spanIdOfRowKey(row.span_id), score: Number(row.score) }));
+      const rows = await read<{ seq: string; span_id: string; score: number | string }>(
+        `search session ${sessionId}`,
+        sql.search(terms.length, ranked),
+        values,
+      );
+      return rows.map((row) => ({
+        seq: Number(row.seq),
+        spanId: spanIdOfRowKey(row.span_id),
+        score: Number(row.score),
+      }));
     },
 
     async writeRecord(record) {
@@ -248,11 +313,25 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const operation = `write record ${copy.id} of session ${copy.sessionId}`;
       const [session] = await read<SessionRow>(operation, sql.session, [copy.sessionId]);
       if (!session) {
-        throw new NotFoundError(`${location}: ${operation}: session ${copy.sessionId} does not exist; call openSession(${JSON.stringify(copy.sessionId)}) first.`, { sessionId: copy.sessionId, location });
+        throw new NotFoundError(
+          `${location}: ${operation}: session ${copy.sessionId} does not exist; call openSession(${JSON.stringify(copy.sessionId)}) first.`,
+          { sessionId: copy.sessionId, location },
+        );
       }
-      const inserted = await write(operation, sql.insertRecord, [copy.sessionId, copy.id, copy.ordinal, copy.type, JSON.stringify(copy), copy.createdAt ?? new Date().toISOString()]);
+      const inserted = await write(operation, sql.insertRecord, [
+        copy.sessionId,
+        copy.id,
+        copy.ordinal,
+        copy.type,
+        JSON.stringify(copy),
+        copy.createdAt ?? new Date().toISOString(),
+      ]);
       if (inserted.length > 0) return;
-      const [holder] = await read<{ id: string; ordinal: string }>(operation, sql.recordConflict, [copy.sessionId, copy.id, copy.ordinal]);
+      const [holder] = await read<{ id: string; ordinal: string }>(operation, sql.recordConflict, [
+        copy.sessionId,
+        copy.id,
+        copy.ordinal,
+      ]);
       if (!holder || holder.id === copy.id) {
         throw new ImmutableSpanError(
           `${location}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
@@ -267,12 +346,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async records(sessionId) {
       if (sessionId.includes(NUL)) return [];
-      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map((row) => loadRecord(location, sessionId, row.json));
+      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map(
+        (row) => loadRecord(location, sessionId, row.json),
+      );
     },
 
     async record(sessionId, recordId) {
       if (sessionId.includes(NUL) || recordId.includes(NUL)) return undefined;
-      const [row] = await read<{ json: string }>(`read record ${recordId} of session ${sessionId}`, sql.recordById, [sessionId, recordId]);
+      const [row] = await read<{ json: string }>(`read record ${recordId} of session ${sessionId}`, sql.recordById, [
+        sessionId,
+        recordId,
+      ]);
       return row ? loadRecord(location, sessionId, row.json, recordId) : undefined;
     },
 

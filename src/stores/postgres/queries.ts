@@ -105,13 +105,23 @@ export function toSession(row: SessionRow): SessionInfo {
 /** Row → span (the exact bytes win over the search text when U+0000 had to be replaced; the row key becomes the span id). */
 export function toSpan(row: SpanRow): Span {
   const text = row.exact === null ? row.text : row.exact.toString('utf8');
-  return buildSpan({ id: spanIdOfRowKey(row.id), kind: row.kind, text, toolName: row.tool_name ?? undefined, toolCallId: row.tool_call_id ?? undefined, tokens: Number(row.tokens) });
+  return buildSpan({
+    id: spanIdOfRowKey(row.id),
+    kind: row.kind,
+    text,
+    toolName: row.tool_name ?? undefined,
+    toolCallId: row.tool_call_id ?? undefined,
+    tokens: Number(row.tokens),
+  });
 }
 
 /** Row → occurrence joined with its span. */
 export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
   const span = toSpan({ ...row, id: row.span_id });
-  const chunk = row.chunk_index === null || row.chunk_count === null ? undefined : { index: Number(row.chunk_index), count: Number(row.chunk_count) };
+  const chunk =
+    row.chunk_index === null || row.chunk_count === null
+      ? undefined
+      : { index: Number(row.chunk_index), count: Number(row.chunk_count) };
   return buildOccurrence(
     {
       sessionId: row.session_id,
@@ -130,8 +140,16 @@ export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
 /** Row → handle. */
 export function toHandle(row: HandleRow): Handle {
   return buildHandle(
-    { kind: row.kind, text: row.text, key: row.key, start: Number(row.start), end: Number(row.end), spanId: spanIdOfRowKey(row.span_id), role: row.role, tokens: Number(row.tokens) },
+    {
+      kind: row.kind,
+      text: row.text,
+      key: row.key,
+      start: Number(row.start),
+      end: Number(row.end),
+      spanId: spanIdOfRowKey(row.span_id),
+      role: row.role,
+      tokens: Number(row.tokens),
+    },
     Number(row.seq),
   );
 }
-

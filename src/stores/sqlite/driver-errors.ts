@@ -9,13 +9,22 @@ function driverCode(error: unknown): string | undefined {
 }
 
 /** Turns any error thrown during `operation` into a `LedgerError`; ledger errors pass through. */
-export function mapDriverError(location: string, operation: string, error: unknown, busyTimeoutMs: number): LedgerError {
+export function mapDriverError(
+  location: string,
+  operation: string,
+  error: unknown,
+  busyTimeoutMs: number,
+): LedgerError {
   if (LedgerError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   const code = driverCode(error);
   const details = { location, operation, driverCode: code };
   if (/^context-ledger: \w+ are immutable/.test(message)) {
-    return new ImmutableSpanError(`${location}: ${operation} failed: ${message}; write new spans or records instead of changing stored ones.`, details, { cause: error });
+    return new ImmutableSpanError(
+      `${location}: ${operation} failed: ${message}; write new spans or records instead of changing stored ones.`,
+      details,
+      { cause: error },
+    );
   }
   if (code === 'SQLITE_BUSY' || code?.startsWith('SQLITE_BUSY_')) {
     return new StoreOperationError(
@@ -25,9 +34,13 @@ export function mapDriverError(location: string, operation: string, error: unkno
     );
   }
   if (code === 'SQLITE_READONLY' || code?.startsWith('SQLITE_READONLY_')) {
-    return new StoreOperationError(`${location}: ${operation} failed: the database is read-only (${message}); open it with readonly: false on a writable path.`, details, {
-      cause: error,
-    });
+    return new StoreOperationError(
+      `${location}: ${operation} failed: the database is read-only (${message}); open it with readonly: false on a writable path.`,
+      details,
+      {
+        cause: error,
+      },
+    );
   }
   if (code === 'SQLITE_FULL' || code?.startsWith('SQLITE_IOERR')) {
     return new StoreOperationError(
@@ -37,7 +50,11 @@ export function mapDriverError(location: string, operation: string, error: unkno
     );
   }
   if (error instanceof TypeError && /not open/.test(message)) {
-    return new StoreUnavailableError(`${location}: ${operation} failed: the store is closed; create a new store with createSqliteStore.`, details, { cause: error });
+    return new StoreUnavailableError(
+      `${location}: ${operation} failed: the store is closed; create a new store with createSqliteStore.`,
+      details,
+      { cause: error },
+    );
   }
   return new StoreOperationError(`${location}: ${operation} failed: ${message}`, details, { cause: error });
 }

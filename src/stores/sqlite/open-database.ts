@@ -57,7 +57,12 @@ function checkPath(file: string, location: string, readonly: boolean): void {
     try {
       accessSync(file, constants.R_OK);
     } catch (error) {
-      throw unavailable(location, 'cannot open the ledger read-only', 'check the path, or open it read-write once to create it', error);
+      throw unavailable(
+        location,
+        'cannot open the ledger read-only',
+        'check the path, or open it read-write once to create it',
+        error,
+      );
     }
     return;
   }
@@ -67,14 +72,24 @@ function checkPath(file: string, location: string, readonly: boolean): void {
     if (!statSync(directory).isDirectory()) throw new Error(`${directory} is not a directory`);
     accessSync(directory, constants.W_OK);
   } catch (error) {
-    throw unavailable(location, `directory ${directory} cannot be created or written`, 'choose a writable path or fix its permissions', error);
+    throw unavailable(
+      location,
+      `directory ${directory} cannot be created or written`,
+      'choose a writable path or fix its permissions',
+      error,
+    );
   }
   try {
     const stats = statSync(file, { throwIfNoEntry: false });
     if (stats && !stats.isFile()) throw new Error(`${file} is not a regular file`);
     if (stats) accessSync(file, constants.R_OK | constants.W_OK);
   } catch (error) {
-    throw unavailable(location, 'the ledger file cannot be read and written', 'choose another path or fix its permissions', error);
+    throw unavailable(
+      location,
+      'the ledger file cannot be read and written',
+      'choose another path or fix its permissions',
+      error,
+    );
   }
 }
 
@@ -92,7 +107,12 @@ function openReadonly(file: string, location: string): Database.Database {
     db.close();
     if ((error as { code?: unknown }).code !== 'SQLITE_READONLY_DIRECTORY') throw error;
     if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
-      throw unavailable(location, 'cannot open the ledger read-only: its directory is not writable and it has pending WAL content', 'open it once read-write, or make the directory writable', error);
+      throw unavailable(
+        location,
+        'cannot open the ledger read-only: its directory is not writable and it has pending WAL content',
+        'open it once read-write, or make the directory writable',
+        error,
+      );
     }
     const image = readFileSync(file);
     // Bytes 18-19 of the header say "WAL"; an in-memory image must read as a rollback-journal file.
@@ -109,12 +129,17 @@ function openReadonly(file: string, location: string): Database.Database {
  */
 export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
   if (typeof options?.path !== 'string' || options.path.length === 0) {
-    throw new InvalidInputError('createSqliteStore: options.path must be a non-empty file path (or ":memory:").', { path: options?.path });
+    throw new InvalidInputError('createSqliteStore: options.path must be a non-empty file path (or ":memory:").', {
+      path: options?.path,
+    });
   }
   const readonly = options.readonly === true;
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
-    throw new InvalidInputError(`createSqliteStore: options.busyTimeoutMs must be a whole number of milliseconds ≥ 0, got ${String(busyTimeoutMs)}.`, { busyTimeoutMs });
+    throw new InvalidInputError(
+      `createSqliteStore: options.busyTimeoutMs must be a whole number of milliseconds ≥ 0, got ${String(busyTimeoutMs)}.`,
+      { busyTimeoutMs },
+    );
   }
   const inMemory = options.path === ':memory:';
   const file = inMemory ? options.path : resolve(options.path);
@@ -122,7 +147,8 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
   if (!inMemory) checkPath(file, location, readonly);
   let db: Database.Database;
   try {
-    db = readonly && !inMemory ? openReadonly(file, location) : new Database(file, { readonly, fileMustExist: readonly });
+    db =
+      readonly && !inMemory ? openReadonly(file, location) : new Database(file, { readonly, fileMustExist: readonly });
   } catch (error) {
     throw unavailable(location, 'cannot open the database', 'check the path and its permissions', error);
   }
@@ -139,7 +165,12 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
   } catch (error) {
     db.close();
     if (LedgerError.isInstance(error)) throw error;
-    throw unavailable(location, 'cannot prepare the database (is it a context-ledger SQLite file?)', 'check the file or choose another path', error);
+    throw unavailable(
+      location,
+      'cannot prepare the database (is it a context-ledger SQLite file?)',
+      'check the file or choose another path',
+      error,
+    );
   }
   return { db, location, busyTimeoutMs };
 }

@@ -59,7 +59,10 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
 
   function checkWritable(operation: string): void {
     if (readonly) {
-      throw new StoreOperationError(`${location}: ${operation} failed: the store was opened read-only; open it with readonly: false to write.`, { location, operation });
+      throw new StoreOperationError(
+        `${location}: ${operation} failed: the store was opened read-only; open it with readonly: false to write.`,
+        { location, operation },
+      );
     }
   }
 
@@ -67,7 +70,10 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   function requireSession(sessionId: string, operation: string): string | undefined {
     const row = statements.session.get(sessionId);
     if (!row) {
-      throw new NotFoundError(`${location}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`, { sessionId, location });
+      throw new NotFoundError(
+        `${location}: ${operation}: session ${sessionId} does not exist; call openSession(${JSON.stringify(sessionId)}) first.`,
+        { sessionId, location },
+      );
     }
     return row.tenant_id ?? undefined;
   }
@@ -86,31 +92,67 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       return stored;
     }
     statements.insertSpan.run(key, span.kind, span.text, span.toolName ?? null, span.toolCallId ?? null, span.tokens);
-    return toSpan({ id: key, kind: span.kind, text: span.text, tool_name: span.toolName ?? null, tool_call_id: span.toolCallId ?? null, tokens: span.tokens });
+    return toSpan({
+      id: key,
+      kind: span.kind,
+      text: span.text,
+      tool_name: span.toolName ?? null,
+      tool_call_id: span.toolCallId ?? null,
+      tokens: span.tokens,
+    });
   }
 
-  function insertEntry(sessionId: string, tenantId: string | undefined, seq: number, entry: AppendEntry): SpanOccurrence {
+  function insertEntry(
+    sessionId: string,
+    tenantId: string | undefined,
+    seq: number,
+    entry: AppendEntry,
+  ): SpanOccurrence {
     const key = spanRowKey(entry.span.id, tenantId);
     const span = storedSpan(sessionId, key, entry.span);
-    statements.insertOccurrence.run(sessionId, seq, key, entry.role, entry.byteStart, entry.byteEnd, entry.label ?? null, entry.chunk?.index ?? null, entry.chunk?.count ?? null);
+    statements.insertOccurrence.run(
+      sessionId,
+      seq,
+      key,
+      entry.role,
+      entry.byteStart,
+      entry.byteEnd,
+      entry.label ?? null,
+      entry.chunk?.index ?? null,
+      entry.chunk?.count ?? null,
+    );
     orderEntryHandles(entry.handles).forEach((handle, position) => {
-      statements.insertHandle.run(sessionId, seq, position, handle.spanId, handle.kind, handle.text, handle.key, handle.start, handle.end, handle.role, handle.tokens);
+      statements.insertHandle.run(
+        sessionId,
+        seq,
+        position,
+        handle.spanId,
+        handle.kind,
+        handle.text,
+        handle.key,
+        handle.start,
+        handle.end,
+        handle.role,
+        handle.tokens,
+      );
     });
     statements.insertText.run(statements.insertTextRow.run(sessionId, seq).lastInsertRowid, span.text);
     return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
   }
 
-  const appendTransaction = db.transaction((sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): SpanOccurrence[] => {
-    const tenantId = requireSession(sessionId, 'append');
-    const actual = statements.nextSeq.get(sessionId) ?? 0;
-    if (actual !== expectedNextSeq) {
-      throw new SequenceConflictError(
-        `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
-        { sessionId, expectedNextSeq, actualNextSeq: actual, location },
-      );
-    }
-    return entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
-  });
+  const appendTransaction = db.transaction(
+    (sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): SpanOccurrence[] => {
+      const tenantId = requireSession(sessionId, 'append');
+      const actual = statements.nextSeq.get(sessionId) ?? 0;
+      if (actual !== expectedNextSeq) {
+        throw new SequenceConflictError(
+          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+          { sessionId, expectedNextSeq, actualNextSeq: actual, location },
+        );
+      }
+      return entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
+    },
+  );
 
   const recordTransaction = db.transaction((record: CompactionRecord): void => {
     const operation = `write record ${record.id}`;
@@ -128,12 +170,21 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         { sessionId: record.sessionId, recordId: record.id, ordinal: record.ordinal, takenBy: holder, location },
       );
     }
-    statements.insertRecord.run(record.sessionId, record.id, record.ordinal, record.type, JSON.stringify(record), record.createdAt);
+    statements.insertRecord.run(
+      record.sessionId,
+      record.id,
+      record.ordinal,
+      record.type,
+      JSON.stringify(record),
+      record.createdAt,
+    );
   });
 
   function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
     const match = terms.map(ftsPhrase).join(' OR ');
-    return statements.searchFts.all(match, sessionId, limit).map((row) => ({ seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score: -row.rank }));
+    return statements.searchFts
+      .all(match, sessionId, limit)
+      .map((row) => ({ seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score: -row.rank }));
   }
 
   function searchWithLike(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
@@ -180,7 +231,9 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     listSessions(listOptions) {
       return guard('list sessions', () => {
         const tenantId = listOptions?.tenantId;
-        return (tenantId === undefined ? statements.sessions.all() : statements.sessionsOfTenant.all(tenantId)).map(toSession);
+        return (tenantId === undefined ? statements.sessions.all() : statements.sessionsOfTenant.all(tenantId)).map(
+          toSession,
+        );
       });
     },
 
@@ -197,11 +250,15 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     occurrences(sessionId, range?: SeqRange) {
-      return guard(`read occurrences of session ${sessionId}`, () => statements.occurrences.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toOccurrence));
+      return guard(`read occurrences of session ${sessionId}`, () =>
+        statements.occurrences.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toOccurrence),
+      );
     },
 
     occurrencesOf(sessionId, spanId) {
-      return guard(`read occurrences of span ${spanId} in session ${sessionId}`, () => statements.occurrencesOfSpan.all(sessionId, ...rowKeys(sessionId, spanId)).map(toOccurrence));
+      return guard(`read occurrences of span ${spanId} in session ${sessionId}`, () =>
+        statements.occurrencesOfSpan.all(sessionId, ...rowKeys(sessionId, spanId)).map(toOccurrence),
+      );
     },
 
     spans(sessionId, ids) {
@@ -214,11 +271,15 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     findHandles(sessionId, key) {
-      return guard(`find handles of session ${sessionId}`, () => statements.handlesByKey.all(sessionId, key).map(toHandle));
+      return guard(`find handles of session ${sessionId}`, () =>
+        statements.handlesByKey.all(sessionId, key).map(toHandle),
+      );
     },
 
     handles(sessionId, range?: SeqRange) {
-      return guard(`read handles of session ${sessionId}`, () => statements.handles.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toHandle));
+      return guard(`read handles of session ${sessionId}`, () =>
+        statements.handles.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toHandle),
+      );
     },
 
     searchText(sessionId, query, limit) {
@@ -240,7 +301,9 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     records(sessionId) {
-      return guard(`read records of session ${sessionId}`, () => statements.records.all(sessionId).map((json) => loadRecord(location, sessionId, json)));
+      return guard(`read records of session ${sessionId}`, () =>
+        statements.records.all(sessionId).map((json) => loadRecord(location, sessionId, json)),
+      );
     },
 
     record(sessionId, recordId) {

@@ -67,23 +67,39 @@ const HANDLE_COLUMNS = 'session_id, seq, position, span_id, kind, text, key, sta
 /** Every statement the store runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
   return {
-    insertSession: db.prepare('INSERT INTO sessions (id, tenant_id, created_at) VALUES (?, ?, ?)') as Statement<[string, string | null, string]>,
-    session: db.prepare('SELECT id, tenant_id, created_at FROM sessions WHERE id = ?') as Statement<[string], SessionRow>,
-    sessions: db.prepare('SELECT id, tenant_id, created_at FROM sessions ORDER BY id') as Statement<[], SessionRow>,
-    sessionsOfTenant: db.prepare('SELECT id, tenant_id, created_at FROM sessions WHERE tenant_id = ? ORDER BY id') as Statement<[string], SessionRow>,
-    nextSeq: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM occurrences WHERE session_id = ?').pluck() as Statement<[string], number>,
-    span: db.prepare('SELECT id, kind, text, tool_name, tool_call_id, tokens FROM spans WHERE id = ?') as Statement<[string], SpanRow>,
-    insertSpan: db.prepare('INSERT INTO spans (id, kind, text, tool_name, tool_call_id, tokens) VALUES (?, ?, ?, ?, ?, ?)') as Statement<
-      [string, string, string, string | null, string | null, number]
+    insertSession: db.prepare('INSERT INTO sessions (id, tenant_id, created_at) VALUES (?, ?, ?)') as Statement<
+      [string, string | null, string]
     >,
+    session: db.prepare('SELECT id, tenant_id, created_at FROM sessions WHERE id = ?') as Statement<
+      [string],
+      SessionRow
+    >,
+    sessions: db.prepare('SELECT id, tenant_id, created_at FROM sessions ORDER BY id') as Statement<[], SessionRow>,
+    sessionsOfTenant: db.prepare(
+      'SELECT id, tenant_id, created_at FROM sessions WHERE tenant_id = ? ORDER BY id',
+    ) as Statement<[string], SessionRow>,
+    nextSeq: db
+      .prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM occurrences WHERE session_id = ?')
+      .pluck() as Statement<[string], number>,
+    span: db.prepare('SELECT id, kind, text, tool_name, tool_call_id, tokens FROM spans WHERE id = ?') as Statement<
+      [string],
+      SpanRow
+    >,
+    insertSpan: db.prepare(
+      'INSERT INTO spans (id, kind, text, tool_name, tool_call_id, tokens) VALUES (?, ?, ?, ?, ?, ?)',
+    ) as Statement<[string, string, string, string | null, string | null, number]>,
     insertOccurrence: db.prepare(
       'INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ) as Statement<[string, number, string, string, number, number, string | null, number | null, number | null]>,
-    insertHandle: db.prepare(`INSERT INTO handles (${HANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`) as Statement<
-      [string, number, number, string, string, string, string, number, number, string, number]
+    insertHandle: db.prepare(
+      `INSERT INTO handles (${HANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ) as Statement<[string, number, number, string, string, string, string, number, number, string, number]>,
+    insertTextRow: db.prepare('INSERT INTO occurrence_text_rows (session_id, seq) VALUES (?, ?)') as Statement<
+      [string, number]
     >,
-    insertTextRow: db.prepare('INSERT INTO occurrence_text_rows (session_id, seq) VALUES (?, ?)') as Statement<[string, number]>,
-    insertText: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<[number | bigint, string]>,
+    insertText: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<
+      [number | bigint, string]
+    >,
     occurrences: db.prepare(
       `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.seq BETWEEN ? AND ? ORDER BY o.seq`,
     ) as Statement<[string, number, number], OccurrenceRow>,
@@ -94,14 +110,12 @@ export function prepareStatements(db: Database.Database) {
       `SELECT s.id, s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
        WHERE s.id IN (?, ?) AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id) LIMIT 1`,
     ) as Statement<[string, string, string], SpanRow>,
-    handlesByKey: db.prepare(`SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND key = ? ORDER BY seq, start, position`) as Statement<
-      [string, string],
-      HandleRow
-    >,
-    handles: db.prepare(`SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, start, position`) as Statement<
-      [string, number, number],
-      HandleRow
-    >,
+    handlesByKey: db.prepare(
+      `SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND key = ? ORDER BY seq, start, position`,
+    ) as Statement<[string, string], HandleRow>,
+    handles: db.prepare(
+      `SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, start, position`,
+    ) as Statement<[string, number, number], HandleRow>,
     searchFts: db.prepare(
       `SELECT r.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
        FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
@@ -111,12 +125,21 @@ export function prepareStatements(db: Database.Database) {
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND s.text LIKE ? ESCAPE '\\' ORDER BY o.seq`,
     ) as Statement<[string, string], HitRow>,
-    recordById: db.prepare('SELECT json FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<[string, string], string>,
-    recordIdAtOrdinal: db.prepare('SELECT id FROM records WHERE session_id = ? AND ordinal = ?').pluck() as Statement<[string, number], string>,
-    insertRecord: db.prepare('INSERT INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, ?, ?, ?, ?, ?)') as Statement<
-      [string, string, number, string, string, string]
+    recordById: db.prepare('SELECT json FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<
+      [string, string],
+      string
     >,
-    records: db.prepare('SELECT json FROM records WHERE session_id = ? ORDER BY ordinal').pluck() as Statement<[string], string>,
+    recordIdAtOrdinal: db.prepare('SELECT id FROM records WHERE session_id = ? AND ordinal = ?').pluck() as Statement<
+      [string, number],
+      string
+    >,
+    insertRecord: db.prepare(
+      'INSERT INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ) as Statement<[string, string, number, string, string, string]>,
+    records: db.prepare('SELECT json FROM records WHERE session_id = ? ORDER BY ordinal').pluck() as Statement<
+      [string],
+      string
+    >,
   };
 }
 
@@ -130,21 +153,51 @@ export function toSession(row: SessionRow): SessionInfo {
 
 /** Row → span (the row key, per tenant, becomes the span id). */
 export function toSpan(row: SpanRow): Span {
-  return buildSpan({ id: spanIdOfRowKey(row.id), kind: row.kind, text: row.text, toolName: row.tool_name ?? undefined, toolCallId: row.tool_call_id ?? undefined, tokens: row.tokens });
+  return buildSpan({
+    id: spanIdOfRowKey(row.id),
+    kind: row.kind,
+    text: row.text,
+    toolName: row.tool_name ?? undefined,
+    toolCallId: row.tool_call_id ?? undefined,
+    tokens: row.tokens,
+  });
 }
 
 /** Row → occurrence joined with its span. */
 export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
   const span = toSpan({ ...row, id: row.span_id });
-  const chunk = row.chunk_index === null || row.chunk_count === null ? undefined : { index: row.chunk_index, count: row.chunk_count };
+  const chunk =
+    row.chunk_index === null || row.chunk_count === null
+      ? undefined
+      : { index: row.chunk_index, count: row.chunk_count };
   return buildOccurrence(
-    { sessionId: row.session_id, seq: row.seq, spanId: span.id, role: row.role, byteStart: row.byte_start, byteEnd: row.byte_end, label: row.label ?? undefined, chunk },
+    {
+      sessionId: row.session_id,
+      seq: row.seq,
+      spanId: span.id,
+      role: row.role,
+      byteStart: row.byte_start,
+      byteEnd: row.byte_end,
+      label: row.label ?? undefined,
+      chunk,
+    },
     span,
   );
 }
 
 /** Row → handle. */
 export function toHandle(row: HandleRow): Handle {
-  return buildHandle({ kind: row.kind, text: row.text, key: row.key, start: row.start, end: row.end, spanId: row.span_id, role: row.role, tokens: row.tokens }, row.seq);
+  return buildHandle(
+    {
+      kind: row.kind,
+      text: row.text,
+      key: row.key,
+      start: row.start,
+      end: row.end,
+      spanId: row.span_id,
+      role: row.role,
+      tokens: row.tokens,
+    },
+    row.seq,
+  );
 }
-

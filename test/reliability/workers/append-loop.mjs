@@ -17,7 +17,11 @@ const say = (line) => writeSync(1, line + '\n');
 const store = await openStore(config.store);
 // LedgerSession directly (not createLedger) so the worker never loads the o200k tokenizer:
 // a fast start keeps 50 killed runs cheap. Same counter as createApproximateCounter().
-const dependencies = { store, counter: { name: 'approx-4', count: (text) => Math.ceil(text.length / 4) }, summarizer: createExtractiveSummarizer() };
+const dependencies = {
+  store,
+  counter: { name: 'approx-4', count: (text) => Math.ceil(text.length / 4) },
+  summarizer: createExtractiveSummarizer(),
+};
 const open = () => LedgerSession.open(config.session, dependencies, { window: WINDOW });
 let session = await open();
 say('ready');

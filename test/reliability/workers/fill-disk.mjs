@@ -13,7 +13,11 @@ import { WINDOW, batchMessages } from './batch-messages.mjs';
 const config = JSON.parse(process.argv[2] ?? '{}');
 const say = (line) => writeSync(1, line + '\n');
 const store = await openStore(config.store);
-const dependencies = { store, counter: { name: 'approx-4', count: (text) => Math.ceil(text.length / 4) }, summarizer: createExtractiveSummarizer() };
+const dependencies = {
+  store,
+  counter: { name: 'approx-4', count: (text) => Math.ceil(text.length / 4) },
+  summarizer: createExtractiveSummarizer(),
+};
 const session = await LedgerSession.open(config.session, dependencies, { window: { ...WINDOW, maxTokens: 100_000 } });
 const padding = ' lorem-ipsum'.repeat(150);
 for (let batch = 0; batch < 100_000; batch += 1) {
