@@ -1,16 +1,18 @@
 /**
- * What the SessionStart(compact) hook injects: the ledger's view of what Claude Code's summary
- * just dropped — pinned user constraints verbatim, the handles the summary did not keep
+ * What the SessionStart(compact) hook injects: the ledger's view of what the agent's own summary
+ * (Claude Code's or Codex's) just dropped — pinned user constraints verbatim, the handles the summary did not keep
  * verbatim ranked within a token budget, the record ids, and how to recall the rest.
  *
  * Handles are ranked by `rankHandles` on the same evidence a compaction uses and fitted by
  * `fitHandleBudget`, called here and nowhere else in this integration.
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
+import { layoutIndex } from '../../compaction/index-layout.js';
+import type { IndexEntry } from '../../compaction/index-layout.js';
+import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../compaction/rank-handles.js';
+import type { RankWeights } from '../../compaction/rank-handles.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
-import { rankHandles } from '../../compaction/rank-handles.js';
 import type { Ledger } from '../../ledger.js';
-import { HANDLE_KINDS } from '../../types.js';
 import type { CompactionRecord, Handle } from '../../types.js';
 
 /** Default budget of the injected context, in tokens. */
@@ -40,7 +42,18 @@ export interface HookContextOptions {
   readonly budgetTokens?: number | undefined;
   /** Name of the MCP server in the client's config (default `context-ledger`). */
   readonly serverName?: string | undefined;
+  /** Ranking weights (default {@link HOOK_RANK_WEIGHTS}; the benchmark passes others to compare). */
+  readonly weights?: RankWeights | undefined;
 }
+
+/**
+ * Ranking weights of the injected context: the library's defaults with recency weighing four
+ * times as much. Right after the agent's own compaction the next turns continue its latest work
+ * (what the summary calls the current task), while a ledger compaction ranks an older region of a
+ * window whose recent turns stay visible. Chosen on one Claude Code session and half of the
+ * SWE-agent trajectories (`npm run bench hook-context` reports both halves and the other session).
+ */
+export const HOOK_RANK_WEIGHTS: RankWeights = { ...DEFAULT_RANK_WEIGHTS, recency: 12 };
 
 function constraintLabel(handle: Handle): string {
   if (handle.role === 'user' || handle.role === 'system') return `${handle.role} instruction`;
@@ -50,100 +63,127 @@ function constraintLabel(handle: Handle): string {
 function recordLine(record: CompactionRecord): string {
   const { fromSeq, toSeq } = record.droppedRange;
   const range = toSeq < fromSeq ? 'no stored originals' : `seq ${fromSeq}-${toSeq}`;
-  return `${record.id} (${record.type}, ${record.summarizer.name}, ${range}, ${record.reversible ? 'lossless' : 'LOSSY'})`;
+  return `${record.id} (${record.type}, ${record.summarizer.name}, ${range}, ${record.reversible ? 'lossless' : 'lossy'})`;
 }
 
-function render(
-  record: CompactionRecord,
-  records: readonly CompactionRecord[],
-  shown: readonly Handle[],
-  candidates: number,
-  sessionId: string,
-  server: string,
-): string {
+function entryText(entry: IndexEntry): string {
+  return entry.similar > 0 ? `${entry.handle.text} (+${entry.similar} similar)` : entry.handle.text;
+}
+
+/** What the render needs besides the shown handles. */
+interface Frame {
+  readonly record: CompactionRecord;
+  readonly records: readonly CompactionRecord[];
+  readonly candidates: number;
+  readonly sessionId: string;
+  readonly server: string;
+  readonly agent: string;
+}
+
+/**
+ * The text: one line naming the record, the pinned constraints (one line each, with who said
+ * them), one line per handle group (most useful first, near-identical handles once, handles inside
+ * a longer shown one or inside the summary not repeated), the records, and how to recall the rest.
+ */
+function render(frame: Frame, shown: readonly Handle[]): string {
+  const { record, records, candidates, sessionId, server, agent } = frame;
   const { fromSeq, toSeq } = record.droppedRange;
+  const layout = layoutIndex(shown, record.summary);
+  const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, 0);
   const lines = [
-    `[context-ledger] Claude Code's summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} of this conversation (record ${record.id}, LOSSY: it does not keep handles verbatim). ` +
-      'Every original is stored; below is what the summary did not keep, copied verbatim.',
+    `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy). ` +
+      `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first).`,
   ];
-  const constraints = shown.filter((handle) => handle.kind === 'constraint');
-  if (constraints.length > 0) {
+  const pinned = [...layout.instructions, ...layout.quoted];
+  if (pinned.length > 0) {
     lines.push('Pinned constraints (verbatim, with who said them):');
-    for (const handle of constraints) lines.push(`- [${constraintLabel(handle)}] ${handle.text}`);
+    for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
   }
-  const others = shown.filter((handle) => handle.kind !== 'constraint');
-  if (others.length > 0) {
-    lines.push(`Handles the summary dropped (verbatim; ${others.length} shown of ${candidates - constraints.length}):`);
-    for (const kind of HANDLE_KINDS) {
-      if (kind === 'constraint') continue;
-      const texts = others.filter((handle) => handle.kind === kind).map((handle) => handle.text);
-      if (texts.length > 0) lines.push(`${kind}: ${texts.join(' | ')}`);
-    }
-  }
-  const listed = records.slice(-5).map(recordLine);
+  for (const group of layout.groups) lines.push(`${group.label}: ${group.entries.map(entryText).join(' | ')}`);
+  const older = records.length > 5 ? `; and ${records.length - 5} earlier` : '';
+  lines.push(`Records (session ${sessionId}): ${records.slice(-5).map(recordLine).join('; ')}${older}.`);
   lines.push(
-    `Records (session ${sessionId}): ${listed.join('; ')}${records.length > 5 ? `; and ${records.length - 5} earlier` : ''}.`,
-  );
-  lines.push(
-    `To get any detail back verbatim use the ${server} MCP tools: recall (a handle, span id or record id), describe ${record.id}, ` +
-      'expand a record or seq range, grep the originals. Results are labelled verified, unverified or gap; never fill a gap from memory.',
+    `Get any detail back verbatim with the ${server} MCP tools: recall (a handle, span or record id), describe ${record.id}, ` +
+      'expand (a record or seq range), grep (the originals). Results say verified, unverified or gap; never fill a gap from memory.',
   );
   return lines.join('\n');
 }
 
+/** The handles the injected context may show: before the boundary, not verbatim in the summary, no bare numbers. */
+function candidatesOf(before: readonly Handle[], summary: string): Handle[] {
+  // Pinned: the user's and system's constraints. Other "constraints" (quoted tool output, the agent's own lines) and bare
+  // numbers mean nothing out of their sentence, so they are left to recall rather than spent from the budget.
+  return mergeHandles(before).filter(
+    (handle) =>
+      isInstruction(handle) ||
+      (handle.kind !== 'constraint' && handle.kind !== 'number' && !summary.includes(handle.text)),
+  );
+}
+
 /**
- * Build the context injected after Claude Code's latest compaction in `sessionId`. Returns
- * undefined when the session has no Claude Code compaction. The text fits `budgetTokens`.
+ * Build the context injected after the agent's latest compaction in `sessionId`. Returns
+ * undefined when the session has no external compaction. The text fits `budgetTokens`.
  */
 export async function buildHookContext(options: HookContextOptions): Promise<HookContext | undefined> {
   const { ledger, sessionId } = options;
   const budget = options.budgetTokens ?? DEFAULT_HOOK_CONTEXT_BUDGET;
-  const server = options.serverName ?? 'context-ledger';
   const records = await ledger.store.records(sessionId);
   const record = [...records].reverse().find((candidate) => candidate.type === 'external');
   if (!record) return undefined;
-  const before =
-    record.droppedRange.toSeq >= 0
-      ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq })
-      : [];
-  // Pinned: the user's and system's constraints. Other "constraints" (quoted tool output, the agent's own lines) and bare
-  // numbers mean nothing out of their sentence, so they are left to recall rather than spent from the budget.
-  const candidates = mergeHandles(before).filter(
-    (handle) =>
-      isInstruction(handle) ||
-      (handle.kind !== 'constraint' && handle.kind !== 'number' && !record.summary.includes(handle.text)),
-  );
-  // Ranked on the same evidence a compaction uses: every mention, and the spans (the agent's tool calls, the user's words).
   const toSeq = record.droppedRange.toSeq;
+  const before = toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq }) : [];
+  const candidates = candidatesOf(before, record.summary);
+  // Ranked on the same evidence a compaction uses: every mention, and the spans (the agent's tool calls, the user's words).
   const originals = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
   const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
-  const ranked = rankHandles(candidates, { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) }).map(
-    (entry) => entry.handle,
-  );
+  const evidence = { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) };
+  const ranked = rankHandles(candidates, evidence, options.weights ?? HOOK_RANK_WEIGHTS).map((entry) => entry.handle);
+  const frame: Frame = {
+    record,
+    records,
+    candidates: candidates.length,
+    sessionId,
+    server: options.serverName ?? 'context-ledger',
+    agent: AGENT_NAMES[record.summarizer.name] ?? record.summarizer.name,
+  };
   const count = (text: string) => ledger.counter.count(text);
-  const frame = count(render(record, records, [], candidates.length, sessionId, server)) + 40;
-  let handleBudget = Math.max(0, budget - frame);
-  for (;;) {
+  const attempt = (handleBudget: number) => {
     const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId }, { ranked });
-    const text = render(record, records, kept, candidates.length, sessionId, server);
-    const tokens = count(text);
-    if (tokens <= budget) return { text, tokens, recordId: record.id, shown: kept, candidates: candidates.length };
-    if (handleBudget === 0) return minimal(record, candidates, budget, count, server);
-    handleBudget = Math.max(0, handleBudget - Math.max(20, tokens - budget));
+    const text = render(frame, kept);
+    return { text, tokens: count(text), recordId: record.id, shown: kept, candidates: candidates.length };
+  };
+  // The fit charges each handle its own tokens plus a separator, while the text lists a handle inside a longer one or
+  // inside the summary once and shares group headers: search the largest handle budget whose counted text fits.
+  let low = 0;
+  let high = 2 * budget;
+  let best = attempt(low);
+  if (best.tokens > budget) return minimal(frame, candidates, budget, count);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const tried = attempt(middle);
+    if (tried.tokens <= budget) {
+      best = tried;
+      low = middle;
+    } else high = middle - 1;
   }
+  return best;
 }
+
+/** How the agents whose summaries the hooks read are named in the text. */
+const AGENT_NAMES: Readonly<Record<string, string>> = { 'claude-code': 'Claude Code', codex: 'Codex' };
 
 /** When even the frame does not fit: one line naming the record, then as many pinned user constraints as fit. */
 function minimal(
-  record: CompactionRecord,
+  frame: Frame,
   candidates: readonly Handle[],
   budget: number,
   count: (text: string) => number,
-  server: string,
 ): HookContext {
+  const { record, server, agent } = frame;
   const { fromSeq, toSeq } = record.droppedRange;
   const lines = [
-    `[context-ledger] Claude Code's summary dropped details of seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}); recall or grep them with the ${server} MCP tools.`,
+    `[context-ledger] ${agent}'s summary dropped details of seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}); ` +
+      `recall or grep them with the ${server} MCP tools.`,
   ];
   const shown: Handle[] = [];
   for (const handle of candidates.filter(isInstruction)) {
