@@ -7,6 +7,7 @@ import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
+import { runHookIngestBench } from './speed/hook-ingest-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
 import { runRssBench } from './speed/rss-bench.js';
@@ -22,6 +23,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-recall', run: runRecallLatencyBench },
   { name: 'speed-compaction', run: runCompactionCycleBench },
   { name: 'speed-rss', run: runRssBench },
+  { name: 'speed-hook', run: runHookIngestBench },
   storeBench,
   handlesQualityBench,
   { name: 'survival-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },
