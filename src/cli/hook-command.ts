@@ -7,6 +7,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LedgerError } from '../errors.js';
 import { parseHookInput, runClaudeCodeHook } from '../integrations/claude-code/hook.js';
+import type { HookAgent } from '../integrations/claude-code/hook.js';
 import { hookLogFile } from '../integrations/claude-code/ledger-home.js';
 
 /** Options of `context-ledger hook claude-code`. */
@@ -67,15 +68,18 @@ function describeError(error: unknown): string {
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** Run `hook claude-code`. Resolves after writing stdout (or nothing); never rejects. */
-export async function hookClaudeCodeCommand(options: HookCommandOptions): Promise<void> {
-  let where = 'hook claude-code';
+/** Run `hook claude-code` (or `hook codex`). Resolves after writing stdout (or nothing); never rejects. */
+export async function hookClaudeCodeCommand(
+  options: HookCommandOptions,
+  agent: HookAgent = 'claude-code',
+): Promise<void> {
+  let where = `hook ${agent}`;
   const pending: Promise<void>[] = [];
   const log = (line: string) => void pending.push(appendLog(`${where}: ${line}`));
   try {
     const input = parseHookInput(await readStdin());
-    where = `hook claude-code ${input.hook_event_name} session ${input.session_id}`;
-    const outcome = await runClaudeCodeHook(input, { store: options.store, budgetTokens: options.budget, log });
+    where = `hook ${agent} ${input.hook_event_name} session ${input.session_id}`;
+    const outcome = await runClaudeCodeHook(input, { agent, store: options.store, budgetTokens: options.budget, log });
     if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + '\n');
   } catch (error) {
     log(describeError(error));

@@ -133,22 +133,30 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
   const hook = program
     .command('hook')
     .description('run as an agent hook (reads the hook event JSON on stdin; never fails the agent)');
-  hook
-    .command('claude-code')
-    .description(
+  for (const [agent, description] of [
+    [
+      'claude-code',
       'Claude Code hook: ingest the transcript (PreCompact, Stop, SessionStart); after a compaction, inject what the summary dropped',
-    )
-    .option(
-      '--store <spec>',
-      'store spec (default: the project ledger under $CONTEXT_LEDGER_HOME or ~/.local/share/context-ledger)',
-    )
-    .option(
-      '--budget <tokens>',
-      'token budget of the context injected after a compaction',
-      count('--budget', 100),
-      DEFAULT_HOOK_CONTEXT_BUDGET,
-    )
-    .action((options: { store?: string; budget: number }) => hookClaudeCodeCommand(options));
+    ],
+    [
+      'codex',
+      'Codex hook: ingest the rollout (PreCompact, PostCompact, Stop, SessionStart); after a compaction, inject what the summary dropped',
+    ],
+  ] as const)
+    hook
+      .command(agent)
+      .description(description)
+      .option(
+        '--store <spec>',
+        'store spec (default: the project ledger under $CONTEXT_LEDGER_HOME or ~/.local/share/context-ledger)',
+      )
+      .option(
+        '--budget <tokens>',
+        'token budget of the context injected after a compaction',
+        count('--budget', 100),
+        DEFAULT_HOOK_CONTEXT_BUDGET,
+      )
+      .action((options: { store?: string; budget: number }) => hookClaudeCodeCommand(options, agent));
 
   for (const remove of [false, true]) {
     program

@@ -116,44 +116,79 @@ function detect(head: string): boolean {
   );
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
-  const toolNames = new Map<string, string>();
-  let version = 'unknown';
-  for await (const { line, value } of readJsonLines(file, options)) {
-    const label = `${file}:${line}`;
-    const parsed = lineSchema.safeParse(value);
-    const withPayload = parsed.success && READ_TYPES.has(parsed.data.type) ? payloadSchema.safeParse(value) : undefined;
-    let error: z.ZodError | undefined = !parsed.success
-      ? parsed.error
-      : withPayload?.success === false
-        ? withPayload.error
-        : undefined;
-    let prefix = '';
-    if (parsed.success && withPayload?.success) {
-      const type = parsed.data.type;
-      const payload = withPayload.data.payload;
-      prefix = 'payload.';
-      if (type === 'session_meta') {
-        version = schemas.session_meta.safeParse(payload).data?.cli_version ?? version;
-      } else if (type === 'compacted') {
-        const compacted = schemas.compacted.safeParse(payload);
-        if (compacted.success)
-          yield { type: 'compaction', summary: compacted.data.message, summarizer: { name: 'codex', version }, label };
-        else error = compacted.error;
-      } else {
-        const converted = convert(payload, label, toolNames);
-        if ('error' in converted) error = converted.error;
-        else if (converted.event) yield converted.event;
-      }
-    }
-    if (error) {
-      const { field, problem } = describeIssues(error);
-      skipOrThrow(
-        lineError(file, line, field === '(root)' ? prefix.slice(0, -1) || field : `${prefix}${field}`, problem),
-        options,
-      );
+/** State a Codex rollout converter carries from one line to the next (tool names, the CLI version). */
+export interface CodexReaderState {
+  /** Tool call id to tool name, filled by calls and read by their outputs. */
+  readonly toolNames: Map<string, string>;
+  /** `session_meta.cli_version`, the version of the summarizer of a later `compacted` line. */
+  version: string;
+}
+
+/** A fresh converter state (or one restored from a saved ingest state). */
+export function codexReaderState(
+  saved: { toolNames?: Iterable<readonly [string, string]> | undefined; version?: string | undefined } = {},
+): CodexReaderState {
+  return { toolNames: new Map(saved.toolNames ?? []), version: saved.version ?? 'unknown' };
+}
+
+/**
+ * Convert one parsed line of a Codex rollout (line `line` of `file`) into events, updating
+ * `state`. A line without the expected shape is reported through `skipOrThrow`. Used by
+ * {@link codexImporter} and by the incremental hook ingest, so both read a rollout the same way.
+ */
+export function convertCodexRecord(
+  value: unknown,
+  file: string,
+  line: number,
+  state: CodexReaderState,
+  options: ImportOptions,
+): TranscriptEvent[] {
+  const label = `${file}:${line}`;
+  const events: TranscriptEvent[] = [];
+  const parsed = lineSchema.safeParse(value);
+  const withPayload = parsed.success && READ_TYPES.has(parsed.data.type) ? payloadSchema.safeParse(value) : undefined;
+  let error: z.ZodError | undefined = !parsed.success
+    ? parsed.error
+    : withPayload?.success === false
+      ? withPayload.error
+      : undefined;
+  let prefix = '';
+  if (parsed.success && withPayload?.success) {
+    const type = parsed.data.type;
+    const payload = withPayload.data.payload;
+    prefix = 'payload.';
+    if (type === 'session_meta') {
+      state.version = schemas.session_meta.safeParse(payload).data?.cli_version ?? state.version;
+    } else if (type === 'compacted') {
+      const compacted = schemas.compacted.safeParse(payload);
+      if (compacted.success)
+        events.push({
+          type: 'compaction',
+          summary: compacted.data.message,
+          summarizer: { name: 'codex', version: state.version },
+          label,
+        });
+      else error = compacted.error;
+    } else {
+      const converted = convert(payload, label, state.toolNames);
+      if ('error' in converted) error = converted.error;
+      else if (converted.event) events.push(converted.event);
     }
   }
+  if (error) {
+    const { field, problem } = describeIssues(error);
+    skipOrThrow(
+      lineError(file, line, field === '(root)' ? prefix.slice(0, -1) || field : `${prefix}${field}`, problem),
+      options,
+    );
+  }
+  return events;
+}
+
+async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+  const state = codexReaderState();
+  for await (const { line, value } of readJsonLines(file, options))
+    yield* convertCodexRecord(value, file, line, state, options);
 }
 
 /** Importer of OpenAI Codex CLI rollout JSONL. */

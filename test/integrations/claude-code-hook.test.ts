@@ -398,6 +398,13 @@ describe('install / uninstall (compiled CLI)', () => {
     const installed = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
     expect(installed.startsWith(toml + '\n')).toBe(true);
     expect(installed).toMatch(/^\[mcp_servers\.context-ledger\]\ncommand = ".+"\nargs = \[.*"serve", "--stdio"\]$/m);
+    for (const event of ['SessionStart', 'PreCompact', 'PostCompact', 'Stop'])
+      expect(installed, event).toMatch(
+        new RegExp(
+          `^\\[\\[hooks\\.${event}\\]\\]\\n\\[\\[hooks\\.${event}\\.hooks\\]\\]\\ntype = "command"\\ncommand = ".+ hook codex"$`,
+          'm',
+        ),
+      );
     expect(run(['install', 'codex'], '', root).stdout).toMatch(/unchanged/);
     expect(run(['uninstall', 'codex'], '', root).status).toBe(0);
     expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);

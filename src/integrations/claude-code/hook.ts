@@ -1,11 +1,12 @@
 /**
- * `context-ledger hook claude-code`: one Claude Code hook call.
+ * `context-ledger hook claude-code` / `hook codex`: one hook call of Claude Code or Codex (whose
+ * hooks take the same JSON on stdin and the same `hookSpecificOutput` on stdout).
  *
  * - every event records the project's latest session (for `serve`) once its ledger is written;
- * - `PreCompact`, `Stop`, `SubagentStop`, `SessionEnd` and `SessionStart` ingest what is new
- *   in the transcript;
+ * - `PreCompact`, `PostCompact`, `Stop`, `SubagentStop`, `SessionEnd` and `SessionStart` ingest
+ *   what is new in the transcript (Claude Code) or rollout (Codex);
  * - `SessionStart` with `source: "compact"` then returns the `hookSpecificOutput` whose
- *   `additionalContext` holds what Claude Code's summary dropped.
+ *   `additionalContext` holds what the agent's summary dropped.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -17,12 +18,12 @@ import { projectLedgerPaths } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
 import { recordProjectSession } from './project-session.js';
 import { ingestClaudeCodeTranscript } from './transcript-ingest.js';
-import type { IngestResult } from './transcript-ingest.js';
+import type { HookTranscriptFormat, IngestResult } from './transcript-ingest.js';
 
 const hookInputSchema = z
   .object({
     session_id: z.string().min(1).max(200),
-    transcript_path: z.string().min(1),
+    transcript_path: z.string().min(1).nullable(),
     cwd: z.string().min(1),
     hook_event_name: z.string().min(1),
     trigger: z.string().optional(),
@@ -33,11 +34,16 @@ const hookInputSchema = z
 /** The hook event fields this command reads. */
 export type ClaudeCodeHookInput = z.infer<typeof hookInputSchema>;
 
-/** Events that ingest the transcript. */
-const INGEST_EVENTS = new Set(['PreCompact', 'Stop', 'SubagentStop', 'SessionEnd', 'SessionStart']);
+/** Events that ingest the transcript (`PostCompact`: Codex, after it wrote its `compacted` line). */
+const INGEST_EVENTS = new Set(['PreCompact', 'PostCompact', 'Stop', 'SubagentStop', 'SessionEnd', 'SessionStart']);
+
+/** The agents whose hooks this command serves; each names its transcript format. */
+export type HookAgent = HookTranscriptFormat;
 
 /** Options of {@link runClaudeCodeHook}. */
 export interface ClaudeCodeHookOptions {
+  /** Whose hook this is: `claude-code` (default; a Claude Code transcript) or `codex` (a Codex rollout). */
+  readonly agent?: HookAgent | undefined;
   /** Store spec overriding the project's default SQLite file. */
   readonly store?: string | undefined;
   /** Token budget of the injected context. */
@@ -87,15 +93,23 @@ export async function runClaudeCodeHook(
   options: ClaudeCodeHookOptions = {},
 ): Promise<ClaudeCodeHookOutcome> {
   const environment = options.environment ?? process.env;
+  const agent = options.agent ?? 'claude-code';
   const paths = projectLedgerPaths(input.cwd, options.store, environment);
-  const record = () =>
-    recordProjectSession(paths.sessionFile, {
+  const transcriptPath = input.transcript_path;
+  if (transcriptPath === null && agent === 'claude-code')
+    throw new InvalidInputError('hook input field "transcript_path" is null; Claude Code sends the transcript path', {
+      field: 'transcript_path',
+    });
+  const record = async () => {
+    if (transcriptPath === null) return;
+    await recordProjectSession(paths.sessionFile, {
       cwd: paths.cwd,
       sessionId: input.session_id,
-      transcriptPath: input.transcript_path,
+      transcriptPath,
       store: paths.store,
       updatedAt: new Date().toISOString(),
     });
+  };
   if (!INGEST_EVENTS.has(input.hook_event_name)) {
     await record();
     return { input };
@@ -103,13 +117,18 @@ export async function runClaudeCodeHook(
   const store = await openStore(paths.store);
   const ledger = createLedger({ store });
   try {
-    const ingest = await ingestClaudeCodeTranscript({
-      ledger,
-      sessionId: input.session_id,
-      transcriptPath: input.transcript_path,
-      stateFile: join(paths.ingestDirectory, `${encodeURIComponent(input.session_id)}.json`),
-      log: options.log,
-    });
+    // Codex may run without a rollout file (an ephemeral session): nothing to ingest, the ledger holds what it holds.
+    const ingest =
+      transcriptPath === null
+        ? undefined
+        : await ingestClaudeCodeTranscript({
+            ledger,
+            sessionId: input.session_id,
+            transcriptPath,
+            format: agent,
+            stateFile: join(paths.ingestDirectory, `${encodeURIComponent(input.session_id)}.json`),
+            log: options.log,
+          });
     await record();
     if (input.hook_event_name !== 'SessionStart' || input.source !== 'compact') return { input, ingest };
     const context = await buildHookContext({ ledger, sessionId: input.session_id, budgetTokens: options.budgetTokens });

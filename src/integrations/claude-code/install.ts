@@ -52,9 +52,9 @@ function quote(part: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(part) ? part : `"${part.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
-/** The shell command a hook runs. */
-export function hookCommand(invocation: Invocation): string {
-  return [invocation.command, ...invocation.args, 'hook', 'claude-code'].map(quote).join(' ');
+/** The shell command a hook runs (`agent`: which `hook` subcommand, Claude Code's by default). */
+export function hookCommand(invocation: Invocation, agent: 'claude-code' | 'codex' = 'claude-code'): string {
+  return [invocation.command, ...invocation.args, 'hook', agent].map(quote).join(' ');
 }
 
 /** True for a hook command this integration wrote (whatever path it was installed from). */

@@ -1,5 +1,5 @@
 /**
- * Incremental, idempotent ingest of a Claude Code transcript into one ledger session.
+ * Incremental, idempotent ingest of a Claude Code transcript (or a Codex rollout) into one ledger session.
  *
  * State per session (a JSON file): the byte offset just after the last complete line read,
  * the line count, the messages and spans ingested, the last span id, and what the converter
@@ -8,13 +8,14 @@
  * a crash between an append and the state write, another writer) the transcript is re-read
  * from the start and every message already stored (matched by its Claude Code uuid label)
  * is skipped, so nothing is ever appended twice. A last line still being written is left for
- * the next run. Claude Code's own compaction (`compact_boundary` + `isCompactSummary`) is
- * recorded once as the lossy external record the importer produces.
+ * the next run. The agent's own compaction (Claude Code's `compact_boundary` + `isCompactSummary`,
+ * Codex's `compacted`) is recorded once as the lossy external record the importer produces.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { InvalidInputError } from '../../errors.js';
 import { claudeCodeReaderState, convertClaudeCodeRecord } from '../../importers/claude-code.js';
-import type { TranscriptEvent } from '../../importers/events.js';
+import { codexReaderState, convertCodexRecord } from '../../importers/codex.js';
+import type { ImportOptions, TranscriptEvent } from '../../importers/events.js';
 import type { Ledger } from '../../ledger.js';
 import type { TranscriptMessage } from '../../messages.js';
 import type { LedgerSession } from '../../session.js';
@@ -41,8 +42,35 @@ export interface IngestState {
   readonly compactions: number;
   /** Recent tool call ids and names (a tool result names the call it answers). */
   readonly toolNames: readonly (readonly [string, string])[];
-  /** Version of a `compact_boundary` whose summary line has not been read yet. */
+  /** Version of a `compact_boundary` whose summary line has not been read yet (Claude Code). */
   readonly boundaryVersion?: string | undefined;
+  /** The CLI version from `session_meta` (Codex). */
+  readonly cliVersion?: string | undefined;
+}
+
+/** The transcript formats the hooks ingest incrementally. */
+export type HookTranscriptFormat = 'claude-code' | 'codex';
+
+/** A line converter with the state it carries between lines (saved in the ingest state). */
+interface LineReader {
+  convert(value: unknown, file: string, line: number, options: ImportOptions): TranscriptEvent[];
+  saved(): Pick<IngestState, 'toolNames' | 'boundaryVersion' | 'cliVersion'>;
+}
+
+function lineReader(format: HookTranscriptFormat, state: IngestState | undefined): LineReader {
+  const limit = (names: Map<string, string>) => [...names].slice(-MAX_TOOL_NAMES);
+  if (format === 'codex') {
+    const reader = codexReaderState({ toolNames: state?.toolNames, version: state?.cliVersion });
+    return {
+      convert: (value, file, line, options) => convertCodexRecord(value, file, line, reader, options),
+      saved: () => ({ toolNames: limit(reader.toolNames), cliVersion: reader.version }),
+    };
+  }
+  const reader = claudeCodeReaderState({ toolNames: state?.toolNames, boundaryVersion: state?.boundaryVersion });
+  return {
+    convert: (value, file, line, options) => convertClaudeCodeRecord(value, file, line, reader, options),
+    saved: () => ({ toolNames: limit(reader.toolNames), boundaryVersion: reader.boundaryVersion }),
+  };
 }
 
 /** What one ingest run did. */
@@ -71,6 +99,8 @@ export interface IngestOptions {
   readonly sessionId: string;
   /** The transcript JSONL. */
   readonly transcriptPath: string;
+  /** Its format: a Claude Code transcript (default) or a Codex rollout. */
+  readonly format?: HookTranscriptFormat | undefined;
   /** The state file of this session. */
   readonly stateFile: string;
   /** Where skipped lines and recoveries are reported. */
@@ -150,7 +180,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
       .filter((record) => record.type === 'external')
       .map((record) => record.summary),
   );
-  const reader = claudeCodeReaderState({ toolNames: state?.toolNames, boundaryVersion: state?.boundaryVersion });
+  const reader = lineReader(options.format ?? 'claude-code', state);
 
   let byteOffset = state?.byteOffset ?? 0;
   let lineNumber = state?.lines ?? 0;
@@ -166,7 +196,6 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
   const save = async () => {
     const spans = await ledger.store.nextSeq(sessionId);
     const last = spans > 0 ? (await ledger.store.occurrences(sessionId, { fromSeq: spans - 1 }))[0] : undefined;
-    const toolNames = [...reader.toolNames].slice(-MAX_TOOL_NAMES);
     const next: IngestState = {
       version: 1,
       transcriptPath,
@@ -176,8 +205,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
       spans,
       lastSpanId: last?.spanId,
       compactions,
-      toolNames,
-      boundaryVersion: reader.boundaryVersion,
+      ...reader.saved(),
     };
     await writeFileAtomic(stateFile, JSON.stringify(next) + '\n');
   };
@@ -224,7 +252,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
       log(`${transcriptPath}:${lineNumber}: not valid JSON (${(cause as Error).message}); line skipped`);
       continue;
     }
-    const events = convertClaudeCodeRecord(value, transcriptPath, lineNumber, reader, {
+    const events = reader.convert(value, transcriptPath, lineNumber, {
       skipInvalid: true,
       onSkip: (error) => log(`skipped: ${error.message}`),
     });

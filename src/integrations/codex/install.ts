@@ -1,14 +1,16 @@
 /**
  * `context-ledger install codex` / `uninstall codex`: register `context-ledger serve --stdio`
- * as `[mcp_servers.context-ledger]` in `~/.codex/config.toml` (or `.codex/config.toml` of the
- * project with `--project`). A careful text edit: one marked block appended at the end (a new
- * TOML table is valid there whatever precedes it); nothing else in the file is touched.
+ * as `[mcp_servers.context-ledger]` and the hooks (`SessionStart`, `PreCompact`, `PostCompact`,
+ * `Stop` → `context-ledger hook codex`, as inline `[[hooks.<event>]]` tables) in
+ * `~/.codex/config.toml` (or `.codex/config.toml` of the project with `--project`). A careful
+ * text edit: one marked block appended at the end (new TOML tables, and more entries of an array
+ * of tables, are valid there whatever precedes them); nothing else in the file is touched.
  * Uninstall removes exactly that block, and restores the original bytes when nothing else
  * changed. A `[mcp_servers.context-ledger]` table the user wrote is left alone.
  */
 import { join } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
-import { backupDirectory } from '../claude-code/install.js';
+import { backupDirectory, hookCommand } from '../claude-code/install.js';
 import type { Invocation } from '../claude-code/install.js';
 import { userHome } from '../claude-code/ledger-home.js';
 import type { LedgerEnvironment } from '../claude-code/ledger-home.js';
@@ -39,10 +41,20 @@ function tomlString(value: string): string {
   return JSON.stringify(value);
 }
 
+/**
+ * Codex hook events the block registers: `Stop` ingests every turn, `PreCompact` / `PostCompact`
+ * what is left and the `compacted` line, `SessionStart` (source `compact`) injects the context.
+ */
+export const CODEX_HOOK_EVENTS = ['SessionStart', 'PreCompact', 'PostCompact', 'Stop'] as const;
+
 /** The block install appends. */
 export function codexBlock(invocation: Invocation): string {
   const args = [...invocation.args, 'serve', '--stdio'].map(tomlString).join(', ');
-  return `${BEGIN}\n[mcp_servers.context-ledger]\ncommand = ${tomlString(invocation.command)}\nargs = [${args}]\n${END}\n`;
+  const command = tomlString(hookCommand(invocation, 'codex'));
+  const hooks = CODEX_HOOK_EVENTS.map(
+    (event) => `[[hooks.${event}]]\n[[hooks.${event}.hooks]]\ntype = "command"\ncommand = ${command}\ntimeout = 60\n`,
+  );
+  return `${BEGIN}\n[mcp_servers.context-ledger]\ncommand = ${tomlString(invocation.command)}\nargs = [${args}]\n${hooks.join('')}${END}\n`;
 }
 
 function withoutBlock(text: string): string | undefined {
@@ -83,7 +95,7 @@ export async function planCodexInstall(options: CodexInstallOptions): Promise<Fi
       file,
       before: text,
       after: original + separator + codexBlock(options.invocation),
-      notes: ['[mcp_servers.context-ledger] → serve --stdio'],
+      notes: ['[mcp_servers.context-ledger] → serve --stdio', `hooks ${CODEX_HOOK_EVENTS.join(', ')} → hook codex`],
     },
   ];
 }
