@@ -172,7 +172,8 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
   const state = consistent ? saved : undefined;
   if (recovered)
     log(
-      `session ${sessionId}: ingest state ${saved ? 'disagrees with' : 'is missing for'} the ${ledger.store.location} session; re-reading ${transcriptPath} and skipping what is stored`,
+      `session ${sessionId}: ingest state ${saved ? 'disagrees with' : 'is missing for'} the ${ledger.store.location} session; ` +
+        `re-reading ${transcriptPath} and skipping what is stored`,
     );
   const alreadyStored = recovered ? await storedMessageLabels(ledger, sessionId) : new Map<string, number>();
   const storedSummaries = new Set(
