@@ -89,12 +89,12 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   const { record, records, candidates, sessionId, server, agent } = frame;
   const { fromSeq, toSeq } = record.droppedRange;
   const layout = layoutIndex(shown, record.summary);
-  const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, 0);
+  const pinned = [...layout.instructions, ...layout.quoted];
+  const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, pinned.length);
   const lines = [
     `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy). ` +
       `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first).`,
   ];
-  const pinned = [...layout.instructions, ...layout.quoted];
   if (pinned.length > 0) {
     lines.push('Pinned constraints (verbatim, with who said them):');
     for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
