@@ -403,7 +403,7 @@ describe('MCP transports', () => {
         ledger: memoryLedger(),
         port: 0,
         maxStreams: 2,
-        streamIdleTimeoutMs: 200,
+        streamIdleTimeoutMs: 3_000, // long enough that a loaded machine opens the third stream before the first idles out
       });
       const first = await openStream(server.url);
       const second = await openStream(server.url);
