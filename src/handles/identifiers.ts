@@ -6,7 +6,8 @@
  * multi-hump `PascalCase`, `Class.method`, dotted calls (`os.path.join()`), `module::fn`,
  * `fn()`, `--flags`, `@scope/pkg`, member chains of two or more names (`self.separable`,
  * `django.db.models`, `re.IGNORECASE`; not `e.g`), numbered names (`sql1`, `Model3`, `python3`),
- * Elixir captures (`String.trim/1`), radix literals (`0o644`, `0xff`), MIME types (`application/json`), remote git refs (`origin/main`) and `#1a3a1a` colours.
+ * Elixir captures (`String.trim/1`), radix literals (`0o644`, `0xff`), MIME types
+ * (`application/json`), remote git refs (`origin/main`) and `#1a3a1a` colours.
  * A hyphenated word without a digit (`payments-api`) is an identifier only when it is the whole
  * of a quoted string or code span (`"test-dir"`, `` `payments-api` ``) or a CSS class in a
  * selector (`.transcript-thread {`): in prose, `one-time` and `side-by-side` are words. Plain
