@@ -34,10 +34,16 @@ const SHARES: Readonly<Record<SectionName, number>> = {
 const SENTENCES_PER_REQUEST = 3;
 /** An error line that only says a command failed (`Exit code 2`): kept only when its output says nothing more. */
 const EXIT_ONLY = /^(?:exit(?:ed)?(?: with)?(?: code| status)?|returncode)[ :=]+\d+\.?$/i;
-const NEXT_STEP =
-  /^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
-const DECISION =
-  /\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*/i;
+const NEXT_STEP = new RegExp(
+  String.raw`^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|` +
+    String.raw`plan to|will now)\b`,
+  'i',
+);
+const DECISION = new RegExp(
+  String.raw`\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|` +
+    String.raw`created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*`,
+  'i',
+);
 /** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
 const NARRATION = /^(now|let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
 /** Wording of a choice or a rejection: a plan sentence that carries it is still a decision. */
@@ -48,8 +54,17 @@ const CHOICE =
  * substantial task.", "Let me check the file.") — no decision, no state, no step a resumed
  * model can act on. Left out of the decisions, and last among next steps.
  */
-const FILLER =
-  /^(?:(?:now|ok(?:ay)?|good|great|perfect|excellent|alright|right|so)[,!.]?\s+)*(?:I (?:now )?(?:have|see|understand|get|know)\b|this is (?:a|an|the|what)\b|that(?:'s| is) (?:fine|good|it|right|expected|interesting)\b|let me (?:think|see|check|look|review|understand|analy[sz]e|examine|take|verify|explore|investigate|read|first|start|also)\b|let's (?:see|check|look)\b)/i;
+const FILLER = new RegExp(
+  [
+    String.raw`^(?:(?:now|ok(?:ay)?|good|great|perfect|excellent|alright|right|so)[,!.]?\s+)*`,
+    String.raw`(?:I (?:now )?(?:have|see|understand|get|know)\b|this is (?:a|an|the|what)\b`,
+    String.raw`|that(?:'s| is) (?:fine|good|it|right|expected|interesting)\b`,
+    String.raw`|let me (?:think|see|check|look|review|understand|analy[sz]e|examine|take|verify|explore|investigate|`,
+    String.raw`read|first|start|also)\b`,
+    String.raw`|let's (?:see|check|look)\b)`,
+  ].join(''),
+  'i',
+);
 /** A code-ish token (a code span, a dotted/underscored/slashed name, a name with a digit): the line names something. */
 const NAMES_SOMETHING = /`[^`]+`|\b[A-Za-z_][\w-]*[._/:][\w./:-]*\w|\b[A-Za-z]+_\w+|\b[A-Za-z]+\d\w*/;
 
@@ -57,9 +72,10 @@ function isFiller(text: string): boolean {
   return FILLER.test(text) && !NAMES_SOMETHING.test(text);
 }
 const STOP = new Set(
-  'the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than let me now'.split(
-    ' ',
-  ),
+  (
+    'the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not ' +
+    'but have has had do does did so if then than let me now'
+  ).split(' '),
 );
 
 function words(text: string): string[] {
