@@ -275,3 +275,21 @@ describe('what each section keeps for a model resuming the work', () => {
     expect(verifySummary(result, UNITS, [])).toEqual([]);
   });
 });
+
+describe('errors seen', () => {
+  it('keeps one line for an error re-printed under another label, the latest', async () => {
+    const units = [
+      unit(0, 'user', 'Fix the numpy import in the helpers module.'),
+      unit(1, 'tool', "AttributeError: module 'numpy' has no attribute 'product'"),
+      unit(2, 'tool', "Error: module 'numpy' has no attribute 'product'"),
+      unit(3, 'tool', "AttributeError: module 'numpy' has no attribute 'trapz'"),
+    ];
+    const result = await summarize(units);
+    const lines = result.summary.split('\n');
+    const start = lines.indexOf(SECTION_TITLES.errors);
+    expect(lines.slice(start + 1).filter((line) => line.startsWith('- '))).toEqual([
+      "- Error: module 'numpy' has no attribute 'product'",
+      "- AttributeError: module 'numpy' has no attribute 'trapz'",
+    ]);
+  });
+});
