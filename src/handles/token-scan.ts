@@ -1,10 +1,13 @@
 /**
  * The token pass: {@link scanTokens} yields every token holding a digit, a special
- * character, an inner capital or a trailing `()`; each is trimmed and classified by the
- * per-family detectors, first match wins: URL, email, assignment (+ its key and value as
- * tokens), path, date, endpoint, version, identifier. Tokens that start with a digit also
- * anchor the phrase detectors around them (month-name dates, `Product 1.2` versions,
- * numeric constants), and tokens starting with `/` anchor `METHOD /route` endpoints.
+ * character, an inner capital or a trailing `()`; each is trimmed (trailing punctuation, and
+ * leading sigils: `*`, `$`, `^`, a shebang's `#!`, and before a name `!`, `&`, `:`) and
+ * classified by the per-family detectors, first match wins: URL, email, assignment (+ its key
+ * and value as tokens), path, CSS selector / leading-dot member (`.row-text {`, `).st_mode`),
+ * date, endpoint, version, identifier (or a hyphenated word quoted whole in the verbatim
+ * text). Tokens that start with a digit also anchor the phrase detectors around them
+ * (month-name dates, `Product 1.2` versions, numeric constants), and tokens starting with `/`
+ * anchor `METHOD /route` endpoints.
  */
 import { matchAssignmentToken } from './assignments.js';
 import type { Candidate } from './candidate.js';
