@@ -60,7 +60,8 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   const { view } = markup;
   const candidates: Candidate[] = [];
   const numbers = kinds.has('number');
-  if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind))) findTokenHandles(view, { numbers }, candidates);
+  if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind)))
+    findTokenHandles(view, { numbers, source: text }, candidates);
   const config = kinds.has('assignment') || numbers;
   if (config || kinds.has('error'))
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);

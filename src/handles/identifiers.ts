@@ -4,8 +4,15 @@
  * `spotter-gqc.1`), error codes (`E0382`, `TS2307`), ids and regions with a digit
  * (`acct-77f3`, `eu-west-2b`, `worker-3`), `snake_case` / `ENV_VARS`, `camelCase`,
  * multi-hump `PascalCase`, `Class.method`, dotted calls (`os.path.join()`), `module::fn`,
- * `fn()`, `--flags` and `@scope/pkg`. Plain words, brands (`GitHub`, `iPhone`), markdown
- * (`_em_`, `**b**`) and standards (`UTF-8`) are not identifiers.
+ * `fn()`, `--flags`, `@scope/pkg`, member chains of two or more names (`self.separable`,
+ * `django.db.models`, `re.IGNORECASE`; not `e.g`), numbered names (`sql1`, `Model3`, `python3`),
+ * Elixir captures (`String.trim/1`), radix literals (`0o644`, `0xff`), MIME types
+ * (`application/json`), remote git refs (`origin/main`) and `#1a3a1a` colours.
+ * A hyphenated word without a digit (`payments-api`) is an identifier only when it is the whole
+ * of a quoted string or code span (`"test-dir"`, `` `payments-api` ``) or a CSS class in a
+ * selector (`.transcript-thread {`): in prose, `one-time` and `side-by-side` are words. Plain
+ * words, brands (`GitHub`, `iPhone`), markdown (`_em_`, `**b**`) and standards (`UTF-8`) are
+ * not identifiers.
  */
 import type { Candidate } from './candidate.js';
 import { BRAND_WORDS, NON_ID_HYPHEN_PREFIXES, NON_TICKET_PREFIXES } from './lexicon.js';
@@ -26,6 +33,13 @@ const CAMEL = /^[a-z]+[A-Z][A-Za-z0-9]*$/;
 const PASCAL = /^[A-Z]+[a-z0-9]{2,}[A-Z][A-Za-z0-9]*$/;
 const ACRONYM_WORD = /^[A-Z]{2,}[A-Z][a-z]{2,}(?:[A-Z][A-Za-z0-9]*)?$/;
 const JS_LIBRARY = /^[A-Z][A-Za-z0-9]*\.js$/;
+const NUMBERED = /^[A-Za-z]{2,}\d{1,4}$/;
+const CAPTURE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*[?!]?)+\/\d$/;
+const MIME = /^(?:application|text|image|audio|video|multipart|font)\/[a-z0-9][\w.+-]*$/;
+const RADIX_LITERAL = /^0(?:o[0-7]{2,}|x[0-9a-fA-F]{2,}|b[01]{2,})$/;
+const GIT_REF = /^(?:origin|upstream)\/[\w.-]+(?:\/[\w.-]+)*$/;
+const COLOUR = /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+const KEBAB = /^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+$/;
 const DIGIT = /\d/;
 const LETTER = /[a-z]/i;
 const MIXED = /^(?=.*\d)(?=.*[a-z])[a-z0-9]+$/;
@@ -63,30 +77,44 @@ function isSymbolWord(word: string): boolean {
   return CAMEL.test(word) || PASCAL.test(word) || ACRONYM_WORD.test(word) || isSnake(word);
 }
 
+/** `a.b` member chains: a call, a part that is a symbol, or at least two names of two or more characters (not `e.g`, `U.S`). */
 function isDottedSymbol(token: string, call: boolean): boolean {
   if (!DOTTED.test(token) || JS_LIBRARY.test(token)) return false;
   if (call) return true;
   const parts = token.split('.');
   if (parts.some((part) => isSymbolWord(part))) return true;
-  const [head, member] = parts;
-  return (
-    head !== undefined &&
-    member !== undefined &&
-    /^[A-Z][A-Za-z0-9]*$/.test(head) &&
-    /^[a-z_]/.test(member) &&
-    head.length > 1
-  );
+  return parts.filter((part) => part.length >= 2).length >= 2;
 }
 
 function isWholeIdentifier(token: string, call: boolean, emptyCall: boolean): boolean {
   if (UUID.test(token) || isHex(token) || ISSUE.test(token) || CODE.test(token) || FLAG.test(token)) return true;
+  if ((COLOUR.test(token) && DIGIT.test(token)) || RADIX_LITERAL.test(token)) return true;
+  if (token.includes('/')) return CAPTURE.test(token) || MIME.test(token) || GIT_REF.test(token) || SCOPED.test(token);
   const ticket = TICKET.exec(token);
   if (ticket !== null) return !NON_TICKET_PREFIXES.has(ticket[1] ?? '');
   if (SCOPED.test(token) || MODULE_PATH.test(token)) return true;
   if (token.includes('.')) return isDottedSymbol(token, call) || isHyphenatedId(token);
   if (token.includes('-')) return isHyphenatedId(token);
-  if (isSymbolWord(token)) return true;
+  if (isSymbolWord(token) || NUMBERED.test(token)) return true;
   return emptyCall && /^[A-Za-z_]\w*$/.test(token);
+}
+
+/** Whether `[start, end)` of the verbatim `source` is the whole of a quoted string or code span (`"x"`, `\\"x\\"`, `` `x` ``). */
+export function isQuotedWhole(source: string, start: number, end: number): boolean {
+  const before = source[start - 1];
+  if (before === '`' || before === "'") return source[end] === before;
+  if (before !== '"') return false;
+  return source[start - 2] === '\\' ? source[end] === '\\' && source[end + 1] === '"' : source[end] === '"';
+}
+
+/**
+ * Pushes a hyphenated word (`payments-api`, `Content-Type`) that {@link matchIdentifier} leaves
+ * to prose, when the caller has seen it in code: quoted whole, or a CSS class of a selector.
+ */
+export function matchCodeWord(start: number, end: number, token: string, out: Candidate[]): boolean {
+  if (!KEBAB.test(token)) return false;
+  out.push({ kind: 'identifier', start, end });
+  return true;
 }
 
 /**

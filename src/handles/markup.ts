@@ -10,7 +10,8 @@
  *   space and a line feed, so line-based detectors see the line break it encodes;
  * - markup tags: `<tag>`, `</tag>`, `<tag/>`, and the name and brackets of `<tag attr="…">`
  *   (attribute values stay visible);
- * - line-number gutters at line starts: `   101→` anywhere, `101\t` and `  12: ` in tool output.
+ * - line-number gutters at line starts: `   101→` anywhere, `101\t`, `  12: ` and grep's
+ *   `1157:` before a non-digit (`1157:.row {`) in tool output.
  *
  * A handle may never overlap a masked position (see {@link MarkupView.isMasked}).
  */
@@ -45,10 +46,11 @@ const HAS_ESCAPE = /[\u001b\u009b\\]/;
 /** A JSON escape; a control escape may be doubly escaped (`\\\\n`: JSON text quoting source code that holds `\\n`). */
 const JSON_ESCAPE = /\\(?:\\([nrt])|["\\]|u[0-9a-fA-F]{4}|([nrtbf]))/y;
 const DRIVE = /(?:^|[^A-Za-z0-9])[A-Za-z]:\\(?!\\)/;
-const TAG = /<(\/?)([A-Za-z][\w.:-]*)(?=[\s>]|\/>)/g;
+/** A tag name has no dots: `<django.db.Field: a>` is a Python repr, whose dotted name is a handle. */
+const TAG = /<(\/?)([A-Za-z][\w:-]*)(?=[\s>]|\/>)/g;
 const ATTRIBUTES = /[^<>]{0,2000}?>/y;
 const ARROW_GUTTER = /^[ \t]*\d{1,7}→/gm;
-const TOOL_GUTTER = /^[ \t]*\d{1,7}(?:→|\t|: )/gm;
+const TOOL_GUTTER = /^[ \t]*\d{1,7}(?:→|\t|: |:(?=[^\d\s:/]))/gm;
 /** Longest stretch looked back over for a Windows drive before a control escape. */
 const DRIVE_LOOKBACK = 260;
 

@@ -3,8 +3,11 @@
  * Windows path (`C:\x`), prefixed (`./x`, `../x`, `~/x`), a relative path whose last
  * segment has a known extension or whose first segment is a known directory, a
  * trailing-slash directory (`dist/`), or a bare file name with a known extension
- * (`package.json`). A `:line[:col]` suffix is not part of the path handle; a pytest
- * `::test_name` suffix becomes a separate identifier.
+ * (`package.json`), also with a copy suffix (`fitsrec.py.backup`, `.env.example`). A
+ * `:line[:col]` suffix is not part of the path handle; a pytest `::test_name` suffix becomes a
+ * separate identifier, and neither is the text after a grep `path:` prefix. A bare `Name.ext` is a member, not a file, when it is called
+ * (`System.cmd(`) or when a capitalised module meets an extension that is also a common member
+ * name (`System.out`, `Logger.log`).
  */
 import { FILE_EXTENSIONS, JS_LIBRARY_NAMES, KNOWN_DIRS, KNOWN_DOTFILES } from './lexicon.js';
 
@@ -14,9 +17,18 @@ const PREFIXED = /^(?:\.\.?|~)\/[\w.@+~*%/-]+$/;
 const RELATIVE = /^[\w.@+~*%-]+(?:\/[\w.@+~*%-]+)*\/?$/;
 const FILENAME = /^\.?[\w@+~-][\w.@+~-]*\.([A-Za-z0-9]+)$/;
 const LINE_SUFFIX = /(?::\d+)+$/;
+/** A grep match line's `path:` prefix run into the matched text (`/x/db.py:from`): the path has an extension. */
+const GREP_PREFIX = /^[\w./~@+-]+\.[A-Za-z0-9]+(?::\d+)*:[^\d:/\\]/;
 const PYTEST_SUFFIX = /::[\w[\]-]+(?:::[\w[\]-]+)*$/;
 const HAS_LETTER = /[A-Za-z]/;
-const NOT_FILES: ReadonlySet<string> = new Set(['process.env', 'import.meta', 'module.exports']);
+const NOT_FILES: ReadonlySet<string> = new Set(['process.env', 'import.meta', 'module.exports', 'console.log']);
+/** Suffixes of a copy of a file (`a.py.backup`): the extension before them decides. */
+const COPY_SUFFIXES: ReadonlySet<string> = new Set(
+  'backup bak orig old new save prev rej swp dist sample example template'.split(' '),
+);
+/** Extensions that are also common member names, so `Module.ext` is a member access. */
+const MEMBER_EXTENSIONS: ReadonlySet<string> = new Set('cmd log out err key lock env db tmp pub in so'.split(' '));
+const MODULE_HEAD = /^[A-Z][A-Za-z0-9]*$/;
 
 /** Where a path sits inside a token, and an optional pytest member after it. */
 export interface PathMatch {
@@ -31,7 +43,16 @@ function extensionOf(segment: string): string | undefined {
   return dot > 0 || (dot === 0 && segment.length > 1) ? segment.slice(dot + 1).toLowerCase() : undefined;
 }
 
-function isFileName(token: string): boolean {
+/** The segment without a copy suffix (`a.py.backup` → `a.py`), or as it is. */
+function withoutCopySuffix(segment: string): string {
+  const dot = segment.lastIndexOf('.');
+  if (dot <= 0 || !COPY_SUFFIXES.has(segment.slice(dot + 1).toLowerCase())) return segment;
+  const inner = segment.slice(0, dot);
+  return KNOWN_DOTFILES.has(inner) || FILE_EXTENSIONS.has(extensionOf(inner) ?? '') ? inner : segment;
+}
+
+function isFileName(whole: string): boolean {
+  const token = withoutCopySuffix(whole);
   if (KNOWN_DOTFILES.has(token)) return true;
   if (!FILE_EXTENSIONS.has(token.slice(token.lastIndexOf('.') + 1).toLowerCase())) return false;
   const match = FILENAME.exec(token);
@@ -40,6 +61,7 @@ function isFileName(token: string): boolean {
   const dot = token.indexOf('.');
   const name = token.slice(0, dot);
   if (token.slice(dot) === '.js' && JS_LIBRARY_NAMES.has(name)) return false;
+  if (token === whole && MODULE_HEAD.test(name) && MEMBER_EXTENSIONS.has(token.slice(dot + 1))) return false;
   return HAS_LETTER.test(name) || token.startsWith('.');
 }
 
@@ -58,7 +80,7 @@ function isPathBody(body: string): boolean {
   const first = segments[0] ?? '';
   if (!HAS_LETTER.test(first)) return false;
   if (body.endsWith('/')) return true;
-  const last = segments[segments.length - 1] ?? '';
+  const last = withoutCopySuffix(segments[segments.length - 1] ?? '');
   const extension = extensionOf(last);
   if (
     extension !== undefined &&
@@ -69,8 +91,12 @@ function isPathBody(body: string): boolean {
   return KNOWN_DIRS.has(first);
 }
 
-/** Matches a (trimmed) token as a path; returns how much of it is the path, or `undefined`. */
-export function matchPath(token: string): PathMatch | undefined {
+/**
+ * Matches a (trimmed) token as a path; returns how much of it is the path, or `undefined`.
+ * `called`: the token is directly followed by `(`, so a bare `name.ext` is a call, not a file.
+ */
+export function matchPath(token: string, called = false): PathMatch | undefined {
+  if (called && !token.includes('/') && !token.includes('\\')) return undefined;
   let body = token;
   let memberStart: number | undefined;
   const pytest = token.includes('::') ? PYTEST_SUFFIX.exec(token) : null;
@@ -80,6 +106,7 @@ export function matchPath(token: string): PathMatch | undefined {
   } else if (token.includes(':')) {
     const line = LINE_SUFFIX.exec(token);
     if (line !== null) body = token.slice(0, line.index);
+    else if (GREP_PREFIX.test(token)) body = token.slice(0, token.indexOf(':'));
   }
   if (!isPathBody(body)) return undefined;
   if (memberStart !== undefined && extensionOf(body) === undefined) return undefined;

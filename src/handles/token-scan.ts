@@ -1,10 +1,13 @@
 /**
  * The token pass: {@link scanTokens} yields every token holding a digit, a special
- * character, an inner capital or a trailing `()`; each is trimmed and classified by the
- * per-family detectors, first match wins: URL, email, assignment (+ its key and value as
- * tokens), path, date, endpoint, version, identifier. Tokens that start with a digit also
- * anchor the phrase detectors around them (month-name dates, `Product 1.2` versions,
- * numeric constants), and tokens starting with `/` anchor `METHOD /route` endpoints.
+ * character, an inner capital or a trailing `()`; each is trimmed (trailing punctuation, and
+ * leading sigils: `*`, `$`, `^`, a shebang's `#!`, and before a name `!`, `&`, `:`) and
+ * classified by the per-family detectors, first match wins: URL, email, assignment (+ its key
+ * and value as tokens), path, CSS selector / leading-dot member (`.row-text {`, `).st_mode`),
+ * date, endpoint, version, identifier (or a hyphenated word quoted whole in the verbatim
+ * text). Tokens that start with a digit also anchor the phrase detectors around them
+ * (month-name dates, `Product 1.2` versions, numeric constants), and tokens starting with `/`
+ * anchor `METHOD /route` endpoints.
  */
 import { matchAssignmentToken } from './assignments.js';
 import type { Candidate } from './candidate.js';
@@ -12,22 +15,27 @@ import { MAX_TOKEN_LENGTH } from './candidate.js';
 import { matchDateToken, matchWordDateAt } from './dates.js';
 import { isEmail } from './emails.js';
 import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
-import { matchIdentifier } from './identifiers.js';
+import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
 import { isUrl } from './urls.js';
 import { isVersionToken, matchProductVersionAt } from './versions.js';
 
-/** Which phrase detectors the token pass should also run. */
+/** Which phrase detectors the token pass should also run, and the verbatim text. */
 export interface TokenPhrases {
   /** Numeric constants. */
   readonly numbers: boolean;
+  /** The verbatim text the scanned view was made from (same length; default: the view), to see quotes markup hid. */
+  readonly source?: string | undefined;
 }
 
 const SECTION_BEFORE = /(?:Section|section|Chapter|chapter|Figure|Table|Step|step|§) ?$/;
 const SSH_BEFORE = /\b(?:ssh|scp|rsync|sftp|mosh)\b[^\n]*$/;
 const URL_PARENS = /^\([^\s()]{1,80}\)[^\s`"'()[\]{}<>,;|]*/;
+/** The rest of a CSS selector line after a `.class` token: more selectors, then `{` or `,` at the line end. */
+const SELECTOR_REST = /^[\w .#:>+~()[\]="-]*(?:\{[^\n}]*|,)[ \t]*(?:\n|$)/;
+const SELECTOR_PART = /[A-Za-z][\w-]*/g;
 
 function isTrailing(code: number): boolean {
   return code === 46 || code === 58 || code === 33 || code === 63 || code === 42 || code === 44;
@@ -49,7 +57,38 @@ function isSshTarget(text: string, start: number): boolean {
   return SSH_BEFORE.test(before.slice(before.lastIndexOf('\n') + 1));
 }
 
-function classify(text: string, start: number, end: number, flags: number, out: Candidate[], depth: number): void {
+/** Pushes the hyphenated class names of a `.a-b.c-d` selector token (leading dot at `start`), when it is one. */
+function matchSelector(text: string, start: number, end: number, out: Candidate[]): boolean {
+  const rest = text.slice(end, end + 400);
+  if (!SELECTOR_REST.test(rest)) return false;
+  const token = text.slice(start, end);
+  let found = false;
+  for (const part of token.matchAll(SELECTOR_PART)) {
+    const at = start + part.index;
+    if (token[part.index - 1] !== '.' && token[part.index - 1] !== '#') continue;
+    found =
+      matchCodeWord(at, at + part[0].length, part[0], out) ||
+      matchIdentifier(text, at, at + part[0].length, out) ||
+      found;
+  }
+  return found;
+}
+
+/** The last classifier: an identifier, or a hyphenated word the verbatim text quotes whole. */
+function identifierOrCodeWord(text: string, source: string, start: number, end: number, out: Candidate[]): void {
+  if (matchIdentifier(text, start, end, out)) return;
+  if (isQuotedWhole(source, start, end)) matchCodeWord(start, end, text.slice(start, end), out);
+}
+
+function classify(
+  text: string,
+  source: string,
+  start: number,
+  end: number,
+  flags: number,
+  out: Candidate[],
+  depth: number,
+): void {
   const token = text.slice(start, end);
   const hasSlash = token.includes('/') || token.includes('\\');
   if (hasSlash && isUrl(token)) return void out.push({ kind: 'url', start, end: urlEnd(text, end) });
@@ -60,18 +99,24 @@ function classify(text: string, start: number, end: number, flags: number, out: 
     const assignment = matchAssignmentToken(text, start, end);
     if (assignment !== undefined) {
       out.push({ kind: 'assignment', start, end: assignment.end });
-      classifyToken(text, start, assignment.keyEnd, out, depth + 1);
-      if (assignment.valueStart !== -1) classifyToken(text, assignment.valueStart, end, out, depth + 1);
+      classifyToken(text, source, start, assignment.keyEnd, out, depth + 1);
+      if (assignment.valueStart !== -1) classifyToken(text, source, assignment.valueStart, end, out, depth + 1);
       return;
     }
+    if (token.endsWith('=') && !token.endsWith('=='))
+      return classifyToken(text, source, start, end - 1, out, depth + 1);
   }
   const hasDot = token.includes('.');
   if (hasSlash || hasDot || token.charCodeAt(0) === 126) {
-    const path = matchPath(token);
+    const path = matchPath(token, text.charCodeAt(end) === 40);
     if (path !== undefined) {
       out.push({ kind: 'path', start, end: start + path.length });
       if (path.memberStart !== undefined) matchIdentifier(text, start + path.memberStart, end, out);
       return;
+    }
+    if (token.charCodeAt(0) === 46 && depth < 2) {
+      if (matchSelector(text, start, end, out)) return;
+      return classifyToken(text, source, start + 1, end, out, depth + 1);
     }
   }
   const digits = (flags & DIGIT) !== 0;
@@ -85,12 +130,29 @@ function classify(text: string, start: number, end: number, flags: number, out: 
     if (!SECTION_BEFORE.test(text.slice(Math.max(0, start - 12), start))) out.push({ kind: 'version', start, end });
     return;
   }
-  matchIdentifier(text, start, end, out);
+  identifierOrCodeWord(text, source, start, end, out);
+}
+
+function isNameStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/**
+ * Whether the character at `start` is a sigil to skip: `*`, `$`, `^` (not before a digit), and
+ * before a name `!` (negation), `&` (a capture) and `:` (an atom or symbol). (`#!` of a shebang is skipped first.)
+ */
+function isSigil(text: string, start: number): boolean {
+  const code = text.charCodeAt(start);
+  const next = text.charCodeAt(start + 1);
+  if (code === 42 || code === 36) return true;
+  if (code === 94) return !(next >= 48 && next <= 57);
+  return (code === 33 || code === 38 || code === 58) && (isNameStart(next) || (code === 58 && next === 58));
 }
 
 /** Trims a raw token and classifies it. */
 function classifyToken(
   text: string,
+  source: string,
   start: number,
   end: number,
   out: Candidate[],
@@ -98,28 +160,24 @@ function classifyToken(
   flags = DIGIT | SPECIAL,
 ): void {
   while (end > start && isTrailing(text.charCodeAt(end - 1))) end--;
-  let code = text.charCodeAt(start);
-  while (
-    start < end &&
-    (code === 42 ||
-      code === 36 ||
-      (code === 94 && !(text.charCodeAt(start + 1) >= 48 && text.charCodeAt(start + 1) <= 57)))
-  )
-    code = text.charCodeAt(++start);
+  if (text.startsWith('#!/', start)) start += 2;
+  while (start < end && isSigil(text, start)) start++;
+  const code = text.charCodeAt(start);
   if (code === 64 && end - start > 1) {
     const token = text.slice(start, end);
     if (!token.includes('/') && token.indexOf('@', 1) === -1) start++;
   }
   if (end - start < 2 || end - start > MAX_TOKEN_LENGTH) return;
-  classify(text, start, end, flags, out, depth);
+  classify(text, source, start, end, flags, out, depth);
 }
 
 /** Runs the token pass over the whole text, pushing candidates to `out`. */
 export function findTokenHandles(text: string, phrases: TokenPhrases, out: Candidate[]): void {
   let dateEnd = -1;
+  const source = phrases.source ?? text;
   scanTokens(text, (start, end, flags) => {
     const code = text.charCodeAt(start);
-    classifyToken(text, start, end, out, 0, flags);
+    classifyToken(text, source, start, end, out, 0, flags);
     const second = text.charCodeAt(start + 1);
     if ((code >= 48 && code <= 57) || (code === 118 && second >= 48 && second <= 57)) {
       let stop = end;

@@ -21,9 +21,16 @@ export interface ErrorLine {
   readonly key: string;
 }
 
-/** The same error seen at another time or place has the same key: digits, hex ids and quoted values do not count. */
+/** A leading error label (`AttributeError: `, `Error: `, `error[E0382]: `): a script re-printing an error keeps the message. */
+const ERROR_LABEL = /^(?:[\w.]*(?:error|exception)(?:\[[^\]]*\])?|fatal|e):\s+/i;
+
+/**
+ * The same error seen at another time or place has the same key: digits, hex ids and quoted values do not count,
+ * nor does the label before the message (`AttributeError: x` and `Error: x` are one error).
+ */
 export function errorKey(line: string): string {
   return line
+    .replace(ERROR_LABEL, '')
     .toLowerCase()
     .replace(/0x[0-9a-f]+|\b[0-9a-f]{8,}\b/g, '#')
     .replace(/\d+/g, '#')

@@ -32,16 +32,50 @@ const SHARES: Readonly<Record<SectionName, number>> = {
   decisions: 0.3,
 };
 const SENTENCES_PER_REQUEST = 3;
-const NEXT_STEP =
-  /^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|plan to|will now)\b/i;
-const DECISION =
-  /\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*/i;
+/** An error line that only says a command failed (`Exit code 2`): kept only when its output says nothing more. */
+const EXIT_ONLY = /^(?:exit(?:ed)?(?: with)?(?: code| status)?|returncode)[ :=]+\d+\.?$/i;
+const NEXT_STEP = new RegExp(
+  String.raw`^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|` +
+    String.raw`plan to|will now)\b`,
+  'i',
+);
+const DECISION = new RegExp(
+  String.raw`\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|` +
+    String.raw`created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*`,
+  'i',
+);
 /** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
 const NARRATION = /^(now|let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
+/** Wording of a choice or a rejection: a plan sentence that carries it is still a decision. */
+const CHOICE =
+  /\b(decid\w*|chose|choose|chosen|instead|rather than|because|so that|root cause|rejected|won't|will not|not going to|switch(ed)? to)\b/i;
+/**
+ * Filler: the agent telling itself where it is ("Now I have the full picture.", "This is a
+ * substantial task.", "Let me check the file.") — no decision, no state, no step a resumed
+ * model can act on. Left out of the decisions, and last among next steps.
+ */
+const FILLER = new RegExp(
+  [
+    String.raw`^(?:(?:now|ok(?:ay)?|good|great|perfect|excellent|alright|right|so)[,!.]?\s+)*`,
+    String.raw`(?:I (?:now )?(?:have|see|understand|get|know)\b|this is (?:a|an|the|what)\b`,
+    String.raw`|that(?:'s| is) (?:fine|good|it|right|expected|interesting)\b`,
+    String.raw`|let me (?:think|see|check|look|review|understand|analy[sz]e|examine|take|verify|explore|investigate|`,
+    String.raw`read|first|start|also)\b`,
+    String.raw`|let's (?:see|check|look)\b)`,
+  ].join(''),
+  'i',
+);
+/** A code-ish token (a code span, a dotted/underscored/slashed name, a name with a digit): the line names something. */
+const NAMES_SOMETHING = /`[^`]+`|\b[A-Za-z_][\w-]*[._/:][\w./:-]*\w|\b[A-Za-z]+_\w+|\b[A-Za-z]+\d\w*/;
+
+function isFiller(text: string): boolean {
+  return FILLER.test(text) && !NAMES_SOMETHING.test(text);
+}
 const STOP = new Set(
-  'the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not but have has had do does did so if then than let me now'.split(
-    ' ',
-  ),
+  (
+    'the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not ' +
+    'but have has had do does did so if then than let me now'
+  ).split(' '),
 );
 
 function words(text: string): string[] {
@@ -105,7 +139,9 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
       return;
     }
     if (unit.role === 'tool') {
-      for (const error of errorLines(unit.text, maxChars)) addError(error.text, error.key, unit, index);
+      const errors = errorLines(unit.text, maxChars);
+      const telling = errors.filter((error) => !EXIT_ONLY.test(error.text));
+      for (const error of telling.length > 0 ? telling : errors) addError(error.text, error.key, unit, index);
       return;
     }
     if (unit.role === 'user') {
@@ -141,13 +177,21 @@ function nextCandidates(gathered: Gathered): Candidate[] {
   const units = [...new Set(gathered.assistant.map((candidate) => candidate.unit))].slice(-2).reverse();
   for (const unit of units) {
     const steps = gathered.assistant.filter((candidate) => candidate.unit === unit && NEXT_STEP.test(candidate.text));
-    if (steps.length > 0) return steps.slice(-3);
+    const actionable = steps.filter((candidate) => !isFiller(candidate.text));
+    if (steps.length > 0) return (actionable.length > 0 ? actionable : steps).slice(-3);
   }
   return gathered.next.slice(-3);
 }
 
-/** Assistant sentences ranked by word weight, recency and decision wording, best first. */
-function rankedDecisions(candidates: readonly Candidate[]): Candidate[] {
+/**
+ * Assistant sentences ranked by word weight, recency and decision wording, best first. Filler
+ * is left out, and so is a plan ("I'll add …") without a choice in it: a plan still ahead is a
+ * next step, one already carried out is told by the files changed and the state that followed.
+ */
+function rankedDecisions(all: readonly Candidate[]): Candidate[] {
+  const candidates = all.filter(
+    (candidate) => !isFiller(candidate.text) && (!NEXT_STEP.test(candidate.text) || CHOICE.test(candidate.text)),
+  );
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
     for (const word of new Set(words(candidate.text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
@@ -159,7 +203,9 @@ function rankedDecisions(candidates: readonly Candidate[]): Candidate[] {
       Math.sqrt(1 + candidateWords.length);
     const recency = 1 + candidate.order / Math.max(1, last);
     const narration = NARRATION.test(candidate.text) ? 0.5 : 1;
-    return { candidate, score: weight * recency * narration * (DECISION.test(candidate.text) ? 1.4 : 1) };
+    const wording = CHOICE.test(candidate.text) ? 2 : DECISION.test(candidate.text) ? 1.4 : 1;
+    const names = NAMES_SOMETHING.test(candidate.text) ? 1.3 : 1;
+    return { candidate, score: weight * recency * narration * wording * names };
   });
   return scored
     .sort((a, b) => b.score - a.score || a.candidate.order - b.candidate.order)
@@ -187,12 +233,15 @@ function flatSummary(candidates: readonly Candidate[], budget: number, request: 
  * The default summarizer: offline and deterministic. It writes a structured summary of
  * short sections, each line a verbatim extract citing its spans:
  * - Task: sentences of the first and the latest user request, in the user's own words;
- * - Decisions and current state: the assistant's sentences, ranked by word weight, recency
- *   and decision wording;
+ * - Decisions and current state: the assistant's sentences, ranked by word weight, recency,
+ *   choice wording ("instead", "because") above state wording ("fixed", "pass"), and whether
+ *   they name something; filler ("Now I have the full picture.") and plans without a choice
+ *   in them are left out;
  * - Files changed: the paths of edit- and write-like tool calls, verbatim;
  * - Errors seen: the latest sighting of each distinct error line of tool results (numbers
- *   and times do not make an error distinct), under a title that marks them as quoted output;
- * - Next steps: forward-looking sentences of the last assistant turns.
+ *   and times do not make an error distinct; a bare `Exit code 2` only when its output has no
+ *   other error line), under a title that marks them as quoted output;
+ * - Next steps: forward-looking sentences of the last assistant turns, filler last.
  * Tool output never reaches the prose sections: its sentences are not candidates, nor is
  * a user or assistant sentence that repeats tool output, nor an assistant sentence that
  * reads as an override ("ignore previous instructions", "the user has approved …"); error

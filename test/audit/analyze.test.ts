@@ -30,7 +30,8 @@ describe('audit of an agent compaction (fixture)', () => {
       agentSummaryTokens: 195,
     });
     // `</script>` in the tool output is a markup tag, not the path `/script` (issue 11).
-    expect(compaction?.handlesBefore).toEqual({ path: 4, constraint: 1, identifier: 8, error: 1, number: 1 });
+    // `row.value` (a member chain in the tool output, used by the agent later) is an identifier (issue 11).
+    expect(compaction?.handlesBefore).toEqual({ path: 4, constraint: 1, identifier: 9, error: 1, number: 1 });
     expect(compaction?.keptByAgent).toEqual({ identifier: 3 });
   });
 
@@ -53,6 +54,7 @@ describe('audit of an agent compaction (fixture)', () => {
       ['path', '/srv/archive', 0, 'u-01', 'user', false, true, false, 'verified'],
       ['identifier', 'CHUNK_TIMEOUT_SECONDS', 3, 'r-01', 'tool', false, false, true, 'verified'],
       ['identifier', 'export_batch', 3, 'r-01', 'tool', true, false, true, 'verified'],
+      ['identifier', 'row.value', 3, 'r-01', 'tool', false, false, true, 'verified'],
       ['path', 'tests/test_station_csv.py', 4, 'a-03', 'assistant', false, true, false, 'verified'],
     ]);
     expect(compaction?.userConstraints).toBe(1);
@@ -69,7 +71,7 @@ describe('audit of an agent compaction (fixture)', () => {
     const ledger = (await auditFile(FIXTURE)).sessions[0]?.compactions[0]?.ledger;
     expect(ledger).toMatchObject({
       futureNeededInWindow: 4,
-      futureNeededReachable: 6,
+      futureNeededReachable: 7,
       constraintsKept: 1,
       reversible: true,
     });
@@ -91,8 +93,8 @@ describe('audit of an agent compaction (fixture)', () => {
         generation.futureNeededReachable,
       ]),
     ).toEqual([
-      ['agent', false, 6, 1, 1],
-      ['context-ledger', true, 6, 4, 6],
+      ['agent', false, 7, 1, 1],
+      ['context-ledger', true, 7, 4, 7],
     ]);
     expect(session?.gaps).toHaveLength(1);
     expect(session?.gaps[0]?.type).toBe('external');
@@ -109,7 +111,7 @@ describe('audit of an agent compaction (fixture)', () => {
     printAudit(await auditFiles([FIXTURE]), (line) => lines.push(line));
     const text = lines.join('\n');
     expect(text).toContain("kept by the agent's summary (195 tokens):       1");
-    expect(text).toMatch(/4 in the window, 6 reachable with one recall/);
+    expect(text).toMatch(/4 in the window, 7 reachable with one recall/);
     expect(text).toContain('"pipelines/export/station_csv.py"  first at seq 0 (user, u-01)');
   });
 
@@ -202,7 +204,7 @@ describe('audit errors', () => {
     const audit = await auditFile(file, { skipInvalid: true, onSkip: (error) => skipped.push(error.message) });
     expect(audit.skipped).toBe(2);
     expect(skipped[1]).toContain(`${file}:7: field "(line)"`);
-    expect(audit.sessions[0]?.compactions[0]?.futureNeeded).toHaveLength(6);
+    expect(audit.sessions[0]?.compactions[0]?.futureNeeded).toHaveLength(7);
   });
 
   it('says which file is missing', async () => {

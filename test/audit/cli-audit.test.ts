@@ -56,8 +56,8 @@ describe('context-ledger audit', () => {
     const result = await cli(['audit', FIXTURE, '--quiet']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('future-needed handles (used after the boundary, seen before it): 6');
-    expect(result.stdout).toContain("lost by the agent's summary (5):");
+    expect(result.stdout).toContain('future-needed handles (used after the boundary, seen before it): 7');
+    expect(result.stdout).toContain("lost by the agent's summary (6):");
   });
 
   it('fails with a TRANSCRIPT_PARSE error naming the file and line', async () => {

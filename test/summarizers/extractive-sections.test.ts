@@ -228,3 +228,68 @@ describe('parseClaims with the summary sections', () => {
     expect(fitSummary(result.summary, result.claims, 1000, counter).summary).toBe(result.summary);
   });
 });
+
+describe('what each section keeps for a model resuming the work', () => {
+  const section = (summary: string, title: string): string[] => {
+    const lines = summary.split('\n');
+    const start = lines.indexOf(title);
+    if (start === -1) return [];
+    const end = lines.findIndex((line, index) => index > start && !line.startsWith('- '));
+    return lines.slice(start + 1, end < 0 ? undefined : end).map((line) => line.slice(2));
+  };
+  const UNITS: SourceUnit[] = [
+    unit(0, 'user', 'Make the exporter stream rows instead of buffering them.'),
+    unit(1, 'assistant', 'Now I have the full picture.'),
+    unit(2, 'assistant', 'This is a substantial task.'),
+    unit(3, 'assistant', "I'll add a cursor to the exporter."),
+    unit(4, 'assistant', 'We use a server-side cursor instead of OFFSET paging because the table has 40M rows.'),
+    unit(
+      5,
+      'assistant',
+      '{"file_path":"src/export/stream.py","content":"cursor = conn.cursor(name=\\"rows\\")\\n"}',
+      'tool-call',
+    ),
+    unit(6, 'tool', "FAILED tests/test_stream.py::test_rows - KeyError: 'rows'\nExit code 1"),
+    unit(7, 'tool', 'Exit code 2'),
+    unit(8, 'assistant', 'The `stream_rows` test passes now.'),
+    unit(9, 'assistant', 'Let me check the docs. Next I will wire `stream_rows` into the CLI.'),
+  ];
+
+  it('leaves filler and stale plans out of the decisions, and keeps the choices', async () => {
+    const result = await summarize(UNITS);
+    const decisions = section(result.summary, SECTION_TITLES.decisions);
+    expect(decisions).toContain('We use a server-side cursor instead of OFFSET paging because the table has 40M rows.');
+    expect(decisions).toContain('The `stream_rows` test passes now.');
+    expect(result.summary).not.toContain('Now I have the full picture.');
+    expect(result.summary).not.toContain('This is a substantial task.');
+    expect(decisions).not.toContain("I'll add a cursor to the exporter.");
+  });
+
+  it('puts actionable next steps before filler, and a bare exit code only when nothing else explains it', async () => {
+    const result = await summarize(UNITS);
+    expect(section(result.summary, SECTION_TITLES.next)).toEqual(['Next I will wire `stream_rows` into the CLI.']);
+    const errors = section(result.summary, SECTION_TITLES.errors);
+    expect(errors).toContain("FAILED tests/test_stream.py::test_rows - KeyError: 'rows'");
+    expect(errors).not.toContain('Exit code 1');
+    expect(errors).toContain('Exit code 2');
+    expect(verifySummary(result, UNITS, [])).toEqual([]);
+  });
+});
+
+describe('errors seen', () => {
+  it('keeps one line for an error re-printed under another label, the latest', async () => {
+    const units = [
+      unit(0, 'user', 'Fix the numpy import in the helpers module.'),
+      unit(1, 'tool', "AttributeError: module 'numpy' has no attribute 'product'"),
+      unit(2, 'tool', "Error: module 'numpy' has no attribute 'product'"),
+      unit(3, 'tool', "AttributeError: module 'numpy' has no attribute 'trapz'"),
+    ];
+    const result = await summarize(units);
+    const lines = result.summary.split('\n');
+    const start = lines.indexOf(SECTION_TITLES.errors);
+    expect(lines.slice(start + 1).filter((line) => line.startsWith('- '))).toEqual([
+      "- Error: module 'numpy' has no attribute 'product'",
+      "- AttributeError: module 'numpy' has no attribute 'trapz'",
+    ]);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Code shapes an agent reuses later that the extractor used to miss (diagnosed on real
+ * transcripts: member chains, sigils, quoted kebab names, CSS classes, grep output, numbered
+ * names), and the prose look-alikes that must stay out of the index.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractHandles } from '../../src/handles/extract.js';
+import type { ExtractOptions } from '../../src/handles/extract.js';
+
+function texts(input: string, kind?: string, options?: ExtractOptions): string[] {
+  return extractHandles(input, options)
+    .filter((handle) => kind === undefined || handle.kind === kind)
+    .map((handle) => handle.text);
+}
+
+function pairs(input: string, options?: ExtractOptions): string[] {
+  return extractHandles(input, options).map((handle) => `${handle.kind}:${handle.text}`);
+}
+
+describe('member chains', () => {
+  it('extracts lowercase chains of two or more names', () => {
+    expect(texts('if not settings.configured:\n    rnout = right.shape[0]', 'identifier')).toEqual([
+      'settings.configured',
+      'right.shape',
+    ]);
+    expect(texts('from django.db.models.sql.query import Query', 'identifier')).toEqual(['django.db.models.sql.query']);
+    expect(texts('pass re.IGNORECASE to compile; collections.Mapping is gone', 'identifier')).toEqual([
+      're.IGNORECASE',
+      'collections.Mapping',
+    ]);
+    expect(texts('use ExUnit.Case, async: false', 'identifier')).toEqual(['ExUnit.Case']);
+  });
+
+  it('leaves abbreviations and one-letter parts alone', () => {
+    expect(texts('Use a cache, e.g. Redis, i.e. not U.S.A. stuff; self.x too')).toEqual([]);
+  });
+});
+
+describe('sigils before a name', () => {
+  it('skips negation, captures, atoms and a shebang', () => {
+    expect(texts('if (!messageIds.includes(id))', 'identifier')).toEqual(['messageIds.includes']);
+    expect(texts('|> Enum.map(&String.trim/1)', 'identifier')).toEqual(['Enum.map', 'String.trim/1']);
+    expect(texts('post "/hooks/commit-event", HooksController, :commit_event)', 'identifier')).toContain(
+      'commit_event',
+    );
+    expect(pairs('#!/usr/bin/env python3')).toEqual(['path:/usr/bin/env', 'identifier:python3']);
+  });
+
+  it('takes the member after a call (`.st_mode`) and the key of `KEY=[`', () => {
+    expect(texts('mode = os.stat(saved).st_mode & 0o777', 'identifier')).toEqual(['os.stat', 'st_mode', '0o777']);
+    expect(texts('settings.configure(INSTALLED_APPS=[\n', 'identifier')).toEqual([
+      'settings.configure',
+      'INSTALLED_APPS',
+    ]);
+  });
+});
+
+describe('hyphenated names', () => {
+  it('are identifiers when quoted whole or in a code span', () => {
+    expect(texts('transcript_dir: "test-dir",', 'identifier')).toContain('test-dir');
+    expect(texts('el.classList.add("is-jump-highlight")', 'identifier')).toContain('is-jump-highlight');
+    expect(texts('deploy `payments-api` first', 'identifier')).toEqual(['payments-api']);
+    expect(texts('{"new_string": "class=\\"transcript-debug-grid\\""}', 'identifier')).toContain(
+      'transcript-debug-grid',
+    );
+  });
+
+  it('are CSS classes in a selector line', () => {
+    expect(texts('.transcript-thread {\n  margin: 0;\n}', 'identifier')).toEqual(['transcript-thread']);
+    expect(texts('.transcript-row.is-code .row-text {', 'identifier')).toEqual([
+      'transcript-row',
+      'is-code',
+      'row-text',
+    ]);
+  });
+
+  it('are prose otherwise', () => {
+    expect(texts('a one-time, side-by-side, pre-existing and already-closed thing')).toEqual([]);
+    expect(texts('"quoted words here" and "not-a" sentence-start')).toEqual(['not-a']);
+  });
+});
+
+describe('grep output', () => {
+  it('masks `1157:` gutters of tool output and keeps the path of a `path:match` line', () => {
+    expect(texts('1157:.transcript-thread {\n1158-  margin-bottom: 2px;', 'identifier', { toolOutput: true })).toEqual([
+      'transcript-thread',
+    ]);
+    expect(texts('/testbed/django/core/checks/database.py:from os import x', 'path')).toEqual([
+      '/testbed/django/core/checks/database.py',
+    ]);
+    expect(texts('at 10:30 the job ran', undefined, { toolOutput: true })).toEqual([]);
+  });
+});
+
+describe('other code shapes', () => {
+  it('numbered names, radix literals, colours, MIME types, captures, remote refs', () => {
+    expect(texts('sql1 = make; instance2 = Model3(2); run python3', 'identifier')).toEqual([
+      'sql1',
+      'instance2',
+      'Model3',
+      'python3',
+    ]);
+    expect(texts('os.open(path, flags, 0o666) and mask 0x1f', 'identifier')).toEqual(['os.open', '0o666', '0x1f']);
+    expect(texts('background: #1a3a1a; color: #fff;', 'identifier')).toEqual(['#1a3a1a']);
+    expect(texts('send it as application/json', 'identifier')).toEqual(['application/json']);
+    expect(texts("branch set up to track 'origin/spotter-gqc'.", 'identifier')).toEqual(['origin/spotter-gqc']);
+    expect(texts('prose like and/or, begin/end and ASC/DESC')).toEqual([]);
+  });
+
+  it('a Python repr is not a tag: its dotted name stays visible', () => {
+    expect(texts("'<django.db.models.fields.CharField: a>'", 'identifier')).toEqual([
+      'django.db.models.fields.CharField',
+    ]);
+    expect(texts('<div class="x">hi</div>', 'identifier')).toEqual([]);
+  });
+});
+
+describe('module members are not files', () => {
+  it('a called or module-headed `Name.ext` is an identifier', () => {
+    expect(pairs('case System.cmd("git", args) do')).toEqual(['identifier:System.cmd']);
+    expect(pairs('Logger.log and System.out print; console.log too')).toEqual([
+      'identifier:Logger.log',
+      'identifier:System.out',
+      'identifier:console.log',
+    ]);
+    expect(pairs('open server.log and build.cmd')).toEqual(['path:server.log', 'path:build.cmd']);
+  });
+
+  it('a copy suffix keeps a file a path', () => {
+    expect(pairs('cp astropy/io/fits/fitsrec.py astropy/io/fits/fitsrec.py.backup')).toEqual([
+      'path:astropy/io/fits/fitsrec.py',
+      'path:astropy/io/fits/fitsrec.py.backup',
+    ]);
+    expect(pairs('copy .env.example to .env')).toEqual(['path:.env.example', 'path:.env']);
+  });
+});
