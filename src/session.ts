@@ -379,7 +379,10 @@ export class LedgerSession {
     return this.exclusive(async () => {
       const { store, counter } = this.dependencies;
       const active = this.activeRecord();
-      const fromSeq = input.fromSeq ?? (active ? active.droppedRange.toSeq + 1 : 0);
+      // Like a ledger record, an external one covers the history its ancestor covered as well: an agent's summary
+      // written right after a ledger compaction covers no new span, and its re-derivation must still reach the
+      // stored originals of everything before it.
+      const fromSeq = input.fromSeq ?? (active ? cumulativeStart(active) : 0);
       const toSeq = input.toSeq ?? this.nextSeq - 1;
       if (toSeq >= this.nextSeq || (toSeq >= 0 && fromSeq > toSeq + 1)) {
         throw new InvalidInputError(
@@ -409,4 +412,10 @@ export class LedgerSession {
       return record;
     });
   }
+}
+
+/** The first seq a record's summary stands for, its ancestors' ranges included. */
+function cumulativeStart(record: CompactionRecord): number {
+  const { fromSeq, toSeq } = record.droppedRange;
+  return toSeq >= fromSeq ? fromSeq : toSeq + 1;
 }

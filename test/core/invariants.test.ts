@@ -204,6 +204,29 @@ describe('invariant 6: depth is tracked and bounded; re-ingested summaries are g
     expect(UnsafeRecompactionError.isInstance(error)).toBe(true);
   });
 
+  it('an external summary written right after a ledger compaction covers its history, so it can be re-derived', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('after', { window: { maxTokens: 3000 } });
+    await session.append(SEED_OPENING);
+    await session.append(fillerTurns(4));
+    const own = await session.compact(0);
+    const appended = await ledger.store.occurrences('after', { fromSeq: 0 });
+    expect(own?.droppedRange.toSeq).toBe(appended.length - 1);
+    // The agent's summary comes when the ledger has already compacted every appended span.
+    const external = await session.importExternalSummary({
+      summary: 'The user is debugging the payments deploy.',
+      summarizer: { name: 'agent', version: '1' },
+    });
+    expect(external.droppedRange.fromSeq).toBe(0);
+    expect(external.droppedRange.toSeq).toBe(own?.droppedRange.toSeq);
+    expect(external.findings.some((finding) => finding.code === 'missing-originals')).toBe(false);
+    await session.append(fillerTurns(4, 4));
+    const record = await session.compact(0);
+    expect(record?.rederived).toBe(true);
+    expect(record?.ancestors).toEqual([external.id]);
+    expect(session.handleIndex().map((handle) => handle.text)).toContain('PAYMENTS_DB_REPLICA=eu-west-2b');
+  });
+
   it('re-derives from stored originals when an external summary covers stored spans', async () => {
     const ledger = memoryLedger();
     const session = await ledger.session('e', { window: { maxTokens: 3000 } });
