@@ -15,10 +15,11 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
+import { decodeHandleIds, encodeHandleIds, resolveHandles, splitRecord, type RecordParts } from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
-import { prepareStatements, toHandle, toOccurrence, toSession, toSpan } from './statements.js';
+import { prepareStatements, toHandle, toOccurrence, toSession, toSpan, type RecordRow } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 
@@ -157,7 +158,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   const recordTransaction = db.transaction((record: CompactionRecord): void => {
     const operation = `write record ${record.id}`;
     requireSession(record.sessionId, operation);
-    if (statements.recordById.get(record.sessionId, record.id) !== undefined) {
+    if (statements.recordExists.get(record.sessionId, record.id) !== undefined) {
       throw new ImmutableSpanError(
         `${location}: record ${record.id} of session ${record.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
         { sessionId: record.sessionId, recordId: record.id, location },
@@ -170,15 +171,46 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         { sessionId: record.sessionId, recordId: record.id, ordinal: record.ordinal, takenBy: holder, location },
       );
     }
+    const parts = splitRecord(record);
     statements.insertRecord.run(
       record.sessionId,
       record.id,
       record.ordinal,
       record.type,
-      JSON.stringify(record),
+      parts.json,
       record.createdAt,
+      encodeHandleIds(handleIds(record.sessionId, parts)),
     );
   });
+
+  /** Ids of the record's carried handles, storing each handle the session has not stored yet. */
+  function handleIds(sessionId: string, parts: RecordParts): number[] {
+    let next: number | undefined;
+    return parts.digests.map((digest, index) => {
+      const stored = statements.recordHandleId.get(sessionId, digest);
+      if (stored !== undefined) return stored;
+      next ??= statements.nextRecordHandleId.get(sessionId) ?? 0;
+      statements.insertRecordHandle.run(sessionId, next, digest, parts.handles[index] as string);
+      next += 1;
+      return next - 1;
+    });
+  }
+
+  /** A record row rebuilt (carried handles resolved by id when stored apart) and verified. */
+  function loadRow(
+    sessionId: string,
+    row: RecordRow,
+    recordId: string,
+    checkRowId: boolean,
+    cache: Map<number, unknown>,
+  ): CompactionRecord {
+    const rowId = checkRowId ? recordId : undefined;
+    if (row.handle_ids === null) return loadRecord(location, sessionId, row.json, rowId);
+    const context = { location, sessionId, recordId };
+    const ids = decodeHandleIds(row.handle_ids, context);
+    const handles = resolveHandles(ids, (id) => statements.recordHandle.get(sessionId, id), cache, context);
+    return loadRecord(location, sessionId, row.json, rowId, handles);
+  }
 
   function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
     const match = terms.map(ftsPhrase).join(' OR ');
@@ -301,15 +333,16 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     records(sessionId) {
-      return guard(`read records of session ${sessionId}`, () =>
-        statements.records.all(sessionId).map((json) => loadRecord(location, sessionId, json)),
-      );
+      return guard(`read records of session ${sessionId}`, () => {
+        const cache = new Map<number, unknown>();
+        return statements.records.all(sessionId).map((row) => loadRow(sessionId, row, row.id, false, cache));
+      });
     },
 
     record(sessionId, recordId) {
       return guard(`read record ${recordId} of session ${sessionId}`, () => {
-        const json = statements.recordById.get(sessionId, recordId);
-        return json === undefined ? undefined : loadRecord(location, sessionId, json, recordId);
+        const row = statements.recordById.get(sessionId, recordId);
+        return row === undefined ? undefined : loadRow(sessionId, row, recordId, true, new Map());
       });
     },
 
