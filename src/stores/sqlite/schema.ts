@@ -123,6 +123,7 @@ ${appendOnly('occurrence_text_rows', 'old.row = NEW.row OR (old.session_id = NEW
  * of ids as text; see `record-handles.ts`), instead of repeating the list in every record's
  * JSON. Records written before keep their handles inline (`handle_ids` NULL) and read as before.
  */
+const SAME_RECORD_HANDLE = 'old.session_id = NEW.session_id AND (old.id = NEW.id OR old.digest = NEW.digest)';
 const VERSION_3 = `
 CREATE TABLE record_handles (
   session_id TEXT NOT NULL REFERENCES sessions (id),
@@ -133,7 +134,7 @@ CREATE TABLE record_handles (
   UNIQUE (session_id, digest)
 ) STRICT, WITHOUT ROWID;
 ALTER TABLE records ADD COLUMN handle_ids TEXT;
-${appendOnly('record_handles', 'old.session_id = NEW.session_id AND (old.id = NEW.id OR old.digest = NEW.digest)', IMMUTABLE_RECORDS_MESSAGE)}
+${appendOnly('record_handles', SAME_RECORD_HANDLE, IMMUTABLE_RECORDS_MESSAGE)}
 `;
 
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
