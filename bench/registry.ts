@@ -7,6 +7,7 @@ import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
+import { runFtsOptionsBench } from './speed/fts-options-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
 import { runRssBench } from './speed/rss-bench.js';
@@ -21,6 +22,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-ingest', run: runIngestBench },
   { name: 'speed-recall', run: runRecallLatencyBench },
   { name: 'speed-compaction', run: runCompactionCycleBench },
+  { name: 'speed-fts', run: runFtsOptionsBench },
   { name: 'speed-rss', run: runRssBench },
   storeBench,
   handlesQualityBench,
