@@ -17,7 +17,7 @@
  * GRANT USAGE ON SCHEMA context_ledger TO app_role;
  * GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA context_ledger TO app_role;
  * REVOKE UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA context_ledger FROM app_role;
- * GRANT EXECUTE ON FUNCTION context_ledger.append_batch TO app_role;
+ * GRANT EXECUTE ON FUNCTION context_ledger.append_batch, context_ledger.write_record TO app_role;
  * ```
  *
  * The store never needs UPDATE, DELETE or TRUNCATE (the append lock is an advisory lock, not
