@@ -122,8 +122,8 @@ ${appendOnly('occurrence_text_rows', 'old.row = NEW.row OR (old.session_id = NEW
  * by a digest of each handle's JSON) and the record row names them by id (`handle_ids`, runs
  * of ids as text; see `record-handles.ts`), instead of repeating the list in every record's
  * JSON. Records written before keep their handles inline (`handle_ids` NULL) and read as before.
+ * The no-replace check is one trigger per key (an OR of both keys in one lookup scans the table).
  */
-const SAME_RECORD_HANDLE = 'old.session_id = NEW.session_id AND (old.id = NEW.id OR old.digest = NEW.digest)';
 const VERSION_3 = `
 CREATE TABLE record_handles (
   session_id TEXT NOT NULL REFERENCES sessions (id),
@@ -134,7 +134,10 @@ CREATE TABLE record_handles (
   UNIQUE (session_id, digest)
 ) STRICT, WITHOUT ROWID;
 ALTER TABLE records ADD COLUMN handle_ids TEXT;
-${appendOnly('record_handles', SAME_RECORD_HANDLE, IMMUTABLE_RECORDS_MESSAGE)}
+${appendOnly('record_handles', 'old.session_id = NEW.session_id AND old.id = NEW.id', IMMUTABLE_RECORDS_MESSAGE)}
+CREATE TRIGGER record_handles_no_replace_digest BEFORE INSERT ON record_handles
+  WHEN EXISTS (SELECT 1 FROM record_handles AS old WHERE old.session_id = NEW.session_id AND old.digest = NEW.digest)
+  BEGIN SELECT RAISE(ABORT, '${IMMUTABLE_RECORDS_MESSAGE}'); END;
 `;
 
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
