@@ -24,7 +24,7 @@ import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { loadCorpus } from './corpus.js';
 import { speedResult } from './speed-result.js';
-import { percentile, timeMs } from './timing.js';
+import { percentile } from './timing.js';
 
 const BATCH = 50;
 
