@@ -84,6 +84,18 @@ export function decodeHandleIds(text: string, context: RecordRowContext): number
   return ids;
 }
 
+/** Lowest and highest id of the lists (undefined: a record with inline handles); low > high when there is none. */
+export function idBounds(lists: readonly (readonly number[] | undefined)[]): [number, number] {
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (const list of lists)
+    for (const id of list ?? []) {
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+  return [low, high];
+}
+
 /**
  * The carried handles of a record, in order, from the ids its row names; `lookup` returns the
  * stored JSON of one id (undefined when missing). Parsed handles are shared through `cache`

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError } from '../../errors.js';
 import type { CompactionRecord, SpanOccurrence } from '../../types.js';
-import { decodeHandleIds, resolveHandles, splitRecord } from '../record-handles.js';
+import { decodeHandleIds, idBounds, resolveHandles, splitRecord } from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type LedgerStore, type TextHit } from '../store.js';
 import {
   buildOccurrence,
@@ -160,7 +160,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     return { keys: spanIds.map((id) => spanRowKey(id, scope)), plain: [...spanIds] };
   }
 
-  /** Record rows rebuilt (carried handles stored apart fetched in one query) and verified. */
+  /** Record rows rebuilt (carried handles stored apart read in one range query, each parsed once) and verified. */
   async function loadRows(
     operation: string,
     sessionId: string,
@@ -170,10 +170,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     const ids = rows.map((row) =>
       row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
     );
-    const wanted = [...new Set(ids.flatMap((list) => list ?? []))];
+    const [low, high] = idBounds(ids);
     const stored = new Map<number, string>();
-    if (wanted.length > 0) {
-      for (const row of await read<{ id: string; json: string }>(operation, sql.recordHandles, [sessionId, wanted]))
+    if (low <= high) {
+      for (const row of await read<{ id: string; json: string }>(operation, sql.recordHandles, [sessionId, low, high]))
         stored.set(Number(row.id), row.json);
     }
     const cache = new Map<number, unknown>();

@@ -15,7 +15,14 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
-import { decodeHandleIds, encodeHandleIds, resolveHandles, splitRecord, type RecordParts } from '../record-handles.js';
+import {
+  decodeHandleIds,
+  encodeHandleIds,
+  idBounds,
+  resolveHandles,
+  splitRecord,
+  type RecordParts,
+} from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
@@ -196,20 +203,31 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     });
   }
 
-  /** A record row rebuilt (carried handles resolved by id when stored apart) and verified. */
-  function loadRow(
+  /**
+   * Record rows rebuilt (carried handles stored apart read in one range scan of the session's
+   * `record_handles`, each parsed once) and verified.
+   */
+  function loadRows(
     sessionId: string,
-    row: RecordRow,
-    recordId: string,
+    rows: readonly (RecordRow & { id: string })[],
     checkRowId: boolean,
-    cache: Map<number, unknown>,
-  ): CompactionRecord {
-    const rowId = checkRowId ? recordId : undefined;
-    if (row.handle_ids === null) return loadRecord(location, sessionId, row.json, rowId);
-    const context = { location, sessionId, recordId };
-    const ids = decodeHandleIds(row.handle_ids, context);
-    const handles = resolveHandles(ids, (id) => statements.recordHandle.get(sessionId, id), cache, context);
-    return loadRecord(location, sessionId, row.json, rowId, handles);
+  ): CompactionRecord[] {
+    const ids = rows.map((row) =>
+      row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
+    );
+    const [low, high] = idBounds(ids);
+    const stored = new Map<number, string>();
+    if (low <= high)
+      for (const row of statements.recordHandlesBetween.iterate(sessionId, low, high)) stored.set(row.id, row.json);
+    const cache = new Map<number, unknown>();
+    return rows.map((row, index) => {
+      const list = ids[index];
+      const rowId = checkRowId ? row.id : undefined;
+      if (list === undefined) return loadRecord(location, sessionId, row.json, rowId);
+      const context = { location, sessionId, recordId: row.id };
+      const handles = resolveHandles(list, (id) => stored.get(id), cache, context);
+      return loadRecord(location, sessionId, row.json, rowId, handles);
+    });
   }
 
   function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
@@ -333,16 +351,15 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     records(sessionId) {
-      return guard(`read records of session ${sessionId}`, () => {
-        const cache = new Map<number, unknown>();
-        return statements.records.all(sessionId).map((row) => loadRow(sessionId, row, row.id, false, cache));
-      });
+      return guard(`read records of session ${sessionId}`, () =>
+        loadRows(sessionId, statements.records.all(sessionId), false),
+      );
     },
 
     record(sessionId, recordId) {
       return guard(`read record ${recordId} of session ${sessionId}`, () => {
         const row = statements.recordById.get(sessionId, recordId);
-        return row === undefined ? undefined : loadRow(sessionId, row, recordId, true, new Map());
+        return row === undefined ? undefined : loadRows(sessionId, [{ ...row, id: recordId }], true)[0];
       });
     },
 
