@@ -6,7 +6,9 @@ import { runHookContextBench } from './quality/hook-context.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
+import { runAppendLatencyBench } from './speed/append-latency-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
+import { runFtsOptionsBench } from './speed/fts-options-bench.js';
 import { runHookIngestBench } from './speed/hook-ingest-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
@@ -22,6 +24,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-ingest', run: runIngestBench },
   { name: 'speed-recall', run: runRecallLatencyBench },
   { name: 'speed-compaction', run: runCompactionCycleBench },
+  { name: 'speed-fts', run: runFtsOptionsBench },
+  { name: 'speed-append', run: runAppendLatencyBench },
   { name: 'speed-rss', run: runRssBench },
   { name: 'speed-hook', run: runHookIngestBench },
   storeBench,

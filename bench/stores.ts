@@ -74,7 +74,7 @@ async function latency(samples: number, operation: (sample: number) => Promise<u
 }
 
 /** Opens a fresh, empty store of `backend`; `dispose` removes what it created. */
-async function openBackend(backend: BenchBackend): Promise<{ store: LedgerStore; dispose(): Promise<void> }> {
+export async function openBackend(backend: BenchBackend): Promise<{ store: LedgerStore; dispose(): Promise<void> }> {
   if (backend === 'memory') return { store: createMemoryStore(), dispose: async () => undefined };
   if (backend === 'sqlite') {
     const directory = mkdtempSync(join(tmpdir(), 'context-ledger-bench-'));

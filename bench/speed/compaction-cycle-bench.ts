@@ -8,17 +8,15 @@
  * first span), so the summarizer's own cost is excluded. Also timed, to locate hot spots:
  * the pieces a cycle does whose size follows the carried handle set.
  */
-import { join } from 'node:path';
 import { mergeHandles } from '../../src/handles/handle-sets.js';
 import { createLedger } from '../../src/ledger.js';
-import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
-import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { Summarizer } from '../../src/summarizers/summarizer.js';
 import { createApproximateCounter } from '../../src/token-counter.js';
 import { atMost, round } from '../bench-result.js';
 import type { BenchResult, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
+import { openBackend, type BenchBackend } from '../stores.js';
 import { speedResult } from './speed-result.js';
 import { syntheticEntries, syntheticLine } from './synthetic-spans.js';
 import { median, timeMs } from './timing.js';
@@ -88,16 +86,22 @@ export async function runCompactionCycleBench(context: BenchContext): Promise<Be
   const cycles = context.quick ? 5 : 11;
   const rows: (string | number | null)[][] = [];
   const targets: TargetCheck[] = [];
-  for (const backend of ['sqlite', 'memory'] as const) {
+  const backends: BenchBackend[] = [
+    'sqlite',
+    'memory',
+    ...(process.env.CONTEXT_LEDGER_PG_URL ? ['postgres' as const] : []),
+  ];
+  for (const backend of backends) {
     const results: Cycle[] = [];
     for (const history of [1000, long]) {
       context.log(`compaction cycle: ${backend}, history ${history} spans`);
-      const store =
-        backend === 'sqlite'
-          ? createSqliteStore({ path: join(context.tempDir, `cycle-${history}.db`) })
-          : createMemoryStore();
-      results.push(await measure(context, store, history, cycles));
-      await store.close();
+      const { store, dispose } = await openBackend(backend);
+      try {
+        results.push(await measure(context, store, history, cycles));
+      } finally {
+        await store.close();
+        await dispose();
+      }
     }
     for (const result of results)
       rows.push([
@@ -124,6 +128,7 @@ export async function runCompactionCycleBench(context: BenchContext): Promise<Be
   return speedResult(context, 'speed-compaction', 'Compaction cycle vs history length', {
     notes: [
       `Window 8000 tokens, approximate counter, constant summarizer; median of ${cycles} cycles per size.`,
+      `Stores: ${backends.join(', ')}${process.env.CONTEXT_LEDGER_PG_URL ? '' : ' (set CONTEXT_LEDGER_PG_URL to include PostgreSQL)'}.`,
       "Columns after \"carried handles\" time pieces a cycle performs, measured separately at the end state: reading all records, reading the region's handles by seq range (last 100 spans), merging the active record's handles with its checkpoint's, and serializing the checkpoint record.",
     ],
     tables: [

@@ -206,10 +206,20 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
  * A record read back from a store, verified: it must belong to the session it was read from
  * and, when its id is content-derived, hash to that id. A record changed below the API (for
  * instance after `DROP TRIGGER`) is refused with `ImmutableSpanError` naming it, so the session
- * never renders or recalls through tampered history without notice.
+ * never renders or recalls through tampered history without notice. `handles`, when given, are
+ * the carried handles a store keeps apart from the record's JSON (see `record-handles.ts`); they
+ * replace the JSON's placeholder before the check, so they are verified the same way.
  */
-export function loadRecord(location: string, sessionId: string, json: string, rowId?: string): CompactionRecord {
-  const record = deepFreeze(JSON.parse(json) as CompactionRecord);
+export function loadRecord(
+  location: string,
+  sessionId: string,
+  json: string,
+  rowId?: string,
+  handles?: readonly unknown[],
+): CompactionRecord {
+  const parsed = JSON.parse(json) as { handles?: unknown };
+  if (handles !== undefined && typeof parsed === 'object' && parsed !== null) parsed.handles = handles;
+  const record = deepFreeze(parsed as CompactionRecord);
   const expected = expectedRecordId(record);
   const problem =
     record.sessionId !== sessionId

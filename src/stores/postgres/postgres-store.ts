@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError } from '../../errors.js';
-import type { SpanOccurrence } from '../../types.js';
+import type { CompactionRecord, SpanOccurrence } from '../../types.js';
+import { decodeHandleIds, idBounds, resolveHandles, splitRecord } from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type LedgerStore, type TextHit } from '../store.js';
 import {
   buildOccurrence,
@@ -28,6 +29,7 @@ import {
   toSpan,
   type HandleRow,
   type OccurrenceRow,
+  type RecordRow,
   type SessionRow,
   type SpanRow,
 } from './queries.js';
@@ -156,6 +158,38 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     const tenantId = await tenantOf(sessionId, operation);
     const scope = tenantId === missing ? undefined : tenantId;
     return { keys: spanIds.map((id) => spanRowKey(id, scope)), plain: [...spanIds] };
+  }
+
+  /** Record rows rebuilt (carried handles stored apart read in one range query, each parsed once) and verified. */
+  async function loadRows(
+    operation: string,
+    sessionId: string,
+    rows: readonly RecordRow[],
+    checkRowId: boolean,
+  ): Promise<CompactionRecord[]> {
+    const ids = rows.map((row) =>
+      row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
+    );
+    const [low, high] = idBounds(ids);
+    const stored = new Map<number, string>();
+    if (low <= high) {
+      for (const row of await read<{ id: string; json: string }>(operation, sql.recordHandles, [sessionId, low, high]))
+        stored.set(Number(row.id), row.json);
+    }
+    const cache = new Map<number, unknown>();
+    return rows.map((row, index) => {
+      const list = ids[index];
+      const rowId = checkRowId ? row.id : undefined;
+      if (list === undefined) return loadRecord(location, sessionId, row.json, rowId);
+      const context = { location, sessionId, recordId: row.id };
+      return loadRecord(
+        location,
+        sessionId,
+        row.json,
+        rowId,
+        resolveHandles(list, (id) => stored.get(id), cache, context),
+      );
+    });
   }
 
   const read = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) =>
@@ -318,15 +352,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           { sessionId: copy.sessionId, location },
         );
       }
-      const inserted = await write(operation, sql.insertRecord, [
+      const parts = splitRecord(copy);
+      const [written] = await write<{ id: string | null }>(operation, sql.writeRecord, [
         copy.sessionId,
         copy.id,
         copy.ordinal,
         copy.type,
-        JSON.stringify(copy),
+        parts.json,
         copy.createdAt ?? new Date().toISOString(),
+        parts.digests,
+        parts.handles,
       ]);
-      if (inserted.length > 0) return;
+      if (written?.id != null) return;
       const [holder] = await read<{ id: string; ordinal: string }>(operation, sql.recordConflict, [
         copy.sessionId,
         copy.id,
@@ -346,18 +383,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     async records(sessionId) {
       if (sessionId.includes(NUL)) return [];
-      return (await read<{ json: string }>(`read records of session ${sessionId}`, sql.records, [sessionId])).map(
-        (row) => loadRecord(location, sessionId, row.json),
-      );
+      const operation = `read records of session ${sessionId}`;
+      const rows = await read<RecordRow>(operation, sql.records, [sessionId]);
+      return loadRows(operation, sessionId, rows, false);
     },
 
     async record(sessionId, recordId) {
       if (sessionId.includes(NUL) || recordId.includes(NUL)) return undefined;
-      const [row] = await read<{ json: string }>(`read record ${recordId} of session ${sessionId}`, sql.recordById, [
-        sessionId,
-        recordId,
-      ]);
-      return row ? loadRecord(location, sessionId, row.json, recordId) : undefined;
+      const operation = `read record ${recordId} of session ${sessionId}`;
+      const rows = await read<RecordRow>(operation, sql.recordById, [sessionId, recordId]);
+      return (await loadRows(operation, sessionId, rows, true))[0];
     },
 
     async close() {

@@ -38,6 +38,13 @@ export interface OccurrenceRow extends Omit<SpanRow, 'id'> {
   chunk_count: string | null;
 }
 
+/** A row of `records` as read: the JSON and, from schema version 4 on, the ids of its carried handles. */
+export interface RecordRow {
+  id: string;
+  json: string;
+  handle_ids: string | null;
+}
+
 /** A row of `handles`. */
 export interface HandleRow {
   seq: string;
@@ -76,10 +83,11 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
       WHERE EXISTS (SELECT 1 FROM ${t('occurrences')} o WHERE o.session_id = $1 AND o.span_id = s.id) ORDER BY u.n`,
     handlesByKey: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND key = $2 ORDER BY seq, start, position`,
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
-    insertRecord: `INSERT INTO ${t('records')} (session_id, id, ordinal, type, json, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id`,
+    writeRecord: `SELECT ${t('write_record')}($1, $2, $3, $4, $5, $6, $7::bytea[], $8::text[]) AS id`,
+    recordHandles: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id BETWEEN $2 AND $3`,
     recordConflict: `SELECT id, ordinal FROM ${t('records')} WHERE session_id = $1 AND (id = $2 OR ordinal = $3) ORDER BY (id = $2) DESC LIMIT 1`,
-    recordById: `SELECT json FROM ${t('records')} WHERE session_id = $1 AND id = $2`,
-    records: `SELECT json FROM ${t('records')} WHERE session_id = $1 ORDER BY ordinal`,
+    recordById: `SELECT id, json, handle_ids FROM ${t('records')} WHERE session_id = $1 AND id = $2`,
+    records: `SELECT id, json, handle_ids FROM ${t('records')} WHERE session_id = $1 ORDER BY ordinal`,
     /**
      * Any-term literal substring search: one ILIKE per term (so the trigram index serves
      * each), score = terms matched + similarity when every term is long enough for trigrams.

@@ -17,7 +17,7 @@
  * GRANT USAGE ON SCHEMA context_ledger TO app_role;
  * GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA context_ledger TO app_role;
  * REVOKE UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA context_ledger FROM app_role;
- * GRANT EXECUTE ON FUNCTION context_ledger.append_batch TO app_role;
+ * GRANT EXECUTE ON FUNCTION context_ledger.append_batch, context_ledger.write_record TO app_role;
  * ```
  *
  * The store never needs UPDATE, DELETE or TRUNCATE (the append lock is an advisory lock, not
@@ -227,8 +227,64 @@ BEGIN
 END $$;
 `;
 
+/**
+ * Version 4: a record's carried handles are stored once per session in `record_handles` (keyed
+ * by a digest of each handle's JSON) and the record row names them by id (`handle_ids`, runs of
+ * ids as text; see `record-handles.ts`) instead of repeating the list in every record's JSON.
+ * `write_record()` stores the new handles and the record in one statement, under the session's
+ * append lock (so two writers never hand out the same id). Records written before keep their
+ * handles inline (`handle_ids` NULL) and read as before.
+ */
+const VERSION_4 = `
+CREATE TABLE record_handles (
+  session_id text COLLATE "C" NOT NULL REFERENCES sessions (id),
+  id bigint NOT NULL,
+  digest bytea NOT NULL,
+  json text NOT NULL,
+  PRIMARY KEY (session_id, id),
+  UNIQUE (session_id, digest)
+);
+${appendOnly('record_handles', IMMUTABLE_RECORDS_MESSAGE)}
+ALTER TABLE records ADD COLUMN handle_ids text;
+
+-- Returns the record id when written, NULL when its id or ordinal was taken (nothing written
+-- but handles the session did not hold yet, which later records reuse).
+CREATE FUNCTION write_record(
+  p_session text, p_id text, p_ordinal bigint, p_type text, p_json text, p_created text, p_digests bytea[], p_handles text[]
+) RETURNS text
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+  v_base bigint;
+  v_ids text;
+  v_written text;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext(current_schema()), hashtext(p_session));
+  SELECT COALESCE(MAX(r.id) + 1, 0) INTO v_base FROM record_handles r WHERE r.session_id = p_session;
+  INSERT INTO record_handles (session_id, id, digest, json)
+    SELECT p_session, v_base + row_number() OVER (ORDER BY f.n) - 1, f.digest, f.json FROM (
+      SELECT DISTINCT ON (u.digest) u.digest, u.json, u.n
+      FROM unnest(p_digests, p_handles) WITH ORDINALITY AS u(digest, json, n)
+      WHERE NOT EXISTS (SELECT 1 FROM record_handles r WHERE r.session_id = p_session AND r.digest = u.digest)
+      ORDER BY u.digest, u.n) f;
+  SELECT COALESCE(string_agg(CASE WHEN c.lo = c.hi THEN c.lo::text ELSE c.lo || '-' || c.hi END, ',' ORDER BY c.first_n), '')
+    INTO v_ids
+    FROM (
+      SELECT min(b.n) AS first_n, (array_agg(b.id ORDER BY b.n))[1] AS lo, (array_agg(b.id ORDER BY b.n DESC))[1] AS hi
+      FROM (
+        SELECT a.id, a.n, sum(a.brk) OVER (ORDER BY a.n) AS island FROM (
+          SELECT r.id, u.n, CASE WHEN r.id = lag(r.id) OVER (ORDER BY u.n) + 1 THEN 0 ELSE 1 END AS brk
+          FROM unnest(p_digests) WITH ORDINALITY AS u(digest, n)
+          JOIN record_handles r ON r.session_id = p_session AND r.digest = u.digest) a) b
+      GROUP BY b.island) c;
+  INSERT INTO records (session_id, id, ordinal, type, json, created_at, handle_ids)
+    VALUES (p_session, p_id, p_ordinal, p_type, p_json, p_created, v_ids)
+    ON CONFLICT DO NOTHING RETURNING records.id INTO v_written;
+  RETURN v_written;
+END $$;
+`;
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3];
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

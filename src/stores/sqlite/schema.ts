@@ -117,8 +117,31 @@ INSERT INTO occurrence_fts (rowid, text)
 ${appendOnly('occurrence_text_rows', 'old.row = NEW.row OR (old.session_id = NEW.session_id AND old.seq = NEW.seq)', IMMUTABLE_SPANS_MESSAGE)}
 `;
 
+/**
+ * Version 3: a record's carried handles are stored once per session in `record_handles` (keyed
+ * by a digest of each handle's JSON) and the record row names them by id (`handle_ids`, runs
+ * of ids as text; see `record-handles.ts`), instead of repeating the list in every record's
+ * JSON. Records written before keep their handles inline (`handle_ids` NULL) and read as before.
+ * The no-replace check is one trigger per key (an OR of both keys in one lookup scans the table).
+ */
+const VERSION_3 = `
+CREATE TABLE record_handles (
+  session_id TEXT NOT NULL REFERENCES sessions (id),
+  id INTEGER NOT NULL,
+  digest BLOB NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (session_id, id),
+  UNIQUE (session_id, digest)
+) STRICT, WITHOUT ROWID;
+ALTER TABLE records ADD COLUMN handle_ids TEXT;
+${appendOnly('record_handles', 'old.session_id = NEW.session_id AND old.id = NEW.id', IMMUTABLE_RECORDS_MESSAGE)}
+CREATE TRIGGER record_handles_no_replace_digest BEFORE INSERT ON record_handles
+  WHEN EXISTS (SELECT 1 FROM record_handles AS old WHERE old.session_id = NEW.session_id AND old.digest = NEW.digest)
+  BEGIN SELECT RAISE(ABORT, '${IMMUTABLE_RECORDS_MESSAGE}'); END;
+`;
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2];
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,10 +15,18 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
+import {
+  decodeHandleIds,
+  encodeHandleIds,
+  idBounds,
+  resolveHandles,
+  splitRecord,
+  type RecordParts,
+} from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
-import { prepareStatements, toHandle, toOccurrence, toSession, toSpan } from './statements.js';
+import { prepareStatements, toHandle, toOccurrence, toSession, toSpan, type RecordRow } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 
@@ -157,7 +165,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   const recordTransaction = db.transaction((record: CompactionRecord): void => {
     const operation = `write record ${record.id}`;
     requireSession(record.sessionId, operation);
-    if (statements.recordById.get(record.sessionId, record.id) !== undefined) {
+    if (statements.recordExists.get(record.sessionId, record.id) !== undefined) {
       throw new ImmutableSpanError(
         `${location}: record ${record.id} of session ${record.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
         { sessionId: record.sessionId, recordId: record.id, location },
@@ -170,15 +178,57 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         { sessionId: record.sessionId, recordId: record.id, ordinal: record.ordinal, takenBy: holder, location },
       );
     }
+    const parts = splitRecord(record);
     statements.insertRecord.run(
       record.sessionId,
       record.id,
       record.ordinal,
       record.type,
-      JSON.stringify(record),
+      parts.json,
       record.createdAt,
+      encodeHandleIds(handleIds(record.sessionId, parts)),
     );
   });
+
+  /** Ids of the record's carried handles, storing each handle the session has not stored yet. */
+  function handleIds(sessionId: string, parts: RecordParts): number[] {
+    let next: number | undefined;
+    return parts.digests.map((digest, index) => {
+      const stored = statements.recordHandleId.get(sessionId, digest);
+      if (stored !== undefined) return stored;
+      next ??= statements.nextRecordHandleId.get(sessionId) ?? 0;
+      statements.insertRecordHandle.run(sessionId, next, digest, parts.handles[index] as string);
+      next += 1;
+      return next - 1;
+    });
+  }
+
+  /**
+   * Record rows rebuilt (carried handles stored apart read in one range scan of the session's
+   * `record_handles`, each parsed once) and verified.
+   */
+  function loadRows(
+    sessionId: string,
+    rows: readonly (RecordRow & { id: string })[],
+    checkRowId: boolean,
+  ): CompactionRecord[] {
+    const ids = rows.map((row) =>
+      row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
+    );
+    const [low, high] = idBounds(ids);
+    const stored = new Map<number, string>();
+    if (low <= high)
+      for (const row of statements.recordHandlesBetween.iterate(sessionId, low, high)) stored.set(row.id, row.json);
+    const cache = new Map<number, unknown>();
+    return rows.map((row, index) => {
+      const list = ids[index];
+      const rowId = checkRowId ? row.id : undefined;
+      if (list === undefined) return loadRecord(location, sessionId, row.json, rowId);
+      const context = { location, sessionId, recordId: row.id };
+      const handles = resolveHandles(list, (id) => stored.get(id), cache, context);
+      return loadRecord(location, sessionId, row.json, rowId, handles);
+    });
+  }
 
   function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
     const match = terms.map(ftsPhrase).join(' OR ');
@@ -302,14 +352,14 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
 
     records(sessionId) {
       return guard(`read records of session ${sessionId}`, () =>
-        statements.records.all(sessionId).map((json) => loadRecord(location, sessionId, json)),
+        loadRows(sessionId, statements.records.all(sessionId), false),
       );
     },
 
     record(sessionId, recordId) {
       return guard(`read record ${recordId} of session ${sessionId}`, () => {
-        const json = statements.recordById.get(sessionId, recordId);
-        return json === undefined ? undefined : loadRecord(location, sessionId, json, recordId);
+        const row = statements.recordById.get(sessionId, recordId);
+        return row === undefined ? undefined : loadRows(sessionId, [{ ...row, id: recordId }], true)[0];
       });
     },
 

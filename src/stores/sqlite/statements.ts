@@ -51,6 +51,12 @@ export interface HandleRow {
   tokens: number;
 }
 
+/** A row of `records` as read: the JSON and, from schema version 3 on, the ids of its carried handles. */
+export interface RecordRow {
+  json: string;
+  handle_ids: string | null;
+}
+
 /** A search hit row. */
 export interface HitRow {
   seq: number;
@@ -125,21 +131,37 @@ export function prepareStatements(db: Database.Database) {
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND s.text LIKE ? ESCAPE '\\' ORDER BY o.seq`,
     ) as Statement<[string, string], HitRow>,
-    recordById: db.prepare('SELECT json FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<
+    recordExists: db.prepare('SELECT 1 FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<
       [string, string],
-      string
+      number
+    >,
+    recordById: db.prepare('SELECT json, handle_ids FROM records WHERE session_id = ? AND id = ?') as Statement<
+      [string, string],
+      RecordRow
     >,
     recordIdAtOrdinal: db.prepare('SELECT id FROM records WHERE session_id = ? AND ordinal = ?').pluck() as Statement<
       [string, number],
       string
     >,
     insertRecord: db.prepare(
-      'INSERT INTO records (session_id, id, ordinal, type, json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ) as Statement<[string, string, number, string, string, string]>,
-    records: db.prepare('SELECT json FROM records WHERE session_id = ? ORDER BY ordinal').pluck() as Statement<
+      'INSERT INTO records (session_id, id, ordinal, type, json, created_at, handle_ids) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ) as Statement<[string, string, number, string, string, string, string]>,
+    records: db.prepare('SELECT id, json, handle_ids FROM records WHERE session_id = ? ORDER BY ordinal') as Statement<
       [string],
-      string
+      RecordRow & { id: string }
     >,
+    recordHandleId: db
+      .prepare('SELECT id FROM record_handles WHERE session_id = ? AND digest = ?')
+      .pluck() as Statement<[string, Buffer], number>,
+    nextRecordHandleId: db
+      .prepare('SELECT COALESCE(MAX(id) + 1, 0) FROM record_handles WHERE session_id = ?')
+      .pluck() as Statement<[string], number>,
+    insertRecordHandle: db.prepare(
+      'INSERT INTO record_handles (session_id, id, digest, json) VALUES (?, ?, ?, ?)',
+    ) as Statement<[string, number, Buffer, string]>,
+    recordHandlesBetween: db.prepare(
+      'SELECT id, json FROM record_handles WHERE session_id = ? AND id BETWEEN ? AND ?',
+    ) as Statement<[string, number, number], { id: number; json: string }>,
   };
 }
 

@@ -1,0 +1,118 @@
+/**
+ * How the SQL stores keep a record's carried handles: each distinct handle once per session (in
+ * `record_handles`, keyed by a digest of its JSON), and the record row names them by id. A summary
+ * record re-carries most of its ancestor's handles, so storing every list inline grew the file
+ * with records × handles; by id it grows with the distinct handles. The record is rebuilt on
+ * load and verified against its content-derived id exactly as an inline one is (`loadRecord`).
+ */
+import { createHash } from 'node:crypto';
+import { ImmutableSpanError } from '../errors.js';
+import type { CompactionRecord } from '../types.js';
+
+/** A record split for storage: its JSON with `handles: []`, and each carried handle as JSON with its digest. */
+export interface RecordParts {
+  /** The record's JSON, carried handles left out (`"handles":[]` keeps the key order). */
+  readonly json: string;
+  /** The carried handles in order, each as its own JSON. */
+  readonly handles: readonly string[];
+  /** SHA-256 (first 16 bytes) of each handle's JSON: the per-session deduplication key. */
+  readonly digests: readonly Buffer[];
+}
+
+/** Splits a (checked, JSON-safe) record into the parts the SQL stores write. */
+export function splitRecord(record: CompactionRecord): RecordParts {
+  const handles = record.handles.map((handle) => JSON.stringify(handle));
+  return {
+    json: JSON.stringify({ ...record, handles: [] }),
+    handles,
+    digests: handles.map(handleDigest),
+  };
+}
+
+/** Deduplication key of one handle's JSON. */
+export function handleDigest(json: string): Buffer {
+  return createHash('sha256').update(json, 'utf8').digest().subarray(0, 16);
+}
+
+/** Ids as text, runs of consecutive ids collapsed: `[0, 1, 2, 5, 7, 8]` → `0-2,5,7-8`. */
+export function encodeHandleIds(ids: readonly number[]): string {
+  const parts: string[] = [];
+  for (let index = 0; index < ids.length;) {
+    const first = ids[index] as number;
+    let last = first;
+    while (index + 1 < ids.length && ids[index + 1] === last + 1) {
+      index += 1;
+      last += 1;
+    }
+    parts.push(first === last ? String(first) : `${first}-${last}`);
+    index += 1;
+  }
+  return parts.join(',');
+}
+
+/** What `decodeHandleIds` needs to name a broken row. */
+export interface RecordRowContext {
+  readonly location: string;
+  readonly sessionId: string;
+  readonly recordId: string;
+}
+
+function brokenRow(context: RecordRowContext, problem: string): ImmutableSpanError {
+  return new ImmutableSpanError(
+    `${context.location}: record ${context.recordId} of session ${context.sessionId} was changed after it was written (${problem}); ` +
+      'records are immutable, so this ledger was tampered with below the API. ' +
+      'Restore the ledger from a backup or replay the transcript into a new ledger; do not trust this record.',
+    { location: context.location, sessionId: context.sessionId, recordId: context.recordId },
+  );
+}
+
+const ID_RUN = /^(\d+)(?:-(\d+))?$/;
+
+/** The ids `encodeHandleIds` wrote; throws `ImmutableSpanError` naming the record when the text is malformed. */
+export function decodeHandleIds(text: string, context: RecordRowContext): number[] {
+  if (text === '') return [];
+  const ids: number[] = [];
+  for (const part of text.split(',')) {
+    const match = ID_RUN.exec(part);
+    const first = Number(match?.[1]);
+    const last = match?.[2] === undefined ? first : Number(match[2]);
+    if (!match || !Number.isSafeInteger(last) || last < first || last - first > 1e6) {
+      throw brokenRow(context, `its carried-handle list ${JSON.stringify(part)} is malformed`);
+    }
+    for (let id = first; id <= last; id += 1) ids.push(id);
+  }
+  return ids;
+}
+
+/** Lowest and highest id of the lists (undefined: a record with inline handles); low > high when there is none. */
+export function idBounds(lists: readonly (readonly number[] | undefined)[]): [number, number] {
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (const list of lists)
+    for (const id of list ?? []) {
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+  return [low, high];
+}
+
+/**
+ * The carried handles of a record, in order, from the ids its row names; `lookup` returns the
+ * stored JSON of one id (undefined when missing). Parsed handles are shared through `cache`
+ * (one per read) so a list of records parses each distinct handle once.
+ */
+export function resolveHandles(
+  ids: readonly number[],
+  lookup: (id: number) => string | undefined,
+  cache: Map<number, unknown>,
+  context: RecordRowContext,
+): unknown[] {
+  return ids.map((id) => {
+    if (cache.has(id)) return cache.get(id);
+    const json = lookup(id);
+    if (json === undefined) throw brokenRow(context, `carried handle ${id} it names is missing`);
+    const handle: unknown = JSON.parse(json);
+    cache.set(id, handle);
+    return handle;
+  });
+}

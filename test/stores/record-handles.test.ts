@@ -1,0 +1,252 @@
+/**
+ * Carried handles stored once per session (SQLite schema 3, PostgreSQL migration 4): records
+ * read back equal what was written, the bytes no longer repeat per record, tampering with the
+ * shared handle rows is refused on load, and ledgers written by the previous schema still open,
+ * recall and verify.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
+import { ImmutableSpanError } from '../../src/errors.js';
+import { createLedger } from '../../src/ledger.js';
+import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
+import { MIGRATIONS as PG_MIGRATIONS, createPostgresStore } from '../../src/stores/postgres/index.js';
+import { decodeHandleIds, encodeHandleIds } from '../../src/stores/record-handles.js';
+import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
+import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
+import type { LedgerStore } from '../../src/stores/store.js';
+import type { CompactionRecord } from '../../src/types.js';
+import { createApproximateCounter } from '../../src/token-counter.js';
+import { fillerTurns, SEED_OPENING } from '../helpers.js';
+import { entry, expectLedgerError, sampleRecord } from './fixtures.js';
+import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from './postgres-env.js';
+
+const context = { location: 'sqlite:/x.db', sessionId: 's', recordId: 'rec_1' };
+
+/** Records of a session that compacts several times (summaries re-carrying their ancestors' handles). */
+async function compactingSession(store: LedgerStore, sessionId = 'carried'): Promise<CompactionRecord[]> {
+  const ledger = createLedger({ store, tokenCounter: createApproximateCounter(), now: () => new Date(0) });
+  const session = await ledger.session(sessionId, { window: { maxTokens: 3000 } });
+  await session.append(SEED_OPENING);
+  for (let round = 0; round < 4; round += 1) {
+    await session.append(fillerTurns(8, round * 8));
+    await session.render();
+  }
+  const records = await store.records(sessionId);
+  expect(records.length).toBeGreaterThan(2);
+  return records;
+}
+
+/** A record whose id is its content hash, with handles, as compaction writes them. */
+function hashedRecord(sessionId: string, ordinal: number): CompactionRecord {
+  const record = sampleRecord(sessionId, { ordinal, ancestors: [], checkpointId: undefined });
+  return { ...record, id: recordId('rec', recordIdContent(record)) };
+}
+
+describe('carried-handle id runs', () => {
+  it('round-trip, collapsing runs of consecutive ids', () => {
+    for (const ids of [[], [0], [0, 1, 2, 5, 7, 8], [9, 3, 4, 5, 1], [2, 2, 3]]) {
+      const text = encodeHandleIds(ids);
+      expect(decodeHandleIds(text, context)).toEqual(ids);
+    }
+    expect(encodeHandleIds([0, 1, 2, 5, 7, 8])).toBe('0-2,5,7-8');
+  });
+
+  it('refuse malformed text, naming the record', () => {
+    for (const bad of ['x', '1,,2', '5-3', '1-', '-1', '0-99999999']) {
+      expect(() => decodeHandleIds(bad, context), bad).toThrow(ImmutableSpanError);
+      expect(() => decodeHandleIds(bad, context), bad).toThrow(/record rec_1 of session s .*malformed/);
+    }
+  });
+});
+
+describe('SQLite: carried handles stored once per session', () => {
+  let directory: string;
+  let path: string;
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'context-ledger-carried-'));
+    path = join(directory, 'ledger.db');
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('reads records back as written, storing each distinct handle once', async () => {
+    const store = createSqliteStore({ path });
+    const records = await compactingSession(store);
+    const memory = createMemoryStore();
+    expect(await compactingSession(memory)).toEqual(records);
+    for (const record of records) expect(await store.record('carried', record.id)).toEqual(record);
+    const raw = new Database(path, { readonly: true });
+    const carried = records.reduce((sum, record) => sum + record.handles.length, 0);
+    const distinct = new Set(records.flatMap((record) => record.handles.map((handle) => JSON.stringify(handle))));
+    expect(raw.prepare('SELECT COUNT(*) FROM record_handles').pluck().get()).toBe(distinct.size);
+    expect(distinct.size).toBeLessThan(carried);
+    for (const json of raw.prepare('SELECT json FROM records').pluck().all() as string[])
+      expect(JSON.parse(json).handles).toEqual([]);
+    raw.close();
+    await store.close();
+  });
+
+  it('refuses changes to stored handles, and a record whose handles were changed below the API fails on load', async () => {
+    const store = createSqliteStore({ path });
+    const records = await compactingSession(store);
+    const target = records.find((record) => record.handles.length > 0)!;
+    const raw = new Database(path);
+    expect(() => raw.exec("UPDATE record_handles SET json = '{}'")).toThrow(/immutable/);
+    expect(() => raw.exec('DELETE FROM record_handles')).toThrow(/immutable/);
+    raw.exec('DROP TRIGGER record_handles_no_update');
+    const [firstId] = decodeHandleIds(
+      raw.prepare('SELECT handle_ids FROM records WHERE id = ?').pluck().get(target.id) as string,
+      context,
+    );
+    raw.prepare("UPDATE record_handles SET json = json_set(json, '$.text', 'eu-west-1') WHERE id = ?").run(firstId);
+    raw.close();
+    await expectLedgerError(store.record('carried', target.id), ImmutableSpanError, 'IMMUTABLE_SPAN', [
+      target.id,
+      /changed after it was written/,
+    ]);
+    await expectLedgerError(store.records('carried'), ImmutableSpanError, 'IMMUTABLE_SPAN', [/changed after/]);
+    await store.close();
+  });
+
+  it('names a record whose carried handle row is missing or whose id list was edited', async () => {
+    const store = createSqliteStore({ path });
+    await store.openSession('s');
+    const record = hashedRecord('s', 0);
+    await store.writeRecord(record);
+    const raw = new Database(path);
+    raw.exec('DROP TRIGGER records_no_update');
+    raw.prepare("UPDATE records SET handle_ids = '7' WHERE id = ?").run(record.id);
+    await expectLedgerError(store.record('s', record.id), ImmutableSpanError, 'IMMUTABLE_SPAN', [
+      record.id,
+      /carried handle 7 it names is missing/,
+    ]);
+    raw.prepare("UPDATE records SET handle_ids = 'zero' WHERE id = ?").run(record.id);
+    raw.close();
+    await expectLedgerError(store.records('s'), ImmutableSpanError, 'IMMUTABLE_SPAN', [record.id, /malformed/]);
+    await store.close();
+  });
+
+  it('keeps the ids of one session apart from another', async () => {
+    const store = createSqliteStore({ path });
+    await store.openSession('a');
+    await store.openSession('b');
+    const a = hashedRecord('a', 0);
+    const b = hashedRecord('b', 0);
+    await store.writeRecord(a);
+    await store.writeRecord(b);
+    expect(await store.records('a')).toEqual([a]);
+    expect(await store.records('b')).toEqual([b]);
+    await store.close();
+  });
+
+  it('opens a version 2 ledger: its inline records still load and verify, recall works, new records are stored by id', async () => {
+    const older = new Database(path);
+    older.exec(SQLITE_MIGRATIONS[0]!);
+    older.exec(SQLITE_MIGRATIONS[1]!);
+    older.pragma('user_version = 2');
+    older.prepare("INSERT INTO sessions (id, tenant_id, created_at) VALUES ('s', NULL, 'then')").run();
+    const inline = hashedRecord('s', 0);
+    older
+      .prepare(
+        "INSERT INTO records (session_id, id, ordinal, type, json, created_at) VALUES ('s', ?, 0, 'summary', ?, 'then')",
+      )
+      .run(inline.id, JSON.stringify(inline));
+    older.close();
+    const store = createSqliteStore({ path });
+    expect(await store.records('s')).toEqual([inline]);
+    await store.append('s', 0, [entry('user', 'deploy to eu-west-2b', [{ kind: 'identifier', text: 'eu-west-2b' }])]);
+    expect((await store.searchText('s', 'west-2', 5)).map((hit) => hit.seq)).toEqual([0]);
+    expect(await store.findHandles('s', 'eu-west-2b')).toHaveLength(1);
+    const next = hashedRecord('s', 1);
+    await store.writeRecord(next);
+    expect(await store.records('s')).toEqual([inline, next]);
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(raw.prepare('SELECT handle_ids FROM records ORDER BY ordinal').pluck().all()).toEqual([null, '0']);
+    raw.close();
+    await store.close();
+  });
+});
+
+describePostgres('PostgreSQL: carried handles stored once per session', () => {
+  let raw: pg.Client;
+  const schemas: string[] = [];
+  beforeAll(async () => {
+    raw = await rawClient();
+  });
+  afterAll(async () => {
+    await raw.end();
+    for (const schema of schemas) await dropSchema(schema);
+  });
+  const schema = (prefix: string) => {
+    const name = uniqueSchema(prefix);
+    schemas.push(name);
+    return name;
+  };
+
+  it('reads records back as written, and fails loudly on a stored handle changed below the API', async () => {
+    const name = schema('carried');
+    const store = await createPostgresStore({ connectionString: PG_URL, schema: name, maxConnections: 2 });
+    try {
+      const records = await compactingSession(store);
+      expect(await compactingSession(createMemoryStore())).toEqual(records);
+      for (const record of records) expect(await store.record('carried', record.id)).toEqual(record);
+      const distinct = new Set(records.flatMap((record) => record.handles.map((handle) => JSON.stringify(handle))));
+      const count = await raw.query(`SELECT COUNT(*)::int AS n FROM "${name}".record_handles`);
+      expect(count.rows[0].n).toBe(distinct.size);
+      await expect(raw.query(`DELETE FROM "${name}".record_handles`)).rejects.toThrow(/immutable/);
+      await raw.query(`DROP TRIGGER record_handles_immutable ON "${name}".record_handles`);
+      await raw.query(
+        `UPDATE "${name}".record_handles SET json = jsonb_set(json::jsonb, '{text}', '"eu-west-1"')::text`,
+      );
+      await expectLedgerError(store.records('carried'), ImmutableSpanError, 'IMMUTABLE_SPAN', [
+        /changed after it was written/,
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('opens a version 3 schema: its inline records still load and verify, new records are stored by id', async () => {
+    const name = schema('carried_v3');
+    const trigram = await raw.query(
+      "SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'",
+    );
+    const path = [name, ...trigram.rows.map((row: { schema: string }) => row.schema)].map((s) => `"${s}"`).join(', ');
+    await raw.query('BEGIN');
+    await raw.query(`CREATE SCHEMA "${name}"`);
+    await raw.query(`SET LOCAL search_path TO ${path}`);
+    await raw.query(
+      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (let version = 0; version < 3; version += 1) {
+      await raw.query(PG_MIGRATIONS[version]!);
+      await raw.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
+    }
+    const inline = hashedRecord('s', 0);
+    await raw.query("INSERT INTO sessions (id, tenant_id, created_at) VALUES ('s', NULL, 'then')");
+    await raw.query(
+      "INSERT INTO records (session_id, id, ordinal, type, json, created_at) VALUES ('s', $1, 0, 'summary', $2, 'then')",
+      [inline.id, JSON.stringify(inline)],
+    );
+    await raw.query('COMMIT');
+    const store = await createPostgresStore({ connectionString: PG_URL, schema: name, maxConnections: 2 });
+    try {
+      expect(await store.records('s')).toEqual([inline]);
+      expect(await store.record('s', inline.id)).toEqual(inline);
+      await store.append('s', 0, [entry('user', 'deploy to eu-west-2b', [{ kind: 'identifier', text: 'eu-west-2b' }])]);
+      expect((await store.searchText('s', 'west-2', 5)).map((hit) => hit.seq)).toEqual([0]);
+      const next = hashedRecord('s', 1);
+      await store.writeRecord(next);
+      expect(await store.records('s')).toEqual([inline, next]);
+      const ids = await raw.query(`SELECT handle_ids FROM "${name}".records ORDER BY ordinal`);
+      expect(ids.rows.map((row: { handle_ids: string | null }) => row.handle_ids)).toEqual([null, '0']);
+    } finally {
+      await store.close();
+    }
+  });
+});
