@@ -68,7 +68,9 @@ export function resolveWindowConfig(
   const fixed = systemPromptTokens + ledgerBudgetTokens(config);
   if (problems.length === 0 && fixed > config.maxTokens) {
     problems.push(
-      `the fixed parts of the context (system prompt ${systemPromptTokens} + handleBudgetTokens ${config.handleBudgetTokens} + summaryBudgetTokens ${config.summaryBudgetTokens} + ledger frame ${LEDGER_FRAME_TOKENS} = ${fixed} tokens) exceed maxTokens ${config.maxTokens}`,
+      `the fixed parts of the context (system prompt ${systemPromptTokens} + handleBudgetTokens ${config.handleBudgetTokens} + ` +
+        `summaryBudgetTokens ${config.summaryBudgetTokens} + ledger frame ${LEDGER_FRAME_TOKENS} = ${fixed} tokens) ` +
+        `exceed maxTokens ${config.maxTokens}`,
     );
   }
   if (problems.length > 0) {

@@ -211,7 +211,9 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       status: 'gap',
       results: unverified,
       gap,
-      note: `Not resolvable through the handle index, and record ${gap?.recordId ?? '?'} is lossy: treat this as a known gap. ${gap?.reread ?? ''} Any results shown are unverified context, not memory.`,
+      note:
+        `Not resolvable through the handle index, and record ${gap?.recordId ?? '?'} is lossy: treat this as a known gap. ` +
+        `${gap?.reread ?? ''} Any results shown are unverified context, not memory.`,
     };
   }
   return {

@@ -225,7 +225,8 @@ export class LedgerSession {
       while (rendered.tokens > maxTokens) {
         if (this.originals.length === 0) {
           throw new ContextBudgetError(
-            `Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.`,
+            `Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. ` +
+              'Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.',
             { sessionId: this.id, tokens: rendered.tokens, maxTokens },
           );
         }

@@ -185,7 +185,8 @@ export function ledgerBlock(state: WindowState): string | undefined {
     if (gaps.length > 3) lines.push(`- and ${gaps.length - 3} earlier gaps (list them with the gaps tool).`);
   }
   lines.push(
-    'To get an original back verbatim, recall it by handle, span id (sha256:...) or record id; results are labelled verified, unverified or gap. Never fill a gap from memory.',
+    'To get an original back verbatim, recall it by handle, span id (sha256:...) or record id; ' +
+      'results are labelled verified, unverified or gap. Never fill a gap from memory.',
   );
   return lines.join('\n');
 }

@@ -73,7 +73,8 @@ export function renderChart(chart: SurvivalChart): string {
   for (const percent of [0, 25, 50, 75, 100]) {
     const y = TOP + plot - (plot * percent) / 100;
     parts.push(
-      `<line x1="${LEFT}" x2="${width - 6}" y1="${y}" y2="${y}" class="grid"/><text x="${LEFT - 6}" y="${y + 4}" class="axis" text-anchor="end">${percent}%</text>`,
+      `<line x1="${LEFT}" x2="${width - 6}" y1="${y}" y2="${y}" class="grid"/>` +
+        `<text x="${LEFT - 6}" y="${y + 4}" class="axis" text-anchor="end">${percent}%</text>`,
     );
   }
   chart.groups.forEach((group, groupIndex) => {
@@ -85,8 +86,10 @@ export function renderChart(chart: SurvivalChart): string {
         const height = bar.of > 0 ? (plot * Math.min(segment.value, bar.of)) / bar.of : 0;
         y -= height;
         const series = chart.series[segment.series];
+        const tooltip = `${group.label}, ${series?.name ?? ''}: ${segment.value} of ${bar.of}`;
         parts.push(
-          `<rect x="${x}" y="${y.toFixed(1)}" width="${barWidth}" height="${height.toFixed(1)}" fill="${series?.color ?? '#888'}"><title>${escapeHtml(`${group.label}, ${series?.name ?? ''}: ${segment.value} of ${bar.of}`)}</title></rect>`,
+          `<rect x="${x}" y="${y.toFixed(1)}" width="${barWidth}" height="${height.toFixed(1)}" fill="${series?.color ?? '#888'}">` +
+            `<title>${escapeHtml(tooltip)}</title></rect>`,
         );
       }
       if (barWidth >= 16)
@@ -104,12 +107,14 @@ export function renderChart(chart: SurvivalChart): string {
   const legend = chart.series
     .map(
       (series, index) =>
-        `<rect x="${LEFT + index * 190}" y="${HEIGHT - 18}" width="12" height="12" fill="${series.color}"/><text x="${LEFT + index * 190 + 17}" y="${HEIGHT - 8}" class="axis">${escapeHtml(series.name)}</text>`,
+        `<rect x="${LEFT + index * 190}" y="${HEIGHT - 18}" width="12" height="12" fill="${series.color}"/>` +
+        `<text x="${LEFT + index * 190 + 17}" y="${HEIGHT - 8}" class="axis">${escapeHtml(series.name)}</text>`,
     )
     .join('');
   return (
     `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption>` +
-    `<svg role="img" aria-label="${escapeHtml(chart.title)}" data-testid="${escapeHtml(chart.testId)}" width="${width}" height="${HEIGHT}" viewBox="0 0 ${width} ${HEIGHT}">` +
+    `<svg role="img" aria-label="${escapeHtml(chart.title)}" data-testid="${escapeHtml(chart.testId)}"` +
+    ` width="${width}" height="${HEIGHT}" viewBox="0 0 ${width} ${HEIGHT}">` +
     `${parts.join('')}${legend}</svg></figure>`
   );
 }

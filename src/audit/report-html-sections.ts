@@ -23,6 +23,38 @@ function cell(testId: string, value: number | string): string {
   return `<td data-testid="${testId}">${escapeHtml(String(value))}</td>`;
 }
 
+/** A table's header row; the labels are fixed report text (HTML), not transcript text. */
+export function headerRow(labels: readonly string[]): string {
+  return `<tr>${labels.map((label) => `<th>${label}</th>`).join('')}</tr>`;
+}
+
+/** One row of the side-by-side numbers: a label (HTML) and the agent's and context-ledger's cells. */
+function numbersRow(label: string, agent: string, ledgerCell: string): string {
+  return `<tr><th>${label}</th>${agent}${ledgerCell}</tr>`;
+}
+
+/** The lossless/lossy flag of a record, coloured. */
+function flag(reversible: boolean): string {
+  return reversible ? '<span class="ok">lossless</span>' : '<span class="bad">lossy</span>';
+}
+
+const LOST_HEAD = headerRow(['kind', 'handle (verbatim)', 'first seen', 'role', 'source label', 'context-ledger']);
+const NUMBERS_HEAD = headerRow(['', "agent's own summary", 'context-ledger at the same footprint']);
+const LINEAGE_HEAD = headerRow([
+  'gen',
+  'writer',
+  'record',
+  'depth',
+  'flag',
+  'tokens',
+  'seq',
+  'handles in window',
+  'in checkpoint',
+  'future-needed in window',
+  'reachable',
+  'ancestors',
+]);
+
 function kindsOf(...maps: readonly Partial<Record<HandleKind, number>>[]): HandleKind[] {
   return HANDLE_KINDS.filter((kind) => maps.some((map) => (map[kind] ?? 0) > 0));
 }
@@ -87,16 +119,59 @@ function recallCell(handle: FutureNeededHandle): string {
   return `recall: ${handle.ledgerRecall}`;
 }
 
-function sourceCells(handle: HandleSource, sessionNumber: number): string {
-  return (
-    `<td>${escapeHtml(handle.kind)}</td><td class="handle"><code>${escapeHtml(handle.text)}</code></td>` +
-    `<td><a href="#${spanAnchor(sessionNumber, handle.firstSeq)}">seq ${handle.firstSeq}</a></td><td>${escapeHtml(handle.role)}</td><td class="label">${escapeHtml(handle.firstLabel ?? '')}</td>`
-  );
+/** The cells naming a handle and where it was first seen: kind, text, seq (a link to its span), role, label. */
+export function sourceCells(handle: HandleSource, sessionNumber: number): string {
+  return [
+    `<td>${escapeHtml(handle.kind)}</td>`,
+    `<td class="handle"><code>${escapeHtml(handle.text)}</code></td>`,
+    `<td><a href="#${spanAnchor(sessionNumber, handle.firstSeq)}">seq ${handle.firstSeq}</a></td>`,
+    `<td>${escapeHtml(handle.role)}</td>`,
+    `<td class="label">${escapeHtml(handle.firstLabel ?? '')}</td>`,
+  ].join('');
+}
+
+function numbersTable(compaction: CompactionAudit, keptByAgent: number): string {
+  const { ledger, futureNeeded } = compaction;
+  return [
+    '<table class="numbers">',
+    NUMBERS_HEAD,
+    numbersRow(
+      'tokens in the window',
+      cell('agent-tokens', compaction.agentSummaryTokens),
+      cell('ledger-tokens', ledger.tokens),
+    ),
+    numbersRow(
+      `future-needed handles kept in the window, of <span data-testid="future-needed">${futureNeeded.length}</span>`,
+      cell('agent-kept', keptByAgent),
+      cell('ledger-in-window', ledger.futureNeededInWindow),
+    ),
+    numbersRow(
+      'future-needed handles reachable with one recall',
+      cell('agent-reachable', keptByAgent),
+      cell('ledger-reachable', ledger.futureNeededReachable),
+    ),
+    numbersRow(
+      `user constraints kept, of <span data-testid="user-constraints">${compaction.userConstraints}</span>`,
+      cell('agent-constraints-kept', compaction.userConstraints - compaction.lostConstraints.length),
+      cell('ledger-constraints-kept', ledger.constraintsKept),
+    ),
+    numbersRow(
+      `handles before the boundary kept verbatim, of <span data-testid="handles-before">${totalOf(compaction.handlesBefore)}</span>`,
+      cell('agent-handles-kept', totalOf(compaction.keptByAgent)),
+      cell('ledger-handles-kept', totalOf(ledger.keptInWindow)),
+    ),
+    numbersRow(
+      'record',
+      '<td>lossy (external summary)</td>',
+      `<td><code>${escapeHtml(ledger.recordId)}</code> ${flag(ledger.reversible)}</td>`,
+    ),
+    '</table>',
+  ].join('\n');
 }
 
 /** The side-by-side section of one agent compaction. */
 export function compactionSection(compaction: CompactionAudit, index: number, sessionNumber: number): string {
-  const { ledger, futureNeeded } = compaction;
+  const { futureNeeded } = compaction;
   const keptByAgent = futureNeeded.filter((handle) => handle.keptByAgent).length;
   const lost = futureNeeded.filter((handle) => !handle.keptByAgent);
   const prefix = `s${sessionNumber}-c${index}`;
@@ -107,45 +182,49 @@ export function compactionSection(compaction: CompactionAudit, index: number, se
     )
     .join('');
   const constraintRows = compaction.lostConstraints
-    .map(
-      (handle) =>
-        `<tr data-testid="lost-constraint">${sourceCells(handle, sessionNumber)}<td>${handle.inLedgerWindow ? 'pinned in the window' : 'not in the window'}</td></tr>`,
-    )
+    .map((handle) => {
+      const pinned = handle.inLedgerWindow ? 'pinned in the window' : 'not in the window';
+      return `<tr data-testid="lost-constraint">${sourceCells(handle, sessionNumber)}<td>${pinned}</td></tr>`;
+    })
     .join('');
-  const head =
-    '<tr><th>kind</th><th>handle (verbatim)</th><th>first seen</th><th>role</th><th>source label</th><th>context-ledger</th></tr>';
-  return `<div class="compaction" id="${prefix}" data-compaction="${index}">
-<h3>Compaction ${index + 1} at seq ${compaction.seqBoundary} <small>${escapeHtml(compaction.summarizer)}${compaction.label ? ` · ${escapeHtml(compaction.label)}` : ''}</small></h3>
-<table class="numbers">
-<tr><th></th><th>agent's own summary</th><th>context-ledger at the same footprint</th></tr>
-<tr><th>tokens in the window</th>${cell('agent-tokens', compaction.agentSummaryTokens)}${cell('ledger-tokens', ledger.tokens)}</tr>
-<tr><th>future-needed handles kept in the window, of <span data-testid="future-needed">${futureNeeded.length}</span></th>${cell('agent-kept', keptByAgent)}${cell('ledger-in-window', ledger.futureNeededInWindow)}</tr>
-<tr><th>future-needed handles reachable with one recall</th>${cell('agent-reachable', keptByAgent)}${cell('ledger-reachable', ledger.futureNeededReachable)}</tr>
-<tr><th>user constraints kept, of <span data-testid="user-constraints">${compaction.userConstraints}</span></th>${cell('agent-constraints-kept', compaction.userConstraints - compaction.lostConstraints.length)}${cell('ledger-constraints-kept', ledger.constraintsKept)}</tr>
-<tr><th>handles before the boundary kept verbatim, of <span data-testid="handles-before">${totalOf(compaction.handlesBefore)}</span></th>${cell('agent-handles-kept', totalOf(compaction.keptByAgent))}${cell('ledger-handles-kept', totalOf(ledger.keptInWindow))}</tr>
-<tr><th>record</th><td>lossy (external summary)</td><td><code>${escapeHtml(ledger.recordId)}</code> ${ledger.reversible ? '<span class="ok">lossless</span>' : '<span class="bad">lossy</span>'}</td></tr>
-</table>
-${compactionChart(compaction, `${prefix}-chart`)}
-<h4>Future-needed handles the agent's summary lost (<span data-testid="lost-count">${lost.length}</span>)</h4>
-${lost.length > 0 ? `<table class="lost" data-testid="lost-table">${head}${rows}</table>` : '<p>None.</p>'}
-<h4>User constraints missing from the agent's summary (<span data-testid="lost-constraints-count">${compaction.lostConstraints.length}</span>)</h4>
-${constraintRows ? `<table class="lost">${head}${constraintRows}</table>` : '<p>None.</p>'}
-</div>`;
+  const label = compaction.label ? ` · ${escapeHtml(compaction.label)}` : '';
+  const lostConstraints = compaction.lostConstraints.length;
+  return [
+    `<div class="compaction" id="${prefix}" data-compaction="${index}">`,
+    `<h3>Compaction ${index + 1} at seq ${compaction.seqBoundary} <small>${escapeHtml(compaction.summarizer)}${label}</small></h3>`,
+    numbersTable(compaction, keptByAgent),
+    compactionChart(compaction, `${prefix}-chart`),
+    `<h4>Future-needed handles the agent's summary lost (<span data-testid="lost-count">${lost.length}</span>)</h4>`,
+    lost.length > 0 ? `<table class="lost" data-testid="lost-table">${LOST_HEAD}${rows}</table>` : '<p>None.</p>',
+    `<h4>User constraints missing from the agent's summary (<span data-testid="lost-constraints-count">${lostConstraints}</span>)</h4>`,
+    constraintRows ? `<table class="lost">${LOST_HEAD}${constraintRows}</table>` : '<p>None.</p>',
+    '</div>',
+  ].join('\n');
 }
 
 /** The lineage table of a session's generations. */
 export function lineageSection(generations: readonly GenerationAudit[]): string {
   const rows = generations
-    .map(
-      (generation) =>
-        `<tr data-testid="generation"><td>${generation.generation}</td><td>${escapeHtml(generation.writer)}</td><td><code>${escapeHtml(generation.recordId)}</code></td><td>${generation.depth}</td>` +
-        `<td>${generation.reversible ? '<span class="ok">lossless</span>' : '<span class="bad">lossy</span>'}</td><td data-testid="generation-tokens">${generation.tokens}</td><td>${generation.fromSeq}–${generation.toSeq}</td>` +
-        `<td>${totalOf(generation.keptInWindow)} / ${totalOf(generation.handlesBefore)}</td><td>${totalOf(generation.keptInCheckpoint)}</td>` +
-        `<td data-testid="generation-future-needed">${generation.futureNeededInWindow} / ${generation.futureNeeded}</td><td>${generation.futureNeededReachable}</td><td>${generation.ancestors.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}</td></tr>`,
-    )
+    .map((generation) => `<tr data-testid="generation">${lineageCells(generation)}</tr>`)
     .join('');
-  return `<h3>Lineage of compaction generations</h3>
-<table class="lineage"><tr><th>gen</th><th>writer</th><th>record</th><th>depth</th><th>flag</th><th>tokens</th><th>seq</th><th>handles in window</th><th>in checkpoint</th><th>future-needed in window</th><th>reachable</th><th>ancestors</th></tr>${rows}</table>`;
+  return `<h3>Lineage of compaction generations</h3>\n<table class="lineage">${LINEAGE_HEAD}${rows}</table>`;
+}
+
+function lineageCells(generation: GenerationAudit): string {
+  return [
+    `<td>${generation.generation}</td>`,
+    `<td>${escapeHtml(generation.writer)}</td>`,
+    `<td><code>${escapeHtml(generation.recordId)}</code></td>`,
+    `<td>${generation.depth}</td>`,
+    `<td>${flag(generation.reversible)}</td>`,
+    `<td data-testid="generation-tokens">${generation.tokens}</td>`,
+    `<td>${generation.fromSeq}–${generation.toSeq}</td>`,
+    `<td>${totalOf(generation.keptInWindow)} / ${totalOf(generation.handlesBefore)}</td>`,
+    `<td>${totalOf(generation.keptInCheckpoint)}</td>`,
+    `<td data-testid="generation-future-needed">${generation.futureNeededInWindow} / ${generation.futureNeeded}</td>`,
+    `<td>${generation.futureNeededReachable}</td>`,
+    `<td>${generation.ancestors.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}</td>`,
+  ].join('');
 }
 
 /** Survival by generation (all kinds) for a replayed session. */
@@ -211,17 +290,28 @@ export function generationKindChart(generation: GenerationAudit, testId: string)
 /** Gaps and the appendix of source spans. */
 export function gapsAndAppendix(session: SessionAudit, sessionNumber: number): string {
   const gaps = session.gaps
-    .map(
-      (gap) =>
-        `<li data-testid="gap"><code>${escapeHtml(gap.recordId)}</code> (${escapeHtml(gap.type)}, seq ${gap.droppedRange.fromSeq}–${gap.droppedRange.toSeq}, originals ${gap.originalsStored ? 'stored' : 'NOT stored'}): ${escapeHtml(gap.reasons.join('; '))}<br><small>${escapeHtml(gap.reread)}</small></li>`,
-    )
+    .map((gap) => {
+      const { fromSeq, toSeq } = gap.droppedRange;
+      const originals = gap.originalsStored ? 'stored' : 'NOT stored';
+      return (
+        `<li data-testid="gap"><code>${escapeHtml(gap.recordId)}</code> ` +
+        `(${escapeHtml(gap.type)}, seq ${fromSeq}–${toSeq}, originals ${originals}): ${escapeHtml(gap.reasons.join('; '))}` +
+        `<br><small>${escapeHtml(gap.reread)}</small></li>`
+      );
+    })
     .join('');
   const spans = session.sourceSpans
-    .map(
-      (span) =>
-        `<div class="span" id="${spanAnchor(sessionNumber, span.seq)}"><h4>seq ${span.seq} · ${escapeHtml(span.role)}${span.label ? ` · <code>${escapeHtml(span.label)}</code>` : ''}</h4><pre>${escapeHtml(span.excerpt)}</pre></div>`,
-    )
+    .map((span) => {
+      const label = span.label ? ` · <code>${escapeHtml(span.label)}</code>` : '';
+      return (
+        `<div class="span" id="${spanAnchor(sessionNumber, span.seq)}">` +
+        `<h4>seq ${span.seq} · ${escapeHtml(span.role)}${label}</h4><pre>${escapeHtml(span.excerpt)}</pre></div>`
+      );
+    })
     .join('');
-  return `<h3>Gaps (<span data-testid="gap-count">${session.gaps.length}</span>)</h3>${gaps ? `<ul class="gaps">${gaps}</ul>` : '<p>None: every record is lossless.</p>'}
-<details class="appendix" open><summary>Source spans that held the lost handles (${session.sourceSpans.length})</summary>${spans || '<p>None.</p>'}</details>`;
+  const gapList = gaps ? `<ul class="gaps">${gaps}</ul>` : '<p>None: every record is lossless.</p>';
+  const appendix =
+    '<details class="appendix" open>' +
+    `<summary>Source spans that held the lost handles (${session.sourceSpans.length})</summary>${spans || '<p>None.</p>'}</details>`;
+  return `<h3>Gaps (<span data-testid="gap-count">${session.gaps.length}</span>)</h3>${gapList}\n${appendix}`;
 }

@@ -19,6 +19,15 @@ export function totalOf(counts: KindCounts): number {
   return Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0);
 }
 
+function flag(reversible: boolean): string {
+  return reversible ? 'lossless' : 'LOSSY';
+}
+
+/** `1 compaction`, `2 compactions`. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 function kinds(counts: KindCounts): string {
   const entries = Object.entries(counts).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
   return entries.map(([kind, count]) => `${kind} ${count}`).join(', ') || 'none';
@@ -26,7 +35,8 @@ function kinds(counts: KindCounts): string {
 
 function source(handle: HandleSource): string {
   const text = handle.text.length > 90 ? `${handle.text.slice(0, 87)}…` : handle.text;
-  return `${handle.kind.padEnd(10)} ${JSON.stringify(text)}  first at seq ${handle.firstSeq} (${handle.role}${handle.firstLabel ? `, ${handle.firstLabel}` : ''})`;
+  const label = handle.firstLabel ? `, ${handle.firstLabel}` : '';
+  return `${handle.kind.padEnd(10)} ${JSON.stringify(text)}  first at seq ${handle.firstSeq} (${handle.role}${label})`;
 }
 
 function printList(print: (line: string) => void, items: readonly HandleSource[]): void {
@@ -37,19 +47,21 @@ function printList(print: (line: string) => void, items: readonly HandleSource[]
 function printCompaction(print: (line: string) => void, compaction: CompactionAudit, index: number): void {
   const { ledger, futureNeeded } = compaction;
   const keptByAgent = futureNeeded.filter((handle) => handle.keptByAgent).length;
+  const label = compaction.label ? `, ${compaction.label}` : '';
+  print(`  compaction ${index + 1} at seq ${compaction.seqBoundary} (${compaction.summarizer}${label})`);
   print(
-    `  compaction ${index + 1} at seq ${compaction.seqBoundary} (${compaction.summarizer}${compaction.label ? `, ${compaction.label}` : ''})`,
-  );
-  print(
-    `    handles before the boundary: ${totalOf(compaction.handlesBefore)} (${kinds(compaction.handlesBefore)}); its summary kept ${totalOf(compaction.keptByAgent)} verbatim`,
+    `    handles before the boundary: ${totalOf(compaction.handlesBefore)} (${kinds(compaction.handlesBefore)}); ` +
+      `its summary kept ${totalOf(compaction.keptByAgent)} verbatim`,
   );
   print(`    future-needed handles (used after the boundary, seen before it): ${futureNeeded.length}`);
   print(`      kept by the agent's summary (${compaction.agentSummaryTokens} tokens):       ${keptByAgent}`);
   print(
-    `      kept by context-ledger at the same footprint (${ledger.tokens} tokens): ${ledger.futureNeededInWindow} in the window, ${ledger.futureNeededReachable} reachable with one recall (record ${ledger.recordId}, ${ledger.reversible ? 'lossless' : 'LOSSY'})`,
+    `      kept by context-ledger at the same footprint (${ledger.tokens} tokens): ${ledger.futureNeededInWindow} in the window, ` +
+      `${ledger.futureNeededReachable} reachable with one recall (record ${ledger.recordId}, ${flag(ledger.reversible)})`,
   );
   print(
-    `    user constraints before the boundary: ${compaction.userConstraints}; missing from the agent's summary: ${compaction.lostConstraints.length}; pinned by context-ledger: ${ledger.constraintsKept}`,
+    `    user constraints before the boundary: ${compaction.userConstraints}; ` +
+      `missing from the agent's summary: ${compaction.lostConstraints.length}; pinned by context-ledger: ${ledger.constraintsKept}`,
   );
   printList(print, compaction.lostConstraints);
   const lost = futureNeeded.filter((handle) => !handle.keptByAgent);
@@ -61,27 +73,33 @@ function printCompaction(print: (line: string) => void, compaction: CompactionAu
 
 function printGeneration(print: (line: string) => void, generation: GenerationAudit): void {
   print(
-    `  generation ${generation.generation} ${generation.recordId}: depth ${generation.depth}, ${generation.reversible ? 'lossless' : 'LOSSY'}, ${generation.tokens} tokens, seq ${generation.fromSeq}-${generation.toSeq}; ` +
-      `handles ${totalOf(generation.keptInWindow)} in the window, ${totalOf(generation.keptInCheckpoint)} in the checkpoint, of ${totalOf(generation.handlesBefore)}; ` +
-      `future-needed ${generation.futureNeeded}: ${generation.futureNeededInWindow} in the window, ${generation.futureNeededReachable} reachable`,
+    `  generation ${generation.generation} ${generation.recordId}: depth ${generation.depth}, ${flag(generation.reversible)}, ` +
+      `${generation.tokens} tokens, seq ${generation.fromSeq}-${generation.toSeq}; ` +
+      `handles ${totalOf(generation.keptInWindow)} in the window, ${totalOf(generation.keptInCheckpoint)} in the checkpoint, ` +
+      `of ${totalOf(generation.handlesBefore)}; ` +
+      `future-needed ${generation.futureNeeded}: ${generation.futureNeededInWindow} in the window, ` +
+      `${generation.futureNeededReachable} reachable`,
   );
 }
 
 function printSession(print: (line: string) => void, session: SessionAudit): void {
   if (session.mode === 'agent') {
     print(
-      `session ${session.sessionId}: ${session.spans} spans, ${session.compactions.length} agent compaction${session.compactions.length === 1 ? '' : 's'}`,
+      `session ${session.sessionId}: ${session.spans} spans, ${counted(session.compactions.length, 'agent compaction')}`,
     );
     session.compactions.forEach((compaction, index) => printCompaction(print, compaction, index));
   } else {
     print(
-      `session ${session.sessionId}: ${session.spans} spans, no agent compaction: replayed through context-ledger, ${session.generations.length} compaction${session.generations.length === 1 ? '' : 's'}`,
+      `session ${session.sessionId}: ${session.spans} spans, no agent compaction: replayed through context-ledger, ` +
+        counted(session.generations.length, 'compaction'),
     );
     for (const generation of session.generations) printGeneration(print, generation);
   }
-  print(
-    `  gaps: ${session.gaps.length}${session.gaps.map((gap) => `\n    ${gap.recordId} (${gap.type}, seq ${gap.droppedRange.fromSeq}-${gap.droppedRange.toSeq}): ${gap.reasons[0] ?? 'lossy'}`).join('')}`,
+  const gaps = session.gaps.map(
+    (gap) =>
+      `\n    ${gap.recordId} (${gap.type}, seq ${gap.droppedRange.fromSeq}-${gap.droppedRange.toSeq}): ${gap.reasons[0] ?? 'lossy'}`,
   );
+  print(`  gaps: ${session.gaps.length}${gaps.join('')}`);
 }
 
 /** Print the readable report. */

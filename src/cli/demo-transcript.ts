@@ -44,7 +44,8 @@ export function demoTranscript(): TranscriptMessage[] {
   );
   say(
     'assistant',
-    'The config says max_retries: 7 and points at payments-db.eu-west-2b.internal:5432, which matches the replica you gave. The failures are connection timeouts, so I will look at the network path next.',
+    'The config says max_retries: 7 and points at payments-db.eu-west-2b.internal:5432, which matches the replica you gave. ' +
+      'The failures are connection timeouts, so I will look at the network path next.',
   );
   for (let round = 0; round < 14; round++) {
     const host = `10.0.${3 + (round % 4)}.${10 + round}`;
@@ -56,14 +57,18 @@ export function demoTranscript(): TranscriptMessage[] {
     tool(
       'bash',
       {
-        command: `psql "postgres://app@payments-db.eu-west-2b.internal:5432/payments" -c "select count(*) from charges where created_at > now() - interval '${round + 1} hour'"`,
+        command:
+          'psql "postgres://app@payments-db.eu-west-2b.internal:5432/payments" ' +
+          `-c "select count(*) from charges where created_at > now() - interval '${round + 1} hour'"`,
       },
       queryOutput(round),
     );
     if (round % 3 === 0) say('user', `Any progress? The on-call channel is asking about INC-${2290 + round}.`);
     say(
       'assistant',
-      `Round ${round + 1}: pod ${host} restarted after ${round + 2} failed health checks; the replica answers queries, so the database itself is up. Next I will compare the deployment manifest against release v2.${14 + round}.0.`,
+      `Round ${round + 1}: pod ${host} restarted after ${round + 2} failed health checks; ` +
+        'the replica answers queries, so the database itself is up. ' +
+        `Next I will compare the deployment manifest against release v2.${14 + round}.0.`,
     );
     tool('read_file', { path: `deploy/k8s/payments-api.v2.${14 + round}.yaml` }, manifest(round));
   }
@@ -74,11 +79,15 @@ export function demoTranscript(): TranscriptMessage[] {
   tool(
     'bash',
     { command: 'grep -rn "eu-west-1" deploy/ config/ || true' },
-    'deploy/k8s/payments-api.v2.27.yaml:41:        - name: PAYMENTS_DB_REPLICA\ndeploy/k8s/payments-api.v2.27.yaml:42:          value: eu-west-1',
+    [
+      'deploy/k8s/payments-api.v2.27.yaml:41:        - name: PAYMENTS_DB_REPLICA',
+      'deploy/k8s/payments-api.v2.27.yaml:42:          value: eu-west-1',
+    ].join('\n'),
   );
   say(
     'assistant',
-    'Found it: release v2.27.0 overrides PAYMENTS_DB_REPLICA with eu-west-1 in deploy/k8s/payments-api.v2.27.yaml line 42. That replica is read-only, so every write times out after 7 retries.',
+    'Found it: release v2.27.0 overrides PAYMENTS_DB_REPLICA with eu-west-1 in deploy/k8s/payments-api.v2.27.yaml line 42. ' +
+      'That replica is read-only, so every write times out after 7 retries.',
   );
   tool(
     'edit_file',
@@ -91,7 +100,11 @@ export function demoTranscript(): TranscriptMessage[] {
       command:
         'kubectl -n payments rollout restart deploy/payments-api && kubectl -n payments rollout status deploy/payments-api',
     },
-    'deployment.apps/payments-api restarted\nWaiting for deployment "payments-api" rollout to finish: 1 of 3 updated replicas are available...\ndeployment "payments-api" successfully rolled out',
+    [
+      'deployment.apps/payments-api restarted',
+      'Waiting for deployment "payments-api" rollout to finish: 1 of 3 updated replicas are available...',
+      'deployment "payments-api" successfully rolled out',
+    ].join('\n'),
   );
   say('assistant', 'The rollout finished and writes now go to eu-west-2b. I kept the retry ceiling of 7 unchanged.');
   say(
@@ -130,23 +143,21 @@ function logLines(offset: number, count: number): string {
     const second = String((offset + index * 7) % 60).padStart(2, '0');
     const minute = String(10 + Math.floor(index / 4)).padStart(2, '0');
     const kind = index % 5;
+    const at = `2026-11-12T09:${minute}:${second}Z`;
     if (kind === 0)
       lines.push(
-        `2026-11-12T09:${minute}:${second}Z ERROR payments-api Error: connect ETIMEDOUT 10.0.3.${17 + (index % 9)}:5432 (attempt ${1 + (index % 7)}/7)`,
+        `${at} ERROR payments-api Error: connect ETIMEDOUT 10.0.3.${17 + (index % 9)}:5432 (attempt ${1 + (index % 7)}/7)`,
       );
     else if (kind === 1)
-      lines.push(
-        `2026-11-12T09:${minute}:${second}Z WARN  payments-api retrying charge ch_${(4821 + index * 13).toString(16)} after 250ms backoff`,
-      );
+      lines.push(`${at} WARN  payments-api retrying charge ch_${(4821 + index * 13).toString(16)} after 250ms backoff`);
     else if (kind === 2)
       lines.push(
-        `2026-11-12T09:${minute}:${second}Z INFO  payments-api request_id=req-${(90412 + index * 31).toString(36)} POST /v1/charges 503 in 3004ms`,
+        `${at} INFO  payments-api request_id=req-${(90412 + index * 31).toString(36)} POST /v1/charges 503 in 3004ms`,
       );
-    else if (kind === 3)
-      lines.push(`2026-11-12T09:${minute}:${second}Z INFO  payments-api health check /healthz ok in ${12 + index}ms`);
+    else if (kind === 3) lines.push(`${at} INFO  payments-api health check /healthz ok in ${12 + index}ms`);
     else
       lines.push(
-        `2026-11-12T09:${minute}:${second}Z ERROR payments-api FATAL: could not write to replica: cannot execute INSERT in a read-only transaction`,
+        `${at} ERROR payments-api FATAL: could not write to replica: cannot execute INSERT in a read-only transaction`,
       );
   }
   return lines.join('\n');
@@ -167,7 +178,8 @@ function podDescription(round: number, host: string): string {
     '    Liveness:       http-get http://:8080/healthz delay=10s timeout=3s period=10s',
     'Events:',
     `  Warning  Unhealthy  ${round + 3}m  kubelet  Readiness probe failed: Get "http://${host}:8080/readyz": context deadline exceeded`,
-    `  Normal   Pulled     ${round + 5}m  kubelet  Container image "registry.internal/payments-api:v2.${14 + round}.0" already present on machine`,
+    `  Normal   Pulled     ${round + 5}m  kubelet  ` +
+      `Container image "registry.internal/payments-api:v2.${14 + round}.0" already present on machine`,
   ].join('\n');
 }
 

@@ -36,15 +36,14 @@ export function toOpenAiJsonl(messages: readonly TranscriptMessage[]): string {
 
 function showRecall(print: (line: string) => void, result: RecallResult): void {
   print(`recall ${JSON.stringify(result.query)} -> ${result.status.toUpperCase()}: ${result.note}`);
-  for (const hit of result.results.slice(0, 3))
-    print(
-      `    [${hit.status}] seq ${hit.seq} ${hit.spanId.slice(0, 19)}…  ${hit.text.split('\n').find((line) => line.includes(result.query)) ?? hit.text.slice(0, 100)}`,
-    );
+  for (const hit of result.results.slice(0, 3)) {
+    const line = hit.text.split('\n').find((candidate) => candidate.includes(result.query)) ?? hit.text.slice(0, 100);
+    print(`    [${hit.status}] seq ${hit.seq} ${hit.spanId.slice(0, 19)}…  ${line}`);
+  }
   if (result.gap) {
     const { fromSeq, toSeq } = result.gap.droppedRange;
-    print(
-      `    gap: record ${result.gap.recordId}, dropped ${toSeq < fromSeq ? 'history from before this ledger' : `seq ${fromSeq}-${toSeq}`}; ${result.gap.reread}`,
-    );
+    const dropped = toSeq < fromSeq ? 'history from before this ledger' : `seq ${fromSeq}-${toSeq}`;
+    print(`    gap: record ${result.gap.recordId}, dropped ${dropped}; ${result.gap.reread}`);
   }
 }
 
@@ -83,12 +82,15 @@ export async function runDemo(
       );
       continue;
     }
+    const flag = record.reversible ? 'lossless' : 'LOSSY';
     print(
-      `${record.id}  depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY'}  seq ${fromSeq}-${toSeq}  ancestors [${record.ancestors.join(', ')}]`,
+      `${record.id}  depth ${record.depth}  ${flag}  seq ${fromSeq}-${toSeq}  ancestors [${record.ancestors.join(', ')}]`,
     );
     const constraints = record.handles.filter((handle) => handle.kind === 'constraint');
+    const checkpoint = record.checkpointId ? ` (+ checkpoint ${record.checkpointId})` : '';
     print(
-      `    kept ${record.handles.length} handles in the window${record.checkpointId ? ` (+ checkpoint ${record.checkpointId})` : ''}; ${constraints.length} pinned constraints; summary ${record.summaryTokens} tokens`,
+      `    kept ${record.handles.length} handles in the window${checkpoint}; ` +
+        `${constraints.length} pinned constraints; summary ${record.summaryTokens} tokens`,
     );
     for (const handle of constraints.slice(0, 3)) print(`    pinned [${handle.role}] ${handle.text}`);
   }
@@ -122,7 +124,8 @@ export async function runDemo(
     const back = await logs.recall(masked.spanId);
     const first = back.results[0];
     print(
-      `recall "${masked.spanId.slice(0, 19)}…" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`,
+      `recall "${masked.spanId.slice(0, 19)}…" -> ${back.status.toUpperCase()}: ` +
+        `${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`,
     );
   } else {
     print(`(no tool result was masked: ${logs.records().length} records were written instead)`);

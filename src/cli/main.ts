@@ -45,7 +45,8 @@ program
   .description('replay a transcript through a session and show what each compaction kept')
   .argument(
     '<file>',
-    'transcript: OpenAI messages (JSON array or JSONL), Claude Code or Codex JSONL, Anthropic or AI SDK JSON, SWE-agent trajectories, LoCoMo',
+    'transcript: OpenAI messages (JSON array or JSONL), Claude Code or Codex JSONL, Anthropic or AI SDK JSON, ' +
+      'SWE-agent trajectories, LoCoMo',
   )
   .addOption(
     new Option('--format <format>', 'transcript format (auto-detected by default)')
@@ -102,10 +103,10 @@ program
     print(`${result.status.toUpperCase()}: ${result.note}`);
     for (const hit of result.results)
       print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
-    if (result.gap)
-      print(
-        `  gap: ${result.gap.recordId} dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}: ${result.gap.reread}`,
-      );
+    if (result.gap) {
+      const { fromSeq, toSeq } = result.gap.droppedRange;
+      print(`  gap: ${result.gap.recordId} dropped seq ${fromSeq}-${toSeq}: ${result.gap.reread}`);
+    }
   });
 
 program

@@ -22,9 +22,11 @@ export async function migrateCommand(options: MigrateCommandOptions, print: (lin
     const change =
       result.fromVersion === result.toVersion ? 'already current' : `migrated from version ${result.fromVersion}`;
     print(`${result.location}: schema ${result.schema} at version ${result.toVersion} (${change})`);
+    const problem = result.trigramProblem ? ` (${result.trigramProblem})` : '';
     print(
       result.trigramSchema === undefined
-        ? `free-text search: pg_trgm is not installed${result.trigramProblem ? ` (${result.trigramProblem})` : ''}; search uses ILIKE without an index. Install the extension (CREATE EXTENSION pg_trgm) and re-create the schema for indexed search.`
+        ? `free-text search: pg_trgm is not installed${problem}; search uses ILIKE without an index. ` +
+            'Install the extension (CREATE EXTENSION pg_trgm) and re-create the schema for indexed search.'
         : `free-text search: pg_trgm trigram index (extension in schema ${result.trigramSchema})`,
     );
     return;

@@ -88,9 +88,10 @@ export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
       const occurrence = stored[seq];
       if (!occurrence) throw differs(input, `its ${spans} spans end inside the message at ${item.where}`);
       if (occurrence.span.id !== piece.span.id) {
+        const label = occurrence.label ? ` (${occurrence.label})` : '';
         throw differs(
           input,
-          `span seq ${seq} is ${occurrence.span.id}${occurrence.label ? ` (${occurrence.label})` : ''}, the message at ${item.where} makes ${piece.span.id}`,
+          `span seq ${seq} is ${occurrence.span.id}${label}, the message at ${item.where} makes ${piece.span.id}`,
         );
       }
       seq++;

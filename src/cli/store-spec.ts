@@ -54,7 +54,8 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
     return loaded.createPostgresStore({ connectionString: spec });
   }
   throw new InvalidInputError(
-    `--store ${JSON.stringify(spec)} is not a store spec: use sqlite:PATH (default ${DEFAULT_STORE}), memory:, or postgres://USER@HOST:PORT/DB`,
+    `--store ${JSON.stringify(spec)} is not a store spec: ` +
+      `use sqlite:PATH (default ${DEFAULT_STORE}), memory:, or postgres://USER@HOST:PORT/DB`,
     { store: spec },
   );
 }

@@ -16,8 +16,15 @@ const bodySchema = z.union([
 ]);
 const messageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.unknown() }).loose();
 
-const MARKERS =
-  /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"|"tool_use_id"\s*:|^\s*\{\s*"system"\s*:|"source"\s*:\s*\{\s*"type"\s*:\s*"(base64|url|text|file)"/;
+/** Any of these in a file's head marks Anthropic Messages JSON: content block types, tool_use_id, a top-level system, a source block. */
+const MARKERS = new RegExp(
+  [
+    /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"/.source,
+    /"tool_use_id"\s*:/.source,
+    /^\s*\{\s*"system"\s*:/.source,
+    /"source"\s*:\s*\{\s*"type"\s*:\s*"(base64|url|text|file)"/.source,
+  ].join('|'),
+);
 
 function detect(head: string): boolean {
   const start = head.trimStart();

@@ -145,8 +145,8 @@ export async function* splitLines(file: string, stream: Readable, maxBytes: numb
   };
   const tooLong = () =>
     new TranscriptParseError(
-      `${file}:${line + 1}: field "(line)": longer than ${maxBytes} bytes without a newline (not a JSONL transcript, or an endless stream ` +
-        'such as /dev/zero); check the file, or raise CONTEXT_LEDGER_MAX_LINE_BYTES.',
+      `${file}:${line + 1}: field "(line)": longer than ${maxBytes} bytes without a newline ` +
+        '(not a JSONL transcript, or an endless stream such as /dev/zero); check the file, or raise CONTEXT_LEDGER_MAX_LINE_BYTES.',
       { file, line: line + 1, field: '(line)', limit: maxBytes },
     );
   try {

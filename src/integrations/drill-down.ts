@@ -314,7 +314,8 @@ export function checkSafeRegex(pattern: string): void {
         next === '*' || next === '+' || (next === '{' && /^\{\d*,\d*\}|^\{\d+\}/.test(pattern.slice(index + 1)));
       if (group && quantifiedGroup && (group.quantified || group.alternation)) {
         throw new InvalidInputError(
-          `grep pattern ${JSON.stringify(pattern)} repeats a group that holds a ${group.quantified ? 'quantifier' : 'alternation'} (nested quantifiers backtrack catastrophically); ` +
+          `grep pattern ${JSON.stringify(pattern)} repeats a group that holds a ${group.quantified ? 'quantifier' : 'alternation'} ` +
+            '(nested quantifiers backtrack catastrophically); ' +
             'rewrite it without the repeated group, or search plain text',
           { pattern },
         );

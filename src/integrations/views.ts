@@ -162,7 +162,8 @@ export function ledgerSafeRecallView(view: RecallView): RecallView {
     ...view,
     note:
       withheld > 0
-        ? `${view.note} (${withheld} unverified text${withheld === 1 ? '' : 's'} withheld from the ledger: recall a span id to read the stored original.)`
+        ? `${view.note} (${withheld} unverified text${withheld === 1 ? '' : 's'} withheld from the ledger: ` +
+          'recall a span id to read the stored original.)'
         : view.note,
     results: view.results.map((hit) =>
       hit.label === 'verified' ? hit : { ...hit, text: '[unverified text withheld]' },

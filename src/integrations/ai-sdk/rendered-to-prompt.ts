@@ -62,8 +62,9 @@ function parseInput(text: string): unknown {
  * Map the originals of a rendered context back to V3 prompt messages: user and system text
  * as-is; assistant text and the tool calls that follow it as one assistant message; a run of
  * tool results as one tool message (output type `text`); chunks of one message joined. An
- * incomplete run of chunks is marked `[parts A-B/N]` so the model sees it is partial. A tool result whose call is not in the window (the core never separates them,
- * so only imported data can do this) is shown as a user text message, which providers accept.
+ * incomplete run of chunks is marked `[parts A-B/N]` so the model sees it is partial. A tool
+ * result whose call is not in the window (the core never separates them, so only imported data
+ * can do this) is shown as a user text message, which providers accept.
  */
 export function originalsToPrompt(rendered: RenderedContext): LanguageModelV3Message[] {
   const output: LanguageModelV3Message[] = [];

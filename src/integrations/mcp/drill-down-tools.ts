@@ -24,7 +24,8 @@ export function registerDrillDownTools(
     'describe',
     {
       description:
-        'Describe a compaction record by id (rec_..., ext_..., chk_...): its seq range, depth, lossy or not, the handles it carries by kind, and the handles of its range it dropped.',
+        'Describe a compaction record by id (rec_..., ext_..., chk_...): its seq range, depth, lossy or not, ' +
+        'the handles it carries by kind, and the handles of its range it dropped.',
       inputSchema: { session, record: z.string().min(1).max(200) },
       annotations: { readOnlyHint: true },
     },
@@ -35,7 +36,8 @@ export function registerDrillDownTools(
     'expand',
     {
       description:
-        "Read the stored originals of a record's dropped range, or of a seq range, verbatim and oldest first, each labelled verified (hash checked). " +
+        "Read the stored originals of a record's dropped range, or of a seq range, verbatim and oldest first, " +
+        'each labelled verified (hash checked). ' +
         'Paged within maxTokens (default 2000): call again with fromSeq = nextSeq.',
       inputSchema: {
         session,
@@ -61,7 +63,8 @@ export function registerDrillDownTools(
     'grep',
     {
       description:
-        "Search a session's stored originals for plain text (default) or a regular expression (regex: true; nested quantifiers and backreferences are refused), " +
+        "Search a session's stored originals for plain text (default) or a regular expression " +
+        '(regex: true; nested quantifiers and backreferences are refused), ' +
         'optionally within a seq range and roles. Each match cites its span id and seq; recall the span id to read it whole.',
       inputSchema: {
         session,

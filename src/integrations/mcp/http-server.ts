@@ -120,7 +120,8 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
   let openStreams = 0;
   if (!loopback && token === undefined) {
     throw new InvalidConfigError(
-      `Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.`,
+      `Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. ` +
+        'Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.',
       { host },
     );
   }

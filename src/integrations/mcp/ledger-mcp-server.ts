@@ -75,8 +75,10 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     'recall',
     {
       description:
-        'Recall an earlier detail verbatim: query with a handle (eu-west-2b, a path, KEY=VALUE, a version), a span id (sha256:...) or a record id. ' +
-        'Hits are labelled verified (stored original, hash checked) or unverified (context only). Status "gap" names the lossy record and dropped range: never fill a gap from memory.',
+        'Recall an earlier detail verbatim: query with a handle (eu-west-2b, a path, KEY=VALUE, a version), ' +
+        'a span id (sha256:...) or a record id. ' +
+        'Hits are labelled verified (stored original, hash checked) or unverified (context only). ' +
+        'Status "gap" names the lossy record and dropped range: never fill a gap from memory.',
       inputSchema: { session, query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(100).optional() },
       annotations: { readOnlyHint: true },
     },
@@ -88,7 +90,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     'handles',
     {
       description:
-        'The verbatim handle index of a session, grouped by kind. scope "index" (default): the index kept in the window after compaction; "all": every handle appended.',
+        'The verbatim handle index of a session, grouped by kind. ' +
+        'scope "index" (default): the index kept in the window after compaction; "all": every handle appended.',
       inputSchema: {
         session,
         kind: z.enum(HANDLE_KINDS).optional(),
@@ -118,7 +121,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     'records',
     {
       description:
-        'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range and findings (why a record is lossy).',
+        'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range ' +
+        'and findings (why a record is lossy).',
       inputSchema: { session },
       annotations: { readOnlyHint: true },
     },
@@ -137,7 +141,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     'gaps',
     {
       description:
-        'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, and what to do instead of guessing.',
+        'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, ' +
+        'and what to do instead of guessing.',
       inputSchema: { session },
       annotations: { readOnlyHint: true },
     },

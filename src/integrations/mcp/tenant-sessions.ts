@@ -42,7 +42,8 @@ export async function readSession(scope: TenantScope, requested: string | undefi
   const info = await scope.ledger.store.getSession(id);
   if (info === undefined || (info.tenantId ?? undefined) !== scope.tenantId) {
     throw new NotFoundError(
-      `No session ${JSON.stringify(id)} in ${tenantLabel(scope.tenantId)} of this server. List the session ids you appended to, or check --session.`,
+      `No session ${JSON.stringify(id)} in ${tenantLabel(scope.tenantId)} of this server. ` +
+        'List the session ids you appended to, or check --session.',
       { sessionId: id },
     );
   }
@@ -66,7 +67,8 @@ export async function writeSession<T>(
     const info = await scope.ledger.store.getSession(id);
     if (info !== undefined && (info.tenantId ?? undefined) !== scope.tenantId) {
       throw new TenantMismatchError(
-        `Session ${JSON.stringify(id)} exists and is not in ${tenantLabel(scope.tenantId)}: this server cannot write to it. Use another session id.`,
+        `Session ${JSON.stringify(id)} exists and is not in ${tenantLabel(scope.tenantId)}: ` +
+          'this server cannot write to it. Use another session id.',
         { sessionId: id },
       );
     }
