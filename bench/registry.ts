@@ -9,6 +9,7 @@ import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
+import { runReplayScaleBench } from './speed/replay-scale-bench.js';
 import { runRssBench } from './speed/rss-bench.js';
 import { storeBench } from './store-bench.js';
 
@@ -22,6 +23,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-recall', run: runRecallLatencyBench },
   { name: 'speed-compaction', run: runCompactionCycleBench },
   { name: 'speed-rss', run: runRssBench },
+  { name: 'speed-replay-scale', run: runReplayScaleBench },
   storeBench,
   handlesQualityBench,
   { name: 'survival-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },

@@ -63,7 +63,7 @@ function run(command: string, args: readonly string[]): Promise<{ code: number |
 export async function runRssBench(context: BenchContext): Promise<BenchResult> {
   const size = context.quick ? 100e6 : 1e9;
   const label = context.quick ? '100 MB (--quick)' : '1 GB';
-  const cli = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
   if (!existsSync(TIME)) {
     return speedResult(context, 'speed-rss', 'Peak RSS of a large replay', {
       notes: [`${TIME} not found: not measured.`],
