@@ -14,13 +14,13 @@ import { existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { readEvents } from '../../src/importers/registry.js';
 import { createO200kCounter } from '../../src/token-counter.js';
 import { atLeast, atMost, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { claudeCodeSessions, writeClaudeCodeTranscript } from './claude-code-corpus.js';
+import { benchCli } from './bench-cli.js';
 import { speedResult } from './speed-result.js';
 
 const TIME = '/usr/bin/time';
@@ -66,7 +66,7 @@ function replayCli(
   args: readonly string[],
   maxSeconds: number,
 ): Promise<{ code: number | null; stderr: string; seconds: number }> {
-  const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+  const cli = benchCli();
   const started = performance.now();
   return new Promise((resolve, reject) => {
     // Its own process group, so a stop reaches the replay under /usr/bin/time (which ignores SIGINT itself).
