@@ -45,7 +45,8 @@ program
   .description('replay a transcript through a session and show what each compaction kept')
   .argument(
     '<file>',
-    'transcript: OpenAI messages (JSON array or JSONL), Claude Code or Codex JSONL, Anthropic or AI SDK JSON, SWE-agent trajectories, LoCoMo',
+    'transcript: OpenAI messages (JSON array or JSONL), Claude Code or Codex JSONL, Anthropic or AI SDK JSON, ' +
+      'SWE-agent trajectories, LoCoMo',
   )
   .addOption(
     new Option('--format <format>', 'transcript format (auto-detected by default)')
@@ -104,7 +105,8 @@ program
       print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
     if (result.gap)
       print(
-        `  gap: ${result.gap.recordId} dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}: ${result.gap.reread}`,
+        `  gap: ${result.gap.recordId} dropped seq ${result.gap.droppedRange.fromSeq}-${result.gap.droppedRange.toSeq}: ` +
+          result.gap.reread,
       );
   });
 

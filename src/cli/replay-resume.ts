@@ -93,7 +93,8 @@ export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
       if (occurrence.span.id !== piece.span.id) {
         throw differs(
           input,
-          `span seq ${seq} is ${occurrence.span.id}${occurrence.label ? ` (${occurrence.label})` : ''}, the message at ${item.where} makes ${piece.span.id}`,
+          `span seq ${seq} is ${occurrence.span.id}${occurrence.label ? ` (${occurrence.label})` : ''}, ` +
+            `the message at ${item.where} makes ${piece.span.id}`,
         );
       }
       seq++;

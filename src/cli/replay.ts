@@ -218,12 +218,14 @@ async function appendItems(
 export function printReplay(outcome: ReplayOutcome, print: (line: string) => void): void {
   const { session, spans, context } = outcome;
   print(
-    `session ${session.id}: ${spans} spans, ${session.records().length} records, final context ${context.tokens}/${session.config.maxTokens} tokens`,
+    `session ${session.id}: ${spans} spans, ${session.records().length} records, ` +
+      `final context ${context.tokens}/${session.config.maxTokens} tokens`,
   );
   for (const record of session.records()) {
     const { fromSeq, toSeq } = record.droppedRange;
     print(
-      `  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY   '}  seq ${fromSeq}-${toSeq}  ${record.handles.length} handles  ${record.summaryTokens} summary tokens`,
+      `  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${record.reversible ? 'lossless' : 'LOSSY   '}  ` +
+        `seq ${fromSeq}-${toSeq}  ${record.handles.length} handles  ${record.summaryTokens} summary tokens`,
     );
     for (const finding of record.findings.slice(0, 3)) print(`      finding: ${finding.message}`);
   }
