@@ -2,7 +2,7 @@
  * Replay throughput from 10 MB to 1 GB (`speed-replay-scale`): Claude Code transcripts made
  * from the dev sessions (`claude-code-corpus.ts`, written to the temp folder, agent compactions
  * left out so context-ledger does every compaction) are replayed through the CLI
- * (`replay FILE --store sqlite:… --json --max-tokens 8000`, under `/usr/bin/time -v` for the
+ * (`replay FILE --store sqlite:… --max-tokens 8000`, under `/usr/bin/time -v` for the
  * peak RSS), beside a tokenizer-only pass over the same transcript (the importer's messages,
  * each text counted once with the o200k counter). Targets: replay >= 0.5x the tokenizer pass,
  * flat within 20% from the smallest to the largest size. A run over `maxSeconds` is stopped and
@@ -98,7 +98,8 @@ export async function scaleRun(context: BenchContext, bytes: number, maxSeconds:
   try {
     const tokenizerMBps = await tokenizerPass(file, megabytes);
     context.log(`replay-scale: ${megabytes.toFixed(0)} MB, tokenizer pass ${tokenizerMBps.toFixed(2)} MB/s; replaying`);
-    const args = [file, '--store', `sqlite:${database}`, '--json', '--max-tokens', '8000'];
+    // No --json: the replay's progress lines on stderr say how far a stopped run got.
+    const args = [file, '--store', `sqlite:${database}`, '--max-tokens', '8000'];
     const result = await replayCli(args, maxSeconds);
     const reached = result.code === 0 ? 1 : lastShare(result.stderr);
     const kilobytes = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN);
