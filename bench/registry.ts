@@ -12,6 +12,7 @@ import { runFtsOptionsBench } from './speed/fts-options-bench.js';
 import { runHookIngestBench } from './speed/hook-ingest-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
+import { runReplayScaleBench } from './speed/replay-scale-bench.js';
 import { runRssBench } from './speed/rss-bench.js';
 import { storeBench } from './store-bench.js';
 
@@ -28,6 +29,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-append', run: runAppendLatencyBench },
   { name: 'speed-rss', run: runRssBench },
   { name: 'speed-hook', run: runHookIngestBench },
+  { name: 'speed-replay-scale', run: runReplayScaleBench },
   storeBench,
   handlesQualityBench,
   { name: 'survival-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },

@@ -70,10 +70,23 @@ interface ChainTotals {
  * the remembered totals of its ancestor (one merge over the chain's handles, no walk).
  *
  * Only chains whose every record was found are remembered (records are immutable, so such a
- * chain never changes); a chain with a missing ancestor is recomputed on each call.
+ * chain never changes); a chain with a missing ancestor is recomputed on each call. Only the
+ * `keep` newest heads are remembered (each holds its chain's merged handles, so remembering
+ * every head would grow memory with the number of compactions, not with the window); an older
+ * head is recomputed from the nearest remembered one when asked for.
  */
 export class CheckpointChains {
   private readonly totals = new Map<string, ChainTotals>();
+  private readonly keep: number;
+
+  constructor(keep = 4) {
+    this.keep = Math.max(1, keep);
+  }
+
+  /** How many heads are remembered now (at most `keep`). */
+  get remembered(): number {
+    return this.totals.size;
+  }
 
   /** The whole chain from `headId` as one record: the same as `mergedCheckpoint`. */
   merged(records: readonly CompactionRecord[], headId: string | undefined): CompactionRecord | undefined {
@@ -121,7 +134,13 @@ export class CheckpointChains {
       handles: mergeHandles(...unseen.map((record) => record.handles), known?.handles ?? []),
       summary: { id: head.id, count, userConstraints },
     };
-    if (complete) this.totals.set(head.id, totals);
+    if (complete) {
+      this.totals.set(head.id, totals);
+      for (const oldest of this.totals.keys()) {
+        if (this.totals.size <= this.keep) break;
+        this.totals.delete(oldest);
+      }
+    }
     return { head, totals };
   }
 }

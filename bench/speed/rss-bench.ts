@@ -12,11 +12,11 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
 import { atMost, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
+import { benchCli } from './bench-cli.js';
 import { speedResult } from './speed-result.js';
 import { syntheticLine } from './synthetic-spans.js';
 
@@ -63,7 +63,7 @@ function run(command: string, args: readonly string[]): Promise<{ code: number |
 export async function runRssBench(context: BenchContext): Promise<BenchResult> {
   const size = context.quick ? 100e6 : 1e9;
   const label = context.quick ? '100 MB (--quick)' : '1 GB';
-  const cli = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+  const cli = benchCli();
   if (!existsSync(TIME)) {
     return speedResult(context, 'speed-rss', 'Peak RSS of a large replay', {
       notes: [`${TIME} not found: not measured.`],

@@ -1,17 +1,19 @@
 /**
- * `context-ledger audit FILE…`: what each compaction (the agent's own, or context-ledger's
+ * `context-ledger audit FILE|DIR…`: what each compaction (the agent's own, or context-ledger's
  * after a replay) kept of the handles the agent needed later; `--json`, `--html OUT.html`.
  */
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { auditFiles } from '../audit/analyze.js';
+import { availableParallelism } from 'node:os';
 import { renderAuditHtml } from '../audit/report-html.js';
 import { printAudit } from '../audit/report-text.js';
 import type { AuditDocument } from '../audit/types.js';
 import { InvalidInputError } from '../errors.js';
 import type { ImportFormat } from '../importers/events.js';
+import { auditAll } from './audit-pool.js';
+import { auditInputs } from './audit-inputs.js';
 import { createProgress } from './progress.js';
-import type { Progress } from './progress.js';
+import type { ProgressOptions } from './progress.js';
 
 /** Options of `context-ledger audit`. */
 export interface AuditCommandOptions {
@@ -27,55 +29,87 @@ export interface AuditCommandOptions {
   readonly skipInvalid?: boolean | undefined;
   /** No progress on stderr. */
   readonly quiet?: boolean | undefined;
+  /** Worker threads auditing files side by side (default {@link defaultJobs}; 1: in this thread). */
+  readonly jobs?: number | undefined;
 }
 
-/** Share of the progress bar each phase fills, in order. */
+/** Share of a file's progress each phase fills, in order. */
 const PHASES: Readonly<Record<string, readonly [number, number]>> = {
   reading: [0, 0.3],
   replaying: [0.3, 0.85],
   'auditing compactions': [0.85, 1],
 };
 
+/** Worker threads by default: one per core, at most 2, fewer when there are fewer files. */
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
 /**
  * Run the audit; prints to `print` (stdout) and `log` (stderr). A file that fails is reported
- * on stderr and as a failed entry; the others are audited. Returns the document (see `auditExitCode`).
+ * on stderr and as a failed entry; the others are audited. A directory stands for every
+ * `*.jsonl` under it. One progress bar covers all files, by bytes, with an ETA (see
+ * `progress.ts`: a bar on a TTY, a line every few seconds otherwise, nothing with --quiet).
+ * Returns the document (see `auditExitCode`).
  */
 export async function auditCommand(
-  files: readonly string[],
+  args: readonly string[],
   options: AuditCommandOptions,
   print: (line: string) => void,
   log: (line: string) => void,
+  stream?: ProgressOptions['stream'],
 ): Promise<AuditDocument> {
-  if (files.length === 0)
+  if (args.length === 0)
     throw new InvalidInputError(
-      'audit needs at least one transcript file, e.g. ~/.claude/projects/<project>/<session>.jsonl',
+      'audit needs at least one transcript file or directory, e.g. ~/.claude/projects/<project>/<session>.jsonl',
       {},
     );
-  let progress: Progress | undefined;
-  const document = await auditFiles(files, {
-    format: options.format,
-    maxTokens: options.maxTokens,
-    skipInvalid: options.skipInvalid,
-    onSkip: (error) => log(`skipped: ${error.message}`),
-    onWarning: (message) => log(`warning: ${message}`),
-    onFileError: (_file, error) => {
-      progress?.done('failed');
-      progress = undefined;
-      log(`context-ledger: ${error.code}: ${error.message}`);
+  const inputs = await auditInputs(args);
+  if (inputs.length === 0)
+    throw new InvalidInputError(`audit: no *.jsonl transcript under ${args.join(', ')}`, { file: args[0] });
+  const files = inputs.map((input) => input.file);
+  const weights = inputs.map((input) => Math.max(1, input.bytes));
+  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
+  const shares = inputs.map(() => 0);
+  let doneWeight = 0;
+  let finished = 0;
+  const megabytes = (totalWeight / 1e6).toFixed(totalWeight < 1e7 ? 1 : 0);
+  const label =
+    files.length === 1 ? `audit ${basename(files[0] ?? '')} (1/1)` : `audit ${files.length} files (${megabytes} MB)`;
+  const progress = createProgress(label, { quiet: options.quiet === true, stream });
+  const draw = (phase: string) => {
+    let weight = doneWeight;
+    shares.forEach((share, index) => (weight += share * (weights[index] ?? 0)));
+    const detail = files.length === 1 ? phase : `${finished}/${files.length} files`;
+    progress.update(Math.round((weight / totalWeight) * 1000), 1000, detail);
+  };
+  const jobs = options.jobs ?? defaultJobs();
+  const audited = await auditAll(
+    files,
+    { format: options.format, maxTokens: options.maxTokens, skipInvalid: options.skipInvalid },
+    jobs,
+    {
+      onStart: () => undefined,
+      onLog: log,
+      onProgress: (index, phase, done, total) => {
+        const [from, to] = PHASES[phase] ?? [0, 1];
+        shares[index] = from + (to - from) * (total > 0 ? Math.min(1, done / total) : 0);
+        draw(phase);
+      },
+      onDone: (index, audit) => {
+        shares[index] = 0;
+        doneWeight += weights[index] ?? 0;
+        finished++;
+        if (audit.error) log(`context-ledger: ${audit.error.code}: ${audit.error.message}`);
+        draw('done');
+      },
     },
-    onFile: (file, index) => {
-      progress?.done();
-      progress = createProgress(`audit ${basename(file)} (${index + 1}/${files.length})`, {
-        quiet: options.quiet === true,
-      });
-    },
-    onProgress: (phase, done, total) => {
-      const [from, to] = PHASES[phase] ?? [0, 1];
-      const share = total > 0 ? done / total : 0;
-      progress?.update(Math.round((from + (to - from) * share) * 1000), 1000, phase);
-    },
-  });
-  progress?.done();
+  );
+  const document: AuditDocument = { files: audited };
+  const failed = audited.filter((file) => file.error !== undefined).length;
+  progress.done(
+    failed > 0 ? `${failed} of ${files.length} failed` : `${files.length} file${files.length === 1 ? '' : 's'}`,
+  );
   if (options.html) {
     await writeFile(options.html, renderAuditHtml(document), 'utf8');
     log(`wrote ${options.html}`);

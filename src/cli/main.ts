@@ -148,7 +148,7 @@ program
   )
   .argument(
     '<files...>',
-    'transcripts, e.g. ~/.claude/projects/<project>/*.jsonl (no agent compaction: replayed at --max-tokens)',
+    'transcripts or directories (every *.jsonl under them), e.g. ~/.claude/projects (no agent compaction: replayed at --max-tokens)',
   )
   .addOption(new Option('--format <format>', 'transcript format').choices(['auto', ...IMPORT_FORMATS]).default('auto'))
   .option('--json', 'print the audit as one JSON document on stdout')
@@ -156,6 +156,7 @@ program
   .option('--max-tokens <n>', 'window for transcripts without an agent compaction', integer('--max-tokens'), 8000)
   .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
   .option('--quiet', 'no progress on stderr')
+  .option('--jobs <n>', 'worker threads auditing files side by side (default: cores, at most 2)', integer('--jobs'))
   .action(async (files: string[], options: AuditCommandOptions) => {
     process.exitCode = auditExitCode(
       await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n')),

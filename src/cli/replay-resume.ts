@@ -32,7 +32,8 @@ export interface ResumePoint {
 export interface ResumeInput {
   readonly file: string;
   readonly sessionId: string;
-  readonly items: readonly ReplayItem[];
+  /** The file's items, in order (read as a stream: only as far as the session goes). */
+  readonly items: AsyncIterable<ReplayItem>;
   readonly session: LedgerSession;
   readonly ledger: Ledger;
   /** Spans the session holds. */
@@ -65,7 +66,9 @@ export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
     compactions++;
     return true;
   };
-  for (const [index, item] of items.entries()) {
+  let index = -1;
+  for await (const item of items) {
+    index++;
     if (item.type === 'compaction') {
       if (matchCompaction(item)) continue;
       if (seq === spans) return { item: index, messages };
@@ -101,5 +104,5 @@ export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
   if (seq < spans) throw differs(input, `it holds ${spans} spans, the file makes only ${seq}`);
   if (compactions < externals.length)
     throw differs(input, `it holds ${externals.length} external records, the file has ${compactions}`);
-  return { item: items.length, messages };
+  return { item: index + 1, messages };
 }

@@ -42,54 +42,78 @@ export interface ReplayOutcome {
   close(): Promise<void>;
 }
 
-/** Read, parse and validate the first conversation of `file`, before anything is written. */
-async function readConversation(
+/** The items of the first conversation of `file`, in order (at most `limit`); `quiet` drops skip/warning lines. */
+async function* conversationItems(
   file: string,
   options: ReplayOptions,
   sessionId: string,
-  log: (line: string) => void,
-): Promise<{ items: ReplayItem[]; skipped: number }> {
-  const progress = createProgress(`read ${basename(file)}`, { quiet: options.json === true });
-  let skipped = 0;
-  const items: ReplayItem[] = [];
+  hooks: { log: (line: string) => void; onSkip?: () => void; onProgress?: (done: number, total: number) => void },
+  limit = Number.POSITIVE_INFINITY,
+): AsyncGenerator<ReplayItem> {
   let conversations = 0;
+  let count = 0;
   const events = readEvents(file, {
     format: options.format,
     skipInvalid: options.skipInvalid,
     onSkip: (error) => {
-      skipped++;
-      log(`skipped: ${error.message}`);
+      hooks.onSkip?.();
+      hooks.log(`skipped: ${error.message}`);
     },
-    onWarning: (message) => log(`warning: ${message}`),
-    onProgress: (done, total) => progress.update(done, total),
+    onWarning: (message) => hooks.log(`warning: ${message}`),
+    onProgress: hooks.onProgress,
   });
   for await (const event of events) {
+    if (count >= limit) return;
     if (event.type === 'session') {
       conversations++;
       if (conversations > 1) {
-        log(`${file} holds more than one conversation; replayed the first into session ${sessionId}.`);
-        break;
+        hooks.log(`${file} holds more than one conversation; replayed the first into session ${sessionId}.`);
+        return;
       }
       continue;
     }
+    count++;
     if (event.type === 'message')
-      items.push({ type: 'message', message: event.message, where: whereOf(file, event.message) });
+      yield { type: 'message', message: event.message, where: whereOf(file, event.message) };
     else
-      items.push({
+      yield {
         type: 'compaction',
         summary: event.summary,
         summarizer: event.summarizer,
         where: event.label ? `${file} (${event.label})` : file,
-      });
+      };
   }
-  progress.done(`${items.length} messages and compactions`);
+}
+
+/**
+ * Read, parse and validate the first conversation of `file`, before anything is written: the
+ * first of the two passes of a replay. Only counts are kept (memory does not grow with the file).
+ */
+async function scanConversation(
+  file: string,
+  options: ReplayOptions,
+  sessionId: string,
+  log: (line: string) => void,
+): Promise<{ items: number; skipped: number }> {
+  const progress = createProgress(`read ${basename(file)}`, { quiet: options.json === true });
+  let skipped = 0;
+  let items = 0;
+  const hooks = {
+    log,
+    onSkip: () => skipped++,
+    onProgress: (done: number, total: number) => progress.update(done, total),
+  };
+  for await (const item of conversationItems(file, options, sessionId, hooks)) if (item) items++;
+  progress.done(`${items} messages and compactions`);
   return { items, skipped };
 }
 
 /**
  * Replay a transcript file through a session, rendering after every message as an agent
- * loop would. All or nothing per session: the whole conversation is parsed and validated
- * before the store is opened, so a bad line writes nothing. A session that already holds
+ * loop would. Two streaming passes, so memory is bounded by the window, not by the file: the
+ * first parses and validates the whole conversation before the store is opened (a bad line
+ * writes nothing), the second reads it again and appends it (no more items than the first
+ * pass counted: lines a live writer adds in between are not replayed). A session that already holds
  * spans is refused, unless `resume` is set and those spans are this transcript's first ones
  * (then the replay continues after them).
  */
@@ -109,7 +133,8 @@ export async function replayFile(
     ...(options.compactAt !== undefined ? { compactAt: options.compactAt } : {}),
     ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
   };
-  const { items, skipped } = await readConversation(file, options, sessionId, log);
+  const { items: total, skipped } = await scanConversation(file, options, sessionId, log);
+  const items = () => conversationItems(file, options, sessionId, { log: () => undefined }, total);
   const store = await openStore(options.store);
   try {
     const existing = await store.nextSeq(sessionId);
@@ -124,13 +149,16 @@ export async function replayFile(
     const session = await ledger.session(sessionId, { window });
     const start =
       existing > 0
-        ? await resumePoint({ file, sessionId, items, session, ledger, spans: existing })
+        ? await resumePoint({ file, sessionId, items: items(), session, ledger, spans: existing })
         : { item: 0, messages: 0 };
     if (existing > 0)
       log(
         `resuming session ${sessionId}: ${start.messages} messages (${existing} spans) already replayed; continuing from there.`,
       );
-    await appendItems(session, items.slice(start.item), basename(file), options.json === true);
+    await appendItems(session, skipItems(items(), start.item), total - start.item, {
+      name: basename(file),
+      quiet: options.json === true,
+    });
     const context = await session.render();
     return {
       session,
@@ -146,23 +174,30 @@ export async function replayFile(
   }
 }
 
+/** `items` without its first `count`. */
+async function* skipItems(items: AsyncIterable<ReplayItem>, count: number): AsyncGenerator<ReplayItem> {
+  let index = 0;
+  for await (const item of items) if (index++ >= count) yield item;
+}
+
 /** Append items in agent-loop batches (an assistant text message waits for what follows), rendering after each. */
 async function appendItems(
   session: LedgerSession,
-  items: readonly ReplayItem[],
-  name: string,
-  quiet: boolean,
+  items: AsyncIterable<ReplayItem>,
+  total: number,
+  display: { name: string; quiet: boolean },
 ): Promise<void> {
-  const progress = createProgress(`replay ${name}`, { quiet });
-  const total = items.length;
+  const progress = createProgress(`replay ${display.name}`, { quiet: display.quiet });
   let batch: TranscriptMessage[] = [];
+  let compactions = 0;
   const flush = async () => {
     if (batch.length === 0) return;
     await session.append(batch);
     batch = [];
     await session.render();
   };
-  for (const [index, item] of items.entries()) {
+  let index = 0;
+  for await (const item of items) {
     if (item.type === 'compaction') {
       await flush();
       await session.importExternalSummary({ summary: item.summary, summarizer: item.summarizer });
@@ -170,7 +205,10 @@ async function appendItems(
       batch.push(item.message);
       if (item.message.role !== 'assistant' || (item.message.toolCalls ?? []).length > 0) await flush();
     }
-    progress.update(index + 1, total, `${session.records().length} compactions`);
+    index++;
+    // records() copies the list: read it now and then, not per item (it grows with the history)
+    if (index % 256 === 0 || index === total) compactions = session.records().length;
+    progress.update(index, total, `${compactions} compactions`);
   }
   await flush();
   progress.done(`${session.records().length} compactions`);

@@ -90,6 +90,23 @@ describe('context-ledger replay', () => {
     expect((JSON.parse(skipped.stdout) as { spans: number }).spans).toBeGreaterThan(50);
   });
 
+  it('writes nothing when the LAST line is bad: the whole file is validated before the first append', async () => {
+    const bad = join(directory, 'bad-last.jsonl');
+    const lines = (await readFile(transcript, 'utf8')).trim().split('\n');
+    await writeFile(bad, [...lines, '{"role": "wizard", "content": "x"}'].join('\n') + '\n');
+    const store = `sqlite:${join(directory, 'bad-last.db')}`;
+    const failed = await cli(['replay', bad, '--store', store, '--session', 's', '--json']);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(`${bad}:${lines.length + 1}`);
+    // Nothing was appended: the same session takes the good transcript without --resume, from seq 0.
+    const good = await cli(['replay', transcript, '--store', store, '--session', 's', '--json']);
+    expect(good.code, good.stderr).toBe(0);
+    const fresh = await cli(['replay', transcript, '--store', 'memory:', '--session', 's', '--json']);
+    expect((JSON.parse(good.stdout) as { spans: number }).spans).toBe(
+      (JSON.parse(fresh.stdout) as { spans: number }).spans,
+    );
+  });
+
   it('replays a Claude Code session, recording its own compaction as a lossy external record', async () => {
     const fixture = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
     const result = await cli(['replay', fixture, '--store', 'memory:', '--json']);

@@ -74,4 +74,20 @@ describe('CheckpointChains', () => {
     expect(chains.summary(full, 'chk_9')).toBeUndefined();
     expect(chains.merged(full, undefined)).toBeUndefined();
   });
+
+  it('remembers only the newest heads, and still answers an older head as a full walk does', () => {
+    const chains = new CheckpointChains(2);
+    const records: CompactionRecord[] = [];
+    for (let ordinal = 0; ordinal < 8; ordinal++) {
+      records.push(
+        checkpoint(ordinal, [handle(`id-${ordinal}`, ordinal)], ordinal === 0 ? undefined : `chk_${ordinal - 1}`),
+      );
+      chains.merged(records, `chk_${ordinal}`);
+      expect(chains.remembered).toBeLessThanOrEqual(2);
+    }
+    expect(chains.remembered).toBe(2);
+    expect(chains.merged(records, 'chk_1')).toEqual(mergedCheckpoint(records, 'chk_1'));
+    expect(chains.summary(records, 'chk_3')).toEqual(summarizeCheckpoint(records, 'chk_3'));
+    expect(chains.merged(records, 'chk_7')).toEqual(mergedCheckpoint(records, 'chk_7'));
+  });
 });

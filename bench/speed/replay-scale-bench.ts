@@ -1,0 +1,185 @@
+/**
+ * Replay throughput from 10 MB to 1 GB (`speed-replay-scale`): Claude Code transcripts made
+ * from the dev sessions (`claude-code-corpus.ts`, written to the temp folder, agent compactions
+ * left out so context-ledger does every compaction) are replayed through the CLI
+ * (`replay FILE --store sqlite:… --max-tokens 8000`, under `/usr/bin/time -v` for the
+ * peak RSS), beside a tokenizer-only pass over the same transcript (the importer's messages,
+ * each text counted once with the o200k counter). Targets: replay >= 0.5x the tokenizer pass,
+ * flat within 20% from the smallest to the largest size. A run over `maxSeconds` is stopped and
+ * reported with how far it got (the replay's progress lines on stderr). Sizes: 10 MB, 100 MB,
+ * 1 GB; `--quick`: 2 MB, 10 MB.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { readEvents } from '../../src/importers/registry.js';
+import { createO200kCounter } from '../../src/token-counter.js';
+import { atLeast, atMost, round } from '../bench-result.js';
+import type { BenchResult } from '../bench-result.js';
+import type { BenchContext } from '../bench-context.js';
+import { claudeCodeSessions, writeClaudeCodeTranscript } from './claude-code-corpus.js';
+import { benchCli } from './bench-cli.js';
+import { speedResult } from './speed-result.js';
+
+const TIME = '/usr/bin/time';
+
+/** One replay run. */
+export interface ScaleRun {
+  readonly megabytes: number;
+  readonly tokenizerMBps: number;
+  readonly replayMBps: number | null;
+  readonly ratio: number | null;
+  readonly peakRssMB: number | null;
+  readonly wallSeconds: number;
+  /** Share of the transcript's items replayed (1 when it finished). */
+  readonly reached: number;
+  readonly databaseMB: number | null;
+  readonly exitCode: number | null;
+}
+
+/** MB/s of counting every message text of `file` once (content and tool-call arguments), read through the importer. */
+export async function tokenizerPass(file: string, megabytes: number): Promise<number> {
+  const counter = createO200kCounter();
+  const started = performance.now();
+  let tokens = 0;
+  for await (const event of readEvents(file)) {
+    if (event.type !== 'message') continue;
+    tokens += counter.count(event.message.content);
+    for (const call of event.message.toolCalls ?? []) tokens += counter.count(call.arguments);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (tokens === 0) throw new Error(`${file}: the tokenizer pass counted no tokens`);
+  return megabytes / seconds;
+}
+
+/** The last `replay …: N%` progress line's share, 0 when none. */
+function lastShare(stderr: string): number {
+  const matches = [...stderr.matchAll(/^replay [^\n]*?: (\d+)%/gm)];
+  const last = matches[matches.length - 1];
+  if (/^replay [^\n]*: done/m.test(stderr)) return 1;
+  return last ? Number(last[1]) / 100 : 0;
+}
+
+function replayCli(
+  args: readonly string[],
+  maxSeconds: number,
+): Promise<{ code: number | null; stderr: string; seconds: number }> {
+  const cli = benchCli();
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    // Its own process group, so a stop reaches the replay under /usr/bin/time (which ignores SIGINT itself).
+    const child = spawn(TIME, ['-v', process.execPath, cli, 'replay', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.length > 2e6) stderr = stderr.slice(-1e6);
+    });
+    const timer = setTimeout(() => process.kill(-(child.pid ?? 0), 'SIGINT'), maxSeconds * 1000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+/** Replay one size; the transcript and database are removed afterwards. */
+export async function scaleRun(context: BenchContext, bytes: number, maxSeconds: number): Promise<ScaleRun> {
+  const sessions = await claudeCodeSessions(context.dataDir);
+  const file = join(context.tempDir, `scale-${bytes}.jsonl`);
+  const database = join(context.tempDir, `scale-${bytes}.db`);
+  const written = await writeClaudeCodeTranscript(file, sessions, bytes, { dropCompactions: true });
+  const megabytes = written / 1e6;
+  try {
+    const tokenizerMBps = await tokenizerPass(file, megabytes);
+    context.log(`replay-scale: ${megabytes.toFixed(0)} MB, tokenizer pass ${tokenizerMBps.toFixed(2)} MB/s; replaying`);
+    // No --json: the replay's progress lines on stderr say how far a stopped run got.
+    const args = [file, '--store', `sqlite:${database}`, '--max-tokens', '8000'];
+    const result = await replayCli(args, maxSeconds);
+    const reached = result.code === 0 ? 1 : lastShare(result.stderr);
+    const kilobytes = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN);
+    const replayMBps = reached > 0 ? (megabytes * reached) / result.seconds : null;
+    const databaseMB = await stat(database).then(
+      (info) => info.size / 1e6,
+      () => null,
+    );
+    const run: ScaleRun = {
+      megabytes: round(megabytes, 1) ?? 0,
+      tokenizerMBps: round(tokenizerMBps, 3) ?? 0,
+      replayMBps: round(replayMBps, 3),
+      ratio: replayMBps === null ? null : round(replayMBps / tokenizerMBps, 4),
+      peakRssMB: round(kilobytes / 1024, 1),
+      wallSeconds: round(result.seconds, 1) ?? 0,
+      reached: round(reached, 2) ?? 0,
+      databaseMB: round(databaseMB, 1),
+      exitCode: result.code,
+    };
+    context.log(`replay-scale: ${JSON.stringify(run)}`);
+    return run;
+  } finally {
+    await rm(file, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) await rm(`${database}${suffix}`, { force: true });
+  }
+}
+
+/** Run the scale benchmark. */
+export async function runReplayScaleBench(context: BenchContext): Promise<BenchResult> {
+  const sizes = context.quick ? [2e6, 10e6] : [10e6, 100e6, 1e9];
+  const maxSeconds = Number(process.env.CONTEXT_LEDGER_SCALE_MAX_SECONDS ?? 3600);
+  const title = 'Replay throughput from 10 MB to 1 GB';
+  if (!existsSync(TIME) || (await claudeCodeSessions(context.dataDir)).length === 0) {
+    return speedResult(context, 'speed-replay-scale', title, {
+      notes: [`${TIME} or the Claude Code dev sessions under ${context.dataDir} not found: not measured.`],
+      tables: [],
+      targets: [atLeast('replay / tokenizer-only throughput', null, 0.5)],
+    });
+  }
+  const runs: ScaleRun[] = [];
+  for (const size of sizes) runs.push(await scaleRun(context, size, maxSeconds));
+  const ratios = runs.map((run) => run.replayMBps).filter((value): value is number => value !== null);
+  const first = ratios[0];
+  const last = ratios[ratios.length - 1];
+  const drop = first !== undefined && last !== undefined ? first / last : null;
+  return speedResult(context, 'speed-replay-scale', title, {
+    notes: [
+      'Transcripts: the Claude Code dev sessions perturbed and concatenated (claude-code-corpus.ts), agent compactions left out; window 8000 tokens; SQLite store; o200k counter.',
+      `A replay still running after ${maxSeconds} s (CONTEXT_LEDGER_SCALE_MAX_SECONDS) is stopped; its MB/s is over the share it reached.`,
+    ],
+    tables: [
+      {
+        title,
+        columns: [
+          'transcript MB',
+          'tokenizer MB/s',
+          'replay MB/s',
+          'replay / tokenizer',
+          'peak RSS MB',
+          'wall s',
+          'share replayed',
+          'SQLite MB',
+        ],
+        rows: runs.map((run) => [
+          run.megabytes,
+          run.tokenizerMBps,
+          run.replayMBps,
+          run.ratio,
+          run.peakRssMB,
+          run.wallSeconds,
+          run.reached,
+          run.databaseMB,
+        ]),
+      },
+    ],
+    targets: [
+      atLeast('replay / tokenizer-only throughput at the largest size', runs[runs.length - 1]?.ratio ?? null, 0.5),
+      atMost('replay MB/s smallest / largest size (flat within 20%)', round(drop, 3), 1.2),
+      atMost('peak RSS at the largest size (MB)', runs[runs.length - 1]?.peakRssMB ?? null, 300),
+    ],
+    data: runs,
+  });
+}
