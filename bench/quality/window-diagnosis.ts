@@ -10,7 +10,8 @@
  * - `not extracted`: it is in the compacted history but no stored handle's text contains it.
  *
  * Run: `npm run bench --silent -- --help` builds it; then
- * `node .bench-build/bench/quality/window-diagnosis.js claude-code 4000 [--missing] [--data DIR]`.
+ * `node .bench-build/bench/quality/window-diagnosis.js claude-code 4000 [--missing] [--text] [--only ID] [--data DIR]`;
+ * window options to try go in the environment as JSON: `WINDOW_OPTIONS='{"handleBudgetTokens":1600}'`.
  */
 import { createLedger, createMemoryStore, createO200kCounter } from '../../src/index.js';
 import type { RenderedContext, TokenCounter, TranscriptMessage } from '../../src/index.js';
@@ -119,7 +120,8 @@ async function replay(
 ): Promise<{ session: LedgerSession; store: LedgerStore; rendered: RenderedContext }> {
   const store = createMemoryStore();
   const ledger = createLedger({ store, tokenCounter: counter });
-  const session = await ledger.session(id, { window: { maxTokens: budget } });
+  const extra = JSON.parse(process.env.WINDOW_OPTIONS ?? '{}') as Record<string, unknown>;
+  const session = await ledger.session(id, { window: { ...extra, maxTokens: budget } });
   let batch: TranscriptMessage[] = [];
   for (const message of messages) {
     batch.push(message);
