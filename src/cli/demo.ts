@@ -123,8 +123,9 @@ export async function runDemo(
     const shown = shortSpanId(masked.spanId);
     const back = await logs.recall(shown);
     const first = back.results[0];
+    const verbatim = first?.text.split('\n')[0] ?? '';
     print(
-      `recall "${shown}" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`,
+      `recall "${shown}" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${verbatim}`,
     );
   } else {
     print(`(no tool result was masked: ${logs.records().length} records were written instead)`);
