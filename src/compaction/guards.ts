@@ -5,7 +5,6 @@ import {
   entryCost,
   GROUP_HEADER_TOKENS,
   groupLabel,
-  SECTION_HEADING_TOKENS,
   sectionOf,
   shownInside,
   SIMILAR_NOTE_TOKENS,
@@ -113,12 +112,8 @@ function placeHandles(
       cost = 0;
     else if (full) continue;
     else {
-      const section = sectionOf(handle);
-      label = section === 'index' ? groupLabel(handle) : section;
-      cost =
-        entryCost(handle) +
-        (labels.has(label) ? 0 : GROUP_HEADER_TOKENS) +
-        (labels.has(`\u0000${section}`) ? 0 : SECTION_HEADING_TOKENS);
+      label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
+      cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
     }
     // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
     const refund =
@@ -132,7 +127,7 @@ function placeHandles(
     used += cost - refund.tokens;
     kept.push(handle);
     if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
-    if (label !== undefined) labels.add(label).add(`\u0000${sectionOf(handle)}`);
+    if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
     if (copies === undefined) keptTexts.push(handle.text);
   }

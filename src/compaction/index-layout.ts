@@ -45,19 +45,12 @@ export function groupLabel(handle: Pick<Handle, 'kind' | 'role'>): string {
 /** Extra tokens of the "(+N near-identical)" note on an entry that stands for others. */
 export const SIMILAR_NOTE_TOKENS = 6;
 
-/** Tokens of a group's header (`path: `). */
+/** Tokens of a group's header (`path: `) or of a section's heading line. */
 export const GROUP_HEADER_TOKENS = 4;
 
-/** Tokens of a section's heading line (`Handle index (verbatim, most useful first):`, 10 to 12 o200k tokens). */
-export const SECTION_HEADING_TOKENS = 12;
-
-/**
- * Token cost of listing one handle: its text plus its ` | ` separator (one o200k token; measured on the replayed
- * Claude Code sessions, a listed index entry costs its text and 1.06 tokens), or a labelled line for a pinned or
- * quoted constraint.
- */
+/** Token cost of listing one handle: its text plus a separator, or a labelled line for a pinned or quoted constraint. */
 export function entryCost(handle: Handle): number {
-  return handle.tokens + (sectionOf(handle) === 'index' ? 1 : 12);
+  return handle.tokens + (sectionOf(handle) === 'index' ? 2 : 12);
 }
 
 /**

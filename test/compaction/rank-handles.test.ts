@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changedTargets, isEditTool, shellWriteTargets } from '../../src/compaction/changed-paths.js';
 import { fitHandleBudget } from '../../src/compaction/guards.js';
-import { entryCost, GROUP_HEADER_TOKENS, SECTION_HEADING_TOKENS } from '../../src/compaction/index-layout.js';
 import { handleIdentity } from '../../src/handles/handle-sets.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-handles.js';
 import type { RankEvidence, RankSpan } from '../../src/compaction/rank-handles.js';
@@ -218,10 +217,7 @@ describe('fitHandleBudget', () => {
     const ranked = [handles[3], handles[0], handles[1], instruction].filter(
       (handle): handle is Handle => handle !== undefined,
     );
-    // The instruction's line and its section heading, gamma with the index heading and its group header, alpha: beta does not fit.
-    const headed = (handle: Handle) => entryCost(handle) + GROUP_HEADER_TOKENS + SECTION_HEADING_TOKENS;
-    const budget = headed(instruction) + headed(handles[3] as Handle) + entryCost(handles[0] as Handle);
-    const { kept, spilled } = fitHandleBudget(handles, budget, 'spill', { sessionId: 'f' }, { ranked });
+    const { kept, spilled } = fitHandleBudget(handles, 36, 'spill', { sessionId: 'f' }, { ranked });
     expect(kept.map((handle) => handle.text)).toEqual(['Never target eu-west-1.', 'gamma_three', 'alpha_one']);
     expect(spilled.map((handle) => handle.text)).toEqual(['beta_two']);
   });
@@ -243,8 +239,7 @@ describe('fitHandleBudget', () => {
     );
     const paths = [make('/home/u/app/lib/a.ex', 'path', 20), make('lib/a.ex', 'path', 21)];
     const one = fitHandleBudget([lines[0] as Handle, paths[0] as Handle], 1000, 'spill', { sessionId: 'n' }).kept;
-    const costOfOne =
-      one.reduce((sum, handle) => sum + entryCost(handle), 0) + 2 * GROUP_HEADER_TOKENS + SECTION_HEADING_TOKENS;
+    const costOfOne = one.reduce((sum, handle) => sum + handle.tokens + 2, 0) + 8;
     const { kept, spilled } = fitHandleBudget([...lines, ...paths], costOfOne + 6, 'spill', { sessionId: 'n' });
     expect(spilled).toEqual([]);
     expect(kept).toHaveLength(10);
