@@ -3,7 +3,7 @@ import { InvalidInputError } from './errors.js';
 import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { lookupKeys } from './handles/normalize.js';
-import { verifySpan } from './span.js';
+import { isSpanIdPrefix, verifySpan } from './span.js';
 import type { LedgerStore } from './stores/store.js';
 import type { CompactionRecord, Handle, Span } from './types.js';
 
@@ -95,6 +95,35 @@ async function bySpanId(context: RecallContext, query: string): Promise<RecallHi
   }));
 }
 
+/** Seqs read per page while resolving a span-id prefix. */
+const PREFIX_PAGE_SEQS = 5000;
+
+/**
+ * The one span id of the session that starts with `prefix` (a masked stub shows a short id), or
+ * undefined when none does. Reads the session's occurrences page by page (a prefix query is rare;
+ * whole ids and handles go through the indexes). Two or more ids with the prefix: InvalidInputError
+ * naming them, so the caller retries with a longer prefix.
+ */
+export async function resolveSpanIdPrefix(context: RecallContext, prefix: string): Promise<string | undefined> {
+  const { store, sessionId } = context;
+  const next = await store.nextSeq(sessionId);
+  const found = new Set<string>();
+  for (let fromSeq = 0; fromSeq < next; fromSeq += PREFIX_PAGE_SEQS) {
+    const page = await store.occurrences(sessionId, { fromSeq, toSeq: Math.min(next, fromSeq + PREFIX_PAGE_SEQS) - 1 });
+    for (const occurrence of page) if (occurrence.spanId.startsWith(prefix)) found.add(occurrence.spanId);
+  }
+  if (found.size > 1) {
+    const ids = [...found].sort();
+    throw new InvalidInputError(
+      `Session ${sessionId}: span id prefix ${prefix} is ambiguous: ${ids.length} spans start with it (${ids
+        .slice(0, 3)
+        .join(', ')}${ids.length > 3 ? ', …' : ''}). Recall with a longer prefix or the whole span id.`,
+      { sessionId, prefix, spanIds: ids },
+    );
+  }
+  return [...found][0];
+}
+
 async function byRecord(context: RecallContext, record: CompactionRecord): Promise<RecallHit[]> {
   const spans = new Map<string, Span>(
     (await context.store.spans(context.sessionId, [...new Set(record.handles.map((handle) => handle.spanId))])).map(
@@ -167,7 +196,10 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
     hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
   else if (record) hits = await byRecord(context, record);
   else if (/^sha256:[0-9a-f]{64}$/.test(query)) hits = await bySpanId(context, query);
-  else hits = await byHandles(context, query);
+  else if (isSpanIdPrefix(query)) {
+    const spanId = await resolveSpanIdPrefix(context, query);
+    hits = spanId === undefined ? await byHandles(context, query) : await bySpanId(context, spanId);
+  } else hits = await byHandles(context, query);
   const verified = hits.filter((hit) => hit.status === 'verified');
   if (verified.length > 0) {
     return {

@@ -3,6 +3,7 @@ import { compactRegion } from './compaction/compact.js';
 import { mergeHandles } from './handles/handle-sets.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
 import { externalRecord } from './compaction/external-record.js';
+import { maskingPolicy } from './compaction/masking.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidInputError } from './errors.js';
 import { gapsOf } from './gaps.js';
@@ -17,7 +18,7 @@ import type { Summarizer } from './summarizers/summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 import type { CompactionRecord, Handle, SpanOccurrence, WindowConfig } from './types.js';
 import { activeRecord, windowStateOf } from './window-state.js';
-import { originalCost, renderWindow } from './window.js';
+import { originalCost, renderWindow, stubCost } from './window.js';
 import type { RenderedContext, WindowState } from './window.js';
 
 /** Tokens of the ledger block's "Summary:", pinned-constraint and handle-index header lines, beyond its frame. */
@@ -273,6 +274,7 @@ export class LedgerSession {
       return { boundary: 0, handleBudgetTokens: this.config.handleBudgetTokens };
     const active = this.activeRecord();
     const regionHandles = await this.dependencies.store.handles(this.id, { fromSeq: first.seq, toSeq: last.seq });
+    const policy = maskingPolicy(this.config);
     return planRefill({
       originals: this.originals,
       costs: this.originalCosts(),
@@ -281,6 +283,11 @@ export class LedgerSession {
       fixedTokens: this.frameEstimate(),
       summaryTokens: active?.type === 'summary' ? active.summaryTokens + SUMMARY_GROWTH_TOKENS : undefined,
       config: this.config,
+      masking: policy && {
+        policy,
+        stubCost: (index) =>
+          stubCost(this.originals[index] as SpanOccurrence, this.dependencies.counter, this.costCache),
+      },
     });
   }
 

@@ -52,6 +52,22 @@ function sha256Id(bytes: Buffer): string {
   return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Hex digits of the short span id a masked stub shows (48 bits: a collision in one session is vanishingly rare). */
+export const SHORT_SPAN_ID_HEX = 12;
+
+/** Fewest hex digits a span-id prefix given to recall may have. */
+export const MIN_SPAN_ID_PREFIX_HEX = 4;
+
+/** The short form of a span id (`sha256:` and its first `SHORT_SPAN_ID_HEX` hex digits); recall resolves it to the span. */
+export function shortSpanId(id: string): string {
+  return id.slice(0, 'sha256:'.length + SHORT_SPAN_ID_HEX);
+}
+
+/** Whether `query` is a span-id prefix (`sha256:` and 4 to 63 lowercase hex digits), not a whole id. */
+export function isSpanIdPrefix(query: string): boolean {
+  return new RegExp(`^sha256:[0-9a-f]{${MIN_SPAN_ID_PREFIX_HEX},63}$`).test(query);
+}
+
 /** The content address of a span: `sha256:<hex>` of its `cl-span-v2` canonical bytes. */
 export function spanId(input: SpanContent): string {
   return sha256Id(canonicalSpanBytes(input));

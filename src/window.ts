@@ -214,6 +214,21 @@ export function originalCost(occurrence: SpanOccurrence, counter: TokenCounter, 
   return occurrence.span.tokens + prefixTokens + 1 + MESSAGE_OVERHEAD_TOKENS;
 }
 
+function stubContent(occurrence: SpanOccurrence): string {
+  return originalPrefix(occurrence) + maskStub(occurrence.span);
+}
+
+/** Token cost of an original shown as its masked stub (prefix, stub, message overhead). */
+export function stubCost(occurrence: SpanOccurrence, counter: TokenCounter, cache: Map<string, number>): number {
+  const key = `\u0000mask\u0000${occurrence.span.id}\u0000${originalPrefix(occurrence)}`;
+  let count = cache.get(key);
+  if (count === undefined) {
+    count = counter.count(stubContent(occurrence)) + MESSAGE_OVERHEAD_TOKENS;
+    cache.set(key, count);
+  }
+  return count;
+}
+
 /** Render the window: system prompt, ledger block, recent originals. Pure in its inputs. */
 export function renderWindow(
   state: WindowState,
@@ -236,21 +251,11 @@ export function renderWindow(
   const block = ledgerBlock(state);
   if (block !== undefined) fixed(block, 'ledger');
   const costs = state.originals.map((occurrence) => originalCost(occurrence, counter, cache));
-  const stubContent = (occurrence: SpanOccurrence) => originalPrefix(occurrence) + maskStub(occurrence.span);
-  const stubCost = (occurrence: SpanOccurrence) => {
-    const key = `\u0000mask\u0000${occurrence.span.id}\u0000${originalPrefix(occurrence)}`;
-    let count = cache.get(key);
-    if (count === undefined) {
-      count = counter.count(stubContent(occurrence)) + MESSAGE_OVERHEAD_TOKENS;
-      cache.set(key, count);
-    }
-    return count;
-  };
   const masked = state.masking
     ? chooseMasked({
         originals: state.originals,
         costs,
-        stubCost: (index) => stubCost(state.originals[index] as SpanOccurrence),
+        stubCost: (index) => stubCost(state.originals[index] as SpanOccurrence, counter, cache),
         fixedTokens: tokens,
         policy: state.masking,
       })
@@ -264,7 +269,7 @@ export function renderWindow(
         text: stub,
         masked: { tokens: occurrence.span.tokens },
       });
-      tokens += stubCost(occurrence);
+      tokens += stubCost(occurrence, counter, cache);
     } else {
       messages.push(originalMessage(occurrence));
       tokens += costs[index] ?? 0;

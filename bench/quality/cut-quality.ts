@@ -40,6 +40,22 @@ import { replayToCut, shownIndexHandles, withoutHandleIndex } from './public-rep
 /** Budgets every cut is measured at. */
 export const CUT_BUDGETS = [4000, 8000, 32000] as const;
 
+/**
+ * Targets of issue 11 ("Done means") for the in-window share of future-needed handles, per data set and budget.
+ * 32k has no target of its own in the issue; it is held to the 8k one.
+ */
+export const IN_WINDOW_TARGETS: Readonly<
+  Record<'claude-code' | 'swe-agent', Readonly<Record<(typeof CUT_BUDGETS)[number], number>>>
+> = {
+  'claude-code': { 4000: 0.75, 8000: 0.9, 32000: 0.9 },
+  'swe-agent': { 4000: 0.95, 8000: 0.98, 32000: 0.98 },
+};
+
+/** The in-window target for a data set at one of the cut budgets. */
+export function inWindowTarget(name: 'claude-code' | 'swe-agent', budget: (typeof CUT_BUDGETS)[number]): number {
+  return IN_WINDOW_TARGETS[name][budget];
+}
+
 /** Share of a SWE-agent trajectory's messages before its cut. */
 export const SWE_AGENT_CUT = 0.6;
 
@@ -244,7 +260,7 @@ export async function runCutQuality(context: BenchContext, name: 'claude-code' |
       atLeast(
         `future-needed handles in the window @${budget / 1000}k (${name}, context-ledger)`,
         round(armShare(measure, ARMS.ledger)),
-        0.95,
+        inWindowTarget(name, budget),
         'verbatim in render().text; yardstick of bench/quality/future-needed.ts',
       ),
     );

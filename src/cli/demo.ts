@@ -4,6 +4,7 @@ import { LedgerError } from '../errors.js';
 import { createLedger } from '../ledger.js';
 import type { TranscriptMessage } from '../messages.js';
 import type { RecallResult } from '../recall.js';
+import { shortSpanId } from '../span.js';
 import type { RenderedMessage } from '../window.js';
 import { demoFollowUp, demoTranscript } from './demo-transcript.js';
 import { replayFile } from './replay.js';
@@ -121,11 +122,12 @@ export async function runDemo(
       `a new session read the deploy logs several times; ${logs.records().length} summary records written; in the window now:`,
     );
     print(`    ${masked.content}`);
-    const back = await logs.recall(masked.spanId);
+    const shown = shortSpanId(masked.spanId);
+    const back = await logs.recall(shown);
     const first = back.results[0];
+    const verbatim = first?.text.split('\n')[0] ?? '';
     print(
-      `recall "${masked.spanId.slice(0, 19)}…" -> ${back.status.toUpperCase()}: ` +
-        `${first?.text.length ?? 0} characters, verbatim: ${first?.text.split('\n')[0] ?? ''}`,
+      `recall "${shown}" -> ${back.status.toUpperCase()}: ${first?.text.length ?? 0} characters, verbatim: ${verbatim}`,
     );
   } else {
     print(`(no tool result was masked: ${logs.records().length} records were written instead)`);

@@ -125,7 +125,7 @@ async function ancestorUnits(
  * far enough to see what a working session keeps coming back to, bounded so a compaction's cost
  * does not grow with the history.
  */
-export const HISTORY_LOOKBACK_SEQS = 250;
+export const HISTORY_LOOKBACK_SEQS = 1000;
 
 /** The occurrences and handle rows of the `HISTORY_LOOKBACK_SEQS` seqs before the region. */
 async function recentHistory(

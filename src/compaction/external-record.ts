@@ -2,7 +2,8 @@
  * The record of a summary another tool wrote (an agent's own compaction): always lossy, since
  * its author could not be constrained to keep handles verbatim. It keeps the region's handles
  * the summary quotes verbatim, the summary's own handle-like tokens (unresolved), and names
- * what it dropped in a finding.
+ * what it dropped in a finding. The record it replaces in the window hands on its kept handles
+ * and its checkpoint chain: a summary of later turns is no reason to lose what was shown before.
  */
 import { extractHandles } from '../handles/extract.js';
 import { mergeHandles } from '../handles/handle-sets.js';
@@ -35,7 +36,11 @@ export interface ExternalRecordInput {
 /** Build (not write) the external record. */
 export function externalRecord(input: ExternalRecordInput): CompactionRecord {
   const { summary, regionHandles, covered, fromSeq, toSeq, counter } = input;
-  const kept = mergeHandles(regionHandles.filter((handle) => summary.includes(handle.text)));
+  const prior = input.active?.handles ?? [];
+  const kept = mergeHandles(
+    regionHandles.filter((handle) => summary.includes(handle.text)),
+    prior.filter((handle) => handle.spanId !== 'unresolved'),
+  );
   const keptTexts = new Set(kept.map((handle) => handle.text));
   const own: Handle[] = extractHandles(summary)
     .filter((handle) => !keptTexts.has(handle.text))
@@ -48,6 +53,10 @@ export function externalRecord(input: ExternalRecordInput): CompactionRecord {
     }));
   const all = mergeHandles(regionHandles);
   const dropped = all.filter((handle) => !keptTexts.has(handle.text));
+  const ownTexts = new Set(own.map((handle) => handle.text));
+  const priorUnresolved = prior.filter(
+    (handle) => handle.spanId === 'unresolved' && !keptTexts.has(handle.text) && !ownTexts.has(handle.text),
+  );
   const findings: Finding[] = [
     { code: 'external-summary', message: `written by ${input.summarizer.name}, which does not keep handles verbatim` },
   ];
@@ -71,11 +80,12 @@ export function externalRecord(input: ExternalRecordInput): CompactionRecord {
     type: 'external' as const,
     summary,
     claims: [{ text: summary, spanIds: covered.map((occurrence) => occurrence.spanId) }],
-    handles: [...kept, ...own],
+    handles: [...kept, ...own, ...mergeHandles(priorUnresolved)],
     reversible: false,
     depth: 1,
     droppedRange: { fromSeq, toSeq, byteStart: first?.byteStart ?? 0, byteEnd: last?.byteEnd ?? 0 },
     ancestors: input.active ? [input.active.id] : [],
+    checkpointId: input.active?.checkpointId,
     rederived: false,
     summarizer: input.summarizer,
     findings,

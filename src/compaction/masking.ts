@@ -1,4 +1,5 @@
 import { extractHandles } from '../handles/extract.js';
+import { shortSpanId } from '../span.js';
 import type { HandleKind, Span, SpanOccurrence, WindowConfig } from '../types.js';
 
 /**
@@ -69,14 +70,15 @@ const stubCache = new Map<string, string>();
 
 /**
  * The stub text shown in place of a masked span (after the usual `[tool result id=…]` prefix):
- * its size, its top handles verbatim and how to get it back. A pure function of the span.
+ * its size, its top handles verbatim and how to get it back: its short span id (`shortSpanId`, which recall resolves;
+ * the whole 64-digit id would cost some 30 tokens more per stub). A pure function of the span.
  */
 export function maskStub(span: Span): string {
   const cached = stubCache.get(span.id);
   if (cached !== undefined) return cached;
   const handles = stubHandles(span.text);
   const named = handles.length > 0 ? `; top handles: ${handles.join(' | ')}` : '';
-  const stub = `[masked: ${span.tokens} tokens of tool output${named}; recall "${span.id}" to read it verbatim]`;
+  const stub = `[masked: ${span.tokens} tokens of tool output${named}; recall "${shortSpanId(span.id)}" to read it verbatim]`;
   if (stubCache.size > 5_000) stubCache.clear();
   stubCache.set(span.id, stub);
   return stub;

@@ -2,6 +2,8 @@ import { MIN_RECENT_SHARE } from '../config.js';
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { handleCost } from './guards.js';
 import { handleIdentity } from '../handles/handle-sets.js';
+import { chooseMasked } from './masking.js';
+import type { MaskingPolicy } from './masking.js';
 
 /**
  * Indexes `i` (0 < i <= originals.length) where the window may be cut so that
@@ -69,6 +71,28 @@ export interface RefillInput {
   /** Expected summary tokens (default: the whole summary budget). */
   readonly summaryTokens?: number | undefined;
   readonly config: WindowConfig;
+  /**
+   * The window's masking (undefined: off) and each original's cost as a masked stub: a boundary that keeps a
+   * bulky tool result is judged by what the render shows, the result masked, not by its full size.
+   */
+  readonly masking?: { readonly policy: MaskingPolicy; readonly stubCost: (index: number) => number } | undefined;
+}
+
+/** Tokens the recent originals `[boundary, n)` take once the render has masked what it would, beside `fixed` tokens. */
+function maskedKeptTokens(input: RefillInput, boundary: number, kept: number, fixed: number): number {
+  const { masking } = input;
+  if (masking === undefined || fixed + kept <= masking.policy.fitTokens) return kept;
+  const costs = input.costs.slice(boundary);
+  const masked = chooseMasked({
+    originals: input.originals.slice(boundary),
+    costs,
+    stubCost: (index) => masking.stubCost(boundary + index),
+    fixedTokens: fixed,
+    policy: masking.policy,
+  });
+  let tokens = kept;
+  for (const index of masked) tokens -= (costs[index] ?? 0) - masking.stubCost(boundary + index);
+  return tokens;
 }
 
 /**
@@ -79,7 +103,9 @@ export interface RefillInput {
  * carried handles need while recent turns keep `MIN_RECENT_SHARE` of `maxTokens`.
  * The boundary whose expected context is nearest the target wins, as long as it stays at or
  * under `compactAt × maxTokens` (so the next turn does not compact again at once); when no
- * boundary does, everything is compacted. An explicit `keepRecentTokens` replaces the target:
+ * boundary does, everything is compacted. Recent turns count as the render shows them: with masking on, an old bulky
+ * tool result the render would mask costs its stub, so one large result does not force the cut far past it. An
+ * explicit `keepRecentTokens` replaces the target:
  * the fewest originals are compacted that leave at most that many tokens of recent turns.
  */
 export function planRefill(input: RefillInput): RefillPlan {
@@ -116,12 +142,18 @@ export function planRefill(input: RefillInput): RefillPlan {
       handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - summary - minRecent));
     const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
     const kept = suffix[boundary] ?? 0;
-    const plan = { boundary, handleBudgetTokens, expectedTokens: input.fixedTokens + summary + handleTokens + kept };
+    const block = input.fixedTokens + summary + handleTokens;
     if (config.keepRecentTokens !== undefined) {
+      const plan = { boundary, handleBudgetTokens, expectedTokens: block + kept };
       if (kept <= config.keepRecentTokens) return plan;
       best = plan;
       continue;
     }
+    const plan = {
+      boundary,
+      handleBudgetTokens,
+      expectedTokens: block + maskedKeptTokens(input, boundary, kept, block),
+    };
     const fits = plan.expectedTokens <= ceiling;
     if (
       best === undefined ||

@@ -3,7 +3,7 @@ import type { TranscriptMessage } from '../../src/messages.js';
 import { createO200kCounter } from '../../src/token-counter.js';
 import { QUICK_OUT, parseBenchArguments } from '../../bench/cli-args.js';
 import { selectBenchmarks } from '../../bench/registry.js';
-import { ARMS, cutsOf, measureCuts } from '../../bench/quality/cut-quality.js';
+import { ARMS, CUT_BUDGETS, cutsOf, inWindowTarget, measureCuts } from '../../bench/quality/cut-quality.js';
 import { replayToCut, shownIndexHandles, withoutHandleIndex } from '../../bench/quality/public-replay.js';
 
 const HOST = 'db-replica-07.internal';
@@ -29,6 +29,14 @@ function transcript(): TranscriptMessage[] {
   messages.push({ role: 'assistant', content: `Now checking that nothing points at ${HOST}.` });
   return messages;
 }
+
+describe('in-window targets', () => {
+  it('are the ones of issue 11: Claude Code 0.75 / 0.90, SWE-agent 0.95 / 0.98 at 4k / 8k', () => {
+    expect([4000, 8000].map((budget) => inWindowTarget('claude-code', budget as 4000 | 8000))).toEqual([0.75, 0.9]);
+    expect([4000, 8000].map((budget) => inWindowTarget('swe-agent', budget as 4000 | 8000))).toEqual([0.95, 0.98]);
+    for (const budget of CUT_BUDGETS) expect(inWindowTarget('swe-agent', budget)).toBeGreaterThan(0.9);
+  });
+});
 
 describe('cut points', () => {
   const messages = transcript();

@@ -146,8 +146,10 @@ describe('context-ledger demo', () => {
     );
     expect(masking).toContain('0 summary records written');
     expect(masking).toMatch(
-      /\[masked: \d+ tokens of tool output; top handles: .+; recall "sha256:[0-9a-f]{64}" to read it verbatim\]/,
+      /\[masked: \d+ tokens of tool output; top handles: .+; recall "(sha256:[0-9a-f]{12})" to read it verbatim\]/,
     );
+    const shown = /recall "(sha256:[0-9a-f]{12})" to read it verbatim/.exec(masking)?.[1] ?? '?';
+    expect(masking).toContain(`recall "${shown}" -> VERIFIED`);
     expect(masking).toMatch(/-> VERIFIED: \d+ characters, verbatim: 2026-11-12T/);
     // The pinned constraints hold each distinct line once (log lines differing only in a timestamp collapse).
     const pinned =

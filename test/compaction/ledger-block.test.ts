@@ -185,3 +185,31 @@ describe('honest lossiness (invariant 5)', () => {
     expect(context.text).toContain('never stored');
   });
 });
+
+describe('an external summary after a compaction', () => {
+  it('carries the previous record kept handles and checkpoint chain into the window', async () => {
+    const session = await memoryLedger().session('carry', {
+      window: { maxTokens: 3000, handleBudgetTokens: 300, summaryBudgetTokens: 200 },
+    });
+    await session.append(SEED_OPENING);
+    await session.append(fillerTurns(12));
+    const prior = await session.compact(200);
+    expect(prior?.checkpointId).toBeDefined();
+    const priorTexts = (prior?.handles ?? []).map((handle) => handle.text);
+    expect(priorTexts).toContain('PAYMENTS_DB_REPLICA=eu-west-2b');
+    await session.append(fillerTurns(2, 12));
+    const external = await session.importExternalSummary({
+      summary: 'The agent kept probing the health endpoint.',
+      summarizer: { name: 'agent', version: '1' },
+    });
+    expect(external.checkpointId).toBe(prior?.checkpointId);
+    expect(external.handles.map((handle) => handle.text)).toEqual(expect.arrayContaining(priorTexts));
+    const context = session.peek();
+    expect(context.text).toContain('PAYMENTS_DB_REPLICA=eu-west-2b');
+    expect(context.text).toContain(`recall "${prior?.checkpointId ?? '?'}"`);
+    // Every handle the earlier record kept or spilled is still reachable from the window's record.
+    const index = session.handleIndex().map((handle) => handle.text);
+    expect(index).toEqual(expect.arrayContaining(priorTexts));
+    expect(index.length).toBeGreaterThan(priorTexts.length);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { originalsToPrompt } from '../../src/integrations/ai-sdk/rendered-to-prompt.js';
 import type { TranscriptMessage } from '../../src/messages.js';
 import { createO200kCounter } from '../../src/token-counter.js';
+import { shortSpanId } from '../../src/span.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window.js';
 import { memoryLedger, SEED_OPENING } from '../helpers.js';
 
@@ -55,7 +56,8 @@ describe('observation masking: the lossless step before any summary', () => {
     expect(stub?.content).toMatch(
       /^\[tool result id=read_0\] \[masked: \d+ tokens of tool output; top handles: [^\]]+; recall "sha256:/,
     );
-    expect(stub?.content).toContain(`recall "${stub?.spanId ?? '?'}" to read it verbatim`);
+    expect(stub?.content).toContain(`recall "${shortSpanId(stub?.spanId ?? '?')}" to read it verbatim`);
+    expect(stub?.content).not.toContain(stub?.spanId ?? '?');
     expect(stub?.content).toContain('src/shards/shard_0.ts');
     const last = context.messages[context.messages.length - 1];
     expect(last?.masked).toBeUndefined();
@@ -70,9 +72,9 @@ describe('observation masking: the lossless step before any summary', () => {
     const context = await session.render();
     const stub = context.messages.find((message) => message.masked);
     expect(stub).toBeDefined();
-    const spanId = /recall "(sha256:[0-9a-f]{64})"/.exec(stub?.content ?? '')?.[1] ?? '';
-    expect(spanId).toBe(stub?.spanId);
-    const result = await session.recall(spanId);
+    const shown = /recall "(sha256:[0-9a-f]{12})"/.exec(stub?.content ?? '')?.[1] ?? '';
+    expect(stub?.spanId?.startsWith(shown)).toBe(true);
+    const result = await session.recall(shown);
     expect(result.status).toBe('verified');
     expect(result.results[0]?.text).toBe(
       transcript.find((message) => message.toolCallId === stub?.toolCallId && message.role === 'tool')?.content,

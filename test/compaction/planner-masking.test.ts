@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { planRefill } from '../../src/compaction/planner.js';
+import { resolveWindowConfig } from '../../src/config.js';
+import type { TranscriptMessage } from '../../src/messages.js';
+import { memoryLedger } from '../helpers.js';
+
+describe('planRefill with masking', () => {
+  it('keeps an old bulky tool result the render would mask instead of cutting past it', async () => {
+    const session = await memoryLedger().session('plan');
+    const small = (index: number): TranscriptMessage => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: `turn ${index}`,
+    });
+    const messages: TranscriptMessage[] = [
+      ...Array.from({ length: 5 }, (_, index) => small(index)),
+      {
+        role: 'assistant',
+        content: 'reading',
+        toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"cat"}' }],
+      },
+      { role: 'tool', toolCallId: 'c1', content: 'a large file dump' },
+      ...Array.from({ length: 10 }, (_, index) => small(index + 5)),
+    ];
+    const originals = await session.append(messages);
+    const resultIndex = originals.findIndex((occurrence) => occurrence.span.kind === 'tool-result');
+    const costs = originals.map((_, index) => (index === resultIndex ? 3000 : 100));
+    const config = resolveWindowConfig('plan', { maxTokens: 4000 });
+    const input = {
+      originals,
+      costs,
+      regionHandles: [],
+      carriedHandles: [],
+      fixedTokens: 200,
+      summaryTokens: 100,
+      config,
+    };
+    const unmasked = planRefill(input);
+    expect(unmasked.boundary).toBeGreaterThan(resultIndex);
+    const policy = { fitTokens: 3600, minTokens: 200, protectRecentTokens: 1000 };
+    const masked = planRefill({ ...input, masking: { policy, stubCost: () => 50 } });
+    expect(masked.boundary).toBeLessThan(resultIndex);
+    // Expected: fixed 200 + summary 100 + the kept turns with the result as its 50-token stub.
+    const kept = costs.slice(masked.boundary).reduce((sum, cost) => sum + cost, 0) - 3000 + 50;
+    expect(masked.expectedTokens).toBe(300 + kept);
+    expect(Math.abs(masked.expectedTokens - 3200)).toBeLessThan(Math.abs(unmasked.expectedTokens - 3200));
+  });
+});
