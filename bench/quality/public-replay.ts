@@ -9,6 +9,7 @@ import { createLedger, createMemoryStore } from '../../src/index.js';
 import type {
   LedgerOptions,
   LedgerSession,
+  LedgerStore,
   RenderedContext,
   SessionOptions,
   TokenCounter,
@@ -29,6 +30,8 @@ export interface ReplayedCut {
   readonly session: LedgerSession;
   /** The rendered context at the cut. */
   readonly rendered: RenderedContext;
+  /** The replay's own memory store (for diagnosis: what was stored but not shown). */
+  readonly store: LedgerStore;
 }
 
 /** Replay `messages` into a memory-store session with `window.maxTokens = budget`; render at the end. */
@@ -39,7 +42,8 @@ export async function replayToCut(
   counter: TokenCounter,
   options: ReplayOptions = {},
 ): Promise<ReplayedCut> {
-  const ledger = createLedger({ ...options.ledger, store: createMemoryStore(), tokenCounter: counter });
+  const store = createMemoryStore();
+  const ledger = createLedger({ ...options.ledger, store, tokenCounter: counter });
   const sessionOptions = options.session ?? {};
   const session = await ledger.session(sessionId, {
     ...sessionOptions,
@@ -54,7 +58,7 @@ export async function replayToCut(
     await session.render();
   }
   if (batch.length > 0) await session.append(batch);
-  return { session, rendered: await session.render() };
+  return { session, store, rendered: await session.render() };
 }
 
 /**

@@ -13,12 +13,13 @@
  * `node .bench-build/bench/quality/window-diagnosis.js claude-code 4000 [--missing] [--text] [--only ID] [--data DIR]`;
  * window options to try go in the environment as JSON: `WINDOW_OPTIONS='{"handleBudgetTokens":1600}'`.
  */
-import { createLedger, createMemoryStore, createO200kCounter } from '../../src/index.js';
+import { createO200kCounter } from '../../src/index.js';
 import type { RenderedContext, TokenCounter, TranscriptMessage } from '../../src/index.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { LedgerSession } from '../../src/session.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
 import { cutsOf } from './cut-quality.js';
+import { replayToCut } from './public-replay.js';
 import { futureNeeded } from './future-needed.js';
 
 /** Tokens of each part of a rendered context. */
@@ -112,35 +113,15 @@ async function placeMissing(
   return places;
 }
 
-async function replay(
-  id: string,
-  messages: readonly TranscriptMessage[],
-  budget: number,
-  counter: TokenCounter,
-): Promise<{ session: LedgerSession; store: LedgerStore; rendered: RenderedContext }> {
-  const store = createMemoryStore();
-  const ledger = createLedger({ store, tokenCounter: counter });
-  const extra = JSON.parse(process.env.WINDOW_OPTIONS ?? '{}') as Record<string, unknown>;
-  const session = await ledger.session(id, { window: { ...extra, maxTokens: budget } });
-  let batch: TranscriptMessage[] = [];
-  for (const message of messages) {
-    batch.push(message);
-    if (message.role === 'assistant' && (message.toolCalls ?? []).length === 0) continue;
-    await session.append(batch);
-    batch = [];
-    await session.render();
-  }
-  if (batch.length > 0) await session.append(batch);
-  return { session, store, rendered: await session.render() };
-}
-
 /** Diagnose one cut at one budget. */
 export async function diagnoseCut(
   cut: { id: string; messages: readonly TranscriptMessage[]; at: number },
   budget: number,
   counter: TokenCounter,
 ): Promise<CutDiagnosis & { text: string }> {
-  const { session, store, rendered } = await replay(cut.id, cut.messages.slice(0, cut.at), budget, counter);
+  const { session, store, rendered } = await replayToCut(cut.id, cut.messages.slice(0, cut.at), budget, counter, {
+    session: { window: JSON.parse(process.env.WINDOW_OPTIONS ?? '{}') as Record<string, unknown> },
+  });
   const needed = futureNeeded(cut.messages, cut.at);
   const { split, texts } = splitRendered(rendered, counter);
   const present = needed.filter((text) => rendered.text.includes(text));
