@@ -65,8 +65,10 @@ export function mapPostgresError(location: string, operation: string, error: unk
   if (conflict) {
     const spanId = spanIdOfRowKey(conflict[1] ?? '');
     return new ImmutableSpanError(
-      `${location}: ${operation} failed: span ${spanId} is already stored with other content; refusing to reuse it (nothing was written). ` +
-        'The stored row was changed below the API or written by an older version under an ambiguous id: check the ledger (replay its transcript into a new ledger) before appending again.',
+      `${location}: ${operation} failed: span ${spanId} is already stored with other content; ` +
+        'refusing to reuse it (nothing was written). ' +
+        'The stored row was changed below the API or written by an older version under an ambiguous id: ' +
+        'check the ledger (replay its transcript into a new ledger) before appending again.',
       { ...details, spanId },
       options,
     );
@@ -86,7 +88,8 @@ export function mapPostgresError(location: string, operation: string, error: unk
           ? 'authentication failed'
           : 'the connection failed or was lost';
     return new StoreUnavailableError(
-      `${location}: ${operation} failed: ${what} (${message}); ${UNREACHABLE_ADVICE}. A write interrupted this way may or may not have been committed: re-read (nextSeq, records) before retrying.`,
+      `${location}: ${operation} failed: ${what} (${message}); ${UNREACHABLE_ADVICE}. ` +
+        'A write interrupted this way may or may not have been committed: re-read (nextSeq, records) before retrying.',
       details,
       options,
     );
@@ -100,7 +103,8 @@ export function mapPostgresError(location: string, operation: string, error: unk
   }
   if (code === '22021' || code === '22P05') {
     return new InvalidInputError(
-      `${location}: ${operation} failed: PostgreSQL cannot store this text (${message}); remove U+0000 characters from ids, labels and handles.`,
+      `${location}: ${operation} failed: PostgreSQL cannot store this text (${message}); ` +
+        'remove U+0000 characters from ids, labels and handles.',
       details,
       options,
     );

@@ -153,7 +153,8 @@ function schemaVersion(db: Database.Database): number {
 function checkNotNewer(version: number, location: string): void {
   if (version > SCHEMA_VERSION) {
     throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; upgrade context-ledger to open it.`,
+      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; ` +
+        'upgrade context-ledger to open it.',
       { location, version, supported: SCHEMA_VERSION },
     );
   }
@@ -179,7 +180,8 @@ export function checkSchema(db: Database.Database, location: string): void {
   checkNotNewer(version, location);
   if (version < SCHEMA_VERSION) {
     throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; open it once read-write to migrate it.`,
+      `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; ` +
+        'open it once read-write to migrate it.',
       { location, version, supported: SCHEMA_VERSION },
     );
   }
