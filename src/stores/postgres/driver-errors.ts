@@ -35,6 +35,19 @@ const CONNECTION_CODES = new Set([
   '28P01',
 ]);
 
+/** Messages of the pg driver and pool that mean the connection is gone or was never made (no SQLSTATE). */
+const CONNECTION_MESSAGE = new RegExp(
+  [
+    'Connection terminated',
+    'connection timeout',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'Client was closed',
+    'not queryable',
+  ].join('|'),
+  'i',
+);
+
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -49,9 +62,7 @@ export function isConnectionError(error: unknown): boolean {
   const code = codeOf(error);
   if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
   const message = error instanceof Error ? error.message : String(error);
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|not queryable/i.test(
-    message,
-  );
+  return CONNECTION_MESSAGE.test(message);
 }
 
 /** Turns any error thrown during `operation` into a `LedgerError`; ledger errors pass through. */
