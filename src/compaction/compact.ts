@@ -59,8 +59,10 @@ async function ancestorUnits(
   const { store, sessionId } = input;
   const unsafe = (missing: number, what: string): never => {
     throw new UnsafeRecompactionError(
-      `Session ${sessionId}: record ${active.id} (depth ${active.depth}) is a summary re-ingested into the window, and ${missing} of ${what} are not in the store ${store.location}. ` +
-        'It will not be summarized again: replay the full transcript into the ledger so its originals are stored, or start a new session seeded with its handle index.',
+      `Session ${sessionId}: record ${active.id} (depth ${active.depth}) is a summary re-ingested into the window, ` +
+        `and ${missing} of ${what} are not in the store ${store.location}. ` +
+        'It will not be summarized again: replay the full transcript into the ledger so its originals are stored, ' +
+        'or start a new session seeded with its handle index.',
       { sessionId, recordId: active.id, missing, droppedRange: active.droppedRange },
     );
   };
@@ -142,7 +144,10 @@ async function recentHistory(
   return { occurrences, handles };
 }
 
-/** What the ranking knows at compaction time: every handle occurrence of the region, the re-read ancestor range and the recent history, their spans, what stays visible. */
+/**
+ * What the ranking knows at compaction time: every handle occurrence of the region, the re-read
+ * ancestor range and the recent history, their spans, what stays visible.
+ */
 function rankEvidence(
   input: CompactionInput,
   fromAncestor: { originals: readonly Span[]; handles: readonly Handle[] },

@@ -164,7 +164,8 @@ export function fitHandleBudget(
     }).map((entry) => entry.handle);
   if (ranked.length !== handles.length) {
     throw new InvalidInputError(
-      `Session ${context.sessionId}: the ranked order holds ${ranked.length} handles but the handle set ${handles.length}; rank the same handles that are fitted.`,
+      `Session ${context.sessionId}: the ranked order holds ${ranked.length} handles but the handle set ${handles.length}; ` +
+        'rank the same handles that are fitted.',
       {
         sessionId: context.sessionId,
       },
@@ -175,7 +176,8 @@ export function fitHandleBudget(
   if (kept.length < handles.length && onOverflow === 'throw') {
     throw new HandleBudgetExceededError(
       `Session ${context.sessionId}: ${handles.length} handles need up to ${all.used} tokens, over the handle budget of ${budgetTokens}. ` +
-        'Nothing was compacted. Raise handleBudgetTokens, or set onHandleOverflow to "spill" to move the overflow to an addressable checkpoint.',
+        'Nothing was compacted. Raise handleBudgetTokens, ' +
+        'or set onHandleOverflow to "spill" to move the overflow to an addressable checkpoint.',
       { sessionId: context.sessionId, handles: handles.length, tokens: all.used, budgetTokens },
     );
   }
@@ -209,9 +211,15 @@ export function checkCarriedHandles(
   const missing = ancestorHandles.filter((handle) => !present.has(handleIdentity(handle)));
   if (missing.length > 0) {
     throw new LossyRecompactionError(
-      `Session ${context.sessionId}: re-compacting lossy record ${ancestor.id} (depth ${ancestor.depth}) would drop ${missing.length} of its handles, e.g. ${JSON.stringify(missing[0]?.text)}. ` +
-        'Depth-2 lossy compaction without handle propagation is prohibited: carry the ancestor handle set forward, or re-read the dropped range from the store.',
-      { sessionId: context.sessionId, recordId: ancestor.id, missing: missing.map((handle) => handle.text) },
+      `Session ${context.sessionId}: re-compacting lossy record ${ancestor.id} (depth ${ancestor.depth}) ` +
+        `would drop ${missing.length} of its handles, e.g. ${JSON.stringify(missing[0]?.text)}. ` +
+        'Depth-2 lossy compaction without handle propagation is prohibited: ' +
+        'carry the ancestor handle set forward, or re-read the dropped range from the store.',
+      {
+        sessionId: context.sessionId,
+        recordId: ancestor.id,
+        missing: missing.map((handle) => handle.text),
+      },
     );
   }
 }

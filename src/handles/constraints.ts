@@ -11,8 +11,36 @@
 import type { Candidate } from './candidate.js';
 import { isRestriction } from './constraint-rules.js';
 
-const TRIGGER =
-  /\b(?:do not|don['’]t|never|must(?:n['’]t| not| never)|should(?:n['’]t| not| never)|shall not|cannot|can['’]t|can not|may not|read-?only|only|avoid|forbidden|prohibited|disallowed|not (?:allowed|permitted)|under no circumstances|no longer)\b|-only\b/gi;
+const TRIGGER = new RegExp(
+  '\\b(?:' +
+    [
+      // negations and modal prohibitions
+      'do not',
+      "don['’]t",
+      'never',
+      "must(?:n['’]t| not| never)",
+      "should(?:n['’]t| not| never)",
+      'shall not',
+      'cannot',
+      "can['’]t",
+      'can not',
+      'may not',
+      // restrictions and bans
+      'read-?only',
+      'only',
+      'avoid',
+      'forbidden',
+      'prohibited',
+      'disallowed',
+      'not (?:allowed|permitted)',
+      'under no circumstances',
+      'no longer',
+    ].join('|') +
+    ')\\b' +
+    // a compound such as `append-only`
+    '|-only\\b',
+  'gi',
+);
 const MARKER = /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|--|\[[ xX]\])\s+)*/;
 /** Longer "sentences" (minified code, base64, logs without stops) are never constraints. */
 const MAX_SENTENCE = 600;

@@ -12,7 +12,8 @@ const NUMERIC = /^(?:\d{4}\/\d{1,2}\/\d{1,2}|\d{1,2}\/\d{1,2}\/\d{4}|\d{1,2}\.\d
 const TIME_AFTER = / \d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\d:])/y;
 
 const MONTH =
-  'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
+  'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|' +
+  'Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
 const WEEKDAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? ';
 const CLOCK = ' \\d{1,2}:\\d{2}(?::\\d{2})?';
 const ORDINAL = '(?:st|nd|rd|th)?';
@@ -28,9 +29,10 @@ const WORD_DATE = new RegExp(
   'y',
 );
 const MONTH_WORDS: ReadonlySet<string> = new Set(
-  'Jan January Feb February Mar March Apr April May Jun June Jul July Aug August Sep Sept September Oct October Nov November Dec December'.split(
-    ' ',
-  ),
+  (
+    'Jan January Feb February Mar March Apr April May Jun June Jul July Aug August ' +
+    'Sep Sept September Oct October Nov November Dec December'
+  ).split(' '),
 );
 const WEEKDAY_BEFORE = /(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? $/;
 const WORD_CHAR = /[\w.]/;

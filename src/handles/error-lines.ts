@@ -30,7 +30,9 @@ const ERROR_LINE = new RegExp(
       '[\\w.-]+: (?:error|fatal|ERROR|FATAL):',
       '[^\\s:()]+(?:\\(\\d+,\\d+\\)|:\\d+:\\d+)(?: -)?:? error\\b',
       '\\d+:\\d+ +error ',
-      '(?:\\[[^\\]\\n]{1,40}\\] *|\\d{4}-\\d\\d-\\d\\d[T ][\\d:.,]+(?:Z|[+-]\\d\\d:?\\d\\d)? +){0,3}(?:(?:ERROR|FATAL|CRITICAL)\\b|\\[(?:ERROR|FATAL|CRITICAL|error|fatal)\\])',
+      // up to three `[tag] ` or timestamp prefixes, then a level word or a bracketed level
+      '(?:\\[[^\\]\\n]{1,40}\\] *|\\d{4}-\\d\\d-\\d\\d[T ][\\d:.,]+(?:Z|[+-]\\d\\d:?\\d\\d)? +){0,3}' +
+        '(?:(?:ERROR|FATAL|CRITICAL)\\b|\\[(?:ERROR|FATAL|CRITICAL|error|fatal)\\])',
     ].join('|') +
     ')',
   'my',

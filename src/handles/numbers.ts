@@ -33,7 +33,13 @@ const SPACED_UNIT =
   'ms|msec|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|[KMGTP]i?B|kB|bytes?|' +
   'retries|attempts|connections|requests|req|rps|qps|RPS|QPS|replicas|pods|nodes|workers|threads|cores|vCPUs?|CPUs?|' +
   'shards|partitions|tokens|rows|records|messages|characters|chars';
-const UNIT = `(?:(?:ms|s|m|h|d|[KMG]i)(?![\\w])|[kKM]? ?(?:(?:concurrent|parallel|simultaneous|active|idle|open) )?(?:${SPACED_UNIT})\\b|-(?:second|minute|hour|day|week|month|year|ms|GB|MB)\\b)`;
+const UNIT =
+  // a bare short unit (`30s`, `5m`, `2Gi`)
+  '(?:(?:ms|s|m|h|d|[KMG]i)(?![\\w])' +
+  // a spaced unit, optionally scaled and qualified (`10 concurrent connections`, `5k requests`)
+  `|[kKM]? ?(?:(?:concurrent|parallel|simultaneous|active|idle|open) )?(?:${SPACED_UNIT})\\b` +
+  // a hyphenated duration or size (`30-second`, `10-GB`)
+  '|-(?:second|minute|hour|day|week|month|year|ms|GB|MB)\\b)';
 const PER = '(?: ?\\/ ?[a-z]+\\b| per [A-Za-z]+\\b)';
 const PLURAL_AFTER_LIMIT = '(?: [a-z]{2,}s\\b)';
 const NUMBER_PHRASE = new RegExp(

@@ -1,8 +1,9 @@
 /**
  * The token scanner: one pass over the text's char codes splits it at whitespace, quotes,
- * brackets, `,;|` (a `${name}` template placeholder inside a token does not split it) and hands every token holding a digit, one of `_ / \\ @ : = # ~ . -`, an
- * inner capital (`fooBar`, `OSError`) or a trailing `()` to a callback. Plain words are
- * never materialised, which keeps the pass close to a bare word regex in speed.
+ * brackets, `,;|` (a `${name}` template placeholder inside a token does not split it) and
+ * hands every token holding a digit, one of `_ / \\ @ : = # ~ . -`, an inner capital
+ * (`fooBar`, `OSError`) or a trailing `()` to a callback. Plain words are never
+ * materialised, which keeps the pass close to a bare word regex in speed.
  */
 
 /** Token flag: a digit. */

@@ -78,7 +78,8 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
     ] as const) {
       if (typeof value === 'string' && !isWellFormedText(value)) {
         throw new InvalidInputError(
-          `${where}: span field "${field}" contains a lone UTF-16 surrogate, which cannot be stored verbatim; fix the text (e.g. String.prototype.toWellFormed) before appending.`,
+          `${where}: span field "${field}" contains a lone UTF-16 surrogate, which cannot be stored verbatim; ` +
+            'fix the text (e.g. String.prototype.toWellFormed) before appending.',
           { sessionId, index, field },
         );
       }
@@ -112,7 +113,9 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
       checkCount('handle.end', handle.end, { sessionId, index, handle: handle.text });
       if (handle.spanId !== span.id || span.text.slice(handle.start, handle.end) !== handle.text) {
         throw new InvalidInputError(
-          `${where}: handle ${JSON.stringify(handle.text)} at [${handle.start}, ${handle.end}) is not the verbatim text of span ${span.id} at those offsets (handle spanId ${handle.spanId}); extract handles from this span and keep them byte for byte.`,
+          `${where}: handle ${JSON.stringify(handle.text)} at [${handle.start}, ${handle.end}) ` +
+            `is not the verbatim text of span ${span.id} at those offsets (handle spanId ${handle.spanId}); ` +
+            'extract handles from this span and keep them byte for byte.',
           { sessionId, index, spanId: span.id, handle: handle.text },
         );
       }
@@ -155,7 +158,8 @@ export function checkSameSpan(
     (name) => (stored[name] ?? undefined) !== (appended[name] ?? undefined),
   );
   throw new ImmutableSpanError(
-    `${location}: append to session ${sessionId}: span ${appended.id} is already stored with other content (${fields.join(', ')} differ); ` +
+    `${location}: append to session ${sessionId}: span ${appended.id} is already stored with other content ` +
+      `(${fields.join(', ')} differ); ` +
       'refusing to reuse it. The stored row was changed below the API or written by an older version under an ambiguous id: ' +
       'check the ledger (replay its transcript into a new ledger) before appending again.',
     { sessionId, spanId: appended.id, fields, location },
@@ -175,7 +179,8 @@ export function tenantMismatch(
 ): LedgerError {
   const scope = tenantId === undefined ? 'without a tenant' : `for tenant ${JSON.stringify(tenantId)}`;
   return new TenantMismatchError(
-    `${where}: session ${sessionId} is not available ${scope}: no session with this id exists ${scope}, and the id cannot be used there; use another session id.`,
+    `${where}: session ${sessionId} is not available ${scope}: no session with this id exists ${scope}, ` +
+      'and the id cannot be used there; use another session id.',
     { ...context, sessionId, tenantId },
   );
 }
@@ -195,7 +200,8 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
   const expected = expectedRecordId(copy);
   if (expected !== undefined && expected !== copy.id) {
     throw new InvalidInputError(
-      `writeRecord: record ${copy.id} of session ${copy.sessionId} does not match its content (it hashes to ${expected}); build records with recordId() over their content and do not edit them.`,
+      `writeRecord: record ${copy.id} of session ${copy.sessionId} does not match its content (it hashes to ${expected}); ` +
+        'build records with recordId() over their content and do not edit them.',
       { sessionId: copy.sessionId, recordId: copy.id, expected },
     );
   }
@@ -232,7 +238,8 @@ export function loadRecord(
   if (problem === undefined) return record;
   const id = rowId ?? record.id;
   throw new ImmutableSpanError(
-    `${location}: record ${id} of session ${sessionId} was changed after it was written (${problem}); records are immutable, so this ledger was tampered with below the API. ` +
+    `${location}: record ${id} of session ${sessionId} was changed after it was written (${problem}); ` +
+      'records are immutable, so this ledger was tampered with below the API. ' +
       'Restore the ledger from a backup or replay the transcript into a new ledger; do not trust this record.',
     { location, sessionId, recordId: id, expected },
   );

@@ -6,11 +6,34 @@ const IMPERATIVE =
 
 /** Attempts to override the conversation: new orders, claimed authority, claimed approvals. */
 const OVERRIDE = [
-  /\b(ignor|disregard|forget|overrid|bypass|skip)\w*\b.{0,40}\b(previous|prior|above|earlier|all|any|other|existing|original)\b.{0,40}\b(instructions?|guidance|rules?|directions?|prompts?|messages?|constraints?|context)\b/,
+  new RegExp(
+    [
+      // an override verb…
+      '\\b(ignor|disregard|forget|overrid|bypass|skip)\\w*\\b',
+      // …what it overrides…
+      '.{0,40}\\b(previous|prior|above|earlier|all|any|other|existing|original)\\b',
+      // …and the guidance it names
+      '.{0,40}\\b(instructions?|guidance|rules?|directions?|prompts?|messages?|constraints?|context)\\b',
+    ].join(''),
+  ),
   /\b(system|developer|admin(istrator)?|assistant|user)\s*(message|prompt|note|notice|override|instruction)s?\s*[:\-–]/,
   /\bnew (instructions?|orders?|task|directive)s?\b/,
-  /\b(the )?(user|operator|admin(istrator)?|owner|team|manager)\b.{0,30}\b(has |have )?(already )?(approved|authori[sz]ed|confirmed|agreed|consented|requested|asked|wants?)\b/,
-  /\b(delete|drop|wipe|truncate|destroy|erase|exfiltrate|upload|leak|rm -rf)\b.{0,60}\b(database|db|backups?|bucket|tables?|repo(sitory)?|files|credentials|secrets?|keys?|tokens?|production|prod)\b/,
+  new RegExp(
+    [
+      // a claimed authority…
+      '\\b(the )?(user|operator|admin(istrator)?|owner|team|manager)\\b',
+      // …and its claimed approval
+      '.{0,30}\\b(has |have )?(already )?(approved|authori[sz]ed|confirmed|agreed|consented|requested|asked|wants?)\\b',
+    ].join(''),
+  ),
+  new RegExp(
+    [
+      // a destructive or exfiltrating verb…
+      '\\b(delete|drop|wipe|truncate|destroy|erase|exfiltrate|upload|leak|rm -rf)\\b',
+      // …aimed at data or secrets
+      '.{0,60}\\b(database|db|backups?|bucket|tables?|repo(sitory)?|files|credentials|secrets?|keys?|tokens?|production|prod)\\b',
+    ].join(''),
+  ),
   /\b(you are now|from now on|act as|pretend)\b/,
 ];
 

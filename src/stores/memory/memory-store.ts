@@ -109,7 +109,8 @@ export function createMemoryStore(): LedgerStore {
       const actual = state.occurrences.length;
       if (expectedNextSeq !== actual) {
         throw new SequenceConflictError(
-          `${where}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+          `${where}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; ` +
+            'another writer appended first. Re-read the session (nextSeq) and retry.',
           { sessionId, expectedNextSeq, actualNextSeq: actual },
         );
       }
@@ -165,14 +166,17 @@ export function createMemoryStore(): LedgerStore {
       const state = session(copy.sessionId, `write record ${copy.id}`);
       if (state.recordsById.has(copy.id)) {
         throw new ImmutableSpanError(
-          `${where}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
+          `${where}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; ` +
+            'write a new record with a new id instead.',
           { sessionId: copy.sessionId, recordId: copy.id },
         );
       }
       const holder = state.records.find((existing) => existing.ordinal === copy.ordinal);
       if (holder) {
         throw new SequenceConflictError(
-          `${where}: cannot write record ${copy.id}: ordinal ${copy.ordinal} of session ${copy.sessionId} is already taken by record ${holder.id}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+          `${where}: cannot write record ${copy.id}: ordinal ${copy.ordinal} of session ${copy.sessionId} ` +
+            `is already taken by record ${holder.id}; another writer got there first. ` +
+            'Re-read the records and retry with the next ordinal.',
           { sessionId: copy.sessionId, recordId: copy.id, ordinal: copy.ordinal, takenBy: holder.id },
         );
       }

@@ -16,7 +16,8 @@ export function checkNoNul(
 ): void {
   if (typeof value === 'string' && value.includes(NUL)) {
     throw new InvalidInputError(
-      `${what} contains U+0000, which PostgreSQL text cannot hold (only span text may contain it); remove the character or use the SQLite store.`,
+      `${what} contains U+0000, which PostgreSQL text cannot hold (only span text may contain it); ` +
+        'remove the character or use the SQLite store.',
       { ...context, field: what },
     );
   }

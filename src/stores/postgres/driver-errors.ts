@@ -35,6 +35,19 @@ const CONNECTION_CODES = new Set([
   '28P01',
 ]);
 
+/** Messages of the pg driver and pool that mean the connection is gone or was never made (no SQLSTATE). */
+const CONNECTION_MESSAGE = new RegExp(
+  [
+    'Connection terminated',
+    'connection timeout',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'Client was closed',
+    'not queryable',
+  ].join('|'),
+  'i',
+);
+
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -49,9 +62,7 @@ export function isConnectionError(error: unknown): boolean {
   const code = codeOf(error);
   if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
   const message = error instanceof Error ? error.message : String(error);
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|not queryable/i.test(
-    message,
-  );
+  return CONNECTION_MESSAGE.test(message);
 }
 
 /** Turns any error thrown during `operation` into a `LedgerError`; ledger errors pass through. */
@@ -65,8 +76,10 @@ export function mapPostgresError(location: string, operation: string, error: unk
   if (conflict) {
     const spanId = spanIdOfRowKey(conflict[1] ?? '');
     return new ImmutableSpanError(
-      `${location}: ${operation} failed: span ${spanId} is already stored with other content; refusing to reuse it (nothing was written). ` +
-        'The stored row was changed below the API or written by an older version under an ambiguous id: check the ledger (replay its transcript into a new ledger) before appending again.',
+      `${location}: ${operation} failed: span ${spanId} is already stored with other content; ` +
+        'refusing to reuse it (nothing was written). ' +
+        'The stored row was changed below the API or written by an older version under an ambiguous id: ' +
+        'check the ledger (replay its transcript into a new ledger) before appending again.',
       { ...details, spanId },
       options,
     );
@@ -86,7 +99,8 @@ export function mapPostgresError(location: string, operation: string, error: unk
           ? 'authentication failed'
           : 'the connection failed or was lost';
     return new StoreUnavailableError(
-      `${location}: ${operation} failed: ${what} (${message}); ${UNREACHABLE_ADVICE}. A write interrupted this way may or may not have been committed: re-read (nextSeq, records) before retrying.`,
+      `${location}: ${operation} failed: ${what} (${message}); ${UNREACHABLE_ADVICE}. ` +
+        'A write interrupted this way may or may not have been committed: re-read (nextSeq, records) before retrying.',
       details,
       options,
     );
@@ -100,7 +114,8 @@ export function mapPostgresError(location: string, operation: string, error: unk
   }
   if (code === '22021' || code === '22P05') {
     return new InvalidInputError(
-      `${location}: ${operation} failed: PostgreSQL cannot store this text (${message}); remove U+0000 characters from ids, labels and handles.`,
+      `${location}: ${operation} failed: PostgreSQL cannot store this text (${message}); ` +
+        'remove U+0000 characters from ids, labels and handles.',
       details,
       options,
     );

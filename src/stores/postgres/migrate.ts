@@ -46,7 +46,8 @@ export async function trigramSchemaOf(client: Queryable): Promise<string | undef
 function checkNotNewer(version: number, location: string): void {
   if (version > SCHEMA_VERSION) {
     throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; upgrade context-ledger to open it.`,
+      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; ` +
+        'upgrade context-ledger to open it.',
       { location, version, supported: SCHEMA_VERSION },
     );
   }
@@ -58,7 +59,8 @@ export async function checkVersion(client: Queryable, schema: string, location: 
   checkNotNewer(version, location);
   if (version < SCHEMA_VERSION) {
     throw new StoreUnavailableError(
-      `${location}: schema ${schema} is at version ${version}, older than ${SCHEMA_VERSION}, and migrations are off; run \`context-ledger migrate --store ${location.replace(/\?.*$/, '')}\` (or open with migrate: true).`,
+      `${location}: schema ${schema} is at version ${version}, older than ${SCHEMA_VERSION}, and migrations are off; ` +
+        `run \`context-ledger migrate --store ${location.replace(/\?.*$/, '')}\` (or open with migrate: true).`,
       { location, version, supported: SCHEMA_VERSION },
     );
   }

@@ -256,7 +256,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       }
       if (actual !== expectedNextSeq || !result?.stored_tokens) {
         throw new SequenceConflictError(
-          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; ` +
+            'another writer appended first. Re-read the session (nextSeq) and retry.',
           { sessionId, expectedNextSeq, actualNextSeq: actual, location },
         );
       }
@@ -371,12 +372,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       ]);
       if (!holder || holder.id === copy.id) {
         throw new ImmutableSpanError(
-          `${location}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
+          `${location}: record ${copy.id} of session ${copy.sessionId} is already written and records are immutable; ` +
+            'write a new record with a new id instead.',
           { sessionId: copy.sessionId, recordId: copy.id, location },
         );
       }
       throw new SequenceConflictError(
-        `${location}: cannot write record ${copy.id}: ordinal ${copy.ordinal} of session ${copy.sessionId} is already taken by record ${holder.id}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+        `${location}: cannot write record ${copy.id}: ordinal ${copy.ordinal} of session ${copy.sessionId} ` +
+          `is already taken by record ${holder.id}; another writer got there first. ` +
+          'Re-read the records and retry with the next ordinal.',
         { sessionId: copy.sessionId, recordId: copy.id, ordinal: copy.ordinal, takenBy: holder.id, location },
       );
     },

@@ -59,8 +59,13 @@ export interface HandleRow {
 }
 
 const SPAN_COLUMNS = 's.kind, s.text, s.exact, s.tool_name, s.tool_call_id, s.tokens';
-const OCCURRENCE_COLUMNS = `o.session_id, o.seq, o.span_id, o.role, o.byte_start, o.byte_end, o.label, o.chunk_index, o.chunk_count, ${SPAN_COLUMNS}`;
+const OCCURRENCE_COLUMNS =
+  'o.session_id, o.seq, o.span_id, o.role, o.byte_start, o.byte_end, o.label, o.chunk_index, o.chunk_count, ' +
+  SPAN_COLUMNS;
 const HANDLE_COLUMNS = 'seq, span_id, kind, text, key, start, "end", role, tokens';
+
+/** The 24 positional parameters of an `append_batch()` call: `$1, $2, …, $24`. */
+const APPEND_BATCH_PARAMETERS = Array.from({ length: 24 }, (_, index) => `$${index + 1}`).join(', ');
 
 /** Every statement of the store for one schema; `similarity` is pg_trgm's function, when installed. */
 export function buildQueries(schema: string, trigramSchema: string | undefined) {
@@ -73,7 +78,7 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
     sessions: `SELECT id, tenant_id, created_at FROM ${t('sessions')} ORDER BY id`,
     sessionsOfTenant: `SELECT id, tenant_id, created_at FROM ${t('sessions')} WHERE tenant_id = $1 ORDER BY id`,
     nextSeq: `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM ${t('occurrences')} WHERE session_id = $1`,
-    appendBatch: `SELECT actual_next, stored_tokens FROM ${t('append_batch')}(${Array.from({ length: 24 }, (_, index) => `$${index + 1}`).join(', ')})`,
+    appendBatch: `SELECT actual_next, stored_tokens FROM ${t('append_batch')}(${APPEND_BATCH_PARAMETERS})`,
     occurrences: `SELECT ${OCCURRENCE_COLUMNS} FROM ${t('occurrences')} o JOIN ${t('spans')} s ON s.id = o.span_id
       WHERE o.session_id = $1 AND o.seq BETWEEN $2 AND $3 ORDER BY o.seq`,
     occurrencesOfSpan: `SELECT ${OCCURRENCE_COLUMNS} FROM ${t('occurrences')} o JOIN ${t('spans')} s ON s.id = o.span_id
@@ -85,7 +90,8 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
     writeRecord: `SELECT ${t('write_record')}($1, $2, $3, $4, $5, $6, $7::bytea[], $8::text[]) AS id`,
     recordHandles: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id BETWEEN $2 AND $3`,
-    recordConflict: `SELECT id, ordinal FROM ${t('records')} WHERE session_id = $1 AND (id = $2 OR ordinal = $3) ORDER BY (id = $2) DESC LIMIT 1`,
+    recordConflict: `SELECT id, ordinal FROM ${t('records')}
+      WHERE session_id = $1 AND (id = $2 OR ordinal = $3) ORDER BY (id = $2) DESC LIMIT 1`,
     recordById: `SELECT id, json, handle_ids FROM ${t('records')} WHERE session_id = $1 AND id = $2`,
     records: `SELECT id, json, handle_ids FROM ${t('records')} WHERE session_id = $1 ORDER BY ordinal`,
     /**

@@ -36,6 +36,15 @@ function appendOnly(table: string, message: string): string {
   FOR EACH STATEMENT EXECUTE FUNCTION refuse_change('${message}');`;
 }
 
+/** The handle parameters of `append_batch()` (one line of its signature, shared by versions 1 and 3). */
+const APPEND_BATCH_HANDLE_PARAMETERS =
+  'h_entries integer[], h_positions integer[], h_kinds text[], h_texts text[], h_keys text[], ' +
+  'h_starts bigint[], h_ends bigint[], h_roles text[], h_tokens bigint[]';
+/** The select list of the occurrence INSERT in `append_batch()` (shared by versions 1 and 3). */
+const APPEND_BATCH_OCCURRENCE_SELECT =
+  'SELECT p_session, p_expected + u.n - 1, u.span_id, u.entry_role, u.entry_start, u.entry_end, ' +
+  'u.entry_label, u.entry_chunk, u.entry_chunks';
+
 const VERSION_1 = `
 CREATE TABLE sessions (
   id text COLLATE "C" PRIMARY KEY,
@@ -116,7 +125,7 @@ CREATE FUNCTION append_batch(
   p_session text, p_expected bigint,
   p_span_ids text[], p_kinds text[], p_texts text[], p_exacts bytea[], p_tool_names text[], p_tool_call_ids text[], p_tokens bigint[],
   p_roles text[], p_byte_starts bigint[], p_byte_ends bigint[], p_labels text[], p_chunk_indexes bigint[], p_chunk_counts bigint[],
-  h_entries integer[], h_positions integer[], h_kinds text[], h_texts text[], h_keys text[], h_starts bigint[], h_ends bigint[], h_roles text[], h_tokens bigint[]
+  ${APPEND_BATCH_HANDLE_PARAMETERS}
 ) RETURNS TABLE (actual_next bigint, stored_tokens bigint[])
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
@@ -139,7 +148,7 @@ BEGIN
     ORDER BY u.span_id, u.n
   ON CONFLICT (id) DO NOTHING;
   INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count)
-    SELECT p_session, p_expected + u.n - 1, u.span_id, u.entry_role, u.entry_start, u.entry_end, u.entry_label, u.entry_chunk, u.entry_chunks
+    ${APPEND_BATCH_OCCURRENCE_SELECT}
     FROM unnest(p_span_ids, p_roles, p_byte_starts, p_byte_ends, p_labels, p_chunk_indexes, p_chunk_counts)
       WITH ORDINALITY AS u(span_id, entry_role, entry_start, entry_end, entry_label, entry_chunk, entry_chunks, n);
   INSERT INTO handles (session_id, seq, position, span_id, kind, text, key, start, "end", role, tokens)
@@ -180,7 +189,7 @@ CREATE OR REPLACE FUNCTION append_batch(
   p_session text, p_expected bigint,
   p_span_ids text[], p_kinds text[], p_texts text[], p_exacts bytea[], p_tool_names text[], p_tool_call_ids text[], p_tokens bigint[],
   p_roles text[], p_byte_starts bigint[], p_byte_ends bigint[], p_labels text[], p_chunk_indexes bigint[], p_chunk_counts bigint[],
-  h_entries integer[], h_positions integer[], h_kinds text[], h_texts text[], h_keys text[], h_starts bigint[], h_ends bigint[], h_roles text[], h_tokens bigint[]
+  ${APPEND_BATCH_HANDLE_PARAMETERS}
 ) RETURNS TABLE (actual_next bigint, stored_tokens bigint[])
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
@@ -214,7 +223,7 @@ BEGIN
     RAISE EXCEPTION '${SPAN_CONTENT_CONFLICT_MESSAGE}: %', v_conflict USING HINT = 'a span id names exactly one content';
   END IF;
   INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count)
-    SELECT p_session, p_expected + u.n - 1, u.span_id, u.entry_role, u.entry_start, u.entry_end, u.entry_label, u.entry_chunk, u.entry_chunks
+    ${APPEND_BATCH_OCCURRENCE_SELECT}
     FROM unnest(p_span_ids, p_roles, p_byte_starts, p_byte_ends, p_labels, p_chunk_indexes, p_chunk_counts)
       WITH ORDINALITY AS u(span_id, entry_role, entry_start, entry_end, entry_label, entry_chunk, entry_chunks, n);
   INSERT INTO handles (session_id, seq, position, span_id, kind, text, key, start, "end", role, tokens)

@@ -28,7 +28,8 @@ export function mapDriverError(
   }
   if (code === 'SQLITE_BUSY' || code?.startsWith('SQLITE_BUSY_')) {
     return new StoreOperationError(
-      `${location}: ${operation} failed: another connection held the database lock for more than ${busyTimeoutMs} ms (${message}); retry later.`,
+      `${location}: ${operation} failed: another connection held the database lock ` +
+        `for more than ${busyTimeoutMs} ms (${message}); retry later.`,
       details,
       { cause: error },
     );
@@ -44,7 +45,8 @@ export function mapDriverError(
   }
   if (code === 'SQLITE_FULL' || code?.startsWith('SQLITE_IOERR')) {
     return new StoreOperationError(
-      `${location}: ${operation} failed: ${message} (${code}); the disk is probably full or failing: free space or check the device, then retry (the transaction was rolled back, earlier data is intact).`,
+      `${location}: ${operation} failed: ${message} (${code}); the disk is probably full or failing: ` +
+        'free space or check the device, then retry (the transaction was rolled back, earlier data is intact).',
       details,
       { cause: error },
     );

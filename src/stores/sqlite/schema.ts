@@ -26,6 +26,9 @@ CREATE TRIGGER ${table}_no_replace BEFORE INSERT ON ${table}
   BEGIN SELECT RAISE(ABORT, '${message}'); END;`;
 }
 
+/** The key test of the occurrence_text_rows append-only trigger (see `appendOnly`). */
+const TEXT_ROW_SAME_KEY = 'old.row = NEW.row OR (old.session_id = NEW.session_id AND old.seq = NEW.seq)';
+
 const VERSION_1 = `
 CREATE TABLE sessions (
   id TEXT PRIMARY KEY,
@@ -114,7 +117,7 @@ CREATE VIRTUAL TABLE occurrence_fts USING fts5 (text, content = '', tokenize = '
 INSERT INTO occurrence_fts (rowid, text)
   SELECT r.row, s.text FROM occurrence_text_rows r
   JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id;
-${appendOnly('occurrence_text_rows', 'old.row = NEW.row OR (old.session_id = NEW.session_id AND old.seq = NEW.seq)', IMMUTABLE_SPANS_MESSAGE)}
+${appendOnly('occurrence_text_rows', TEXT_ROW_SAME_KEY, IMMUTABLE_SPANS_MESSAGE)}
 `;
 
 /**
@@ -153,7 +156,8 @@ function schemaVersion(db: Database.Database): number {
 function checkNotNewer(version: number, location: string): void {
   if (version > SCHEMA_VERSION) {
     throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; upgrade context-ledger to open it.`,
+      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; ` +
+        'upgrade context-ledger to open it.',
       { location, version, supported: SCHEMA_VERSION },
     );
   }
@@ -179,7 +183,8 @@ export function checkSchema(db: Database.Database, location: string): void {
   checkNotNewer(version, location);
   if (version < SCHEMA_VERSION) {
     throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; open it once read-write to migrate it.`,
+      `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; ` +
+        'open it once read-write to migrate it.',
       { location, version, supported: SCHEMA_VERSION },
     );
   }

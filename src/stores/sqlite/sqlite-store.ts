@@ -154,7 +154,8 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       const actual = statements.nextSeq.get(sessionId) ?? 0;
       if (actual !== expectedNextSeq) {
         throw new SequenceConflictError(
-          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; another writer appended first. Re-read the session (nextSeq) and retry.`,
+          `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; ` +
+            'another writer appended first. Re-read the session (nextSeq) and retry.',
           { sessionId, expectedNextSeq, actualNextSeq: actual, location },
         );
       }
@@ -167,14 +168,17 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     requireSession(record.sessionId, operation);
     if (statements.recordExists.get(record.sessionId, record.id) !== undefined) {
       throw new ImmutableSpanError(
-        `${location}: record ${record.id} of session ${record.sessionId} is already written and records are immutable; write a new record with a new id instead.`,
+        `${location}: record ${record.id} of session ${record.sessionId} is already written and records are immutable; ` +
+          'write a new record with a new id instead.',
         { sessionId: record.sessionId, recordId: record.id, location },
       );
     }
     const holder = statements.recordIdAtOrdinal.get(record.sessionId, record.ordinal);
     if (holder !== undefined) {
       throw new SequenceConflictError(
-        `${location}: cannot write record ${record.id}: ordinal ${record.ordinal} of session ${record.sessionId} is already taken by record ${holder}; another writer got there first. Re-read the records and retry with the next ordinal.`,
+        `${location}: cannot write record ${record.id}: ordinal ${record.ordinal} of session ${record.sessionId} ` +
+          `is already taken by record ${holder}; another writer got there first. ` +
+          'Re-read the records and retry with the next ordinal.',
         { sessionId: record.sessionId, recordId: record.id, ordinal: record.ordinal, takenBy: holder, location },
       );
     }

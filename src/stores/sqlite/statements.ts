@@ -95,7 +95,8 @@ export function prepareStatements(db: Database.Database) {
       'INSERT INTO spans (id, kind, text, tool_name, tool_call_id, tokens) VALUES (?, ?, ?, ?, ?, ?)',
     ) as Statement<[string, string, string, string | null, string | null, number]>,
     insertOccurrence: db.prepare(
-      'INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ) as Statement<[string, number, string, string, number, number, string | null, number | null, number | null]>,
     insertHandle: db.prepare(
       `INSERT INTO handles (${HANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -107,10 +108,12 @@ export function prepareStatements(db: Database.Database) {
       [number | bigint, string]
     >,
     occurrences: db.prepare(
-      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.seq BETWEEN ? AND ? ORDER BY o.seq`,
+      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id
+       WHERE o.session_id = ? AND o.seq BETWEEN ? AND ? ORDER BY o.seq`,
     ) as Statement<[string, number, number], OccurrenceRow>,
     occurrencesOfSpan: db.prepare(
-      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? AND o.span_id IN (?, ?) ORDER BY o.seq`,
+      `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id
+       WHERE o.session_id = ? AND o.span_id IN (?, ?) ORDER BY o.seq`,
     ) as Statement<[string, string, string], OccurrenceRow>,
     spanOfSession: db.prepare(
       `SELECT s.id, s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
@@ -124,7 +127,8 @@ export function prepareStatements(db: Database.Database) {
     ) as Statement<[string, number, number], HandleRow>,
     searchFts: db.prepare(
       `SELECT r.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
-       FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
+       FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid
+       JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
        WHERE occurrence_fts MATCH ? AND r.session_id = ? ORDER BY rank, r.seq LIMIT ?`,
     ) as Statement<[string, string, number], HitRow>,
     searchLike: db.prepare(
