@@ -116,3 +116,48 @@ export function resolveHandles(
     return handle;
   });
 }
+
+/** A record row as a store reads it: the record's JSON and, for records written by id, its id list. */
+export interface StoredRecordRow {
+  readonly id: string;
+  readonly json: string;
+  readonly handle_ids: string | null;
+}
+
+/** The id lists of record rows (undefined: handles inline, written before they were stored apart) and their id range. */
+export function recordRowIds(
+  location: string,
+  sessionId: string,
+  rows: readonly StoredRecordRow[],
+): { ids: (number[] | undefined)[]; low: number; high: number } {
+  const ids = rows.map((row) =>
+    row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
+  );
+  const [low, high] = idBounds(ids);
+  return { ids, low, high };
+}
+
+/**
+ * Record rows rebuilt the way every store does it, from `recordRowIds` and the stored handles of that id range (read
+ * once by the store): each distinct handle parsed once, each record rebuilt and verified by `load` (the store input's
+ * record check).
+ */
+export function rebuildRecordRows(
+  location: string,
+  sessionId: string,
+  rows: readonly StoredRecordRow[],
+  ids: readonly (number[] | undefined)[],
+  stored: ReadonlyMap<number, string>,
+  load: (row: StoredRecordRow, handles: unknown[] | undefined) => CompactionRecord,
+): CompactionRecord[] {
+  const cache = new Map<number, unknown>();
+  return rows.map((row, index) => {
+    const list = ids[index];
+    if (list === undefined) return load(row, undefined);
+    const context = { location, sessionId, recordId: row.id };
+    return load(
+      row,
+      resolveHandles(list, (id) => stored.get(id), cache, context),
+    );
+  });
+}

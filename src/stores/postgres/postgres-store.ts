@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError } from '../../errors.js';
 import type { CompactionRecord, SpanOccurrence } from '../../types.js';
-import { decodeHandleIds, idBounds, resolveHandles, splitRecord } from '../record-handles.js';
+import { rebuildRecordRows, recordRowIds, splitRecord } from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type LedgerStore, type TextHit } from '../store.js';
 import {
   buildOccurrence,
@@ -167,29 +167,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     rows: readonly RecordRow[],
     checkRowId: boolean,
   ): Promise<CompactionRecord[]> {
-    const ids = rows.map((row) =>
-      row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
-    );
-    const [low, high] = idBounds(ids);
+    const { ids, low, high } = recordRowIds(location, sessionId, rows);
     const stored = new Map<number, string>();
     if (low <= high) {
       for (const row of await read<{ id: string; json: string }>(operation, sql.recordHandles, [sessionId, low, high]))
         stored.set(Number(row.id), row.json);
     }
-    const cache = new Map<number, unknown>();
-    return rows.map((row, index) => {
-      const list = ids[index];
-      const rowId = checkRowId ? row.id : undefined;
-      if (list === undefined) return loadRecord(location, sessionId, row.json, rowId);
-      const context = { location, sessionId, recordId: row.id };
-      return loadRecord(
-        location,
-        sessionId,
-        row.json,
-        rowId,
-        resolveHandles(list, (id) => stored.get(id), cache, context),
-      );
-    });
+    return rebuildRecordRows(location, sessionId, rows, ids, stored, (row, handles) =>
+      loadRecord(location, sessionId, row.json, checkRowId ? row.id : undefined, handles),
+    );
   }
 
   const read = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) =>

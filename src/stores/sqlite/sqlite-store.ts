@@ -15,14 +15,7 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
-import {
-  decodeHandleIds,
-  encodeHandleIds,
-  idBounds,
-  resolveHandles,
-  splitRecord,
-  type RecordParts,
-} from '../record-handles.js';
+import { encodeHandleIds, rebuildRecordRows, recordRowIds, splitRecord, type RecordParts } from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
@@ -216,22 +209,13 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     rows: readonly (RecordRow & { id: string })[],
     checkRowId: boolean,
   ): CompactionRecord[] {
-    const ids = rows.map((row) =>
-      row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
-    );
-    const [low, high] = idBounds(ids);
+    const { ids, low, high } = recordRowIds(location, sessionId, rows);
     const stored = new Map<number, string>();
     if (low <= high)
       for (const row of statements.recordHandlesBetween.iterate(sessionId, low, high)) stored.set(row.id, row.json);
-    const cache = new Map<number, unknown>();
-    return rows.map((row, index) => {
-      const list = ids[index];
-      const rowId = checkRowId ? row.id : undefined;
-      if (list === undefined) return loadRecord(location, sessionId, row.json, rowId);
-      const context = { location, sessionId, recordId: row.id };
-      const handles = resolveHandles(list, (id) => stored.get(id), cache, context);
-      return loadRecord(location, sessionId, row.json, rowId, handles);
-    });
+    return rebuildRecordRows(location, sessionId, rows, ids, stored, (row, handles) =>
+      loadRecord(location, sessionId, row.json, checkRowId ? row.id : undefined, handles),
+    );
   }
 
   function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
