@@ -58,6 +58,25 @@ export interface BenchResult {
   readonly data?: unknown;
 }
 
+/** The fields every result shares: its name and title, the run's date, mode and machine. */
+export function resultBase(
+  context: { readonly quick: boolean; readonly machine: MachineInfo },
+  name: string,
+  title: string,
+): Pick<BenchResult, 'name' | 'title' | 'date' | 'quick' | 'machine'> {
+  return { name, title, date: new Date().toISOString(), quick: context.quick, machine: context.machine };
+}
+
+/** The result of a benchmark whose data set is not there: it says what is missing and reports no numbers. */
+export function missingDataResult(base: ReturnType<typeof resultBase>, missing: string): BenchResult {
+  return {
+    ...base,
+    notes: [`MISSING: ${missing}. Nothing was measured; no numbers are reported.`],
+    tables: [],
+    targets: [],
+  };
+}
+
 function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(3);
 }

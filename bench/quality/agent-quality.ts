@@ -8,7 +8,7 @@
  */
 import { createO200kCounter } from '../../src/token-counter.js';
 import type { TokenCounter } from '../../src/token-counter.js';
-import { atLeast, atMost, round } from '../bench-result.js';
+import { atLeast, atMost, missingDataResult, resultBase, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
@@ -87,20 +87,8 @@ function armRows(tallies: BudgetTallies, budget: number): (string | number | nul
 export async function runAgentQuality(context: BenchContext, name: 'claude-code' | 'swe-agent'): Promise<BenchResult> {
   const dataSet: DataSetFiles = await findDataSet(context.dataDir, name);
   const title = `Handle survival by generation and constraints, by the library's own extractor (${name})`;
-  const base = {
-    name: `survival-${name}`,
-    title,
-    date: new Date().toISOString(),
-    quick: context.quick,
-    machine: context.machine,
-  };
-  if (dataSet.missing)
-    return {
-      ...base,
-      notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`],
-      tables: [],
-      targets: [],
-    };
+  const base = resultBase(context, `survival-${name}`, title);
+  if (dataSet.missing) return missingDataResult(base, dataSet.missing);
   let transcripts = await loadTranscripts(dataSet);
   const notes: string[] = [
     `Data: ${dataSet.files.length} file(s) in ${dataSet.folder}, ${transcripts.length} transcript(s).`,

@@ -22,7 +22,7 @@
  */
 import { createO200kCounter } from '../../src/index.js';
 import type { TokenCounter, TranscriptMessage } from '../../src/index.js';
-import { atLeast, round, share } from '../bench-result.js';
+import { atLeast, missingDataResult, resultBase, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
@@ -200,20 +200,8 @@ function armShare(measure: BudgetMeasure, arm: string): number | null {
 export async function runCutQuality(context: BenchContext, name: 'claude-code' | 'swe-agent'): Promise<BenchResult> {
   const dataSet = await findDataSet(context.dataDir, name);
   const title = `Future-needed handles in the window at a cut (${name === 'claude-code' ? 'Claude Code sessions at their own compaction' : 'SWE-agent trajectories at 60%'})`;
-  const base = {
-    name: `quality-${name}`,
-    title,
-    date: new Date().toISOString(),
-    quick: context.quick,
-    machine: context.machine,
-  };
-  if (dataSet.missing)
-    return {
-      ...base,
-      notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`],
-      tables: [],
-      targets: [],
-    };
+  const base = resultBase(context, `quality-${name}`, title);
+  if (dataSet.missing) return missingDataResult(base, dataSet.missing);
   let cuts = cutsOf(name, await loadTranscripts(dataSet));
   const notes = [`Data: ${dataSet.files.length} file(s) in ${dataSet.folder}, ${cuts.length} cut transcript(s).`];
   if (context.quick && cuts.length > 10) {

@@ -16,7 +16,7 @@
 import { extractHandles } from '../../src/handles/extract.js';
 import { locomoQuestions } from '../../src/importers/locomo.js';
 import { createO200kCounter } from '../../src/token-counter.js';
-import { round, share } from '../bench-result.js';
+import { missingDataResult, resultBase, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import { atLeast } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
@@ -46,20 +46,8 @@ export function recallAt(retrieved: readonly string[], evidence: readonly string
 /** Run the LoCoMo benchmark. */
 export async function runLocomoQuality(context: BenchContext): Promise<BenchResult> {
   const dataSet = await findDataSet(context.dataDir, 'locomo');
-  const base = {
-    name: 'quality-locomo',
-    title: 'LoCoMo evidence recall@5',
-    date: new Date().toISOString(),
-    quick: context.quick,
-    machine: context.machine,
-  };
-  if (dataSet.missing)
-    return {
-      ...base,
-      notes: [`MISSING: ${dataSet.missing}. Nothing was measured; no numbers are reported.`],
-      tables: [],
-      targets: [],
-    };
+  const base = resultBase(context, 'quality-locomo', 'LoCoMo evidence recall@5');
+  if (dataSet.missing) return missingDataResult(base, dataSet.missing);
   const transcripts = await loadTranscripts(dataSet);
   const questions = (await Promise.all(dataSet.files.map((file) => locomoQuestions(file))))
     .flat()
