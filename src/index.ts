@@ -16,6 +16,8 @@ export type { Summarizer, SummarizeRequest, SummarizeResult, SourceUnit } from '
 export { createO200kCounter, createApproximateCounter } from './token-counter.js';
 export type { TokenCounter } from './token-counter.js';
 export { extractHandles } from './handles/extract.js';
+export { DEFAULT_RANK_WEIGHTS } from './compaction/rank-handles.js';
+export type { RankWeights, RankWeightsInput } from './compaction/rank-handles.js';
 export { spanId, verifySpan } from './span.js';
 export type { RenderedContext, RenderedMessage } from './window.js';
 export type { RecallResult, RecallHit } from './recall.js';

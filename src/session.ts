@@ -4,6 +4,8 @@ import { mergeHandles } from './handles/handle-sets.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
 import { externalRecord } from './compaction/external-record.js';
 import { maskingPolicy } from './compaction/masking.js';
+import { resolveRankWeights } from './compaction/rank-handles.js';
+import type { RankWeights, RankWeightsInput } from './compaction/rank-handles.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidInputError } from './errors.js';
 import { gapsOf } from './gaps.js';
@@ -35,6 +37,11 @@ export interface SessionOptions {
   readonly window?: Partial<WindowConfig> | undefined;
   /** The caller's system prompt, rendered first and never compacted. */
   readonly systemPrompt?: string | undefined;
+  /**
+   * Weights of the handle ranking that orders the index (default `DEFAULT_RANK_WEIGHTS`); the fields given replace
+   * the defaults' (`kind` is merged per kind).
+   */
+  readonly ranking?: RankWeightsInput | undefined;
 }
 
 /** What a session needs from its ledger. */
@@ -68,6 +75,7 @@ export class LedgerSession {
   readonly config: WindowConfig;
   private readonly dependencies: SessionDependencies;
   private readonly systemPrompt: string | undefined;
+  private readonly rankWeights: RankWeights;
   private allRecords: CompactionRecord[];
   private originals: SpanOccurrence[];
   private nextSeq: number;
@@ -88,6 +96,7 @@ export class LedgerSession {
     this.id = id;
     this.dependencies = dependencies;
     this.systemPrompt = options.systemPrompt;
+    this.rankWeights = resolveRankWeights(options.ranking);
     this.config = resolveWindowConfig(
       id,
       options.window,
@@ -111,6 +120,7 @@ export class LedgerSession {
         { sessionId: id },
       );
     resolveWindowConfig(id, options.window);
+    resolveRankWeights(options.ranking, id);
     const { store } = dependencies;
     await store.openSession(id, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
     const records = await store.records(id);
@@ -350,6 +360,7 @@ export class LedgerSession {
       config: { ...this.config, handleBudgetTokens: plan.handleBudgetTokens },
       summarizer: this.dependencies.summarizer,
       counter: this.dependencies.counter,
+      rankWeights: this.rankWeights,
       active,
       activeCheckpoint: this.checkpointHead(active),
       region,

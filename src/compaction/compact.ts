@@ -8,6 +8,7 @@ import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurre
 import { checkCarriedHandles, fitHandleBudget } from './guards.js';
 import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { rankHandles } from './rank-handles.js';
+import type { RankWeights } from './rank-handles.js';
 import type { RankEvidence, RankSpan } from './rank-handles.js';
 import { recordId } from './record-id.js';
 import { verifySummary } from './verify.js';
@@ -19,6 +20,8 @@ export interface CompactionInput {
   readonly config: WindowConfig;
   readonly summarizer: Summarizer;
   readonly counter: TokenCounter;
+  /** Weights of the handle ranking (default `DEFAULT_RANK_WEIGHTS`). */
+  readonly rankWeights?: RankWeights | undefined;
   /** The summary region currently in the window (the latest summary or external record). */
   readonly active?: CompactionRecord | undefined;
   /** The head of the spill-checkpoint chain `active` refers to, if any (its handles are not re-read). */
@@ -224,7 +227,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const returning = mergeHandles(history.handles).filter((handle) => !carriedIdentities.has(handleIdentity(handle)));
   const candidates = [...carried, ...returning];
   const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, history);
-  const ranked = rankHandles(candidates, evidence).map((entry) => entry.handle);
+  const ranked = rankHandles(candidates, evidence, input.rankWeights).map((entry) => entry.handle);
   const fit = fitHandleBudget(
     candidates,
     config.handleBudgetTokens,

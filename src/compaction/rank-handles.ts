@@ -1,3 +1,4 @@
+import { InvalidConfigError } from '../errors.js';
 import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
 import { handleIdentity } from '../handles/handle-sets.js';
@@ -95,6 +96,47 @@ export const DEFAULT_RANK_WEIGHTS: RankWeights = {
     error: 0.8,
   },
 };
+
+/** Ranking weights as a caller gives them: any field left out keeps its default; `kind` is merged per kind. */
+export type RankWeightsInput = Partial<Omit<RankWeights, 'kind'>> & {
+  readonly kind?: Partial<Record<HandleKind, number>> | undefined;
+};
+
+/**
+ * Fill in defaults for ranking weights and validate them: every weight a finite number, `recencyHalfLifeSeqs` and
+ * `bulkyResultTokens` positive. Throws InvalidConfigError naming each bad field (and the session, when given).
+ */
+export function resolveRankWeights(input: RankWeightsInput | undefined, sessionId?: string): RankWeights {
+  if (input === undefined) return DEFAULT_RANK_WEIGHTS;
+  const weights: RankWeights = {
+    ...DEFAULT_RANK_WEIGHTS,
+    ...input,
+    kind: { ...DEFAULT_RANK_WEIGHTS.kind, ...input.kind },
+  };
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(weights)) {
+    if (name === 'kind') continue;
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      problems.push(`ranking.${name} must be a finite number (got ${String(value)})`);
+  }
+  for (const [kind, value] of Object.entries(weights.kind)) {
+    if (!(kind in DEFAULT_RANK_WEIGHTS.kind)) problems.push(`ranking.kind.${kind} is not a handle kind`);
+    else if (typeof value !== 'number' || !Number.isFinite(value))
+      problems.push(`ranking.kind.${kind} must be a finite number (got ${String(value)})`);
+  }
+  for (const name of ['recencyHalfLifeSeqs', 'bulkyResultTokens'] as const)
+    if (!(weights[name] > 0)) problems.push(`ranking.${name} must be positive (got ${String(weights[name])})`);
+  for (const name of Object.keys(input))
+    if (!(name in DEFAULT_RANK_WEIGHTS)) problems.push(`ranking.${name} is not a ranking weight`);
+  if (problems.length > 0) {
+    const where = sessionId === undefined ? '' : `Session ${sessionId}: `;
+    throw new InvalidConfigError(`${where}invalid ranking weights: ${problems.join('; ')}.`, {
+      ...(sessionId === undefined ? {} : { sessionId }),
+      problems,
+    });
+  }
+  return weights;
+}
 
 /** The part of a span the ranking looks at. */
 export type RankSpan = Pick<Span, 'kind' | 'toolName' | 'text' | 'tokens'>;
