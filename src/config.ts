@@ -13,10 +13,13 @@ export function ledgerBudgetTokens(budgets: {
 }
 
 /** Default fill right after a compaction, as a fraction of `maxTokens`. */
-export const DEFAULT_TARGET_FILL = 0.8;
+export const DEFAULT_TARGET_FILL = 0.85;
 
-/** Share of `maxTokens` an adaptive handle budget always leaves to recent turns after a compaction. */
-export const MIN_RECENT_SHARE = 0.25;
+/** Default fraction of `maxTokens` over which the window masks, then compacts. */
+export const DEFAULT_COMPACT_AT = 0.95;
+
+/** Default share of `maxTokens` an adaptive handle budget always leaves to recent turns after a compaction. */
+export const DEFAULT_MIN_RECENT_SHARE = 0.15;
 
 /** Fill in defaults for a window configuration and validate it. */
 export function resolveWindowConfig(
@@ -25,7 +28,7 @@ export function resolveWindowConfig(
   systemPromptTokens = 0,
 ): WindowConfig {
   const maxTokens = input.maxTokens ?? 8000;
-  const compactAt = input.compactAt ?? 0.9;
+  const compactAt = input.compactAt ?? DEFAULT_COMPACT_AT;
   const config: WindowConfig = {
     maxTokens,
     compactAt,
@@ -33,6 +36,7 @@ export function resolveWindowConfig(
     keepRecentTokens: input.keepRecentTokens,
     handleBudgetTokens: input.handleBudgetTokens ?? Math.floor(maxTokens * 0.2),
     adaptiveHandleBudget: input.adaptiveHandleBudget ?? input.handleBudgetTokens === undefined,
+    minRecentShare: input.minRecentShare ?? DEFAULT_MIN_RECENT_SHARE,
     summaryBudgetTokens: input.summaryBudgetTokens ?? Math.floor(maxTokens * 0.1),
     onHandleOverflow: input.onHandleOverflow ?? 'spill',
     maxDepth: input.maxDepth ?? 4,
@@ -57,6 +61,8 @@ export function resolveWindowConfig(
   positiveInteger('maskProtectRecentTokens');
   if (!(config.compactAt > 0 && config.compactAt <= 1))
     problems.push(`compactAt must be in (0, 1] (got ${config.compactAt})`);
+  if (!(config.minRecentShare >= 0 && config.minRecentShare < 1))
+    problems.push(`minRecentShare must be in [0, 1) (got ${config.minRecentShare})`);
   if (!(config.targetFill > 0 && config.targetFill <= config.compactAt))
     problems.push(`targetFill must be in (0, compactAt ${config.compactAt}] (got ${config.targetFill})`);
   if (config.onHandleOverflow !== 'spill' && config.onHandleOverflow !== 'throw')

@@ -189,10 +189,10 @@ export interface CompactionRecord {
 export interface WindowConfig {
   /** Hard limit of the rendered context in tokens. */
   readonly maxTokens: number;
-  /** Fraction of `maxTokens` over which the window acts: first masking, then, if that is not enough, compaction (default 0.8). */
+  /** Fraction of `maxTokens` over which the window acts: first masking, then, if that is not enough, compaction (default 0.95). */
   readonly compactAt: number;
   /**
-   * Fraction of `maxTokens` the context holds right after a compaction (default 0.6, at most `compactAt`): the
+   * Fraction of `maxTokens` the context holds right after a compaction (default 0.85, at most `compactAt`): the
    * compaction boundary is chosen so that system prompt + ledger block + recent turns come to about this much.
    */
   readonly targetFill: number;
@@ -202,9 +202,14 @@ export interface WindowConfig {
   readonly handleBudgetTokens: number;
   /**
    * True when `handleBudgetTokens` was not given: the index may then grow past it when the compacted region
-   * holds more handles, as long as recent turns keep a quarter of `maxTokens`.
+   * holds more handles, as long as recent turns keep `minRecentShare` of `maxTokens`.
    */
   readonly adaptiveHandleBudget: boolean;
+  /**
+   * Share of `maxTokens` an adaptive handle index always leaves to recent turns (default 0.15): below it, the index
+   * stops growing and further handles spill to a checkpoint.
+   */
+  readonly minRecentShare: number;
   /** Token budget of the summary prose (a ceiling). */
   readonly summaryBudgetTokens: number;
   /** What to do when handles exceed their budget: spill to a checkpoint, or throw. */

@@ -88,8 +88,11 @@ export async function replayLedger(
   let batch: TranscriptMessage[] = [];
   let appended = 0;
   let nextInterval = options.every > 0 ? options.every : Number.POSITIVE_INFINITY;
+  let lastPoint = -1;
+  // One point per appended count: a compaction point and a forced point at the same count are the same context.
   const point = async (reason: ReplayPoint['reason'], rendered: RenderedContext) => {
-    if (!options.onPoint) return;
+    if (!options.onPoint || appended === lastPoint) return;
+    lastPoint = appended;
     const summaryOnly = summaryOnlyText(session, history, options.budget, options.counter, costCache);
     await options.onPoint({ at: appended, reason, session, store, rendered, summaryOnly });
   };

@@ -1,4 +1,3 @@
-import { MIN_RECENT_SHARE } from '../config.js';
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { handleCost } from './guards.js';
 import { handleIdentity } from '../handles/handle-sets.js';
@@ -100,7 +99,7 @@ function maskedKeptTokens(input: RefillInput, boundary: number, kept: number, fi
  * `targetFill × maxTokens`: fixed part + summary (as long as the last one, or its budget) + the handle index (what the
  * carried handles need, up to the handle budget) + recent turns. What the summary or the
  * handles do not use goes to recent turns. An adaptive handle budget grows to what the
- * carried handles need while recent turns keep `MIN_RECENT_SHARE` of `maxTokens`.
+ * carried handles need while recent turns keep `minRecentShare` of `maxTokens`.
  * The boundary whose expected context is nearest the target wins, as long as it stays at or
  * under `compactAt × maxTokens` (so the next turn does not compact again at once); when no
  * boundary does, everything is compacted. Recent turns count as the render shows them: with masking on, an old bulky
@@ -113,7 +112,7 @@ export function planRefill(input: RefillInput): RefillPlan {
   const target = Math.floor(config.targetFill * config.maxTokens);
   const ceiling = Math.floor(config.compactAt * config.maxTokens);
   const available = target - input.fixedTokens;
-  const minRecent = Math.floor(MIN_RECENT_SHARE * config.maxTokens);
+  const minRecent = Math.floor(config.minRecentShare * config.maxTokens);
   const summary = Math.min(config.summaryBudgetTokens, input.summaryTokens ?? config.summaryBudgetTokens);
   const suffix: number[] = new Array<number>(originals.length + 1).fill(0);
   for (let index = originals.length - 1; index >= 0; index--)
@@ -137,11 +136,14 @@ export function planRefill(input: RefillInput): RefillPlan {
   for (const boundary of allowedBoundaries(originals)) {
     const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
     while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
-    let handleBudgetTokens = config.handleBudgetTokens;
-    if (config.adaptiveHandleBudget && carried > handleBudgetTokens)
-      handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - summary - minRecent));
-    const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
     const kept = suffix[boundary] ?? 0;
+    let handleBudgetTokens = config.handleBudgetTokens;
+    if (config.adaptiveHandleBudget && carried > handleBudgetTokens) {
+      // Recent turns keep `minRecentShare`; when this boundary keeps fewer, the index may use the difference.
+      const recentReserve = Math.min(minRecent, maskedKeptTokens(input, boundary, kept, input.fixedTokens + summary));
+      handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - summary - recentReserve));
+    }
+    const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
     const block = input.fixedTokens + summary + handleTokens;
     if (config.keepRecentTokens !== undefined) {
       const plan = { boundary, handleBudgetTokens, expectedTokens: block + kept };

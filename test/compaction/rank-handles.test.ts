@@ -7,6 +7,8 @@ import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-han
 import type { RankEvidence, RankSpan } from '../../src/compaction/rank-handles.js';
 import { createSpan } from '../../src/span.js';
 import type { Handle, HandleKind, Role, SourceKind } from '../../src/types.js';
+import { createLedger, createMemoryStore } from '../../src/index.js';
+import type { RankWeightsInput } from '../../src/index.js';
 
 interface Turn {
   readonly kind: SourceKind;
@@ -243,5 +245,31 @@ describe('fitHandleBudget', () => {
     const { kept, spilled } = fitHandleBudget([...lines, ...paths], costOfOne + 6, 'spill', { sessionId: 'n' });
     expect(spilled).toEqual([]);
     expect(kept).toHaveLength(10);
+  });
+});
+
+describe('the session ranking option', () => {
+  async function indexKinds(ranking?: RankWeightsInput) {
+    const ledger = createLedger({ store: createMemoryStore(), now: () => new Date('2026-11-12T10:00:00Z') });
+    const session = await ledger.session('ranked', {
+      window: { maxTokens: 1500, handleBudgetTokens: 40, summaryBudgetTokens: 100 },
+      ...(ranking === undefined ? {} : { ranking }),
+    });
+    for (let index = 0; index < 120; index++)
+      await session.append({
+        role: 'user',
+        content: `Step ${index}: check worker_pool_${index} on port ${40000 + index} and report back with details.`,
+      });
+    await session.render();
+    const record = session.activeRecord();
+    expect(record?.type).toBe('summary');
+    return (record?.handles ?? []).filter((handle) => handle.kind === 'number' || handle.kind === 'identifier');
+  }
+
+  it('orders the index by the weights given: boosting numbers puts ports where pool names were', async () => {
+    const plain = await indexKinds();
+    const boosted = await indexKinds({ kind: { number: 50 } });
+    const numbers = (handles: readonly Handle[]) => handles.filter((handle) => handle.kind === 'number').length;
+    expect(numbers(boosted)).toBeGreaterThan(numbers(plain));
   });
 });

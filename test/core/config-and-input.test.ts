@@ -21,6 +21,29 @@ describe('configuration and bad input', () => {
     expect(InvalidConfigError.isInstance(error)).toBe(true);
   });
 
+  it('rejects minRecentShare outside [0, 1), naming the field', async () => {
+    const error = await memoryLedger()
+      .session('cfg3', { window: { minRecentShare: 1 } })
+      .catch((caught: unknown) => caught);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
+    expect((error as LedgerError).message).toContain('minRecentShare must be in [0, 1)');
+  });
+
+  it('rejects bad ranking weights, naming the session and every bad field', async () => {
+    const error = await memoryLedger()
+      .session('rank', {
+        ranking: { recency: Number.NaN, recencyHalfLifeSeqs: 0, kind: { path: 2, nope: 1 } as never },
+      })
+      .catch((caught: unknown) => caught);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
+    const message = (error as LedgerError).message;
+    expect(message).toContain('Session rank');
+    expect(message).toContain('ranking.recency must be a finite number');
+    expect(message).toContain('ranking.recencyHalfLifeSeqs must be positive');
+    expect(message).toContain('ranking.kind.nope is not a handle kind');
+    expect(message).not.toContain('ranking.kind.path');
+  });
+
   it('rejects a malformed message naming the field, and writes nothing of that append', async () => {
     const ledger = memoryLedger();
     const session = await ledger.session('bad');
