@@ -141,7 +141,9 @@ export function planRefill(input: RefillInput): RefillPlan {
     if (config.adaptiveHandleBudget && carried > handleBudgetTokens) {
       // Recent turns keep `minRecentShare`; when this boundary keeps fewer, the index may use the difference.
       const recentReserve = Math.min(minRecent, maskedKeptTokens(input, boundary, kept, input.fixedTokens + summary));
-      handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, available - summary - recentReserve));
+      // The budget is in `handleCost` units; the room is in rendered tokens (`shown` per `carried`).
+      const room = Math.floor(((available - summary - recentReserve) * carried) / Math.max(1, shown));
+      handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, room));
     }
     const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
     const block = input.fixedTokens + summary + handleTokens;
