@@ -58,90 +58,100 @@ export function summarizeCheckpoint(
   return { id: head.id, count, userConstraints };
 }
 
-/** What a cache entry holds for one head: the chain's merged handles and its summary. */
-interface ChainTotals {
-  readonly handles: Handle[];
-  readonly summary: CheckpointSummary;
+/** Counts of one checkpoint record's own handles (not its ancestors'). */
+function ownCounts(record: CompactionRecord): { count: number; userConstraints: number } {
+  let userConstraints = 0;
+  for (const handle of record.handles)
+    if (handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')) userConstraints++;
+  return { count: record.handles.length, userConstraints };
 }
 
 /**
- * The merged handles and summary of checkpoint chains, remembered by head id, so a session
- * does not re-read its whole spilled history after each compaction: a new head is merged with
- * the remembered totals of its ancestor (one merge over the chain's handles, no walk).
+ * The summaries and merged handles of checkpoint chains, remembered by head id, so a session
+ * does not re-read its whole spilled history after each compaction.
+ *
+ * A summary (head id and counts) is built from the new head's own handles plus the remembered
+ * summary of its ancestor: a compaction's cost follows the handles it spilled, not the chain.
+ * Summaries are a few numbers each and every complete chain's is remembered. The merged handle
+ * list of a chain is only built when asked for (`merged`: recall of the checkpoint, the full
+ * handle index), from the nearest remembered merged ancestor, and only the `keep` newest heads'
+ * lists are remembered (each holds its chain's handles, so remembering every head would grow
+ * memory with the number of compactions, not with the window).
  *
  * Only chains whose every record was found are remembered (records are immutable, so such a
- * chain never changes); a chain with a missing ancestor is recomputed on each call. Only the
- * `keep` newest heads are remembered (each holds its chain's merged handles, so remembering
- * every head would grow memory with the number of compactions, not with the window); an older
- * head is recomputed from the nearest remembered one when asked for.
+ * chain never changes); a chain with a missing ancestor is recomputed on each call.
  */
 export class CheckpointChains {
-  private readonly totals = new Map<string, ChainTotals>();
+  private readonly handles = new Map<string, readonly Handle[]>();
+  private readonly summaries = new Map<string, CheckpointSummary>();
   private readonly keep: number;
 
   constructor(keep = 4) {
     this.keep = Math.max(1, keep);
   }
 
-  /** How many heads are remembered now (at most `keep`). */
+  /** How many heads' merged handle lists are remembered now (at most `keep`). */
   get remembered(): number {
-    return this.totals.size;
+    return this.handles.size;
   }
 
   /** The whole chain from `headId` as one record: the same as `mergedCheckpoint`. */
   merged(records: readonly CompactionRecord[], headId: string | undefined): CompactionRecord | undefined {
-    const found = this.resolve(records, headId);
-    return found ? { ...found.head, handles: [...found.totals.handles] } : undefined;
+    if (headId === undefined) return undefined;
+    const { unseen, known, complete } = this.walk(records, headId, this.handles);
+    const head = unseen[0] ?? findCheckpoint(records, headId);
+    if (!head) return undefined;
+    const handles =
+      known !== undefined && unseen.length === 0
+        ? known
+        : mergeHandles(...unseen.map((record) => record.handles), known ?? []);
+    if (complete && unseen.length > 0) {
+      this.handles.set(head.id, handles);
+      for (const oldest of this.handles.keys()) {
+        if (this.handles.size <= this.keep) break;
+        this.handles.delete(oldest);
+      }
+    }
+    return { ...head, handles: [...handles] };
   }
 
   /** The chain's summary: the same as `summarizeCheckpoint`. */
   summary(records: readonly CompactionRecord[], headId: string | undefined): CheckpointSummary | undefined {
-    return this.resolve(records, headId)?.totals.summary;
+    if (headId === undefined) return undefined;
+    const { unseen, known, complete } = this.walk(records, headId, this.summaries);
+    const head = unseen[0] ?? findCheckpoint(records, headId);
+    if (!head) return undefined;
+    if (known !== undefined && unseen.length === 0) return known;
+    let count = known?.count ?? 0;
+    let userConstraints = known?.userConstraints ?? 0;
+    for (const record of unseen) {
+      const own = ownCounts(record);
+      count += own.count;
+      userConstraints += own.userConstraints;
+    }
+    const summary: CheckpointSummary = { id: head.id, count, userConstraints };
+    if (complete) this.summaries.set(head.id, summary);
+    return summary;
   }
 
-  private resolve(
+  /** The chain's records from `headId` down to the first one remembered in `cache` (exclusive), and that entry. */
+  private walk<T>(
     records: readonly CompactionRecord[],
-    headId: string | undefined,
-  ): { head: CompactionRecord; totals: ChainTotals } | undefined {
-    if (headId === undefined) return undefined;
+    headId: string,
+    cache: ReadonlyMap<string, T>,
+  ): { unseen: CompactionRecord[]; known: T | undefined; complete: boolean } {
     const unseen: CompactionRecord[] = [];
     const seen = new Set<string>();
-    let known: ChainTotals | undefined;
-    let complete = true;
     for (let id: string | undefined = headId; id !== undefined && !seen.has(id);) {
-      known = this.totals.get(id);
-      if (known) break;
+      const known = cache.get(id);
+      if (known !== undefined) return { unseen, known, complete: true };
       const record = findCheckpoint(records, id);
-      if (!record) {
-        complete = false;
-        break;
-      }
+      if (!record) return { unseen, known: undefined, complete: false };
       seen.add(id);
       unseen.push(record);
       id = record.ancestors[0];
     }
-    const head = unseen[0] ?? findCheckpoint(records, headId);
-    if (!head) return undefined;
-    if (unseen.length === 0 && known) return { head, totals: known };
-    let count = known?.summary.count ?? 0;
-    let userConstraints = known?.summary.userConstraints ?? 0;
-    for (const record of unseen) {
-      count += record.handles.length;
-      for (const handle of record.handles)
-        if (handle.kind === 'constraint' && (handle.role === 'user' || handle.role === 'system')) userConstraints++;
-    }
-    const totals: ChainTotals = {
-      handles: mergeHandles(...unseen.map((record) => record.handles), known?.handles ?? []),
-      summary: { id: head.id, count, userConstraints },
-    };
-    if (complete) {
-      this.totals.set(head.id, totals);
-      for (const oldest of this.totals.keys()) {
-        if (this.totals.size <= this.keep) break;
-        this.totals.delete(oldest);
-      }
-    }
-    return { head, totals };
+    return { unseen, known: undefined, complete: true };
   }
 }
 

@@ -8,7 +8,7 @@ import { resolveRankWeights } from './compaction/rank-handles.js';
 import type { RankWeights, RankWeightsInput } from './compaction/rank-handles.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidInputError } from './errors.js';
-import { gapsOf } from './gaps.js';
+import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { messageToEntries } from './ingest.js';
 import { validateMessage } from './messages.js';
@@ -76,7 +76,11 @@ export class LedgerSession {
   private readonly dependencies: SessionDependencies;
   private readonly systemPrompt: string | undefined;
   private readonly rankWeights: RankWeights;
-  private allRecords: CompactionRecord[];
+  private readonly allRecords: CompactionRecord[];
+  /** Records by id, for the checkpoint head and reused-checkpoint look-ups. */
+  private readonly recordsById = new Map<string, CompactionRecord>();
+  /** Gaps of `allRecords`, oldest first, kept as records are added (a render does not recompute them). */
+  private readonly knownGaps: Gap[];
   private originals: SpanOccurrence[];
   private nextSeq: number;
   private byteEnd: number;
@@ -103,6 +107,8 @@ export class LedgerSession {
       options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + 4 : 0,
     );
     this.allRecords = state.records;
+    for (const record of state.records) this.recordsById.set(record.id, record);
+    this.knownGaps = gapsOf(state.records);
     this.originals = state.originals;
     this.nextSeq = state.nextSeq;
     this.byteEnd = state.byteEnd;
@@ -183,7 +189,15 @@ export class LedgerSession {
 
   /** Known gaps: one per lossy record. */
   gaps(): Gap[] {
-    return gapsOf(this.allRecords);
+    return [...this.knownGaps];
+  }
+
+  /** Add a record just written to the session's view: its list, its id look-up and its gap. */
+  private addRecord(record: CompactionRecord): void {
+    this.allRecords.push(record);
+    this.recordsById.set(record.id, record);
+    const gap = gapOf(record);
+    if (gap) this.knownGaps.push(gap);
   }
 
   /** The handle index in the window plus every spilled handle of its checkpoint chain, deduplicated, oldest first. */
@@ -200,9 +214,7 @@ export class LedgerSession {
   }
 
   private checkpointHead(record: CompactionRecord | undefined): CompactionRecord | undefined {
-    return record?.checkpointId === undefined
-      ? undefined
-      : this.allRecords.find((candidate) => candidate.id === record.checkpointId);
+    return record?.checkpointId === undefined ? undefined : this.recordsById.get(record.checkpointId);
   }
 
   private state(): WindowState {
@@ -211,6 +223,7 @@ export class LedgerSession {
       originals: this.originals,
       systemPrompt: this.systemPrompt,
       config: this.config,
+      gaps: this.knownGaps,
       checkpoint: (records, headId) => this.chains.summary(records, headId),
     });
   }
@@ -368,10 +381,10 @@ export class LedgerSession {
       nextOrdinal: this.allRecords.length,
       atSeq: this.nextSeq,
       now: this.dependencies.now,
-      findRecord: (id) => this.allRecords.find((candidate) => candidate.id === id),
+      findRecord: (id) => this.recordsById.get(id),
     });
-    if (output.checkpoint && output.checkpointWritten) this.allRecords.push(output.checkpoint);
-    this.allRecords.push(output.record);
+    if (output.checkpoint && output.checkpointWritten) this.addRecord(output.checkpoint);
+    this.addRecord(output.record);
     this.originals = this.originals.slice(boundary);
     return output.record;
   }
@@ -426,7 +439,7 @@ export class LedgerSession {
         createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString(),
       });
       await store.writeRecord(record);
-      this.allRecords.push(record);
+      this.addRecord(record);
       this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
       return record;
     });

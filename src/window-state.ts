@@ -7,6 +7,7 @@ import { summarizeCheckpoint } from './checkpoints.js';
 import type { CheckpointSummary } from './checkpoints.js';
 import { maskingPolicy } from './compaction/masking.js';
 import { gapsOf } from './gaps.js';
+import type { Gap } from './gaps.js';
 import type { CompactionRecord, SpanOccurrence, WindowConfig } from './types.js';
 import type { WindowState } from './window.js';
 
@@ -31,6 +32,8 @@ export interface WindowStateInput {
   readonly config?: WindowConfig | undefined;
   /** The active record, when the caller already knows it (default: the latest non-checkpoint record). */
   readonly active?: CompactionRecord | undefined;
+  /** The gaps of `records`, when the caller keeps them (a session adds each record's as it is written; default: `gapsOf`). */
+  readonly gaps?: readonly Gap[] | undefined;
   /** How to summarize the checkpoint chain (a session passes its cache; default: walk the chain). */
   readonly checkpoint?:
     ((records: readonly CompactionRecord[], headId: string | undefined) => CheckpointSummary | undefined) | undefined;
@@ -44,7 +47,7 @@ export function windowStateOf(input: WindowStateInput): WindowState {
     systemPrompt: input.systemPrompt,
     active,
     checkpoint,
-    gaps: gapsOf(input.records),
+    gaps: input.gaps ?? gapsOf(input.records),
     originals: input.originals,
     masking: input.config ? maskingPolicy(input.config) : undefined,
   };

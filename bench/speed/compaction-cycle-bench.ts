@@ -4,12 +4,13 @@
  * synthetic spans, then one setup compaction folds it into a record (and its spill
  * checkpoint, as a long session's history would be); each measured cycle appends synthetic
  * messages through `session.append` until the window is over `compactAt` and times the
- * `render()` that compacts. The summarizer is a constant one (one claim citing the region's
- * first span), so the summarizer's own cost is excluded. Also timed, to locate hot spots:
+ * `render()` that compacts; the cycles of the two sizes alternate. The summarizer is a
+ * constant one (one claim citing the region's first span), so the summarizer's own cost is excluded. Also timed, to locate hot spots:
  * the pieces a cycle does whose size follows the carried handle set.
  */
 import { mergeHandles } from '../../src/handles/handle-sets.js';
 import { createLedger } from '../../src/ledger.js';
+import type { LedgerSession } from '../../src/session.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { Summarizer } from '../../src/summarizers/summarizer.js';
 import { createApproximateCounter } from '../../src/token-counter.js';
@@ -42,7 +43,16 @@ interface Cycle {
   readonly checkpointBytes: number;
 }
 
-async function measure(context: BenchContext, store: LedgerStore, history: number, cycles: number): Promise<Cycle> {
+/** A session with `history` spans behind it, ready for measured cycles. */
+interface Prepared {
+  readonly history: number;
+  readonly store: LedgerStore;
+  readonly session: LedgerSession;
+  readonly times: number[];
+  next: number;
+}
+
+async function prepare(store: LedgerStore, history: number): Promise<Prepared> {
   await store.openSession('cycle');
   let byte = 0;
   for (let from = 0; from < history; from += 5000) {
@@ -53,24 +63,30 @@ async function measure(context: BenchContext, store: LedgerStore, history: numbe
   const ledger = createLedger({ store, tokenCounter: createApproximateCounter(), summarizer: constantSummarizer });
   const session = await ledger.session('cycle', { window: { maxTokens: 8000 } });
   await session.compact(2000);
-  const times: number[] = [];
-  let next = history;
-  for (let cycle = 0; cycle < cycles; cycle++) {
-    while (session.peek().tokens <= session.config.compactAt * session.config.maxTokens) {
-      await session.append({ role: next % 2 === 0 ? 'user' : 'assistant', content: syntheticLine(next).text });
-      next++;
-    }
-    const before = session.records().length;
-    times.push(await timeMs(() => session.render()));
-    if (session.records().length === before) throw new Error('render did not compact');
+  return { history, store, session, times: [], next: history };
+}
+
+/** Append until the window is over `compactAt`, then time the `render()` that compacts. */
+async function cycle(prepared: Prepared): Promise<void> {
+  const { session } = prepared;
+  while (session.peek().tokens <= session.config.compactAt * session.config.maxTokens) {
+    const next = prepared.next++;
+    await session.append({ role: next % 2 === 0 ? 'user' : 'assistant', content: syntheticLine(next).text });
   }
+  const before = session.records().length;
+  prepared.times.push(await timeMs(() => session.render()));
+  if (session.records().length === before) throw new Error('render did not compact');
+}
+
+async function finish(prepared: Prepared): Promise<Cycle> {
+  const { store, session, history } = prepared;
   const active = session.activeRecord();
   const checkpoint = session.records().find((record) => record.id === active?.checkpointId);
   const carried = session.handleIndex().length;
   const last = active?.droppedRange.toSeq ?? 0;
   return {
     history,
-    cycleMs: median(times),
+    cycleMs: median(prepared.times),
     carried,
     recordsMs: await timeMs(() => store.records('cycle')),
     handlesRangeMs: await timeMs(() => store.handles('cycle', { fromSeq: Math.max(0, last - 100), toSeq: last })),
@@ -78,6 +94,32 @@ async function measure(context: BenchContext, store: LedgerStore, history: numbe
     serializeMs: await timeMs(() => JSON.stringify(checkpoint ?? {})),
     checkpointBytes: JSON.stringify(checkpoint ?? {}).length,
   };
+}
+
+/**
+ * Both sizes of one backend: the two sessions are prepared first, then their cycles alternate
+ * (short, long, short, …) so a burst of load on the shared machine hits both sides alike.
+ */
+async function measureBackend(context: BenchContext, backend: BenchBackend, sizes: readonly number[], cycles: number) {
+  const opened: { store: LedgerStore; dispose(): Promise<void> }[] = [];
+  try {
+    const prepared: Prepared[] = [];
+    for (const history of sizes) {
+      context.log(`compaction cycle: ${backend}, history ${history} spans`);
+      const backendStore = await openBackend(backend);
+      opened.push(backendStore);
+      prepared.push(await prepare(backendStore.store, history));
+    }
+    for (let round = 0; round < cycles; round++) for (const side of prepared) await cycle(side);
+    const results: Cycle[] = [];
+    for (const side of prepared) results.push(await finish(side));
+    return results;
+  } finally {
+    for (const { store, dispose } of opened) {
+      await store.close();
+      await dispose();
+    }
+  }
 }
 
 /** Run the compaction cycle benchmark. */
@@ -92,17 +134,7 @@ export async function runCompactionCycleBench(context: BenchContext): Promise<Be
     ...(process.env.CONTEXT_LEDGER_PG_URL ? ['postgres' as const] : []),
   ];
   for (const backend of backends) {
-    const results: Cycle[] = [];
-    for (const history of [1000, long]) {
-      context.log(`compaction cycle: ${backend}, history ${history} spans`);
-      const { store, dispose } = await openBackend(backend);
-      try {
-        results.push(await measure(context, store, history, cycles));
-      } finally {
-        await store.close();
-        await dispose();
-      }
-    }
+    const results = await measureBackend(context, backend, [1000, long], cycles);
     for (const result of results)
       rows.push([
         backend,
@@ -127,7 +159,7 @@ export async function runCompactionCycleBench(context: BenchContext): Promise<Be
   }
   return speedResult(context, 'speed-compaction', 'Compaction cycle vs history length', {
     notes: [
-      `Window 8000 tokens, approximate counter, constant summarizer; median of ${cycles} cycles per size.`,
+      `Window 8000 tokens, approximate counter, constant summarizer; median of ${cycles} cycles per size, the two sizes' cycles alternating (1k, 100k, 1k, …) in one process.`,
       `Stores: ${backends.join(', ')}${process.env.CONTEXT_LEDGER_PG_URL ? '' : ' (set CONTEXT_LEDGER_PG_URL to include PostgreSQL)'}.`,
       "Columns after \"carried handles\" time pieces a cycle performs, measured separately at the end state: reading all records, reading the region's handles by seq range (last 100 spans), merging the active record's handles with its checkpoint's, and serializing the checkpoint record.",
     ],

@@ -90,4 +90,24 @@ describe('CheckpointChains', () => {
     expect(chains.summary(records, 'chk_3')).toEqual(summarizeCheckpoint(records, 'chk_3'));
     expect(chains.merged(records, 'chk_7')).toEqual(mergedCheckpoint(records, 'chk_7'));
   });
+
+  it('summarizes a growing chain without building its merged handle list', () => {
+    const chains = new CheckpointChains();
+    const records: CompactionRecord[] = [];
+    for (let ordinal = 0; ordinal < 5; ordinal++) {
+      records.push(
+        checkpoint(ordinal, [handle(`id-${ordinal}`, ordinal)], ordinal === 0 ? undefined : `chk_${ordinal - 1}`),
+      );
+      expect(chains.summary(records, `chk_${ordinal}`)).toEqual(summarizeCheckpoint(records, `chk_${ordinal}`));
+    }
+    expect(chains.remembered).toBe(0);
+    // Only the newest record is read for a new head: the ancestors' summary is remembered.
+    const withoutOld = records.slice(3);
+    records.push(checkpoint(5, [handle('id-5', 5)], 'chk_4'));
+    expect(chains.summary([...withoutOld, records[5] as CompactionRecord], 'chk_5')).toEqual({
+      id: 'chk_5',
+      count: 6,
+      userConstraints: 0,
+    });
+  });
 });

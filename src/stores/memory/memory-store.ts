@@ -24,11 +24,14 @@ interface SessionState {
   /** Occurrences ordered by seq (the occurrence at index i has seq i). */
   readonly occurrences: SpanOccurrence[];
   readonly spanIds: Set<string>;
+  /** Occurrences of each span, ordered by seq. */
+  readonly occurrencesBySpan: Map<string, SpanOccurrence[]>;
   /** Every handle, ordered by seq (appends only add higher seqs), so a seq range is a binary search. */
   readonly handles: Handle[];
   readonly handlesByKey: Map<string, Handle[]>;
   readonly records: CompactionRecord[];
   readonly recordsById: Map<string, CompactionRecord>;
+  readonly recordsByOrdinal: Map<number, CompactionRecord>;
 }
 
 /**
@@ -85,10 +88,12 @@ export function createMemoryStore(): LedgerStore {
         info,
         occurrences: [],
         spanIds: new Set(),
+        occurrencesBySpan: new Map(),
         handles: [],
         handlesByKey: new Map(),
         records: [],
         recordsById: new Map(),
+        recordsByOrdinal: new Map(),
       });
       return info;
     },
@@ -127,7 +132,7 @@ export function createMemoryStore(): LedgerStore {
     },
 
     async occurrencesOf(sessionId, spanId) {
-      return (sessions.get(sessionId)?.occurrences ?? []).filter((occurrence) => occurrence.spanId === spanId);
+      return [...(sessions.get(sessionId)?.occurrencesBySpan.get(spanId) ?? [])];
     },
 
     async spans(sessionId, ids) {
@@ -171,7 +176,7 @@ export function createMemoryStore(): LedgerStore {
           { sessionId: copy.sessionId, recordId: copy.id },
         );
       }
-      const holder = state.records.find((existing) => existing.ordinal === copy.ordinal);
+      const holder = state.recordsByOrdinal.get(copy.ordinal);
       if (holder) {
         throw new SequenceConflictError(
           `${where}: cannot write record ${copy.id}: ordinal ${copy.ordinal} of session ${copy.sessionId} ` +
@@ -182,7 +187,11 @@ export function createMemoryStore(): LedgerStore {
       }
       deepFreeze(copy);
       state.recordsById.set(copy.id, copy);
-      const at = state.records.findIndex((existing) => existing.ordinal > copy.ordinal);
+      state.recordsByOrdinal.set(copy.ordinal, copy);
+      // Records usually arrive in ordinal order: appending is then one comparison, not a scan.
+      const lastOrdinal = state.records[state.records.length - 1]?.ordinal ?? Number.NEGATIVE_INFINITY;
+      const at =
+        copy.ordinal > lastOrdinal ? -1 : state.records.findIndex((existing) => existing.ordinal > copy.ordinal);
       state.records.splice(at === -1 ? state.records.length : at, 0, copy);
     },
 
@@ -220,6 +229,9 @@ export function createMemoryStore(): LedgerStore {
     const occurrence = buildOccurrence({ ...entry, sessionId: state.info.id, seq, spanId: span.id }, span);
     state.occurrences.push(occurrence);
     state.spanIds.add(span.id);
+    const sameSpan = state.occurrencesBySpan.get(span.id);
+    if (sameSpan) sameSpan.push(occurrence);
+    else state.occurrencesBySpan.set(span.id, [occurrence]);
     for (const extracted of orderEntryHandles(entry.handles)) {
       const handle = buildHandle(extracted, seq);
       state.handles.push(handle);
