@@ -26,7 +26,10 @@ const CODE = /^[A-Z]{1,4}\d{3,5}$/;
 const FLAG = /^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const SCOPED = /^@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/;
 const MODULE_PATH = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
-const DOTTED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+// A later part may start with digits when it holds a letter: `migrations.0011_add_field`, not `v1.2`.
+const DOTTED = /^[A-Za-z_$][\w$]*(?:\.(?:[A-Za-z_$][\w$]*|\d+[A-Za-z_][\w$]*))+$/;
+/** A one-letter local and a lowercase member of three or more characters: `m.value`, `e.args` (not `e.g`, `a.m`). */
+const LOCAL_MEMBER = /^[a-z]\.[a-z_][a-z0-9_]{2,}$/;
 const SNAKE = /^_*[A-Za-z$][\w$]*$/;
 const HYPHENATED = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.\d+)*$/;
 const CAMEL = /^[a-z]+[A-Z][A-Za-z0-9]*$/;
@@ -77,10 +80,14 @@ function isSymbolWord(word: string): boolean {
   return CAMEL.test(word) || PASCAL.test(word) || ACRONYM_WORD.test(word) || isSnake(word);
 }
 
-/** `a.b` member chains: a call, a part that is a symbol, or at least two names of two or more characters (not `e.g`, `U.S`). */
+/**
+ * `a.b` member chains: a call, a part that is a symbol, a one-letter local's member (`m.value`), or at least two names
+ * of two or more characters (not `e.g`, `U.S`).
+ */
 function isDottedSymbol(token: string, call: boolean): boolean {
   if (!DOTTED.test(token) || JS_LIBRARY.test(token)) return false;
   if (call) return true;
+  if (LOCAL_MEMBER.test(token)) return true;
   const parts = token.split('.');
   if (parts.some((part) => isSymbolWord(part))) return true;
   return parts.filter((part) => part.length >= 2).length >= 2;

@@ -18,6 +18,19 @@ function pairs(input: string, options?: ExtractOptions): string[] {
 }
 
 describe('member chains', () => {
+  it("extracts a one-letter local's member and module parts that start with digits, not prose abbreviations", () => {
+    expect(texts('choices=[(m.value, m) for m in TextEnum]; if e.args: raise', 'identifier')).toEqual([
+      'm.value',
+      'TextEnum',
+      'e.args',
+    ]);
+    expect(texts('from django.contrib.auth.migrations.0011_update_proxy_permissions import f', 'identifier')).toEqual([
+      'django.contrib.auth.migrations.0011_update_proxy_permissions',
+    ]);
+    expect(texts('e.g. this, i.e. that, at 5 a.m. today', 'identifier')).toEqual([]);
+    expect(texts('use v1.2 and 1.2.3', 'identifier')).toEqual([]);
+  });
+
   it('extracts lowercase chains of two or more names', () => {
     expect(texts('if not settings.configured:\n    rnout = right.shape[0]', 'identifier')).toEqual([
       'settings.configured',
