@@ -8,15 +8,16 @@
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { layoutIndex } from '../../compaction/index-layout.js';
-import type { IndexEntry } from '../../compaction/index-layout.js';
+import type { IndexEntry, IndexGroup } from '../../compaction/index-layout.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../compaction/rank-handles.js';
 import type { RankWeights } from '../../compaction/rank-handles.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
 import type { Ledger } from '../../ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
+import { DEFAULT_HOOK_CONTEXT_BUDGET } from './hook-budget.js';
 
-/** Default budget of the injected context, in tokens. */
-export const DEFAULT_HOOK_CONTEXT_BUDGET = 2000;
+/** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
+export { DEFAULT_HOOK_CONTEXT_BUDGET };
 
 /** The injected context and what went into it. */
 export interface HookContext {
@@ -70,6 +71,20 @@ function entryText(entry: IndexEntry): string {
   return entry.similar > 0 ? `${entry.handle.text} (+${entry.similar} similar)` : entry.handle.text;
 }
 
+/**
+ * The lines of one handle group: the handles without whitespace on one line, separated by a
+ * space (in o200k a space merges into the next token, so a handle costs its own tokens only),
+ * then, if any, the handles holding a space (or a "+N similar" note) on a second line, separated by ` | `.
+ */
+export function groupLines(group: IndexGroup): string[] {
+  const spaced = (entry: IndexEntry) => entry.similar > 0 || /\s/.test(entry.handle.text);
+  const words = group.entries.filter((entry) => !spaced(entry));
+  const phrases = group.entries.filter(spaced);
+  const lines = words.length > 0 ? [`${group.label}: ${words.map(entryText).join(' ')}`] : [];
+  if (phrases.length > 0) lines.push(`${group.label}: ${phrases.map(entryText).join(' | ')}`);
+  return lines;
+}
+
 /** What the render needs besides the shown handles. */
 interface Frame {
   readonly record: CompactionRecord;
@@ -93,13 +108,14 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, pinned.length);
   const lines = [
     `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy). ` +
-      `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first).`,
+      `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first; ` +
+      "one space between handles, ' | ' between handles holding a space).",
   ];
   if (pinned.length > 0) {
     lines.push('Pinned constraints (verbatim, with who said them):');
     for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
   }
-  for (const group of layout.groups) lines.push(`${group.label}: ${group.entries.map(entryText).join(' | ')}`);
+  for (const group of layout.groups) lines.push(...groupLines(group));
   const older = records.length > 5 ? `; and ${records.length - 5} earlier` : '';
   lines.push(`Records (session ${sessionId}): ${records.slice(-5).map(recordLine).join('; ')}${older}.`);
   lines.push(
@@ -155,7 +171,7 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   // The fit charges each handle its own tokens plus a separator, while the text lists a handle inside a longer one or
   // inside the summary once and shares group headers: search the largest handle budget whose counted text fits.
   let low = 0;
-  let high = 2 * budget;
+  let high = 4 * budget;
   let best = attempt(low);
   if (best.tokens > budget) return minimal(frame, candidates, budget, count);
   while (low < high) {
