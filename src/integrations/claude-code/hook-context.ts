@@ -48,13 +48,23 @@ export interface HookContextOptions {
 }
 
 /**
- * Ranking weights of the injected context: the library's defaults with recency weighing four
- * times as much. Right after the agent's own compaction the next turns continue its latest work
- * (what the summary calls the current task), while a ledger compaction ranks an older region of a
- * window whose recent turns stay visible. Chosen on one Claude Code session and half of the
- * SWE-agent trajectories (`npm run bench hook-context` reports both halves and the other session).
+ * Ranking weights of the injected context: the library's defaults with
+ * - recency weighing four times as much (12): right after the agent's own compaction the next
+ *   turns continue its latest work (what the summary calls the current task), while a ledger
+ *   compaction ranks an older region of a window whose recent turns stay visible;
+ * - mentions twice as much (3 per doubling): with no recent turns left in view, repetition across
+ *   the whole session is the other sign of what the agent comes back to;
+ * - identifiers 0.8 and paths 0 by kind: a path the agent needs again is one it edited or ran
+ *   (`changed`, `commandRun`), while a path it only read costs 10–30 tokens of the budget.
+ * Chosen on session 258c7280 and the even SWE-agent trajectories; 4d5611e5 and the odd ones were
+ * held out (`npm run bench hook-context` reports every part).
  */
-export const HOOK_RANK_WEIGHTS: RankWeights = { ...DEFAULT_RANK_WEIGHTS, recency: 12 };
+export const HOOK_RANK_WEIGHTS: RankWeights = {
+  ...DEFAULT_RANK_WEIGHTS,
+  recency: 12,
+  mentions: 3,
+  kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0 },
+};
 
 function constraintLabel(handle: Handle): string {
   if (handle.role === 'user' || handle.role === 'system') return `${handle.role} instruction`;
@@ -116,8 +126,11 @@ function render(frame: Frame, shown: readonly Handle[]): string {
     for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
   }
   for (const group of layout.groups) lines.push(...groupLines(group));
-  const older = records.length > 5 ? `; and ${records.length - 5} earlier` : '';
-  lines.push(`Records (session ${sessionId}): ${records.slice(-5).map(recordLine).join('; ')}${older}.`);
+  // The record itself is named on the first line; the earlier ones (the newest five) on their own line, if any.
+  const earlier = records.filter((other) => other.id !== record.id);
+  const older = earlier.length > 5 ? `; and ${earlier.length - 5} before them` : '';
+  if (earlier.length > 0)
+    lines.push(`Earlier records (session ${sessionId}): ${earlier.slice(-5).map(recordLine).join('; ')}${older}.`);
   lines.push(
     `Get any detail back verbatim with the ${server} MCP tools: recall (a handle, span or record id), describe ${record.id}, ` +
       'expand (a record or seq range), grep (the originals). Results say verified, unverified or gap; never fill a gap from memory.',
