@@ -96,7 +96,7 @@ export async function runHookContextBench(context: BenchContext): Promise<BenchR
   const notes = [
     "Each Claude Code session is ingested by the hook's incremental ingest (memory store); its first compact_boundary + isCompactSummary becomes the external record.",
     `Injected context: buildHookContext at ${HOOK_CONTEXT_BUDGET} tokens (pinned user constraints, handles the summary did not keep, ranked by rankHandles and fitted by fitHandleBudget).`,
-    'Columns: the library default weights (DEFAULT_RANK_WEIGHTS) vs the hook weights (HOOK_RANK_WEIGHTS: recency x4), in the same run.',
+    'Columns: the library default weights (DEFAULT_RANK_WEIGHTS) vs the hook weights (HOOK_RANK_WEIGHTS: recency x4, mentions x2, kind identifier 0.8 and path 0), in the same run.',
     'Hook weights chosen on session 258c7280 and the even SWE-agent trajectories; 4d5611e5 and the odd trajectories were not used. Two Claude Code sessions are a small set.',
     'Future-needed handles: bench/quality/future-needed.ts at the compaction (messages before it vs what the agent wrote after it).',
   ];

@@ -7,19 +7,14 @@ import { resolve } from 'node:path';
 import { Argument, InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { installClaudeCode, uninstallClaudeCode } from '../integrations/claude-code/install.js';
 import type { Invocation } from '../integrations/claude-code/install.js';
-import { DEFAULT_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-context.js';
-import { installCodex, uninstallCodex } from '../integrations/codex/install.js';
-import { describeRecord, expandOriginals, grepSpans } from '../integrations/drill-down.js';
-import { diffEdit } from '../integrations/install/config-files.js';
+import { DEFAULT_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-budget.js';
 import type { FileEdit } from '../integrations/install/config-files.js';
-import { createLedger } from '../ledger.js';
 import type { Ledger } from '../ledger.js';
 import type { Role } from '../types.js';
-import { hookClaudeCodeCommand } from './hook-command.js';
-import { projectServeTarget } from './project-target.js';
-import { DEFAULT_STORE, openStore } from './store-spec.js';
+import { DEFAULT_STORE } from './store-spec.js';
+
+// The modules behind each command are imported by its action, so `hook claude-code` loads only the hook's own.
 
 type Print = (line: string) => void;
 
@@ -46,7 +41,8 @@ function invocationOf(command: string | undefined): Invocation {
   return { command: process.execPath, args: [resolve(process.argv[1] ?? 'context-ledger')] };
 }
 
-function report(edits: readonly FileEdit[], dryRun: boolean, print: Print): void {
+async function report(edits: readonly FileEdit[], dryRun: boolean, print: Print): Promise<void> {
+  const { diffEdit } = await import('../integrations/install/config-files.js');
   for (const edit of edits) {
     if (dryRun) {
       print(diffEdit(edit));
@@ -87,9 +83,14 @@ async function installAction(
   const scope = scopeOf(agent, options);
   const common = { scope, invocation: invocationOf(options.command), dryRun: options.dryRun === true };
   let edits: FileEdit[];
-  if (agent === 'claude-code') edits = remove ? await uninstallClaudeCode(common) : await installClaudeCode(common);
-  else edits = remove ? await uninstallCodex(common) : await installCodex(common);
-  report(edits, common.dryRun, print);
+  if (agent === 'claude-code') {
+    const { installClaudeCode, uninstallClaudeCode } = await import('../integrations/claude-code/install.js');
+    edits = remove ? await uninstallClaudeCode(common) : await installClaudeCode(common);
+  } else {
+    const { installCodex, uninstallCodex } = await import('../integrations/codex/install.js');
+    edits = remove ? await uninstallCodex(common) : await installCodex(common);
+  }
+  await report(edits, common.dryRun, print);
 }
 
 /** Open the ledger and find the session for a drill-down command. */
@@ -97,6 +98,11 @@ async function drillTarget(options: {
   store: string;
   session?: string;
 }): Promise<{ ledger: Ledger; sessionId: string }> {
+  const [{ projectServeTarget }, { openStore }, { createLedger }] = await Promise.all([
+    import('./project-target.js'),
+    import('./store-spec.js'),
+    import('../ledger.js'),
+  ]);
   const target = await projectServeTarget(options.store, options.session);
   const sessionId = typeof target.defaultSession === 'function' ? await target.defaultSession() : target.defaultSession;
   if (sessionId === undefined)
@@ -156,7 +162,10 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
         count('--budget', 100),
         DEFAULT_HOOK_CONTEXT_BUDGET,
       )
-      .action((options: { store?: string; budget: number }) => hookClaudeCodeCommand(options, agent));
+      .action(async (options: { store?: string; budget: number }) => {
+        const { hookClaudeCodeCommand } = await import('./hook-command.js');
+        await hookClaudeCodeCommand(options, agent);
+      });
 
   for (const remove of [false, true]) {
     program
@@ -184,7 +193,10 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
     .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
     .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
     .action((record: string, options: { store: string; session?: string }) =>
-      withDrillTarget(options, print, (ledger, sessionId) => describeRecord(ledger.store, sessionId, record)),
+      withDrillTarget(options, print, async (ledger, sessionId) => {
+        const { describeRecord } = await import('../integrations/drill-down.js');
+        return describeRecord(ledger.store, sessionId, record);
+      }),
     );
 
   program
@@ -201,14 +213,15 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
         record: string | undefined,
         options: { store: string; session?: string; fromSeq?: number; toSeq?: number; maxTokens: number },
       ) =>
-        withDrillTarget(options, print, (ledger, sessionId) =>
-          expandOriginals(ledger.store, ledger.counter, sessionId, {
+        withDrillTarget(options, print, async (ledger, sessionId) => {
+          const { expandOriginals } = await import('../integrations/drill-down.js');
+          return expandOriginals(ledger.store, ledger.counter, sessionId, {
             recordId: record,
             fromSeq: options.fromSeq,
             toSeq: options.toSeq,
             maxTokens: options.maxTokens,
-          }),
-        ),
+          });
+        }),
     );
 
   program
@@ -239,15 +252,16 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
           limit: number;
         },
       ) =>
-        withDrillTarget(options, print, (ledger, sessionId) =>
-          grepSpans(ledger.store, sessionId, pattern, {
+        withDrillTarget(options, print, async (ledger, sessionId) => {
+          const { grepSpans } = await import('../integrations/drill-down.js');
+          return grepSpans(ledger.store, sessionId, pattern, {
             regex: options.regex,
             caseSensitive: options.caseSensitive,
             fromSeq: options.fromSeq,
             toSeq: options.toSeq,
             roles: options.role,
             limit: options.limit,
-          }),
-        ),
+          });
+        }),
     );
 }

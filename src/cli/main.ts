@@ -1,19 +1,15 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { auditExitCode } from '../audit/analyze.js';
-import { auditCommand } from './audit.js';
 import type { AuditCommandOptions } from './audit.js';
-import { IMPORT_FORMATS } from '../importers/registry.js';
 import { LedgerError } from '../errors.js';
 import type { ImportFormat } from '../importers/events.js';
-import { runDemo } from './demo.js';
-import { recallCommand, recallJson } from './recall-command.js';
-import { migrateCommand } from './migrate.js';
-import { printReplay, replayFile, replayJson } from './replay.js';
-import { serveCommand } from './serve-command.js';
 import type { ServeCommandOptions } from './serve-command.js';
 import { DEFAULT_STORE } from './store-spec.js';
+import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
+
+// Every command's module is imported by its action (a dynamic import), so a call loads only what its command needs:
+// `hook claude-code`, which Claude Code waits for after every turn, does not load the audit, the MCP server or replay.
 
 const print = (line: string) => process.stdout.write(line + '\n');
 
@@ -50,7 +46,7 @@ program
   )
   .addOption(
     new Option('--format <format>', 'transcript format (auto-detected by default)')
-      .choices(['auto', 'openai', 'jsonl', 'claude-code', 'codex', 'anthropic', 'ai-sdk', 'swe-agent', 'locomo'])
+      .choices(['auto', ...TRANSCRIPT_FORMATS])
       .default('auto'),
   )
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
@@ -76,6 +72,7 @@ program
         json?: boolean;
       },
     ) => {
+      const { printReplay, replayFile, replayJson } = await import('./replay.js');
       const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
       try {
         if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));
@@ -95,6 +92,7 @@ program
   .option('--limit <n>', 'maximum results', integer('--limit'), 10)
   .option('--json', 'print the result as JSON')
   .action(async (query: string, options: { store: string; session: string; limit: number; json?: boolean }) => {
+    const { recallCommand, recallJson } = await import('./recall-command.js');
     const result = await recallCommand(query, options);
     if (options.json) {
       print(JSON.stringify(recallJson(result)));
@@ -117,6 +115,7 @@ program
   .option('--dir <directory>', 'where to write the demo ledger', '.context-ledger')
   .option('--max-tokens <n>', 'context window size', integer('--max-tokens'), 4000)
   .action(async (options: { dir: string; maxTokens: number }) => {
+    const { runDemo } = await import('./demo.js');
     await runDemo(print, { directory: options.dir, maxTokens: options.maxTokens });
   });
 
@@ -132,14 +131,20 @@ program
   .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port)')
   .option('--host <host>', 'interface to bind for --http; any non-loopback host requires --token', '127.0.0.1')
   .option('--token <token>', 'bearer token required on every HTTP request (default: env CONTEXT_LEDGER_TOKEN)')
-  .action((options: ServeCommandOptions) => serveCommand(options, (line) => process.stderr.write(line + '\n')));
+  .action(async (options: ServeCommandOptions) => {
+    const { serveCommand } = await import('./serve-command.js');
+    await serveCommand(options, (line) => process.stderr.write(line + '\n'));
+  });
 
 program
   .command('migrate')
   .description("create or upgrade a store's schema (PostgreSQL: safe from several hosts at once)")
   .requiredOption('--store <spec>', 'postgres://USER@HOST:PORT/DB | sqlite:PATH')
   .option('--schema <name>', 'PostgreSQL schema holding the ledger (default context_ledger)')
-  .action((options: { store: string; schema?: string }) => migrateCommand(options, print));
+  .action(async (options: { store: string; schema?: string }) => {
+    const { migrateCommand } = await import('./migrate.js');
+    await migrateCommand(options, print);
+  });
 
 program
   .command('audit')
@@ -150,7 +155,9 @@ program
     '<files...>',
     'transcripts or directories (every *.jsonl under them), e.g. ~/.claude/projects (no agent compaction: replayed at --max-tokens)',
   )
-  .addOption(new Option('--format <format>', 'transcript format').choices(['auto', ...IMPORT_FORMATS]).default('auto'))
+  .addOption(
+    new Option('--format <format>', 'transcript format').choices(['auto', ...TRANSCRIPT_FORMATS]).default('auto'),
+  )
   .option('--json', 'print the audit as one JSON document on stdout')
   .option('--html <file>', 'also write a self-contained HTML report')
   .option('--max-tokens <n>', 'window for transcripts without an agent compaction', integer('--max-tokens'), 8000)
@@ -158,6 +165,10 @@ program
   .option('--quiet', 'no progress on stderr')
   .option('--jobs <n>', 'worker threads auditing files side by side (default: cores, at most 2)', integer('--jobs'))
   .action(async (files: string[], options: AuditCommandOptions) => {
+    const [{ auditCommand }, { auditExitCode }] = await Promise.all([
+      import('./audit.js'),
+      import('../audit/analyze.js'),
+    ]);
     process.exitCode = auditExitCode(
       await auditCommand(files, options, print, (line) => process.stderr.write(line + '\n')),
     );

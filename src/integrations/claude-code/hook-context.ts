@@ -8,15 +8,16 @@
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { layoutIndex } from '../../compaction/index-layout.js';
-import type { IndexEntry } from '../../compaction/index-layout.js';
+import type { IndexEntry, IndexGroup } from '../../compaction/index-layout.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../compaction/rank-handles.js';
 import type { RankWeights } from '../../compaction/rank-handles.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
 import type { Ledger } from '../../ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
+import { DEFAULT_HOOK_CONTEXT_BUDGET } from './hook-budget.js';
 
-/** Default budget of the injected context, in tokens. */
-export const DEFAULT_HOOK_CONTEXT_BUDGET = 2000;
+/** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
+export { DEFAULT_HOOK_CONTEXT_BUDGET };
 
 /** The injected context and what went into it. */
 export interface HookContext {
@@ -47,13 +48,23 @@ export interface HookContextOptions {
 }
 
 /**
- * Ranking weights of the injected context: the library's defaults with recency weighing four
- * times as much. Right after the agent's own compaction the next turns continue its latest work
- * (what the summary calls the current task), while a ledger compaction ranks an older region of a
- * window whose recent turns stay visible. Chosen on one Claude Code session and half of the
- * SWE-agent trajectories (`npm run bench hook-context` reports both halves and the other session).
+ * Ranking weights of the injected context: the library's defaults with
+ * - recency weighing four times as much (12): right after the agent's own compaction the next
+ *   turns continue its latest work (what the summary calls the current task), while a ledger
+ *   compaction ranks an older region of a window whose recent turns stay visible;
+ * - mentions twice as much (3 per doubling): with no recent turns left in view, repetition across
+ *   the whole session is the other sign of what the agent comes back to;
+ * - identifiers 0.8 and paths 0 by kind: a path the agent needs again is one it edited or ran
+ *   (`changed`, `commandRun`), while a path it only read costs 10–30 tokens of the budget.
+ * Chosen on session 258c7280 and the even SWE-agent trajectories; 4d5611e5 and the odd ones were
+ * held out (`npm run bench hook-context` reports every part).
  */
-export const HOOK_RANK_WEIGHTS: RankWeights = { ...DEFAULT_RANK_WEIGHTS, recency: 12 };
+export const HOOK_RANK_WEIGHTS: RankWeights = {
+  ...DEFAULT_RANK_WEIGHTS,
+  recency: 12,
+  mentions: 3,
+  kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0 },
+};
 
 function constraintLabel(handle: Handle): string {
   if (handle.role === 'user' || handle.role === 'system') return `${handle.role} instruction`;
@@ -68,6 +79,20 @@ function recordLine(record: CompactionRecord): string {
 
 function entryText(entry: IndexEntry): string {
   return entry.similar > 0 ? `${entry.handle.text} (+${entry.similar} similar)` : entry.handle.text;
+}
+
+/**
+ * The lines of one handle group: the handles without whitespace on one line, separated by a
+ * space (in o200k a space merges into the next token, so a handle costs its own tokens only),
+ * then, if any, the handles holding a space (or a "+N similar" note) on a second line, separated by ` | `.
+ */
+export function groupLines(group: IndexGroup): string[] {
+  const spaced = (entry: IndexEntry) => entry.similar > 0 || /\s/.test(entry.handle.text);
+  const words = group.entries.filter((entry) => !spaced(entry));
+  const phrases = group.entries.filter(spaced);
+  const lines = words.length > 0 ? [`${group.label}: ${words.map(entryText).join(' ')}`] : [];
+  if (phrases.length > 0) lines.push(`${group.label}: ${phrases.map(entryText).join(' | ')}`);
+  return lines;
 }
 
 /** What the render needs besides the shown handles. */
@@ -93,15 +118,19 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, pinned.length);
   const lines = [
     `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy). ` +
-      `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first).`,
+      `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first; ` +
+      "one space between handles, ' | ' between handles holding a space).",
   ];
   if (pinned.length > 0) {
     lines.push('Pinned constraints (verbatim, with who said them):');
     for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
   }
-  for (const group of layout.groups) lines.push(`${group.label}: ${group.entries.map(entryText).join(' | ')}`);
-  const older = records.length > 5 ? `; and ${records.length - 5} earlier` : '';
-  lines.push(`Records (session ${sessionId}): ${records.slice(-5).map(recordLine).join('; ')}${older}.`);
+  for (const group of layout.groups) lines.push(...groupLines(group));
+  // The record itself is named on the first line; the earlier ones (the newest five) on their own line, if any.
+  const earlier = records.filter((other) => other.id !== record.id);
+  const older = earlier.length > 5 ? `; and ${earlier.length - 5} before them` : '';
+  if (earlier.length > 0)
+    lines.push(`Earlier records (session ${sessionId}): ${earlier.slice(-5).map(recordLine).join('; ')}${older}.`);
   lines.push(
     `Get any detail back verbatim with the ${server} MCP tools: recall (a handle, span or record id), describe ${record.id}, ` +
       'expand (a record or seq range), grep (the originals). Results say verified, unverified or gap; never fill a gap from memory.',
@@ -155,7 +184,7 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   // The fit charges each handle its own tokens plus a separator, while the text lists a handle inside a longer one or
   // inside the summary once and shares group headers: search the largest handle budget whose counted text fits.
   let low = 0;
-  let high = 2 * budget;
+  let high = 4 * budget;
   let best = attempt(low);
   if (best.tokens > budget) return minimal(frame, candidates, budget, count);
   while (low < high) {

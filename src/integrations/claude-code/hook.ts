@@ -13,7 +13,6 @@ import { z } from 'zod';
 import { InvalidInputError } from '../../errors.js';
 import { createLedger } from '../../ledger.js';
 import { openStore } from '../../cli/store-spec.js';
-import { buildHookContext } from './hook-context.js';
 import { projectLedgerPaths } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
 import { recordProjectSession } from './project-session.js';
@@ -131,6 +130,8 @@ export async function runClaudeCodeHook(
           });
     await record();
     if (input.hook_event_name !== 'SessionStart' || input.source !== 'compact') return { input, ingest };
+    // Only this event builds a context: its module is loaded here, not by every Stop.
+    const { buildHookContext } = await import('./hook-context.js');
     const context = await buildHookContext({ ledger, sessionId: input.session_id, budgetTokens: options.budgetTokens });
     if (!context) return { input, ingest };
     return {

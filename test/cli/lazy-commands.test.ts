@@ -1,0 +1,76 @@
+/**
+ * The CLI loads a command's modules only when that command runs (run `npm run build --silent`
+ * first): a `hook claude-code` call — what Claude Code waits for after every turn — must not
+ * load the MCP server, the audit, replay or the install code; and the `--format` choices the
+ * CLI lists without loading the importers are exactly the importers' formats.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { TRANSCRIPT_FORMATS } from '../../src/cli/transcript-formats.js';
+import { IMPORT_FORMATS } from '../../src/importers/registry.js';
+
+const CLI = join(process.cwd(), 'dist/cli/main.js');
+
+/** Run the CLI with a module hook that prints every loaded URL to stderr; returns the URLs. */
+async function loadedBy(args: readonly string[], input: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const directory = await mkdtemp(join(tmpdir(), 'cl-lazy-'));
+  const hooks = join(directory, 'trace-hooks.mjs');
+  await writeFile(
+    hooks,
+    "export async function load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n",
+  );
+  const register = join(directory, 'register.mjs');
+  await writeFile(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const result = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, CLI, ...args], {
+    input,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('LOADED '))
+    .map((line) => line.slice('LOADED '.length));
+}
+
+describe('lazy command loading', () => {
+  it('lists exactly the importers formats for --format', () => {
+    expect([...TRANSCRIPT_FORMATS]).toEqual([...IMPORT_FORMATS]);
+  });
+
+  it('loads only the hook modules for hook claude-code', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cl-lazy-hook-'));
+    const transcript = join(root, 'session.jsonl');
+    await writeFile(transcript, '');
+    const event = { session_id: 'lazy-1', transcript_path: transcript, cwd: root, hook_event_name: 'Stop' };
+    const urls = await loadedBy(['hook', 'claude-code'], JSON.stringify(event), {
+      HOME: root,
+      CONTEXT_LEDGER_HOME: join(root, 'ledger'),
+    });
+    expect(urls.some((url) => url.endsWith('/dist/integrations/claude-code/hook.js'))).toBe(true);
+    for (const unwanted of [
+      '/@modelcontextprotocol/',
+      '/dist/cli/serve-command.js',
+      '/dist/cli/audit.js',
+      '/dist/audit/',
+      '/dist/cli/replay.js',
+      '/dist/cli/demo.js',
+      '/dist/integrations/claude-code/install.js',
+      '/dist/integrations/claude-code/hook-context.js',
+      '/dist/integrations/drill-down.js',
+      '/dist/importers/registry.js',
+    ])
+      expect(
+        urls.filter((url) => url.includes(unwanted)),
+        unwanted,
+      ).toEqual([]);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The injected context's handle layout and ranking (the end-to-end hook test drives the whole
+ * command; these pin the pieces a benchmark tuned).
+ */
+import { describe, expect, it } from 'vitest';
+import type { IndexGroup } from '../../src/compaction/index-layout.js';
+import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-handles.js';
+import { buildHookContext, groupLines, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
+import type { Handle, HandleKind, Role } from '../../src/types.js';
+import { memoryLedger, SEED_OPENING } from '../helpers.js';
+
+let nextSeq = 0;
+function handle(text: string, kind: HandleKind = 'identifier', role: Role = 'tool'): Handle {
+  const seq = nextSeq++;
+  return {
+    kind,
+    text,
+    key: text.toLowerCase(),
+    start: 0,
+    end: text.length,
+    spanId: `sha256:${seq}`,
+    seq,
+    role,
+    tokens: Math.ceil(text.length / 4),
+  };
+}
+
+describe('groupLines', () => {
+  it('separates handles by one space, and handles holding a space by " | " on a second line', () => {
+    const group: IndexGroup = {
+      label: 'assignment',
+      entries: [
+        { handle: handle('lang="en"', 'assignment'), similar: 0 },
+        { handle: handle('session_id: session.id', 'assignment'), similar: 0 },
+        { handle: handle('pool_size=10', 'assignment'), similar: 0 },
+        { handle: handle('style="margin: 0;"', 'assignment'), similar: 0 },
+      ],
+    };
+    expect(groupLines(group)).toEqual([
+      'assignment: lang="en" pool_size=10',
+      'assignment: session_id: session.id | style="margin: 0;"',
+    ]);
+  });
+
+  it('puts an entry with a "+N similar" note on the " | " line and leaves out empty lines', () => {
+    const group: IndexGroup = { label: 'error', entries: [{ handle: handle('E042', 'error'), similar: 2 }] };
+    expect(groupLines(group)).toEqual(['error: E042 (+2 similar)']);
+    const words: IndexGroup = { label: 'path', entries: [{ handle: handle('src/a.ts', 'path'), similar: 0 }] };
+    expect(groupLines(words)).toEqual(['path: src/a.ts']);
+  });
+});
+
+describe('buildHookContext records', () => {
+  it('names the latest record on its first line and lists only the earlier records on a line of their own', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('records-1');
+    const summarizer = { name: 'claude-code', version: '2.1.39' };
+    await session.append([SEED_OPENING, { role: 'assistant', content: 'Reading /etc/payments/db.conf next.' }]);
+    const first = await session.importExternalSummary({ summary: 'Debugging the payments deploy.', summarizer });
+    const single = await buildHookContext({ ledger, sessionId: 'records-1' });
+    expect(single?.text.split('\n')[0]).toContain(`record ${first.id}`);
+    expect(single?.text).not.toContain('Earlier records');
+
+    await session.append([{ role: 'user', content: 'Now check PAY-4821 and the lock timeout.' }]);
+    const second = await session.importExternalSummary({ summary: 'Checking PAY-4821.', summarizer });
+    const text = (await buildHookContext({ ledger, sessionId: 'records-1' }))?.text ?? '';
+    expect(text.split('\n')[0]).toContain(`record ${second.id}`);
+    const earlier = text.split('\n').filter((line) => line.startsWith('Earlier records (session records-1): '));
+    expect(earlier).toHaveLength(1);
+    expect(earlier[0]).toContain(first.id);
+    expect(earlier[0]).not.toContain(second.id);
+    await ledger.close();
+  });
+});
+
+describe('HOOK_RANK_WEIGHTS', () => {
+  it('ranks a path the agent only read below an identifier seen as often, unlike the library defaults', () => {
+    const path = { ...handle('/home/u/app/lib/app/reader.ex', 'path'), seq: 10, tokens: 8 };
+    const identifier = { ...handle('Reader.parse_line', 'identifier'), seq: 10, tokens: 8 };
+    const evidence = { occurrences: [path, identifier], spans: new Map(), fromSeq: 0, toSeq: 10 };
+    const order = (weights: typeof HOOK_RANK_WEIGHTS) =>
+      rankHandles([path, identifier], evidence, weights).map((entry) => entry.handle.kind);
+    expect(order(DEFAULT_RANK_WEIGHTS)).toEqual(['path', 'identifier']);
+    expect(order(HOOK_RANK_WEIGHTS)).toEqual(['identifier', 'path']);
+  });
+
+  it('weighs repetition more than the library defaults do', () => {
+    expect(HOOK_RANK_WEIGHTS.mentions).toBeGreaterThan(DEFAULT_RANK_WEIGHTS.mentions);
+    expect(HOOK_RANK_WEIGHTS.recency).toBe(4 * DEFAULT_RANK_WEIGHTS.recency);
+  });
+});
