@@ -21,6 +21,7 @@ import { checkNoNul, packBatch, searchableText } from './append-batch.js';
 import { openConnection, type PostgresStoreOptions } from './connection.js';
 import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
 import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
+import { createPendingListCleaner } from './pending-list-cleaner.js';
 import {
   buildQueries,
   toHandle,
@@ -115,6 +116,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw error;
   }
   const sql = buildQueries(schema, migration.trigramSchema);
+  const cleaner = migration.trigramSchema === undefined ? undefined : createPendingListCleaner(pool, schema);
   let closed = false;
 
   async function run<R extends pg.QueryResultRow>(
@@ -247,6 +249,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           { sessionId, expectedNextSeq, actualNextSeq: actual, location },
         );
       }
+      cleaner?.appended();
       const storedTokens = result.stored_tokens;
       return entries.map((entry, index): SpanOccurrence => {
         const span = buildSpan({ ...entry.span, tokens: Number(storedTokens[index] ?? entry.span.tokens) });
@@ -388,6 +391,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async close() {
       if (closed) return;
       closed = true;
+      await cleaner?.idle();
       if (ownsPool) await pool.end();
       else pool.off('error', onIdleError);
     },
