@@ -97,6 +97,8 @@ async function prepare(pool: pg.Pool, schema: string, location: string, migrate:
  * search is a literal, case-insensitive, any-term substring match served by a pg_trgm GIN index
  * (plain ILIKE when the extension is unavailable), ranked by terms matched, then similarity,
  * then seq. Span text may contain U+0000 (kept exactly); ids, labels and handles may not.
+ * The trigram index's pending list is cleaned in the background after appends
+ * (`pending-list-cleaner.ts`), not by the append that finds it full.
  *
  * Errors: `StoreUnavailableError` when the server cannot be reached or the connection drops
  * (naming the location and what to check; the pool reconnects on the next call),

@@ -44,7 +44,9 @@ function likePattern(term: string): string {
  * Creates a `LedgerStore` on a SQLite file (kind `sqlite`, location `sqlite:<absolute path>`)
  * with better-sqlite3: WAL, `synchronous=NORMAL` (an acknowledged append survives a killed
  * process; an OS crash may lose the last transactions), a busy timeout (default 5 s), and triggers that
- * make spans, occurrences, handles, records and sessions append-only for every connection.
+ * make spans, occurrences, handles, records and sessions append-only for every connection. WAL
+ * checkpoints run in a background worker (`background-checkpoint.ts`) and each append merges the
+ * free-text index by one bounded step (`text-merging.ts`), so neither lands on one append.
  *
  * Throws `StoreUnavailableError` (before creating anything) when the path cannot be created,
  * read or written. Operations fail with `SequenceConflictError` (stale `expectedNextSeq`, or a
