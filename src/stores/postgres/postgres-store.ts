@@ -21,6 +21,7 @@ import { checkNoNul, packBatch, searchableText } from './append-batch.js';
 import { openConnection, type PostgresStoreOptions } from './connection.js';
 import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
 import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
+import { createPendingListCleaner } from './pending-list-cleaner.js';
 import {
   buildQueries,
   toHandle,
@@ -96,6 +97,8 @@ async function prepare(pool: pg.Pool, schema: string, location: string, migrate:
  * search is a literal, case-insensitive, any-term substring match served by a pg_trgm GIN index
  * (plain ILIKE when the extension is unavailable), ranked by terms matched, then similarity,
  * then seq. Span text may contain U+0000 (kept exactly); ids, labels and handles may not.
+ * The trigram index's pending list is cleaned in the background after appends
+ * (`pending-list-cleaner.ts`), not by the append that finds it full.
  *
  * Errors: `StoreUnavailableError` when the server cannot be reached or the connection drops
  * (naming the location and what to check; the pool reconnects on the next call),
@@ -115,6 +118,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw error;
   }
   const sql = buildQueries(schema, migration.trigramSchema);
+  const cleaner = migration.trigramSchema === undefined ? undefined : createPendingListCleaner(pool, schema);
   let closed = false;
 
   async function run<R extends pg.QueryResultRow>(
@@ -247,6 +251,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           { sessionId, expectedNextSeq, actualNextSeq: actual, location },
         );
       }
+      cleaner?.appended();
       const storedTokens = result.stored_tokens;
       return entries.map((entry, index): SpanOccurrence => {
         const span = buildSpan({ ...entry.span, tokens: Number(storedTokens[index] ?? entry.span.tokens) });
@@ -388,6 +393,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async close() {
       if (closed) return;
       closed = true;
+      await cleaner?.idle();
       if (ownsPool) await pool.end();
       else pool.off('error', onIdleError);
     },

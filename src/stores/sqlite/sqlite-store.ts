@@ -17,8 +17,15 @@ import {
 } from '../store-input.js';
 import { encodeHandleIds, rebuildRecordRows, recordRowIds, splitRecord, type RecordParts } from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
+import {
+  DEFAULT_AUTOCHECKPOINT_PAGES,
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  startBackgroundCheckpoint,
+  type BackgroundCheckpoint,
+} from './background-checkpoint.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
+import { TEXT_MERGE_PAGES } from './text-merging.js';
 import { prepareStatements, toHandle, toOccurrence, toSession, toSpan, type RecordRow } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
@@ -37,7 +44,9 @@ function likePattern(term: string): string {
  * Creates a `LedgerStore` on a SQLite file (kind `sqlite`, location `sqlite:<absolute path>`)
  * with better-sqlite3: WAL, `synchronous=NORMAL` (an acknowledged append survives a killed
  * process; an OS crash may lose the last transactions), a busy timeout (default 5 s), and triggers that
- * make spans, occurrences, handles, records and sessions append-only for every connection.
+ * make spans, occurrences, handles, records and sessions append-only for every connection. WAL
+ * checkpoints run in a background worker (`background-checkpoint.ts`) and each append merges the
+ * free-text index by one bounded step (`text-merging.ts`), so neither lands on one append.
  *
  * Throws `StoreUnavailableError` (before creating anything) when the path cannot be created,
  * read or written. Operations fail with `SequenceConflictError` (stale `expectedNextSeq`, or a
@@ -46,9 +55,23 @@ function likePattern(term: string): string {
  * `StoreOperationError` naming the location and operation for any driver failure.
  */
 export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
-  const { db, location, busyTimeoutMs } = openDatabase(options);
+  const { db, location, busyTimeoutMs, file } = openDatabase(options);
   const readonly = options.readonly === true;
   const statements = prepareStatements(db);
+  const checkpointInBackground = !readonly && file !== undefined && options.backgroundCheckpoint !== false;
+  let checkpointer: BackgroundCheckpoint | undefined;
+
+  /** After a committed write: the background checkpointer (started on the first write) checkpoints soon. */
+  function wrote(): void {
+    if (!checkpointInBackground || !db.open) return;
+    if (checkpointer === undefined) {
+      checkpointer = startBackgroundCheckpoint(file, () => {
+        if (db.open) db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+      });
+      db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    }
+    checkpointer.wrote();
+  }
 
   function guard<T>(operation: string, body: () => T): Promise<T> {
     try {
@@ -152,7 +175,9 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
           { sessionId, expectedNextSeq, actualNextSeq: actual, location },
         );
       }
-      return entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
+      const written = entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
+      statements.mergeText.run(TEXT_MERGE_PAGES);
+      return written;
     },
   );
 
@@ -279,7 +304,9 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       return guard(`append to session ${sessionId}`, () => {
         checkAppend(sessionId, expectedNextSeq, entries);
         checkWritable(`append to session ${sessionId}`);
-        return appendTransaction.immediate(sessionId, expectedNextSeq, entries);
+        const written = appendTransaction.immediate(sessionId, expectedNextSeq, entries);
+        wrote();
+        return written;
       });
     },
 
@@ -335,6 +362,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         const copy = checkRecord(record);
         checkWritable(`write record ${copy.id}`);
         recordTransaction.immediate(copy);
+        wrote();
       });
     },
 
@@ -351,7 +379,9 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       });
     },
 
-    close() {
+    async close() {
+      // The worker's connection closes first, so the writer's close is the last one and checkpoints the WAL away.
+      await checkpointer?.stop();
       return guard('close', () => {
         if (db.open) db.close();
       });

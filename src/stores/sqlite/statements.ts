@@ -107,6 +107,9 @@ export function prepareStatements(db: Database.Database) {
     insertText: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<
       [number | bigint, string]
     >,
+    mergeText: db.prepare("INSERT INTO occurrence_fts (occurrence_fts, rank) VALUES ('merge', ?)") as Statement<
+      [number]
+    >,
     occurrences: db.prepare(
       `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND o.seq BETWEEN ? AND ? ORDER BY o.seq`,
