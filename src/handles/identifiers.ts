@@ -30,6 +30,10 @@ const MODULE_PATH = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
 const DOTTED = /^[A-Za-z_$][\w$]*(?:\.(?:[A-Za-z_$][\w$]*|\d+[A-Za-z_][\w$]*))+$/;
 /** A one-letter local and a lowercase member of three or more characters: `m.value`, `e.args` (not `e.g`, `a.m`). */
 const LOCAL_MEMBER = /^[a-z]\.[a-z_][a-z0-9_]{2,}$/;
+/** A name built with a printf placeholder: `get_next_by_%s`, `worker_%d`. */
+const PRINTF_NAME = /^[A-Za-z_]\w*_%[sdr]$/;
+/** A format spec after a name in a `{…}` replacement field: `{dt.month:02d}`, `{total:>10}`, `{ratio:.2f}`. */
+const FORMAT_SPEC = /^:[<>^=+\- #0-9,._]*[bcdeEfFgGnosxX%]?$/;
 const SNAKE = /^_*[A-Za-z$][\w$]*$/;
 const HYPHENATED = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:\.\d+)*$/;
 const CAMEL = /^[a-z]+[A-Z][A-Za-z0-9]*$/;
@@ -138,9 +142,12 @@ export function matchIdentifier(text: string, start: number, end: number, out: C
     out.push({ kind: 'identifier', start: end - second.length, end });
     return true;
   }
+  const colon = token.indexOf(':');
+  if (colon > 0 && text.charCodeAt(end) === 125 && FORMAT_SPEC.test(token.slice(colon)))
+    return matchIdentifier(text, start, start + colon, out);
   const emptyCall = text.charCodeAt(end) === 40 && text.charCodeAt(end + 1) === 41;
   const call = emptyCall || text.charCodeAt(end) === 40;
-  if (!isWholeIdentifier(token, call, emptyCall)) return false;
+  if (!isWholeIdentifier(token, call, emptyCall) && !PRINTF_NAME.test(token)) return false;
   out.push({ kind: 'identifier', start, end: emptyCall ? end + 2 : end });
   return true;
 }

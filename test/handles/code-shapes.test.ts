@@ -31,6 +31,15 @@ describe('member chains', () => {
     expect(texts('use v1.2 and 1.2.3', 'identifier')).toEqual([]);
   });
 
+  it('reads a name before a format spec in a replacement field, and a name built with a printf placeholder', () => {
+    expect(texts('f"{dt.year}-{dt.month:02d}-{dt.day:02d}"', 'identifier')).toEqual(['dt.year', 'dt.month', 'dt.day']);
+    expect(texts("setattr(cls, 'get_next_by_%s' % self.name, f)", 'identifier')).toEqual([
+      'get_next_by_%s',
+      'self.name',
+    ]);
+    expect(texts('meet at 10:30 {x:y}', 'identifier')).toEqual([]);
+  });
+
   it('extracts lowercase chains of two or more names', () => {
     expect(texts('if not settings.configured:\n    rnout = right.shape[0]', 'identifier')).toEqual([
       'settings.configured',
