@@ -43,14 +43,20 @@ function listEnd(text: string, end: number): number {
   }
 }
 
+/** A dotted name: `models.Max`, `np.arange`. */
+const DOTTED_VALUE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+
 /** Matches the token `text.slice(start, end)` as `KEY=VALUE`; `undefined` if it is not one. */
 export function matchAssignmentToken(text: string, start: number, end: number): AssignmentToken | undefined {
   const eq = text.indexOf('=', start);
-  if (eq === -1 || eq >= end || eq - start < 2) return undefined;
+  if (eq === -1 || eq >= end || eq - start < 1) return undefined;
   const next = text.charCodeAt(eq + 1);
   if (next === 61 || next === 62) return undefined;
   const key = text.slice(start, eq);
-  if (!KEY.test(key) || key.replace(/^-+/, '').length < 2) return undefined;
+  if (!KEY.test(key)) return undefined;
+  // A one-letter key only with a dotted name as its value (`m=models.Max`, `x=np.arange`), not `a=b` or `i=0`.
+  if (key.replace(/^-+/, '').length < 2 && !(key.length === 1 && DOTTED_VALUE.test(text.slice(eq + 1, end))))
+    return undefined;
   if (eq + 1 < end) return { keyEnd: eq, valueStart: eq + 1, end: listEnd(text, end) };
   const quote = text[end];
   if (end !== eq + 1 || (quote !== '"' && quote !== "'")) return undefined;

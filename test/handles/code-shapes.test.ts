@@ -40,6 +40,11 @@ describe('member chains', () => {
     expect(texts('meet at 10:30 {x:y}', 'identifier')).toEqual([]);
   });
 
+  it('takes a one-letter keyword argument only when its value is a dotted name', () => {
+    expect(texts("qs.annotate(m=models.Max('id')).values('m')", 'assignment')).toEqual(['m=models.Max']);
+    expect(texts('f(m=5); a=b; i=0', 'assignment')).toEqual([]);
+  });
+
   it('extracts lowercase chains of two or more names', () => {
     expect(texts('if not settings.configured:\n    rnout = right.shape[0]', 'identifier')).toEqual([
       'settings.configured',
