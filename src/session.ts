@@ -18,7 +18,7 @@ import type { Summarizer } from './summarizers/summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 import type { CompactionRecord, Handle, SpanOccurrence, WindowConfig } from './types.js';
 import { activeRecord, windowStateOf } from './window-state.js';
-import { originalCost, renderWindow, stubCost } from './window.js';
+import { originalCost, originalsShown, renderWindow, stubCost } from './window.js';
 import type { RenderedContext, WindowState } from './window.js';
 
 /** Tokens of the ledger block's "Summary:", pinned-constraint and handle-index header lines, beyond its frame. */
@@ -78,6 +78,10 @@ export class LedgerSession {
   private readonly chains = new CheckpointChains();
   /** The last `handleIndex()` result, for the record it was computed for. */
   private handleIndexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
+  /** Tokens of the window without originals, for the record count it was computed at (see `compactIfDue`). */
+  private fixedCache: { readonly records: number; readonly tokens: number } | undefined;
+  /** Unmasked cost of each original of the `originals` array it was computed for (see `originalCosts`). */
+  private costsCache: { readonly originals: SpanOccurrence[]; readonly costs: number[] } | undefined;
 
   private constructor(
     id: string,
@@ -216,32 +220,57 @@ export class LedgerSession {
    * follow while the context is over `maxTokens`.
    */
   render(): Promise<RenderedContext> {
+    return this.exclusive(() => this.renderCompacting());
+  }
+
+  /**
+   * Compact exactly when `render()` would, without rendering the context unless a compaction is due: the
+   * tokens a render would count are computed from each original's cost (kept as they are appended)
+   * and the masking choice, without building any text. For loops that append many turns and read the
+   * context rarely (`replay`, `audit`).
+   */
+  compactIfDue(): Promise<void> {
     return this.exclusive(async () => {
-      const { maxTokens, compactAt, keepRecentTokens } = this.config;
-      let rendered = this.peek();
-      if (rendered.tokens > compactAt * maxTokens && this.originals.length > 0) {
-        await this.compactOnce(await this.refillPlan());
-        rendered = this.peek();
-      }
-      while (rendered.tokens > maxTokens) {
-        if (this.originals.length === 0) {
-          throw new ContextBudgetError(
-            `Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. ` +
-              'Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.',
-            { sessionId: this.id, tokens: rendered.tokens, maxTokens },
-          );
-        }
-        const fixed = renderWindow(
-          { ...this.state(), originals: [] },
-          this.dependencies.counter,
-          this.costCache,
-        ).tokens;
-        const room = maxTokens - Math.max(fixed, ledgerBudgetTokens(this.config));
-        await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
-        rendered = this.peek();
-      }
-      return rendered;
+      const { maxTokens, compactAt } = this.config;
+      const fixedTokens = this.fixedTokens();
+      const state = { originals: this.originals, masking: maskingPolicy(this.config) };
+      const { counter } = this.dependencies;
+      const shown = originalsShown(state, { costs: this.originalCosts(), fixedTokens }, counter, this.costCache);
+      if (fixedTokens + shown.tokens <= compactAt * maxTokens) return;
+      await this.renderCompacting();
     });
+  }
+
+  /** Tokens of the window without its originals (system prompt and ledger block), cached per record count. */
+  private fixedTokens(): number {
+    if (this.fixedCache?.records !== this.allRecords.length) {
+      const { tokens } = renderWindow({ ...this.state(), originals: [] }, this.dependencies.counter, this.costCache);
+      this.fixedCache = { records: this.allRecords.length, tokens };
+    }
+    return this.fixedCache.tokens;
+  }
+
+  /** What `render()` does, inside the session's exclusive queue. */
+  private async renderCompacting(): Promise<RenderedContext> {
+    const { maxTokens, compactAt, keepRecentTokens } = this.config;
+    let rendered = this.peek();
+    if (rendered.tokens > compactAt * maxTokens && this.originals.length > 0) {
+      await this.compactOnce(await this.refillPlan());
+      rendered = this.peek();
+    }
+    while (rendered.tokens > maxTokens) {
+      if (this.originals.length === 0) {
+        throw new ContextBudgetError(
+          `Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. ` +
+            'Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.',
+          { sessionId: this.id, tokens: rendered.tokens, maxTokens },
+        );
+      }
+      const room = maxTokens - Math.max(this.fixedTokens(), ledgerBudgetTokens(this.config));
+      await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
+      rendered = this.peek();
+    }
+    return rendered;
   }
 
   /**
@@ -255,8 +284,17 @@ export class LedgerSession {
     );
   }
 
-  private originalCosts(): number[] {
-    return this.originals.map((occurrence) => originalCost(occurrence, this.dependencies.counter, this.costCache));
+  /** Each original's unmasked cost, kept as originals are appended (recounted when the array is replaced). */
+  private originalCosts(): readonly number[] {
+    let cache = this.costsCache;
+    if (cache?.originals !== this.originals || cache.costs.length > this.originals.length) {
+      cache = { originals: this.originals, costs: [] };
+      this.costsCache = cache;
+    }
+    const { counter } = this.dependencies;
+    for (let index = cache.costs.length; index < this.originals.length; index++)
+      cache.costs.push(originalCost(this.originals[index] as SpanOccurrence, counter, this.costCache));
+    return cache.costs;
   }
 
   private keepPlan(keepTokens: number): { boundary: number; handleBudgetTokens: number } {
