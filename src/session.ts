@@ -220,25 +220,27 @@ export class LedgerSession {
    * follow while the context is over `maxTokens`.
    */
   render(): Promise<RenderedContext> {
-    return this.exclusive(() => this.renderCompacting());
+    return this.exclusive(() => this.compactAsRender(() => this.peek()));
   }
 
   /**
-   * Compact exactly when `render()` would, without rendering the context unless a compaction is due: the
-   * tokens a render would count are computed from each original's cost (kept as they are appended)
-   * and the masking choice, without building any text. For loops that append many turns and read the
-   * context rarely (`replay`, `audit`).
+   * Compact exactly when `render()` would, without rendering the context: the same compactions, decided
+   * on the token count alone (the ledger block's, plus each original's cost kept as it is appended, with
+   * the masking choice), no text built. For loops that append many turns and read the context rarely
+   * (`replay`, `audit`).
    */
-  compactIfDue(): Promise<void> {
-    return this.exclusive(async () => {
-      const { maxTokens, compactAt } = this.config;
-      const fixedTokens = this.fixedTokens();
-      const state = { originals: this.originals, masking: maskingPolicy(this.config) };
-      const { counter } = this.dependencies;
-      const shown = originalsShown(state, { costs: this.originalCosts(), fixedTokens }, counter, this.costCache);
-      if (fixedTokens + shown.tokens <= compactAt * maxTokens) return;
-      await this.renderCompacting();
-    });
+  async compactIfDue(): Promise<void> {
+    await this.exclusive(() => this.compactAsRender(() => ({ tokens: this.windowTokens() })));
+  }
+
+  /** The tokens `peek()` would count, without building the context. */
+  private windowTokens(): number {
+    const fixedTokens = this.fixedTokens();
+    const state = { originals: this.originals, masking: maskingPolicy(this.config) };
+    const costs = this.originalCosts();
+    return (
+      fixedTokens + originalsShown(state, { costs, fixedTokens }, this.dependencies.counter, this.costCache).tokens
+    );
   }
 
   /** Tokens of the window without its originals (system prompt and ledger block), cached per record count. */
@@ -250,13 +252,16 @@ export class LedgerSession {
     return this.fixedCache.tokens;
   }
 
-  /** What `render()` does, inside the session's exclusive queue. */
-  private async renderCompacting(): Promise<RenderedContext> {
+  /**
+   * What `render()` does, inside the session's exclusive queue: `measure` is the window now (a render,
+   * or only its token count), taken again after each compaction; returns the last one.
+   */
+  private async compactAsRender<T extends { readonly tokens: number }>(measure: () => T): Promise<T> {
     const { maxTokens, compactAt, keepRecentTokens } = this.config;
-    let rendered = this.peek();
+    let rendered = measure();
     if (rendered.tokens > compactAt * maxTokens && this.originals.length > 0) {
       await this.compactOnce(await this.refillPlan());
-      rendered = this.peek();
+      rendered = measure();
     }
     while (rendered.tokens > maxTokens) {
       if (this.originals.length === 0) {
@@ -268,7 +273,7 @@ export class LedgerSession {
       }
       const room = maxTokens - Math.max(this.fixedTokens(), ledgerBudgetTokens(this.config));
       await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
-      rendered = this.peek();
+      rendered = measure();
     }
     return rendered;
   }
