@@ -20,7 +20,7 @@ import type { Summarizer } from './summarizers/summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 import type { CompactionRecord, Handle, SpanOccurrence, WindowConfig } from './types.js';
 import { activeRecord, windowStateOf } from './window-state.js';
-import { originalCost, renderWindow, stubCost } from './window.js';
+import { originalCost, originalsShown, renderWindow, stubCost } from './window.js';
 import type { RenderedContext, WindowState } from './window.js';
 
 /** Tokens of the ledger block's "Summary:", pinned-constraint and handle-index header lines, beyond its frame. */
@@ -90,6 +90,10 @@ export class LedgerSession {
   private readonly chains = new CheckpointChains();
   /** The last `handleIndex()` result, for the record it was computed for. */
   private handleIndexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
+  /** Tokens of the window without originals, for the record count it was computed at (see `compactIfDue`). */
+  private fixedCache: { readonly records: number; readonly tokens: number } | undefined;
+  /** Unmasked cost of each original of the `originals` array it was computed for (see `originalCosts`). */
+  private costsCache: { readonly originals: SpanOccurrence[]; readonly costs: number[] } | undefined;
 
   private constructor(
     id: string,
@@ -239,32 +243,62 @@ export class LedgerSession {
    * follow while the context is over `maxTokens`.
    */
   render(): Promise<RenderedContext> {
-    return this.exclusive(async () => {
-      const { maxTokens, compactAt, keepRecentTokens } = this.config;
-      let rendered = this.peek();
-      if (rendered.tokens > compactAt * maxTokens && this.originals.length > 0) {
-        await this.compactOnce(await this.refillPlan());
-        rendered = this.peek();
+    return this.exclusive(() => this.compactAsRender(() => this.peek()));
+  }
+
+  /**
+   * Compact exactly when `render()` would, without rendering the context: the same compactions, decided
+   * on the token count alone (the ledger block's, plus each original's cost kept as it is appended, with
+   * the masking choice), no text built. For loops that append many turns and read the context rarely
+   * (`replay`, `audit`).
+   */
+  async compactIfDue(): Promise<void> {
+    await this.exclusive(() => this.compactAsRender(() => ({ tokens: this.windowTokens() })));
+  }
+
+  /** The tokens `peek()` would count, without building the context. */
+  private windowTokens(): number {
+    const fixedTokens = this.fixedTokens();
+    const state = { originals: this.originals, masking: maskingPolicy(this.config) };
+    const costs = this.originalCosts();
+    return (
+      fixedTokens + originalsShown(state, { costs, fixedTokens }, this.dependencies.counter, this.costCache).tokens
+    );
+  }
+
+  /** Tokens of the window without its originals (system prompt and ledger block), cached per record count. */
+  private fixedTokens(): number {
+    if (this.fixedCache?.records !== this.allRecords.length) {
+      const { tokens } = renderWindow({ ...this.state(), originals: [] }, this.dependencies.counter, this.costCache);
+      this.fixedCache = { records: this.allRecords.length, tokens };
+    }
+    return this.fixedCache.tokens;
+  }
+
+  /**
+   * What `render()` does, inside the session's exclusive queue: `measure` is the window now (a render,
+   * or only its token count), taken again after each compaction; returns the last one.
+   */
+  private async compactAsRender<T extends { readonly tokens: number }>(measure: () => T): Promise<T> {
+    const { maxTokens, compactAt, keepRecentTokens } = this.config;
+    let rendered = measure();
+    if (rendered.tokens > compactAt * maxTokens && this.originals.length > 0) {
+      await this.compactOnce(await this.refillPlan());
+      rendered = measure();
+    }
+    while (rendered.tokens > maxTokens) {
+      if (this.originals.length === 0) {
+        throw new ContextBudgetError(
+          `Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. ` +
+            'Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.',
+          { sessionId: this.id, tokens: rendered.tokens, maxTokens },
+        );
       }
-      while (rendered.tokens > maxTokens) {
-        if (this.originals.length === 0) {
-          throw new ContextBudgetError(
-            `Session ${this.id}: the ledger block alone needs ${rendered.tokens} tokens, over maxTokens ${maxTokens}. ` +
-              'Raise maxTokens or lower handleBudgetTokens/summaryBudgetTokens.',
-            { sessionId: this.id, tokens: rendered.tokens, maxTokens },
-          );
-        }
-        const fixed = renderWindow(
-          { ...this.state(), originals: [] },
-          this.dependencies.counter,
-          this.costCache,
-        ).tokens;
-        const room = maxTokens - Math.max(fixed, ledgerBudgetTokens(this.config));
-        await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
-        rendered = this.peek();
-      }
-      return rendered;
-    });
+      const room = maxTokens - Math.max(this.fixedTokens(), ledgerBudgetTokens(this.config));
+      await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
+      rendered = measure();
+    }
+    return rendered;
   }
 
   /**
@@ -278,8 +312,17 @@ export class LedgerSession {
     );
   }
 
-  private originalCosts(): number[] {
-    return this.originals.map((occurrence) => originalCost(occurrence, this.dependencies.counter, this.costCache));
+  /** Each original's unmasked cost, kept as originals are appended (recounted when the array is replaced). */
+  private originalCosts(): readonly number[] {
+    let cache = this.costsCache;
+    if (cache?.originals !== this.originals || cache.costs.length > this.originals.length) {
+      cache = { originals: this.originals, costs: [] };
+      this.costsCache = cache;
+    }
+    const { counter } = this.dependencies;
+    for (let index = cache.costs.length; index < this.originals.length; index++)
+      cache.costs.push(originalCost(this.originals[index] as SpanOccurrence, counter, this.costCache));
+    return cache.costs;
   }
 
   private keepPlan(keepTokens: number): { boundary: number; handleBudgetTokens: number } {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { layoutIndex } from './compaction/index-layout.js';
 import type { IndexEntry, IndexLayout } from './compaction/index-layout.js';
 import type { CompactionRecord, Role, SpanOccurrence } from './types.js';
@@ -196,6 +197,23 @@ export function contextText(messages: readonly RenderedMessage[]): string {
   return messages.map((message) => `[${message.role}]\n${message.content}`).join('\n\n');
 }
 
+/** Most entries a token-count cache holds: it is cleared when full (counts are pure, so they are just recounted). */
+export const COUNT_CACHE_ENTRIES = 20_000;
+
+/**
+ * The count cached under `key`, or `count()` remembered there. Keys stay short (a long text is keyed by
+ * its digest), so a cache that lives as long as a session holds at most {@link COUNT_CACHE_ENTRIES} short keys.
+ */
+function cachedCount(cache: Map<string, number>, key: string, count: () => number): number {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = count();
+    if (cache.size >= COUNT_CACHE_ENTRIES) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
+
 /**
  * Token cost of one original message, from the span's stored count plus its prefix. When
  * the rendered content differs from the span text (a role-label look-alike was
@@ -205,12 +223,7 @@ export function originalCost(occurrence: SpanOccurrence, counter: TokenCounter, 
   const prefix = originalPrefix(occurrence);
   const shown = neutralizeRoleLabels(occurrence.span.text);
   if (shown !== occurrence.span.text) return counter.count(prefix + shown) + 1 + MESSAGE_OVERHEAD_TOKENS;
-  let prefixTokens = cache.get(prefix);
-  if (prefixTokens === undefined) {
-    prefixTokens = counter.count(prefix);
-    if (cache.size > 20_000) cache.clear();
-    cache.set(prefix, prefixTokens);
-  }
+  const prefixTokens = cachedCount(cache, prefix, () => counter.count(prefix));
   return occurrence.span.tokens + prefixTokens + 1 + MESSAGE_OVERHEAD_TOKENS;
 }
 
@@ -221,12 +234,7 @@ function stubContent(occurrence: SpanOccurrence): string {
 /** Token cost of an original shown as its masked stub (prefix, stub, message overhead). */
 export function stubCost(occurrence: SpanOccurrence, counter: TokenCounter, cache: Map<string, number>): number {
   const key = `\u0000mask\u0000${occurrence.span.id}\u0000${originalPrefix(occurrence)}`;
-  let count = cache.get(key);
-  if (count === undefined) {
-    count = counter.count(stubContent(occurrence)) + MESSAGE_OVERHEAD_TOKENS;
-    cache.set(key, count);
-  }
-  return count;
+  return cachedCount(cache, key, () => counter.count(stubContent(occurrence)) + MESSAGE_OVERHEAD_TOKENS);
 }
 
 /** Render the window: system prompt, ledger block, recent originals. Pure in its inputs. */
@@ -239,29 +247,17 @@ export function renderWindow(
   let tokens = 0;
   const fixed = (content: string, source: RenderedMessage['source']) => {
     messages.push({ role: 'system', content, source });
-    const key = `\u0000fixed\u0000${content}`;
-    let count = cache.get(key);
-    if (count === undefined) {
-      count = counter.count(content);
-      if (content.length < 200_000) cache.set(key, count);
-    }
-    tokens += count + MESSAGE_OVERHEAD_TOKENS;
+    const key = `\u0000fixed\u0000${content.length > 64 ? createHash('sha256').update(content).digest('base64') : content}`;
+    tokens += cachedCount(cache, key, () => counter.count(content)) + MESSAGE_OVERHEAD_TOKENS;
   };
   if (state.systemPrompt) fixed(state.systemPrompt, 'system-prompt');
   const block = ledgerBlock(state);
   if (block !== undefined) fixed(block, 'ledger');
   const costs = state.originals.map((occurrence) => originalCost(occurrence, counter, cache));
-  const masked = state.masking
-    ? chooseMasked({
-        originals: state.originals,
-        costs,
-        stubCost: (index) => stubCost(state.originals[index] as SpanOccurrence, counter, cache),
-        fixedTokens: tokens,
-        policy: state.masking,
-      })
-    : new Set<number>();
+  const shown = originalsShown(state, { costs, fixedTokens: tokens }, counter, cache);
+  tokens += shown.tokens;
   state.originals.forEach((occurrence, index) => {
-    if (masked.has(index)) {
+    if (shown.masked.has(index)) {
       const stub = maskStub(occurrence.span);
       messages.push({
         ...originalMessage(occurrence),
@@ -269,11 +265,36 @@ export function renderWindow(
         text: stub,
         masked: { tokens: occurrence.span.tokens },
       });
-      tokens += stubCost(occurrence, counter, cache);
-    } else {
-      messages.push(originalMessage(occurrence));
-      tokens += costs[index] ?? 0;
-    }
+    } else messages.push(originalMessage(occurrence));
   });
   return { messages, tokens, text: contextText(messages), recordId: state.active?.id };
+}
+
+/**
+ * How the originals of a render are shown: which are masked (indexes) and their tokens, given each
+ * original's unmasked cost and the tokens before them. `renderWindow` is this plus the text; a caller
+ * that only needs the token count (`LedgerSession.compactIfDue`) calls it with costs it keeps.
+ */
+export function originalsShown(
+  state: Pick<WindowState, 'originals' | 'masking'>,
+  input: { readonly costs: readonly number[]; readonly fixedTokens: number },
+  counter: TokenCounter,
+  cache: Map<string, number>,
+): { masked: Set<number>; tokens: number } {
+  const { originals, masking } = state;
+  const { costs } = input;
+  const masked = masking
+    ? chooseMasked({
+        originals,
+        costs,
+        stubCost: (index) => stubCost(originals[index] as SpanOccurrence, counter, cache),
+        fixedTokens: input.fixedTokens,
+        policy: masking,
+      })
+    : new Set<number>();
+  let tokens = 0;
+  originals.forEach((occurrence, index) => {
+    tokens += masked.has(index) ? stubCost(occurrence, counter, cache) : (costs[index] ?? 0);
+  });
+  return { masked, tokens };
 }

@@ -107,7 +107,7 @@ export async function buildTimeline(collected: CollectedSession, options: Timeli
       options.mode === 'replay' &&
       (message.role !== 'assistant' || (message.toolCalls ?? []).length > 0 || index === total - 1)
     )
-      await session.render();
+      await session.compactIfDue();
     options.onMessage?.(index + 1, total);
   }
   if (options.mode === 'replay') await session.render();

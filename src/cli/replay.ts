@@ -109,8 +109,8 @@ async function scanConversation(
 }
 
 /**
- * Replay a transcript file through a session, rendering after every message as an agent
- * loop would. Two streaming passes, so memory is bounded by the window, not by the file: the
+ * Replay a transcript file through a session, compacting after every message where an agent
+ * loop rendering it would. Two streaming passes, so memory is bounded by the window, not by the file: the
  * first parses and validates the whole conversation before the store is opened (a bad line
  * writes nothing), the second reads it again and appends it (no more items than the first
  * pass counted: lines a live writer adds in between are not replayed). A session that already holds
@@ -180,7 +180,10 @@ async function* skipItems(items: AsyncIterable<ReplayItem>, count: number): Asyn
   for await (const item of items) if (index++ >= count) yield item;
 }
 
-/** Append items in agent-loop batches (an assistant text message waits for what follows), rendering after each. */
+/**
+ * Append items in agent-loop batches (an assistant text message waits for what follows), compacting after each
+ * exactly where a render would (`compactIfDue`: the context itself is rendered once, at the end).
+ */
 async function appendItems(
   session: LedgerSession,
   items: AsyncIterable<ReplayItem>,
@@ -194,7 +197,7 @@ async function appendItems(
     if (batch.length === 0) return;
     await session.append(batch);
     batch = [];
-    await session.render();
+    await session.compactIfDue();
   };
   let index = 0;
   for await (const item of items) {
