@@ -4,6 +4,7 @@ import type { AuditCommandOptions } from './audit.js';
 import { LedgerError } from '../errors.js';
 import type { ImportFormat } from '../importers/events.js';
 import type { ServeCommandOptions } from './serve-command.js';
+import { DEFAULT_COMPACT_AT } from '../config.js';
 import { DEFAULT_STORE } from './store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
@@ -52,7 +53,11 @@ program
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'session id (default: the file name)')
   .option('--max-tokens <n>', 'context window size in tokens', integer('--max-tokens'), 8000)
-  .option('--compact-at <f>', 'compact when the context reaches this fraction of --max-tokens', fraction, 0.8)
+  .option(
+    '--compact-at <f>',
+    `compact when the context reaches this fraction of --max-tokens (default ${DEFAULT_COMPACT_AT}, as the library)`,
+    fraction,
+  )
   .option('--keep-recent-tokens <n>', 'tokens of recent turns kept after a compaction', integer('--keep-recent-tokens'))
   .option('--skip-invalid', 'skip (and report) lines that do not parse or hold an invalid message, instead of failing')
   .option('--resume', "continue an interrupted replay: the session must hold exactly this file's first messages")
@@ -65,7 +70,7 @@ program
         store: string;
         session?: string;
         maxTokens: number;
-        compactAt: number;
+        compactAt?: number;
         keepRecentTokens?: number;
         skipInvalid?: boolean;
         resume?: boolean;
