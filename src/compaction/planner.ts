@@ -133,16 +133,19 @@ export function planRefill(input: RefillInput): RefillPlan {
   input.carriedHandles.forEach(add);
   let next = 0;
   let best: RefillPlan | undefined;
-  for (const boundary of allowedBoundaries(originals)) {
+  const boundaries = allowedBoundaries(originals);
+  // The last turn (a message, or a tool call with its results) is what the model answers next.
+  const lastTurn = boundaries.length > 1 ? boundaries[boundaries.length - 2] : undefined;
+  for (const boundary of boundaries) {
     const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
     while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
     const kept = suffix[boundary] ?? 0;
     let handleBudgetTokens = config.handleBudgetTokens;
     if (config.adaptiveHandleBudget && carried > handleBudgetTokens) {
       // Recent turns keep `minRecentShare`; when this boundary keeps fewer, the index may use the difference.
-      const recentReserve = Math.min(minRecent, maskedKeptTokens(input, boundary, kept, input.fixedTokens + summary));
-      // The budget is in `handleCost` units; the room is in rendered tokens (`shown` per `carried`).
-      const room = Math.floor(((available - summary - recentReserve) * carried) / Math.max(1, shown));
+      const shownKept = maskedKeptTokens(input, boundary, kept, input.fixedTokens + summary);
+      const recentReserve = Math.min(minRecent, shownKept);
+      const room = available - summary - recentReserve;
       handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, room));
     }
     const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
@@ -159,9 +162,12 @@ export function planRefill(input: RefillInput): RefillPlan {
       expectedTokens: block + maskedKeptTokens(input, boundary, kept, block),
     };
     const fits = plan.expectedTokens <= ceiling;
+    // Compacting the last turn too is never better than a plan that keeps it and fits.
+    const keepsLastTurn = best !== undefined && best.boundary === lastTurn && best.expectedTokens <= ceiling;
     if (
       best === undefined ||
-      (fits &&
+      (!keepsLastTurn &&
+        fits &&
         (best.expectedTokens > ceiling ||
           Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target)))
     )
