@@ -45,6 +45,9 @@ export function chooseBoundary(
   return originals.length;
 }
 
+/** Tokens of a last turn the index always leaves room for (see `planRefill`). */
+const LAST_TURN_TOKENS = 600;
+
 /** Where to cut for a compaction that refills the window to its target, and the handle budget to give it. */
 export interface RefillPlan {
   /** How many of the oldest originals to compact. */
@@ -134,8 +137,11 @@ export function planRefill(input: RefillInput): RefillPlan {
   let next = 0;
   let best: RefillPlan | undefined;
   const boundaries = allowedBoundaries(originals);
-  // The last turn (a message, or a tool call with its results) is what the model answers next.
+  // The last turn (a message, or a tool call with its results) is what the model answers next: the boundary that keeps
+  // just it reserves room for it, up to twice the recent share or `LAST_TURN_TOKENS`, whichever is more (at most half
+  // the window), so a short answer to the model's last call is never compacted to make room for handles.
   const lastTurn = boundaries.length > 1 ? boundaries[boundaries.length - 2] : undefined;
+  const lastTurnReserve = Math.max(2 * minRecent, Math.min(LAST_TURN_TOKENS, Math.floor(config.maxTokens / 2)));
   for (const boundary of boundaries) {
     const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
     while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
@@ -144,8 +150,9 @@ export function planRefill(input: RefillInput): RefillPlan {
     if (config.adaptiveHandleBudget && carried > handleBudgetTokens) {
       // Recent turns keep `minRecentShare`; when this boundary keeps fewer, the index may use the difference.
       const shownKept = maskedKeptTokens(input, boundary, kept, input.fixedTokens + summary);
-      const recentReserve = Math.min(minRecent, shownKept);
-      const room = available - summary - recentReserve;
+      const recentReserve = Math.min(boundary === lastTurn ? lastTurnReserve : minRecent, shownKept);
+      // The budget is in `handleCost` units; the room is in rendered tokens (`shown` per `carried`).
+      const room = Math.floor(((available - summary - recentReserve) * carried) / Math.max(1, shown));
       handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, room));
     }
     const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);

@@ -45,3 +45,28 @@ describe('planRefill with masking', () => {
     expect(Math.abs(masked.expectedTokens - 3200)).toBeLessThan(Math.abs(unmasked.expectedTokens - 3200));
   });
 });
+
+describe('planRefill and the last turn', () => {
+  it('keeps the answer to the last tool call in the window when handles compete for the room', async () => {
+    const session = await memoryLedger().session('last-turn', { window: { maxTokens: 2000 } });
+    for (let index = 0; index < 60; index++)
+      await session.append({
+        role: 'user',
+        content: `Check worker_pool_${index}, queue-${index}-eu and /srv/app/shard_${index}/config.yaml next.`,
+      });
+    const answer = Array.from({ length: 62 }, (_, index) => `line ${index} of the status report`).join('\n');
+    await session.append([
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call_last', name: 'status', arguments: '{}' }],
+      },
+      { role: 'tool', toolCallId: 'call_last', content: `REPORT-MARKER\n${answer}` },
+    ]);
+    const rendered = await session.render();
+    expect(session.records().some((record) => record.type === 'summary')).toBe(true);
+    expect(rendered.tokens).toBeLessThanOrEqual(2000);
+    expect(rendered.text).toContain('REPORT-MARKER');
+    expect(rendered.text).toContain('line 61 of the status report');
+  });
+});
