@@ -13,6 +13,11 @@ export interface OpenStoreOptions {
    * the user cannot write still answers) and must already exist; nothing is ever created.
    */
   readonly readonly?: boolean | undefined;
+  /**
+   * For a process that writes a few turns and exits (a hook call): a SQLite store checkpoints its WAL itself instead
+   * of starting a background checkpoint worker it would stop again milliseconds later.
+   */
+  readonly shortLived?: boolean | undefined;
 }
 
 /**
@@ -32,7 +37,8 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
         { store: spec },
       );
     const { createSqliteStore } = await import('../stores/sqlite/sqlite-store.js');
-    if (options.readonly !== true || path === ':memory:') return createSqliteStore({ path });
+    if (options.readonly !== true || path === ':memory:')
+      return createSqliteStore({ path, ...(options.shortLived === true ? { backgroundCheckpoint: false } : {}) });
     const stats = await stat(path).catch(() => undefined);
     if (!stats?.isFile()) {
       throw new NotFoundError(
