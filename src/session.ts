@@ -1,5 +1,5 @@
 import { CheckpointChains } from './checkpoints.js';
-import { compactRegion } from './compaction/compact.js';
+import { HISTORY_LOOKBACK_SEQS, compactRegion } from './compaction/compact.js';
 import { mergeHandles } from './handles/handle-sets.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
 import { externalRecord } from './compaction/external-record.js';
@@ -346,6 +346,7 @@ export class LedgerSession {
       costs: this.originalCosts(),
       regionHandles,
       carriedHandles: active?.handles ?? [],
+      returningHandles: this.returningHandles(first.seq),
       fixedTokens: this.frameEstimate(),
       summaryTokens: active?.type === 'summary' ? active.summaryTokens + SUMMARY_GROWTH_TOKENS : undefined,
       config: this.config,
@@ -355,6 +356,15 @@ export class LedgerSession {
           stubCost(this.originals[index] as SpanOccurrence, this.dependencies.counter, this.costCache),
       },
     });
+  }
+
+  /** Spilled handles the next compaction's ranking looks back at (`HISTORY_LOOKBACK_SEQS` before `regionFrom`). */
+  private returningHandles(regionFrom: number): readonly Handle[] {
+    const headId = this.activeRecord()?.checkpointId;
+    const chain = this.chains.merged(this.allRecords, headId);
+    if (chain === undefined) return [];
+    const fromSeq = regionFrom - HISTORY_LOOKBACK_SEQS;
+    return chain.handles.filter((handle) => handle.seq >= fromSeq);
   }
 
   /**

@@ -68,6 +68,11 @@ export interface RefillInput {
   readonly regionHandles: readonly Handle[];
   /** Handles the summary now in the window shows (a new compaction carries them again). */
   readonly carriedHandles: readonly Handle[];
+  /**
+   * Handles an earlier compaction spilled to its checkpoint that the next one lets compete for the index again (the
+   * ranking's lookback): they may take what room the chosen boundary leaves under the target, never more.
+   */
+  readonly returningHandles?: readonly Handle[] | undefined;
   /** Tokens of the system prompt plus the new ledger block without its summary and handles (an estimate). */
   readonly fixedTokens: number;
   /** Expected summary tokens (default: the whole summary budget). */
@@ -136,6 +141,7 @@ export function planRefill(input: RefillInput): RefillPlan {
   input.carriedHandles.forEach(add);
   let next = 0;
   let best: RefillPlan | undefined;
+  let bestCounts = { carried: 0, shown: 0 };
   const boundaries = allowedBoundaries(originals);
   // The last turn (a message, or a tool call with its results) is what the model answers next: the boundary that keeps
   // just it reserves room for it, up to twice the recent share or `LAST_TURN_TOKENS`, whichever is more (at most half
@@ -177,15 +183,48 @@ export function planRefill(input: RefillInput): RefillPlan {
         fits &&
         (best.expectedTokens > ceiling ||
           Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target)))
-    )
+    ) {
       best = plan;
+      bestCounts = { carried, shown };
+    }
     if (plan.expectedTokens <= target) break;
   }
-  return (
-    best ?? {
-      boundary: originals.length,
-      handleBudgetTokens: config.handleBudgetTokens,
-      expectedTokens: input.fixedTokens,
-    }
-  );
+  if (best === undefined)
+    return { boundary: originals.length, handleBudgetTokens: config.handleBudgetTokens, expectedTokens: input.fixedTokens };
+  return config.adaptiveHandleBudget && config.keepRecentTokens === undefined
+    ? withReturning(best, bestCounts, input.returningHandles ?? [], seen, target)
+    : best;
+}
+
+/**
+ * Give the room `plan` leaves under `target` to spilled handles that compete again: the budget grows by what they
+ * need (in `handleCost` units), at most by that room converted at their own rendered cost. The boundary stays.
+ */
+function withReturning(
+  plan: RefillPlan,
+  counts: { readonly carried: number; readonly shown: number },
+  returning: readonly Handle[],
+  seen: ReadonlySet<string>,
+  target: number,
+): RefillPlan {
+  const room = target - plan.expectedTokens;
+  if (room <= 0 || returning.length === 0) return plan;
+  const identities = new Set<string>();
+  let carried = 0;
+  let shown = 0;
+  for (const handle of returning) {
+    const identity = handleIdentity(handle);
+    if (seen.has(identity) || identities.has(identity)) continue;
+    identities.add(identity);
+    carried += handleCost(handle);
+    shown += handle.tokens + (handle.kind === 'constraint' ? 10 : 1);
+  }
+  if (carried === 0) return plan;
+  const extra = Math.min(carried, Math.floor((room * carried) / Math.max(1, shown)));
+  const base = Math.min(counts.carried, plan.handleBudgetTokens);
+  return {
+    boundary: plan.boundary,
+    handleBudgetTokens: Math.max(plan.handleBudgetTokens, base + extra),
+    expectedTokens: plan.expectedTokens + Math.ceil((extra * shown) / carried),
+  };
 }
