@@ -11,7 +11,8 @@
  *
  * Run: `npm run bench --silent -- --help` builds it; then
  * `node .bench-build/bench/quality/window-diagnosis.js claude-code 4000 [--missing] [--text] [--only ID] [--data DIR]`;
- * window options to try go in the environment as JSON: `WINDOW_OPTIONS='{"handleBudgetTokens":1600}'`.
+ * window options to try go in the environment as JSON: `WINDOW_OPTIONS='{"handleBudgetTokens":1600}'`, ranking weights
+ * the same way: `RANKING='{"specified":1}'`.
  */
 import { createO200kCounter } from '../../src/index.js';
 import type { RenderedContext, TokenCounter, TranscriptMessage } from '../../src/index.js';
@@ -120,7 +121,10 @@ export async function diagnoseCut(
   counter: TokenCounter,
 ): Promise<CutDiagnosis & { text: string }> {
   const { session, store, rendered } = await replayToCut(cut.id, cut.messages.slice(0, cut.at), budget, counter, {
-    session: { window: JSON.parse(process.env.WINDOW_OPTIONS ?? '{}') as Record<string, unknown> },
+    session: {
+      window: JSON.parse(process.env.WINDOW_OPTIONS ?? '{}') as Record<string, unknown>,
+      ...(process.env.RANKING ? { ranking: JSON.parse(process.env.RANKING) as Record<string, unknown> } : {}),
+    },
   });
   const needed = futureNeeded(cut.messages, cut.at);
   const { split, texts } = splitRendered(rendered, counter);

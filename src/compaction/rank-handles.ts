@@ -26,6 +26,11 @@ export interface RankWeights {
   readonly changed: number;
   /** It is part of a shell command the agent ran. */
   readonly commandRun: number;
+  /**
+   * It is in a span that also states a requirement (a user or quoted constraint: "must not", "do not"): a task
+   * description or a spec the agent fetched, whose names are what the work will touch.
+   */
+  readonly specified: number;
   /** The previous record kept it in the window (it earned its place before). */
   readonly carried: number;
   /** Penalty (negative): every mention is inside tool results. */
@@ -75,6 +80,7 @@ export const DEFAULT_RANK_WEIGHTS: RankWeights = {
   userSaid: 3,
   changed: 3,
   commandRun: 0.5,
+  specified: 2,
   carried: 1,
   toolOnly: -1,
   dumpOnly: -1,
@@ -166,6 +172,7 @@ export interface HandleFeatures {
   readonly userSaid: boolean;
   readonly changed: boolean;
   readonly commandRun: boolean;
+  readonly specified: boolean;
   readonly carried: boolean;
   readonly toolOnly: boolean;
   readonly dumpOnly: boolean;
@@ -201,6 +208,7 @@ interface Tally {
   toolCall: boolean;
   userSaid: boolean;
   commandRun: boolean;
+  specified: boolean;
   nonTool: boolean;
   nonBulky: boolean;
 }
@@ -208,6 +216,9 @@ interface Tally {
 function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<string, Tally> {
   const tallies = new Map<string, Tally>();
   const commands = new Map<string, string | undefined>();
+  const specs = new Set<string>();
+  for (const occurrence of evidence.occurrences)
+    if (occurrence.kind === 'constraint' && occurrence.role !== 'assistant') specs.add(occurrence.spanId);
   for (const occurrence of evidence.occurrences) {
     const identity = handleIdentity(occurrence);
     let tally = tallies.get(identity);
@@ -219,6 +230,7 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
         toolCall: false,
         userSaid: false,
         commandRun: false,
+        specified: false,
         nonTool: false,
         nonBulky: false,
       };
@@ -235,6 +247,7 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
       if (!commands.has(occurrence.spanId)) commands.set(occurrence.spanId, span ? shellCommand(span) : undefined);
       if (commands.get(occurrence.spanId)?.includes(occurrence.text)) tally.commandRun = true;
     }
+    if (occurrence.kind !== 'constraint' && specs.has(occurrence.spanId)) tally.specified = true;
     if (occurrence.role !== 'tool') tally.nonTool = true;
     if (occurrence.role !== 'tool' || (span !== undefined && span.tokens < bulkyTokens)) tally.nonBulky = true;
   }
@@ -281,6 +294,7 @@ export function handleFeatures(
       userSaid: (tally?.userSaid ?? false) || role === 'user' || role === 'system',
       changed: isChanged(handle, targets),
       commandRun: tally?.commandRun ?? false,
+      specified: tally?.specified ?? false,
       carried,
       toolOnly: tally === undefined ? role === 'tool' : !tally.nonTool && role === 'tool',
       dumpOnly: tally !== undefined && !tally.nonBulky && role === 'tool',
@@ -309,6 +323,7 @@ export function scoreHandle(
     flag(features.userSaid, weights.userSaid) +
     flag(features.changed, weights.changed) +
     flag(features.commandRun, weights.commandRun) +
+    flag(features.specified, weights.specified) +
     flag(features.carried, weights.carried) +
     flag(features.toolOnly, weights.toolOnly) +
     flag(features.dumpOnly, weights.dumpOnly) +

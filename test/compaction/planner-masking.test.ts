@@ -70,3 +70,46 @@ describe('planRefill and the last turn', () => {
     expect(rendered.text).toContain('line 61 of the status report');
   });
 });
+
+describe('planRefill and spilled handles that compete again', () => {
+  it('gives the room left under the target to them, without moving the boundary or passing the target', async () => {
+    const session = await memoryLedger().session('returning');
+    const originals = await session.append(
+      Array.from({ length: 6 }, (_, index): TranscriptMessage => ({
+        role: index % 2 === 0 ? 'user' : 'assistant',
+        content: `turn ${index}`,
+      })),
+    );
+    const handle = (index: number) => ({
+      kind: 'identifier' as const,
+      text: `spilled_name_${index}`,
+      key: `spilled_name_${index}`,
+      start: 0,
+      end: 15,
+      spanId: originals[0]?.spanId ?? '',
+      seq: originals[0]?.seq ?? 0,
+      role: 'tool' as const,
+      tokens: 5,
+    });
+    const config = resolveWindowConfig('returning', { maxTokens: 4000 });
+    const input = {
+      originals,
+      costs: originals.map(() => 100),
+      regionHandles: [handle(-1)],
+      carriedHandles: [],
+      fixedTokens: 200,
+      summaryTokens: 100,
+      config,
+    };
+    const alone = planRefill(input);
+    const target = Math.floor(config.targetFill * config.maxTokens);
+    const many = planRefill({ ...input, returningHandles: Array.from({ length: 2000 }, (_, index) => handle(index)) });
+    expect(many.boundary).toBe(alone.boundary);
+    expect(many.handleBudgetTokens).toBeGreaterThan(alone.handleBudgetTokens);
+    expect(many.expectedTokens).toBeGreaterThan(alone.expectedTokens);
+    expect(many.expectedTokens).toBeLessThanOrEqual(target);
+    // A few spilled handles get what they need, not the whole room.
+    const few = planRefill({ ...input, returningHandles: [handle(1), handle(2)] });
+    expect(few.expectedTokens - alone.expectedTokens).toBeLessThanOrEqual(2 * 6);
+  });
+});

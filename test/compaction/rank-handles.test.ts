@@ -120,6 +120,57 @@ describe('rankHandles', () => {
     );
     expect(ignoringVisibility[0]?.score).toBeCloseTo(ignoringVisibility[1]?.score ?? Number.NaN, 5);
   });
+
+  it('ranks a name from a fetched task spec (a tool result that states a requirement) above one from a plain dump', () => {
+    const spec: Turn = {
+      kind: 'tool-result',
+      text: `Task spotter-9: add lib/app/review_builder.ex.\nThe builder must not block startup.\n${'detail line\n'.repeat(80)}`,
+      tokens: 600,
+    };
+    const dump: Turn = {
+      kind: 'tool-result',
+      text: `Listing: lib/app/other_module.ex\n${'detail line\n'.repeat(80)}`,
+      tokens: 600,
+    };
+    const { handles, evidence } = session(
+      [dump, spec],
+      [
+        { text: 'lib/app/review_builder.ex', kind: 'path' },
+        { text: 'lib/app/other_module.ex', kind: 'path' },
+        { text: 'The builder must not block startup.', kind: 'constraint' },
+      ],
+    );
+    const paths = handles.filter((handle) => handle.kind === 'path');
+    // The dump is older, so recency alone already favours the spec; make the two equally recent.
+    const sameSeq = { ...evidence, toSeq: 1 };
+    const ranked = rankHandles(paths, sameSeq);
+    const spec0 = ranked.find((entry) => entry.handle.text === 'lib/app/review_builder.ex');
+    const dump0 = ranked.find((entry) => entry.handle.text === 'lib/app/other_module.ex');
+    expect(spec0?.features.specified).toBe(true);
+    expect(dump0?.features.specified).toBe(false);
+    const without = rankHandles(paths, sameSeq, { ...DEFAULT_RANK_WEIGHTS, specified: 0 });
+    const gain = (spec0?.score ?? 0) - (without.find((entry) => entry.handle === spec0?.handle)?.score ?? 0);
+    expect(gain).toBeCloseTo(DEFAULT_RANK_WEIGHTS.specified, 5);
+  });
+
+  it('does not count an assistant statement as a spec', () => {
+    const { handles, evidence } = session(
+      [{ kind: 'tool-result', text: 'See lib/app/review_builder.ex. We must not block startup.' }],
+      [
+        { text: 'lib/app/review_builder.ex', kind: 'path' },
+        { text: 'We must not block startup.', kind: 'constraint' },
+      ],
+    );
+    const asAssistant = {
+      ...evidence,
+      occurrences: evidence.occurrences.map((handle) =>
+        handle.kind === 'constraint' ? { ...handle, role: 'assistant' as Role } : handle,
+      ),
+    };
+    const path = handles.filter((handle) => handle.kind === 'path');
+    expect(rankHandles(path, evidence)[0]?.features.specified).toBe(true);
+    expect(rankHandles(path, asAssistant)[0]?.features.specified).toBe(false);
+  });
 });
 
 describe('what the session changed', () => {
