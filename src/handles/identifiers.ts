@@ -6,7 +6,7 @@
  * multi-hump `PascalCase`, `Class.method`, dotted calls (`os.path.join()`), `module::fn`,
  * `fn()`, `--flags`, `@scope/pkg`, member chains of two or more names (`self.separable`,
  * `django.db.models`, `re.IGNORECASE`; not `e.g`), numbered names (`sql1`, `Model3`, `python3`),
- * Elixir captures (`String.trim/1`), radix literals (`0o644`, `0xff`), MIME types
+ * Elixir captures (`String.trim/1`) and capture arguments' members (`&1.kind`), radix literals (`0o644`, `0xff`), MIME types
  * (`application/json`), remote git refs (`origin/main`) and `#1a3a1a` colours.
  * A hyphenated word without a digit (`payments-api`) is an identifier only when it is the whole
  * of a quoted string or code span (`"test-dir"`, `` `payments-api` ``) or a CSS class in a
@@ -42,6 +42,8 @@ const ACRONYM_WORD = /^[A-Z]{2,}[A-Z][a-z]{2,}(?:[A-Z][A-Za-z0-9]*)?$/;
 const JS_LIBRARY = /^[A-Z][A-Za-z0-9]*\.js$/;
 const NUMBERED = /^[A-Za-z]{2,}\d{1,4}$/;
 const CAPTURE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*[?!]?)+\/\d$/;
+/** A member of an Elixir capture argument: `&1.kind`, `&2.tool_use_id`. */
+const CAPTURE_MEMBER = /^&\d\.[a-z_]\w*[?!]?$/;
 const MIME = /^(?:application|text|image|audio|video|multipart|font)\/[a-z0-9][\w.+-]*$/;
 const RADIX_LITERAL = /^0(?:o[0-7]{2,}|x[0-9a-fA-F]{2,}|b[01]{2,})$/;
 const GIT_REF = /^(?:origin|upstream)\/[\w.-]+(?:\/[\w.-]+)*$/;
@@ -103,7 +105,7 @@ function isWholeIdentifier(token: string, call: boolean, emptyCall: boolean): bo
   if (token.includes('/')) return CAPTURE.test(token) || MIME.test(token) || GIT_REF.test(token) || SCOPED.test(token);
   const ticket = TICKET.exec(token);
   if (ticket !== null) return !NON_TICKET_PREFIXES.has(ticket[1] ?? '');
-  if (SCOPED.test(token) || MODULE_PATH.test(token)) return true;
+  if (SCOPED.test(token) || MODULE_PATH.test(token) || CAPTURE_MEMBER.test(token)) return true;
   if (token.includes('.')) return isDottedSymbol(token, call) || isHyphenatedId(token);
   if (token.includes('-')) return isHyphenatedId(token);
   if (isSymbolWord(token) || NUMBERED.test(token)) return true;

@@ -1,11 +1,12 @@
 /**
- * The line pass: walks the text line by line, trying error lines and config lines at each
- * line start. Lines of a line-numbered dump (gutter lines) are code or file content, not
+ * The line pass: walks the text line by line, trying error lines and config lines (or, when the
+ * value is not config-like, a header name: `Co-Authored-By:`) at each line start. Lines of a line-numbered dump (gutter lines) are code or file content, not
  * config or error output of their own, and are skipped.
  */
 import { matchConfigLine } from './assignments.js';
 import type { Candidate } from './candidate.js';
 import { findInlineErrorLines, matchErrorLine } from './error-lines.js';
+import { matchHeaderKey } from './header-keys.js';
 
 /** Which line detectors to run. */
 export interface LineDetectors {
@@ -29,7 +30,7 @@ export function findLineHandles(text: string, detectors: LineDetectors, out: Can
     while (first < lineEnd && (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9)) first++;
     if (first < lineEnd && (gutters === undefined || !gutters.has(lineStart))) {
       if (detectors.errors) matchErrorLine(text, lineStart, lineEnd, inline, out);
-      if (detectors.config) matchConfigLine(text, lineStart, out);
+      if (detectors.config && !matchConfigLine(text, lineStart, out)) matchHeaderKey(text, lineStart, out);
     }
     lineStart = lineEnd + 1;
   }

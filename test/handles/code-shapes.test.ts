@@ -161,3 +161,28 @@ describe('module members are not files', () => {
     expect(pairs('copy .env.example to .env')).toEqual(['path:.env.example', 'path:.env']);
   });
 });
+
+describe('capture arguments and header names', () => {
+  it("extracts an Elixir capture argument's member, not a bare capture or a reference", () => {
+    expect(texts('Enum.filter(lines, &(&1.kind == :thinking)) |> Enum.map(&(&2.tool_use_id))', 'identifier')).toEqual([
+      'Enum.filter',
+      '&1.kind',
+      'Enum.map',
+      '&2.tool_use_id',
+    ]);
+    expect(texts('Enum.map(xs, &(&1 + 1)) and see &1.2 of the spec', 'identifier')).toEqual(['Enum.map']);
+  });
+
+  it('extracts a header or trailer name at a line start when its value is prose, not capitalised prose labels', () => {
+    expect(texts('Fix it\n\nCo-Authored-By: Claude Opus <noreply@anthropic.com>', 'identifier')).toEqual([
+      'Co-Authored-By',
+    ]);
+    expect(texts('X-Request-Id: abc\nContent-Security-Policy: default-src self', 'identifier')).toEqual([
+      'X-Request-Id',
+      'Content-Security-Policy',
+    ]);
+    expect(texts('Follow-up: call the team\nRe-run: tomorrow\nNote: Co-Authored-By is a trailer', 'identifier')).toEqual(
+      [],
+    );
+  });
+});
