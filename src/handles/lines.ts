@@ -1,7 +1,8 @@
 /**
  * The line pass: walks the text line by line, trying error lines and config lines (or, when the
- * value is not config-like, a header name: `Co-Authored-By:`) at each line start. Lines of a line-numbered dump (gutter lines) are code or file content, not
- * config or error output of their own, and are skipped.
+ * value is not config-like, a header name: `Co-Authored-By:`) at each line start. Lines of a
+ * line-numbered dump (gutter lines) are code or file content, not config or error output of
+ * their own, and are skipped.
  */
 import { matchConfigLine } from './assignments.js';
 import type { Candidate } from './candidate.js';
