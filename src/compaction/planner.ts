@@ -190,7 +190,11 @@ export function planRefill(input: RefillInput): RefillPlan {
     if (plan.expectedTokens <= target) break;
   }
   if (best === undefined)
-    return { boundary: originals.length, handleBudgetTokens: config.handleBudgetTokens, expectedTokens: input.fixedTokens };
+    return {
+      boundary: originals.length,
+      handleBudgetTokens: config.handleBudgetTokens,
+      expectedTokens: input.fixedTokens,
+    };
   return config.adaptiveHandleBudget && config.keepRecentTokens === undefined
     ? withReturning(best, bestCounts, input.returningHandles ?? [], seen, target)
     : best;

@@ -27,8 +27,9 @@ export interface RankWeights {
   /** It is part of a shell command the agent ran. */
   readonly commandRun: number;
   /**
-   * It is in a span that also states a requirement (a user or quoted constraint: "must not", "do not"): a task
-   * description or a spec the agent fetched, whose names are what the work will touch.
+   * It is in a tool result that also states a requirement (a quoted constraint: "must not", "do not"): a task
+   * description or a spec the agent fetched, whose names are what the work will touch. (What the user said weighs
+   * as `userSaid` already.)
    */
   readonly specified: number;
   /** The previous record kept it in the window (it earned its place before). */
@@ -218,7 +219,7 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
   const commands = new Map<string, string | undefined>();
   const specs = new Set<string>();
   for (const occurrence of evidence.occurrences)
-    if (occurrence.kind === 'constraint' && occurrence.role !== 'assistant') specs.add(occurrence.spanId);
+    if (occurrence.kind === 'constraint' && occurrence.role === 'tool') specs.add(occurrence.spanId);
   for (const occurrence of evidence.occurrences) {
     const identity = handleIdentity(occurrence);
     let tally = tallies.get(identity);

@@ -153,7 +153,7 @@ describe('rankHandles', () => {
     expect(gain).toBeCloseTo(DEFAULT_RANK_WEIGHTS.specified, 5);
   });
 
-  it('does not count an assistant statement as a spec', () => {
+  it('does not count an assistant statement or a user message as a spec (the user weighs as userSaid)', () => {
     const { handles, evidence } = session(
       [{ kind: 'tool-result', text: 'See lib/app/review_builder.ex. We must not block startup.' }],
       [
@@ -167,9 +167,14 @@ describe('rankHandles', () => {
         handle.kind === 'constraint' ? { ...handle, role: 'assistant' as Role } : handle,
       ),
     };
+    const asUser = {
+      ...evidence,
+      occurrences: evidence.occurrences.map((handle) => ({ ...handle, role: 'user' as Role })),
+    };
     const path = handles.filter((handle) => handle.kind === 'path');
     expect(rankHandles(path, evidence)[0]?.features.specified).toBe(true);
     expect(rankHandles(path, asAssistant)[0]?.features.specified).toBe(false);
+    expect(rankHandles(path, asUser)[0]?.features.specified).toBe(false);
   });
 });
 

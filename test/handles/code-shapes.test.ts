@@ -181,8 +181,8 @@ describe('capture arguments and header names', () => {
       'X-Request-Id',
       'Content-Security-Policy',
     ]);
-    expect(texts('Follow-up: call the team\nRe-run: tomorrow\nNote: Co-Authored-By is a trailer', 'identifier')).toEqual(
-      [],
-    );
+    expect(
+      texts('Follow-up: call the team\nRe-run: tomorrow\nNote: Co-Authored-By is a trailer', 'identifier'),
+    ).toEqual([]);
   });
 });

@@ -302,6 +302,8 @@ describe('SQLite free-text index', () => {
     const store = createSqliteStore({ path });
     await store.openSession('s');
     await store.append('s', 0, [entry('user', 'the replica eu-west-2b is the target')]);
+    // The index is written after the append; a search brings it up to date, so the attacks meet an indexed row.
+    await store.searchText('s', 'replica', 5);
     const raw = new Database(path);
     for (const sql of refusals) expect(() => raw.exec(sql), sql).toThrow(/contentless|immutable/);
     raw.close();

@@ -1,7 +1,9 @@
 /**
  * SQLite append path: WAL checkpoints run in a background worker (not in the COMMIT of an append),
- * and the free-text index is merged in small steps inside each append instead of by FTS5 automerge.
+ * the free-text index is written after the append (idle steps, search, close) and merged in small
+ * steps instead of by FTS5 automerge.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,5 +98,95 @@ describe('SQLite append path', () => {
     for (const index of [0, 99, 199])
       expect((await again.searchText('s', `host-${index} `, 5)).map((hit) => hit.seq)).toContain(index);
     await again.close();
+  });
+});
+
+/** The text index mark and the last stored text row, read on a connection of its own. */
+function indexState(path: string): { mark: number; last: number } {
+  const raw = new Database(path, { readonly: true });
+  try {
+    const mark = raw.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck().get() as number;
+    const last = raw.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck().get() as number;
+    return { mark, last };
+  } finally {
+    raw.close();
+  }
+}
+
+describe('SQLite deferred free-text index', () => {
+  let directory: string;
+  let path: string;
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'context-ledger-text-index-'));
+    path = join(directory, 'ledger.db');
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('appends without indexing, and a search right after still finds the new text', async () => {
+    const store = createSqliteStore({ path, backgroundCheckpoint: false });
+    await store.openSession('s');
+    await store.append('s', 0, [turn(0), turn(1)]);
+    // Read in the same tick as the append's promise: no idle step has run yet.
+    const before = indexState(path);
+    expect(before.last).toBe(2);
+    expect(before.mark).toBe(0);
+    expect((await store.searchText('s', 'host-1 ', 5)).map((hit) => hit.seq)).toEqual([1]);
+    expect(indexState(path)).toEqual({ mark: 2, last: 2 });
+    await store.close();
+  });
+
+  it('indexes in idle steps while the store stays open, and whatever is left on close', async () => {
+    const store = createSqliteStore({ path, backgroundCheckpoint: false });
+    await store.openSession('s');
+    await store.append('s', 0, [turn(0)]);
+    await waitFor(() => indexState(path).mark === 1, 'an idle step to index the append');
+    const big = Array.from({ length: 40 }, (_, index) => entry('assistant', `${'x'.repeat(4000)} marker-${index} `));
+    await store.append('s', 1, big);
+    await store.close();
+    expect(indexState(path)).toEqual({ mark: 41, last: 41 });
+    const again = createSqliteStore({ path, readonly: true });
+    expect((await again.searchText('s', 'marker-39 ', 5)).map((hit) => hit.seq)).toEqual([40]);
+    await again.close();
+  });
+
+  it('a read-only connection finds rows the writer has not indexed yet, and the mark never moves back', async () => {
+    const writer = createSqliteStore({ path, backgroundCheckpoint: false });
+    await writer.openSession('s');
+    await writer.append('s', 0, [turn(0)]);
+    await writer.searchText('s', 'host-0 ', 1);
+    await writer.append('s', 1, [turn(1)]);
+    const reader = createSqliteStore({ path, readonly: true });
+    const hits = reader.searchText('s', 'eu-west-1b', 5);
+    expect(indexState(path)).toEqual({ mark: 1, last: 2 });
+    expect((await hits).map((hit) => hit.seq)).toEqual([1]);
+    await reader.close();
+    await writer.close();
+    const raw = new Database(path);
+    expect(() => raw.prepare('UPDATE text_index_mark SET row = 0 WHERE id = 1').run()).toThrow(/only moves forward/);
+    expect(() => raw.prepare('DELETE FROM text_index_mark').run()).toThrow(/only moves forward/);
+    expect(() => raw.prepare('UPDATE text_index_mark SET row = 99 WHERE id = 1').run()).toThrow(/only moves forward/);
+    raw.close();
+  });
+
+  it('a writer that exits before indexing loses nothing: the next writer indexes from the mark', async () => {
+    const dist = (file: string) => JSON.stringify(new URL(`../../dist/${file}`, import.meta.url).href);
+    const script = `
+      const { createLedger } = await import(${dist('index.js')});
+      const { createSqliteStore } = await import(${dist('stores/sqlite/index.js')});
+      const store = createSqliteStore({ path: ${JSON.stringify(path)}, backgroundCheckpoint: false });
+      const session = await createLedger({ store }).session('s');
+      await session.append({ role: 'user', content: 'Never target replica payments-db-eu-west-1a.' });
+      process.exit(0);
+    `;
+    // The child appends through the public API and exits at once: no idle step, no close.
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.status, child.stderr).toBe(0);
+    const left = indexState(path);
+    expect(left.last).toBeGreaterThan(0);
+    expect(left.mark).toBe(0);
+    const store = createSqliteStore({ path, backgroundCheckpoint: false });
+    expect((await store.searchText('s', 'payments-db-eu-west-1a', 5)).length).toBe(1);
+    expect(indexState(path)).toEqual({ mark: left.last, last: left.last });
+    await store.close();
   });
 });

@@ -143,8 +143,23 @@ CREATE TRIGGER record_handles_no_replace_digest BEFORE INSERT ON record_handles
   BEGIN SELECT RAISE(ABORT, '${IMMUTABLE_RECORDS_MESSAGE}'); END;
 `;
 
+/**
+ * Version 4: the free-text index is written after the append (`deferred-text-index.ts`); `text_index_mark` holds the
+ * last `occurrence_text_rows` row it covers (every existing row is indexed already). The mark only moves forward, and
+ * never past the last stored row.
+ */
+const VERSION_4 = `
+CREATE TABLE text_index_mark (id INTEGER PRIMARY KEY CHECK (id = 1), row INTEGER NOT NULL) STRICT;
+INSERT INTO text_index_mark (id, row) SELECT 1, COALESCE(MAX(row), 0) FROM occurrence_text_rows;
+CREATE TRIGGER text_index_mark_forward BEFORE UPDATE ON text_index_mark
+  WHEN NEW.row < OLD.row OR NEW.id <> OLD.id OR NEW.row > (SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows)
+  BEGIN SELECT RAISE(ABORT, 'context-ledger: the text index mark only moves forward'); END;
+CREATE TRIGGER text_index_mark_no_delete BEFORE DELETE ON text_index_mark
+  BEGIN SELECT RAISE(ABORT, 'context-ledger: the text index mark only moves forward'); END;
+`;
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3];
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,7 +25,7 @@ import {
 } from './background-checkpoint.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
-import { TEXT_MERGE_PAGES } from './text-merging.js';
+import { createDeferredTextIndex } from './deferred-text-index.js';
 import { prepareStatements, toHandle, toOccurrence, toSession, toSpan, type RecordRow } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
@@ -58,6 +58,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   const { db, location, busyTimeoutMs, file } = openDatabase(options);
   const readonly = options.readonly === true;
   const statements = prepareStatements(db);
+  const textIndex = createDeferredTextIndex(db, !readonly);
   const checkpointInBackground = !readonly && file !== undefined && options.backgroundCheckpoint !== false;
   let checkpointer: BackgroundCheckpoint | undefined;
 
@@ -160,7 +161,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         handle.tokens,
       );
     });
-    statements.insertText.run(statements.insertTextRow.run(sessionId, seq).lastInsertRowid, span.text);
+    statements.insertTextRow.run(sessionId, seq);
     return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
   }
 
@@ -175,9 +176,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
           { sessionId, expectedNextSeq, actualNextSeq: actual, location },
         );
       }
-      const written = entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
-      statements.mergeText.run(TEXT_MERGE_PAGES);
-      return written;
+      return entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
     },
   );
 
@@ -250,6 +249,23 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       .map((row) => ({ seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score: -row.rank }));
   }
 
+  /** A read-only connection cannot index: the rows past the mark are scanned with LIKE and ranked after the indexed hits. */
+  function withPendingHits(sessionId: string, terms: readonly string[], limit: number, hits: TextHit[]): TextHit[] {
+    const mark = textIndex.mark();
+    const pending = new Map<number, TextHit>();
+    for (const term of terms) {
+      for (const row of statements.searchLikePending.all(sessionId, mark, likePattern(term))) {
+        const score = (pending.get(row.seq)?.score ?? 0) + 1;
+        pending.set(row.seq, { seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score });
+      }
+    }
+    const seen = new Set(hits.map((hit) => hit.seq));
+    const extra = [...pending.values()]
+      .filter((hit) => !seen.has(hit.seq))
+      .sort((a, b) => b.score - a.score || a.seq - b.seq);
+    return [...hits, ...extra].slice(0, limit);
+  }
+
   function searchWithLike(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
     const hits = new Map<number, TextHit>();
     for (const term of terms) {
@@ -306,6 +322,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         checkWritable(`append to session ${sessionId}`);
         const written = appendTransaction.immediate(sessionId, expectedNextSeq, entries);
         wrote();
+        textIndex.appended();
         return written;
       });
     },
@@ -353,7 +370,10 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         const terms = searchTerms(query);
         if (terms.length === 0 || limit === 0) return [];
         const trigramReady = terms.every((term) => [...term].length >= 3);
-        return trigramReady ? searchWithFts(sessionId, terms, limit) : searchWithLike(sessionId, terms, limit);
+        if (!trigramReady) return searchWithLike(sessionId, terms, limit);
+        if (!readonly) textIndex.catchUp();
+        const hits = searchWithFts(sessionId, terms, limit);
+        return readonly && textIndex.pending() ? withPendingHits(sessionId, terms, limit, hits) : hits;
       });
     },
 
@@ -380,6 +400,14 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     async close() {
+      textIndex.stop();
+      if (!readonly && db.open) {
+        try {
+          textIndex.catchUp();
+        } catch {
+          // Busy or failing: the rows stay past the mark, and the next writer or search indexes them.
+        }
+      }
       // The worker's connection closes first, so the writer's close is the last one and checkpoints the WAL away.
       await checkpointer?.stop();
       return guard('close', () => {

@@ -104,12 +104,6 @@ export function prepareStatements(db: Database.Database) {
     insertTextRow: db.prepare('INSERT INTO occurrence_text_rows (session_id, seq) VALUES (?, ?)') as Statement<
       [string, number]
     >,
-    insertText: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<
-      [number | bigint, string]
-    >,
-    mergeText: db.prepare("INSERT INTO occurrence_fts (occurrence_fts, rank) VALUES ('merge', ?)") as Statement<
-      [number]
-    >,
     occurrences: db.prepare(
       `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND o.seq BETWEEN ? AND ? ORDER BY o.seq`,
@@ -134,6 +128,11 @@ export function prepareStatements(db: Database.Database) {
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
        WHERE occurrence_fts MATCH ? AND r.session_id = ? ORDER BY rank, r.seq LIMIT ?`,
     ) as Statement<[string, string, number], HitRow>,
+    searchLikePending: db.prepare(
+      `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrence_text_rows r
+       JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
+       WHERE r.session_id = ? AND r.row > ? AND s.text LIKE ? ESCAPE '\\' ORDER BY o.seq`,
+    ) as Statement<[string, number, string], HitRow>,
     searchLike: db.prepare(
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND s.text LIKE ? ESCAPE '\\' ORDER BY o.seq`,

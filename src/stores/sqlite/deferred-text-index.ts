@@ -1,0 +1,132 @@
+/**
+ * The free-text index (trigram FTS5) is written after the append, not inside it. Indexing a
+ * 20 KB turn costs some 5-17 ms of trigram postings on this 2-core machine, most of a large append's time, while
+ * the rows it indexes are already stored: `occurrence_text_rows` numbers every occurrence in
+ * append order, and `text_index_mark` holds the last row the index covers. An idle step (a
+ * timer after each append, unref'd) indexes the rows past the mark in bounded batches;
+ * `searchText` first indexes what is still pending (a read-only connection instead scans the
+ * pending rows' text with LIKE), and `close()` indexes the rest, so search never misses a
+ * stored span and nothing is lost by a crash: the next writer catches up from the mark. The
+ * mark only moves forward (a trigger refuses going back, which would index rows twice).
+ */
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { TEXT_MERGE_PAGES } from './text-merging.js';
+
+/** Text one idle step indexes at most (characters); a step is one short write transaction. */
+export const IDLE_STEP_CHARS = 16 * 1024;
+/** Rows read per batch of pending text. */
+const BATCH_ROWS = 256;
+
+interface PendingRow {
+  readonly row: number;
+  readonly text: string;
+}
+
+/** The statements of the deferred index. */
+interface TextIndexStatements {
+  readonly mark: Statement<[], number>;
+  readonly last: Statement<[], number>;
+  readonly pending: Statement<[number, number], PendingRow>;
+  readonly setMark: Statement<[number]>;
+  readonly insert: Statement<[number, string]>;
+  readonly merge: Statement<[number]>;
+}
+
+/** The deferred free-text index of one connection. */
+export interface DeferredTextIndex {
+  /** Rows up to this one are in the index (read from the file: another connection may have moved it). */
+  mark(): number;
+  /** Whether some stored rows are not in the index yet (a read, no lock taken). */
+  pending(): boolean;
+  /** Index pending rows, at most about `maxChars` of text (all of them when infinite); returns whether some remain. */
+  step(maxChars: number): boolean;
+  /** Index everything pending. */
+  catchUp(): void;
+  /** After a committed append: schedule an idle step. */
+  appended(): void;
+  /** Stop scheduling (before the connection closes). */
+  stop(): void;
+}
+
+/** The deferred index over `db` (a writable connection; pass `writable: false` to only read the mark). */
+export function createDeferredTextIndex(db: Database.Database, writable: boolean): DeferredTextIndex {
+  const statements: TextIndexStatements = {
+    mark: db.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck() as Statement<[], number>,
+    last: db.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck() as Statement<[], number>,
+    pending: db.prepare(
+      `SELECT r.row AS row, s.text AS text FROM occurrence_text_rows r
+       JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
+       WHERE r.row > ? ORDER BY r.row LIMIT ?`,
+    ) as Statement<[number, number], PendingRow>,
+    setMark: db.prepare('UPDATE text_index_mark SET row = ? WHERE id = 1') as Statement<[number]>,
+    insert: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<[number, string]>,
+    merge: db.prepare("INSERT INTO occurrence_fts (occurrence_fts, rank) VALUES ('merge', ?)") as Statement<[number]>,
+  };
+  const stepTransaction = db.transaction((maxChars: number): boolean => {
+    let mark = statements.mark.get() ?? 0;
+    const from = mark;
+    let chars = 0;
+    let more: boolean;
+    for (;;) {
+      const rows = statements.pending.all(mark, BATCH_ROWS);
+      let consumed = 0;
+      for (const row of rows) {
+        statements.insert.run(row.row, row.text);
+        mark = row.row;
+        chars += row.text.length;
+        consumed += 1;
+        if (chars >= maxChars) break;
+      }
+      if (consumed < rows.length || (rows.length === BATCH_ROWS && chars >= maxChars)) {
+        more = true;
+        break;
+      }
+      if (rows.length < BATCH_ROWS) {
+        more = false;
+        break;
+      }
+    }
+    if (mark !== from) {
+      statements.setMark.run(mark);
+      statements.merge.run(TEXT_MERGE_PAGES);
+    }
+    return more;
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = !writable;
+
+  const index: DeferredTextIndex = {
+    mark: () => statements.mark.get() ?? 0,
+    pending: () => (statements.last.get() ?? 0) > (statements.mark.get() ?? 0),
+    step: (maxChars) => stepTransaction.immediate(maxChars),
+    catchUp() {
+      if (index.pending()) while (index.step(Number.POSITIVE_INFINITY));
+    },
+    appended() {
+      if (stopped || timer !== undefined) return;
+      timer = setTimeout(idle, 0);
+      timer.unref();
+    },
+    stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+
+  function idle(): void {
+    timer = undefined;
+    if (stopped || !db.open) return;
+    let more: boolean;
+    try {
+      more = index.step(IDLE_STEP_CHARS);
+    } catch {
+      // Busy (another writer) or closing: the next append, search or close catches up from the mark.
+      return;
+    }
+    if (more) index.appended();
+  }
+
+  return index;
+}
