@@ -117,9 +117,9 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   const pinned = [...layout.instructions, ...layout.quoted];
   const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, pinned.length);
   const lines = [
-    `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy). ` +
-      `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first; ` +
-      "one space between handles, ' | ' between handles holding a space).",
+    `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy); ` +
+      `every original is stored. What it left out, verbatim (${listed} of ${candidates} handles, most useful first; ` +
+      "' | ' separates handles holding a space):",
   ];
   if (pinned.length > 0) {
     lines.push('Pinned constraints (verbatim, with who said them):');
@@ -132,8 +132,8 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   if (earlier.length > 0)
     lines.push(`Earlier records (session ${sessionId}): ${earlier.slice(-5).map(recordLine).join('; ')}${older}.`);
   lines.push(
-    `Get any detail back verbatim with the ${server} MCP tools: recall (a handle, span or record id), describe ${record.id}, ` +
-      'expand (a record or seq range), grep (the originals). Results say verified, unverified or gap; never fill a gap from memory.',
+    `Get any detail back verbatim with the ${server} MCP tools recall (a handle, span or record id), describe, expand or grep; ` +
+      'results say verified, unverified or gap: never fill a gap from memory.',
   );
   return lines.join('\n');
 }
