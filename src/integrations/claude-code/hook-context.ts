@@ -31,6 +31,8 @@ export interface HookContext {
   readonly shown: readonly Handle[];
   /** Candidates: the handles before the boundary the summary did not keep verbatim, plus user constraints. */
   readonly candidates: number;
+  /** Every candidate, most useful first: what the fit chose `shown` from (a benchmark reads why a handle was left out). */
+  readonly ranked: readonly Handle[];
 }
 
 /** Options of {@link buildHookContext}. */
@@ -179,14 +181,14 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const attempt = (handleBudget: number) => {
     const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId }, { ranked });
     const text = render(frame, kept);
-    return { text, tokens: count(text), recordId: record.id, shown: kept, candidates: candidates.length };
+    return { text, tokens: count(text), recordId: record.id, shown: kept, candidates: candidates.length, ranked };
   };
   // The fit charges each handle its own tokens plus a separator, while the text lists a handle inside a longer one or
   // inside the summary once and shares group headers: search the largest handle budget whose counted text fits.
   let low = 0;
   let high = 4 * budget;
   let best = attempt(low);
-  if (best.tokens > budget) return minimal(frame, candidates, budget, count);
+  if (best.tokens > budget) return { ...minimal(frame, candidates, budget, count), ranked };
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     const tried = attempt(middle);
@@ -207,7 +209,7 @@ function minimal(
   candidates: readonly Handle[],
   budget: number,
   count: (text: string) => number,
-): HookContext {
+): Omit<HookContext, 'ranked'> {
   const { record, server, agent } = frame;
   const { fromSeq, toSeq } = record.droppedRange;
   const lines = [
