@@ -58,7 +58,9 @@ async function presence(
     (await buildHookContext({ ledger, sessionId, budgetTokens, weights })) ?? { text: '', tokens: null };
   const hook = await shown(HOOK_RANK_WEIGHTS);
   const defaults = await shown(DEFAULT_RANK_WEIGHTS);
-  const record = [...(await ledger.store.records(sessionId))].reverse().find((candidate) => candidate.type === 'external');
+  const record = [...(await ledger.store.records(sessionId))]
+    .reverse()
+    .find((candidate) => candidate.type === 'external');
   const stored = record ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq }) : [];
   return {
     misses: 'ranked' in hook ? hookMisses(handles, summary, hook, stored) : undefined,
