@@ -25,6 +25,8 @@ import type { BenchContext } from '../bench-context.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
 import type { BenchTranscript } from '../data-sets.js';
 import { countPresent, futureNeeded } from './future-needed.js';
+import { hookMisses } from './hook-misses.js';
+import type { HookMisses } from './hook-misses.js';
 
 /** Budget of the injected context, in tokens (the hook's default). */
 export const HOOK_CONTEXT_BUDGET = 2000;
@@ -41,6 +43,8 @@ interface Presence {
   readonly hook: number;
   readonly defaults: number;
   readonly tokens: number | null;
+  /** Why the missing ones are missing (with the hook weights), when there was a context. */
+  readonly misses?: HookMisses | undefined;
 }
 
 async function presence(
@@ -54,7 +58,12 @@ async function presence(
     (await buildHookContext({ ledger, sessionId, budgetTokens, weights })) ?? { text: '', tokens: null };
   const hook = await shown(HOOK_RANK_WEIGHTS);
   const defaults = await shown(DEFAULT_RANK_WEIGHTS);
+  const record = [...(await ledger.store.records(sessionId))]
+    .reverse()
+    .find((candidate) => candidate.type === 'external');
+  const stored = record ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq }) : [];
   return {
+    misses: 'ranked' in hook ? hookMisses(handles, summary, hook, stored) : undefined,
     needed: handles.length,
     summary: countPresent(handles, summary),
     hook: countPresent(handles, `${summary}\n${hook.text}`),
@@ -125,6 +134,34 @@ export async function runHookContextBench(context: BenchContext): Promise<BenchR
     );
   }
   const all = pooled(claude);
+  const causes = {
+    title: 'Why the missing future-needed handles are missing (hook weights, 2,000 tokens)',
+    columns: [
+      'session',
+      'missing',
+      'not extracted',
+      'extracted, never shown (numbers, non-user constraints)',
+      'cut by the budget',
+      'their median place in the ranking',
+      'shown, not verbatim',
+      'every candidate shown',
+    ],
+    rows: claude.map((row, index) => {
+      const misses = row.misses;
+      const ranks = [...(misses?.ranks ?? [])].sort((a, b) => a - b);
+      const median = ranks.length > 0 ? ranks[Math.floor(ranks.length / 2)] : null;
+      return [
+        String(rows[index]?.[0] ?? ''),
+        misses?.missing ?? null,
+        misses?.notExtracted ?? null,
+        misses?.notCandidate ?? null,
+        misses?.cutByBudget ?? null,
+        median === null || median === undefined ? null : median + 1,
+        misses?.shownNotVerbatim ?? null,
+        misses ? round(share(misses.cap, row.needed)) : null,
+      ];
+    }),
+  };
   const lead = {
     title: "Future-needed handles present after Claude Code's compaction",
     columns: [
@@ -176,7 +213,7 @@ export async function runHookContextBench(context: BenchContext): Promise<BenchR
     machine: context.machine,
     notes,
     lead,
-    tables: [lead, swe],
+    tables: [lead, causes, swe],
     targets: [
       atLeast(
         'future-needed handles in summary + injected context (2,000 tokens)',

@@ -73,6 +73,23 @@ describe('buildHookContext records', () => {
   });
 });
 
+describe('buildHookContext frame', () => {
+  it('spends at most 115 tokens around the handles: the record id once, the recall line short', async () => {
+    const ledger = memoryLedger();
+    const session = await ledger.session('frame-1');
+    await session.append([{ role: 'assistant', content: 'Reading /etc/payments/db.conf next.' }]);
+    const summarizer = { name: 'claude-code', version: '2.1.39' };
+    const record = await session.importExternalSummary({ summary: 'Read /etc/payments/db.conf.', summarizer });
+    const context = await buildHookContext({ ledger, sessionId: 'frame-1' });
+    const text = context?.text ?? '';
+    expect(text.split('\n')).toHaveLength(2);
+    expect(text.split(record.id)).toHaveLength(2);
+    expect(text.split('\n')[1]).toMatch(/recall .*describe.*expand.*grep.*never fill a gap from memory/);
+    expect(context?.tokens).toBeLessThanOrEqual(115);
+    await ledger.close();
+  });
+});
+
 describe('HOOK_RANK_WEIGHTS', () => {
   it('ranks a path the agent only read below an identifier seen as often, unlike the library defaults', () => {
     const path = { ...handle('/home/u/app/lib/app/reader.ex', 'path'), seq: 10, tokens: 8 };

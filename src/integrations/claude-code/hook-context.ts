@@ -31,6 +31,8 @@ export interface HookContext {
   readonly shown: readonly Handle[];
   /** Candidates: the handles before the boundary the summary did not keep verbatim, plus user constraints. */
   readonly candidates: number;
+  /** Every candidate, most useful first: what the fit chose `shown` from (a benchmark reads why a handle was left out). */
+  readonly ranked: readonly Handle[];
 }
 
 /** Options of {@link buildHookContext}. */
@@ -117,9 +119,9 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   const pinned = [...layout.instructions, ...layout.quoted];
   const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, pinned.length);
   const lines = [
-    `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy). ` +
-      `Every original is stored; below, verbatim, what the summary left out (${listed} of ${candidates} handles, most useful first; ` +
-      "one space between handles, ' | ' between handles holding a space).",
+    `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy); ` +
+      `every original is stored. What it left out, verbatim (${listed} of ${candidates} handles, most useful first; ` +
+      "' | ' separates handles holding a space):",
   ];
   if (pinned.length > 0) {
     lines.push('Pinned constraints (verbatim, with who said them):');
@@ -132,8 +134,8 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   if (earlier.length > 0)
     lines.push(`Earlier records (session ${sessionId}): ${earlier.slice(-5).map(recordLine).join('; ')}${older}.`);
   lines.push(
-    `Get any detail back verbatim with the ${server} MCP tools: recall (a handle, span or record id), describe ${record.id}, ` +
-      'expand (a record or seq range), grep (the originals). Results say verified, unverified or gap; never fill a gap from memory.',
+    `Get any detail back verbatim with the ${server} MCP tools recall (a handle, span or record id), describe, expand or grep; ` +
+      'results say verified, unverified or gap: never fill a gap from memory.',
   );
   return lines.join('\n');
 }
@@ -179,14 +181,14 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const attempt = (handleBudget: number) => {
     const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId }, { ranked });
     const text = render(frame, kept);
-    return { text, tokens: count(text), recordId: record.id, shown: kept, candidates: candidates.length };
+    return { text, tokens: count(text), recordId: record.id, shown: kept, candidates: candidates.length, ranked };
   };
   // The fit charges each handle its own tokens plus a separator, while the text lists a handle inside a longer one or
   // inside the summary once and shares group headers: search the largest handle budget whose counted text fits.
   let low = 0;
   let high = 4 * budget;
   let best = attempt(low);
-  if (best.tokens > budget) return minimal(frame, candidates, budget, count);
+  if (best.tokens > budget) return { ...minimal(frame, candidates, budget, count), ranked };
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     const tried = attempt(middle);
@@ -207,7 +209,7 @@ function minimal(
   candidates: readonly Handle[],
   budget: number,
   count: (text: string) => number,
-): HookContext {
+): Omit<HookContext, 'ranked'> {
   const { record, server, agent } = frame;
   const { fromSeq, toSeq } = record.droppedRange;
   const lines = [
