@@ -27,9 +27,9 @@ export interface RankWeights {
   /** It is part of a shell command the agent ran. */
   readonly commandRun: number;
   /**
-   * It is in a tool result that also states a requirement (a quoted constraint: "must not", "do not"): a task
-   * description or a spec the agent fetched, whose names are what the work will touch. (What the user said weighs
-   * as `userSaid` already.)
+   * It is in a tool result that also states requirements (two or more quoted constraints: "must not", "do not"): a
+   * task description or a spec the agent fetched, whose names are what the work will touch. (What the user said
+   * weighs as `userSaid` already.)
    */
   readonly specified: number;
   /** The previous record kept it in the window (it earned its place before). */
@@ -214,12 +214,18 @@ interface Tally {
   nonBulky: boolean;
 }
 
+/** Quoted constraints a tool result must state to count as a spec (`specified`). */
+const SPEC_REQUIREMENTS = 2;
+
 function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<string, Tally> {
   const tallies = new Map<string, Tally>();
   const commands = new Map<string, string | undefined>();
-  const specs = new Set<string>();
+  // A spec states several requirements; one incidental "must not" in a file dump does not make it one.
+  const requirements = new Map<string, number>();
   for (const occurrence of evidence.occurrences)
-    if (occurrence.kind === 'constraint' && occurrence.role === 'tool') specs.add(occurrence.spanId);
+    if (occurrence.kind === 'constraint' && occurrence.role === 'tool')
+      requirements.set(occurrence.spanId, (requirements.get(occurrence.spanId) ?? 0) + 1);
+  const specs = new Set([...requirements].filter(([, count]) => count >= SPEC_REQUIREMENTS).map(([spanId]) => spanId));
   for (const occurrence of evidence.occurrences) {
     const identity = handleIdentity(occurrence);
     let tally = tallies.get(identity);

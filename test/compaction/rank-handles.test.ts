@@ -124,7 +124,7 @@ describe('rankHandles', () => {
   it('ranks a name from a fetched task spec (a tool result that states a requirement) above one from a plain dump', () => {
     const spec: Turn = {
       kind: 'tool-result',
-      text: `Task spotter-9: add lib/app/review_builder.ex.\nThe builder must not block startup.\n${'detail line\n'.repeat(80)}`,
+      text: `Task spotter-9: add lib/app/review_builder.ex.\nThe builder must not block startup.\nDo not add a cache.\n${'detail line\n'.repeat(80)}`,
       tokens: 600,
     };
     const dump: Turn = {
@@ -138,6 +138,7 @@ describe('rankHandles', () => {
         { text: 'lib/app/review_builder.ex', kind: 'path' },
         { text: 'lib/app/other_module.ex', kind: 'path' },
         { text: 'The builder must not block startup.', kind: 'constraint' },
+        { text: 'Do not add a cache.', kind: 'constraint' },
       ],
     );
     const paths = handles.filter((handle) => handle.kind === 'path');
@@ -153,14 +154,19 @@ describe('rankHandles', () => {
     expect(gain).toBeCloseTo(DEFAULT_RANK_WEIGHTS.specified, 5);
   });
 
-  it('does not count an assistant statement or a user message as a spec (the user weighs as userSaid)', () => {
+  it('does not count one incidental requirement, an assistant statement or a user message as a spec', () => {
     const { handles, evidence } = session(
-      [{ kind: 'tool-result', text: 'See lib/app/review_builder.ex. We must not block startup.' }],
+      [{ kind: 'tool-result', text: 'See lib/app/review_builder.ex. We must not block startup. Do not add a cache.' }],
       [
         { text: 'lib/app/review_builder.ex', kind: 'path' },
         { text: 'We must not block startup.', kind: 'constraint' },
+        { text: 'Do not add a cache.', kind: 'constraint' },
       ],
     );
+    const once = {
+      ...evidence,
+      occurrences: evidence.occurrences.filter((handle) => handle.text !== 'Do not add a cache.'),
+    };
     const asAssistant = {
       ...evidence,
       occurrences: evidence.occurrences.map((handle) =>
@@ -173,6 +179,7 @@ describe('rankHandles', () => {
     };
     const path = handles.filter((handle) => handle.kind === 'path');
     expect(rankHandles(path, evidence)[0]?.features.specified).toBe(true);
+    expect(rankHandles(path, once)[0]?.features.specified).toBe(false);
     expect(rankHandles(path, asAssistant)[0]?.features.specified).toBe(false);
     expect(rankHandles(path, asUser)[0]?.features.specified).toBe(false);
   });

@@ -57,7 +57,11 @@ export interface HookContextOptions {
  * - mentions twice as much (3 per doubling): with no recent turns left in view, repetition across
  *   the whole session is the other sign of what the agent comes back to;
  * - identifiers 0.8 and paths 0 by kind: a path the agent needs again is one it edited or ran
- *   (`changed`, `commandRun`), while a path it only read costs 10–30 tokens of the budget.
+ *   (`changed`, `commandRun`), while a path it only read costs 10–30 tokens of the budget;
+ * - `specified` scaled with recency (8 = 4 × 2): a task spec fetched long before the compaction
+ *   (its recency is low) is still what the current task is about.
+ * `specified` was set by that rule, not fitted: only 258c7280 holds such a spec (0.76 → 0.79 there, 4d5611e5 and
+ * the SWE-agent halves within ±0.008).
  * Chosen on session 258c7280 and the even SWE-agent trajectories; 4d5611e5 and the odd ones were
  * held out (`npm run bench hook-context` reports every part).
  */
@@ -65,6 +69,7 @@ export const HOOK_RANK_WEIGHTS: RankWeights = {
   ...DEFAULT_RANK_WEIGHTS,
   recency: 12,
   mentions: 3,
+  specified: 8,
   kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0 },
 };
 
