@@ -47,9 +47,17 @@ export function matchDateToken(text: string, start: number, end: number): number
   return TIME_AFTER.test(text) ? TIME_AFTER.lastIndex : end;
 }
 
+function isLowerCode(code: number): boolean {
+  return code >= 97 && code <= 122;
+}
+
+function isLetterCode(code: number): boolean {
+  return isLowerCode(code) || (code >= 65 && code <= 90);
+}
+
 function wordBefore(text: string, end: number): number {
   let start = end;
-  while (start > 0 && /[A-Za-z]/.test(text[start - 1] ?? '')) start--;
+  while (start > 0 && isLetterCode(text.charCodeAt(start - 1))) start--;
   return start;
 }
 
@@ -74,13 +82,13 @@ function withWeekday(text: string, at: number): number {
  */
 export function matchWordDateAt(text: string, start: number, end: number, out: Candidate[]): number {
   let next = end;
-  while (next < text.length && /[a-z]/.test(text[next] ?? '')) next++;
+  while (next < text.length && isLowerCode(text.charCodeAt(next))) next++;
   if (text[next] === ',') next++;
   if (text[next] === ' ') {
     let word = next + 1;
     if (text.startsWith('of ', word)) word += 3;
     let stop = word;
-    while (stop < text.length && /[A-Za-z]/.test(text[stop] ?? '')) stop++;
+    while (stop < text.length && isLetterCode(text.charCodeAt(stop))) stop++;
     if (MONTH_WORDS.has(text.slice(word, stop))) {
       const found = tryAt(text, withWeekday(text, start), out);
       if (found !== -1) return found;

@@ -61,11 +61,14 @@ function isHex(token: string): boolean {
 
 function isSnake(token: string): boolean {
   if (!token.includes('_') || !SNAKE.test(token) || !LETTER.test(token)) return false;
-  const inner = token.replace(/^_+|_+$/g, '');
-  const lead = token.length - token.replace(/^_+/, '').length;
-  const trail = token.length - token.replace(/_+$/, '').length;
-  if (lead === 1 && trail === 1 && !inner.includes('_')) return false;
-  return inner.includes('_') || lead > 0;
+  // SNAKE holds a non-underscore, so the leading and trailing underscore runs leave an inner part.
+  let lead = 0;
+  while (token.charCodeAt(lead) === 95) lead++;
+  let stop = token.length;
+  while (token.charCodeAt(stop - 1) === 95) stop--;
+  const innerUnderscore = token.indexOf('_', lead) < stop;
+  if (lead === 1 && token.length - stop === 1 && !innerUnderscore) return false;
+  return innerUnderscore || lead > 0;
 }
 
 function isHyphenatedId(token: string): boolean {
@@ -79,9 +82,21 @@ function isHyphenatedId(token: string): boolean {
   return head.length >= 2 && !NON_ID_HYPHEN_PREFIXES.has(head);
 }
 
+function isUpperCode(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
 function isSymbolWord(word: string): boolean {
   if (BRAND_WORDS.has(word) || word.startsWith('Mc')) return false;
-  return CAMEL.test(word) || PASCAL.test(word) || ACRONYM_WORD.test(word) || isSnake(word);
+  // Each shape regex is tried only when the first character allows it.
+  const first = word.charCodeAt(0);
+  if (first >= 97 && first <= 122 && CAMEL.test(word)) return true;
+  if (isUpperCode(first) && (PASCAL.test(word) || ACRONYM_WORD.test(word))) return true;
+  return isSnake(word);
 }
 
 /**
@@ -97,16 +112,28 @@ function isDottedSymbol(token: string, call: boolean): boolean {
   return parts.filter((part) => part.length >= 2).length >= 2;
 }
 
+/** The shapes that need no `/`: each regex is tried only when the token's length and first characters allow it. */
+function isPlainShape(token: string): boolean {
+  const first = token.charCodeAt(0);
+  const length = token.length;
+  if (length === 36 && UUID.test(token)) return true;
+  if (length >= 7 && isHex(token)) return true;
+  if (first === 35) return ISSUE.test(token) || (COLOUR.test(token) && DIGIT.test(token));
+  if (isUpperCode(first)) return length >= 4 && length <= 9 && CODE.test(token);
+  if (first === 45) return token.charCodeAt(1) === 45 && FLAG.test(token);
+  return first === 48 && RADIX_LITERAL.test(token);
+}
+
 function isWholeIdentifier(token: string, call: boolean, emptyCall: boolean): boolean {
-  if (UUID.test(token) || isHex(token) || ISSUE.test(token) || CODE.test(token) || FLAG.test(token)) return true;
-  if ((COLOUR.test(token) && DIGIT.test(token)) || RADIX_LITERAL.test(token)) return true;
+  if (isPlainShape(token)) return true;
   if (token.includes('/')) return CAPTURE.test(token) || MIME.test(token) || GIT_REF.test(token) || SCOPED.test(token);
-  const ticket = TICKET.exec(token);
+  const first = token.charCodeAt(0);
+  const ticket = isUpperCode(first) && token.includes('-') ? TICKET.exec(token) : null;
   if (ticket !== null) return !NON_TICKET_PREFIXES.has(ticket[1] ?? '');
-  if (SCOPED.test(token) || MODULE_PATH.test(token)) return true;
+  if ((first === 64 && SCOPED.test(token)) || (token.includes('::') && MODULE_PATH.test(token))) return true;
   if (token.includes('.')) return isDottedSymbol(token, call) || isHyphenatedId(token);
   if (token.includes('-')) return isHyphenatedId(token);
-  if (isSymbolWord(token) || NUMBERED.test(token)) return true;
+  if (isSymbolWord(token) || (isDigitCode(token.charCodeAt(token.length - 1)) && NUMBERED.test(token))) return true;
   return emptyCall && /^[A-Za-z_]\w*$/.test(token);
 }
 
@@ -147,7 +174,7 @@ export function matchIdentifier(text: string, start: number, end: number, out: C
     return matchIdentifier(text, start, start + colon, out);
   const emptyCall = text.charCodeAt(end) === 40 && text.charCodeAt(end + 1) === 41;
   const call = emptyCall || text.charCodeAt(end) === 40;
-  if (!isWholeIdentifier(token, call, emptyCall) && !PRINTF_NAME.test(token)) return false;
+  if (!isWholeIdentifier(token, call, emptyCall) && !(token.includes('%') && PRINTF_NAME.test(token))) return false;
   out.push({ kind: 'identifier', start, end: emptyCall ? end + 2 : end });
   return true;
 }

@@ -80,6 +80,15 @@ function identifierOrCodeWord(text: string, source: string, start: number, end: 
   if (isQuotedWhole(source, start, end)) matchCodeWord(start, end, text.slice(start, end), out);
 }
 
+/** Whether `[start, end)` is all ASCII digits: such a token is no URL, path, date, version or identifier. */
+function isAllDigits(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 function classify(
   text: string,
   source: string,
@@ -89,6 +98,7 @@ function classify(
   out: Candidate[],
   depth: number,
 ): void {
+  if (isAllDigits(text, start, end)) return;
   const token = text.slice(start, end);
   const hasSlash = token.includes('/') || token.includes('\\');
   if (hasSlash && isUrl(token)) return void out.push({ kind: 'url', start, end: urlEnd(text, end) });
