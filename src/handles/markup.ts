@@ -67,18 +67,38 @@ function blank(length: number): string {
   return BLANKS[length] ?? ' '.repeat(length);
 }
 
+function isAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/**
+ * Whether the look-back window before the backslash at `at` holds a `X:\` that {@link DRIVE} could match
+ * (a letter, not after a letter or digit unless at the window start, its backslash not doubled): when
+ * none does, the walk and the regex are skipped.
+ */
+function mayHoldDrive(text: string, at: number): boolean {
+  const lowest = at - DRIVE_LOOKBACK;
+  for (let colon = text.lastIndexOf(':\\', at - 1); colon >= 1 && colon - 1 >= lowest; ) {
+    const drive = colon - 1;
+    const code = text.charCodeAt(drive);
+    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    const edge = drive === 0 || drive === lowest || !isAlphanumeric(text.charCodeAt(drive - 1));
+    if (letter && edge && (colon + 1 === at || text.charCodeAt(colon + 2) !== 92)) return true;
+    colon = text.lastIndexOf(':\\', colon - 1);
+  }
+  return false;
+}
+
 /** Whether the backslash at `at` sits in a line that holds a Windows drive path before it. */
 function inWindowsPath(text: string, at: number): boolean {
-  // The drive's `:\` must lie in the look-back window; when none does, skip the walk and the regex.
-  const colon = text.lastIndexOf(':\\', at - 1);
-  if (colon < 1 || colon - 1 < at - DRIVE_LOOKBACK) return false;
+  if (!mayHoldDrive(text, at)) return false;
   let from = at;
   while (from > 0 && at - from < DRIVE_LOOKBACK) {
     const code = text.charCodeAt(from - 1);
     if (code === 10 || code === 34) break;
     from--;
   }
-  return colon - 1 >= from && DRIVE.test(text.slice(from, at + 1));
+  return DRIVE.test(text.slice(from, at + 1));
 }
 
 /** Length of a terminal escape at `at`, or 0. */
