@@ -71,27 +71,37 @@ function isAlphanumeric(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
+function isLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function isDriveAt(text: string, at: number): boolean {
+  return isLetter(text.charCodeAt(at)) && text.startsWith(':\\', at + 1);
+}
+
 /**
- * Whether the look-back window before the backslash at `at` holds a `X:\` that {@link DRIVE} could match
- * (a letter, not after a letter or digit unless at the window start, its backslash not doubled): when
- * none does, the walk and the regex are skipped.
+ * A test of whether the look-back window before a backslash may hold a drive {@link DRIVE} matches (an
+ * `X:\` whose letter follows no letter or digit, or starts the window), for backslashes visited left to
+ * right; when it fails, the walk and the regex are skipped. The drives are found once per text.
  */
-function mayHoldDrive(text: string, at: number): boolean {
-  const lowest = at - DRIVE_LOOKBACK;
-  for (let colon = text.lastIndexOf(':\\', at - 1); colon >= 1 && colon - 1 >= lowest; ) {
+function driveLookup(text: string): (at: number) => boolean {
+  const drives: number[] = [];
+  for (let colon = text.indexOf(':\\', 1); colon !== -1; colon = text.indexOf(':\\', colon + 1)) {
     const drive = colon - 1;
-    const code = text.charCodeAt(drive);
-    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-    const edge = drive === 0 || drive === lowest || !isAlphanumeric(text.charCodeAt(drive - 1));
-    if (letter && edge && (colon + 1 === at || text.charCodeAt(colon + 2) !== 92)) return true;
-    colon = text.lastIndexOf(':\\', colon - 1);
+    if (isLetter(text.charCodeAt(drive)) && (drive === 0 || !isAlphanumeric(text.charCodeAt(drive - 1))))
+      drives.push(drive);
   }
-  return false;
+  if (drives.length === 0 && !text.includes(':\\')) return () => false;
+  let next = 0;
+  return (at) => {
+    const lowest = at - DRIVE_LOOKBACK;
+    while (next < drives.length && (drives[next] ?? 0) < lowest) next++;
+    return (drives[next] ?? Infinity) <= at - 2 || (lowest >= 0 && isDriveAt(text, lowest));
+  };
 }
 
 /** Whether the backslash at `at` sits in a line that holds a Windows drive path before it. */
 function inWindowsPath(text: string, at: number): boolean {
-  if (!mayHoldDrive(text, at)) return false;
   let from = at;
   while (from > 0 && at - from < DRIVE_LOOKBACK) {
     const code = text.charCodeAt(from - 1);
@@ -151,6 +161,7 @@ function jsonEscapeLength(text: string, at: number): number {
 
 /** Terminal and JSON escapes, left to right (a `\\` is consumed whole, so `\\n` is not a newline escape). */
 function findEscapes(text: string, out: Masked[]): void {
+  const mayHoldDrive = driveLookup(text);
   ESCAPE_START.lastIndex = 0;
   while (ESCAPE_START.test(text)) {
     const at = ESCAPE_START.lastIndex - 1;
@@ -165,7 +176,7 @@ function findEscapes(text: string, out: Masked[]): void {
     // The control letter, when the escape is one: `\n`, or the `n` of a doubly escaped `\\n`.
     const last = text.charCodeAt(at + length - 1);
     const control = length === 3 || (length === 2 && isControlLetter(last));
-    if (control && inWindowsPath(text, at)) continue;
+    if (control && mayHoldDrive(at) && inWindowsPath(text, at)) continue;
     out.push({ start: at, end: at + length, fill: control && last === 110 ? blank(length - 1) + '\n' : blank(length) });
     ESCAPE_START.lastIndex = at + length;
   }
