@@ -34,6 +34,10 @@ export function isVersionToken(token: string): boolean {
   return image !== null && !NOT_IMAGES.has(image[1] ?? '');
 }
 
+function isWordOrDot(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 46;
+}
+
 /**
  * Finds `Product 1.2` / `version 4` where the numeric token `[start, end)` follows a known
  * product name or the word version; returns whether it pushed a candidate.
@@ -41,7 +45,7 @@ export function isVersionToken(token: string): boolean {
 export function matchProductVersionAt(text: string, start: number, end: number, out: Candidate[]): boolean {
   if (text[start - 1] !== ' ' || !PRODUCT_NUMBER.test(text.slice(start, end))) return false;
   let wordStart = start - 1;
-  while (wordStart > 0 && /[A-Za-z.]/.test(text[wordStart - 1] ?? '')) wordStart--;
+  while (wordStart > 0 && isWordOrDot(text.charCodeAt(wordStart - 1))) wordStart--;
   if (!PRODUCTS.has(text.slice(wordStart, start - 1))) return false;
   if (wordStart > 0 && /[\w.-]/.test(text[wordStart - 1] ?? '')) return false;
   out.push({ kind: 'version', start: wordStart, end });
