@@ -43,10 +43,10 @@ function isWordOrDot(code: number): boolean {
  * product name or the word version; returns whether it pushed a candidate.
  */
 export function matchProductVersionAt(text: string, start: number, end: number, out: Candidate[]): boolean {
-  if (text[start - 1] !== ' ' || !PRODUCT_NUMBER.test(text.slice(start, end))) return false;
+  if (text[start - 1] !== ' ') return false;
   let wordStart = start - 1;
   while (wordStart > 0 && isWordOrDot(text.charCodeAt(wordStart - 1))) wordStart--;
-  if (!PRODUCTS.has(text.slice(wordStart, start - 1))) return false;
+  if (!PRODUCTS.has(text.slice(wordStart, start - 1)) || !PRODUCT_NUMBER.test(text.slice(start, end))) return false;
   if (wordStart > 0 && /[\w.-]/.test(text[wordStart - 1] ?? '')) return false;
   out.push({ kind: 'version', start: wordStart, end });
   return true;
