@@ -90,8 +90,35 @@ function acceptsValue(key: string, quoted: boolean, equals: boolean, value: stri
   return value.split(/\s+/).length <= 2;
 }
 
+function isKeyPrefixCode(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45 ||
+    code === 42 ||
+    code === 34 ||
+    code === 32 ||
+    code === 9
+  );
+}
+
+/**
+ * Whether the first character after the line's run of indentation, bullet, quote, key and blank
+ * characters is a `:` or `=`: {@link CONFIG_LINE} cannot match otherwise, so it is skipped.
+ */
+function reachesSeparator(text: string, lineStart: number): boolean {
+  let index = lineStart;
+  while (isKeyPrefixCode(text.charCodeAt(index))) index++;
+  const code = text.charCodeAt(index);
+  return code === 58 || code === 61;
+}
+
 /** Matches the line starting at `lineStart` as a config-style `key: value` / `key = value` line. */
 export function matchConfigLine(text: string, lineStart: number, out: Candidate[]): boolean {
+  if (!reachesSeparator(text, lineStart)) return false;
   CONFIG_LINE.lastIndex = lineStart;
   const match = CONFIG_LINE.exec(text);
   if (match === null) return false;
