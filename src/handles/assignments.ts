@@ -7,6 +7,7 @@
  * value that opens a block (`content: %{`, `opts: [`) or repeats its key (`id: id`) is code.
  */
 import type { Candidate } from './candidate.js';
+import { isAlphanumericCode } from './char-classes.js';
 
 /** Longest quoted value an assignment may carry. */
 const MAX_QUOTED = 400;
@@ -92,9 +93,7 @@ function acceptsValue(key: string, quoted: boolean, equals: boolean, value: stri
 
 function isKeyPrefixCode(code: number): boolean {
   return (
-    (code >= 48 && code <= 57) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
+    isAlphanumericCode(code) ||
     code === 95 ||
     code === 46 ||
     code === 45 ||

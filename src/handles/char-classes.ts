@@ -57,3 +57,28 @@ export function charClasses(text: string, start = 0, end = text.length): number 
   }
   return classes;
 }
+
+/** `a-z`. */
+export function isLowerCode(code: number): boolean {
+  return code >= 97 && code <= 122;
+}
+
+/** `A-Z`. */
+export function isUpperCode(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
+/** `0-9`. */
+export function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** `A-Za-z`. */
+export function isLetterCode(code: number): boolean {
+  return isLowerCode(code) || isUpperCode(code);
+}
+
+/** `A-Za-z0-9`. */
+export function isAlphanumericCode(code: number): boolean {
+  return isLetterCode(code) || isDigitCode(code);
+}

@@ -6,6 +6,7 @@
  * `Thu Nov 12 10:30:00 2026 +0000`, `Sat, 14 Nov 2026 08:00:00 GMT`. Clock times alone are not dates.
  */
 import type { Candidate } from './candidate.js';
+import { isLetterCode, isLowerCode } from './char-classes.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const NUMERIC = /^(?:\d{4}\/\d{1,2}\/\d{1,2}|\d{1,2}\/\d{1,2}\/\d{4}|\d{1,2}\.\d{1,2}\.\d{4})$/;
@@ -45,14 +46,6 @@ export function matchDateToken(text: string, start: number, end: number): number
   if (token.length !== 10) return end;
   TIME_AFTER.lastIndex = end;
   return TIME_AFTER.test(text) ? TIME_AFTER.lastIndex : end;
-}
-
-function isLowerCode(code: number): boolean {
-  return code >= 97 && code <= 122;
-}
-
-function isLetterCode(code: number): boolean {
-  return isLowerCode(code) || (code >= 65 && code <= 90);
 }
 
 function wordBefore(text: string, end: number): number {

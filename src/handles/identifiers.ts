@@ -26,6 +26,9 @@ import {
   HAS_SLASH,
   HAS_UNDERSCORE,
   HAS_UPPER,
+  isDigitCode,
+  isLowerCode,
+  isUpperCode,
 } from './char-classes.js';
 import { BRAND_WORDS, NON_ID_HYPHEN_PREFIXES, NON_TICKET_PREFIXES } from './lexicon.js';
 
@@ -95,19 +98,11 @@ function isHyphenatedId(token: string): boolean {
   return head.length >= 2 && !NON_ID_HYPHEN_PREFIXES.has(head);
 }
 
-function isUpperCode(code: number): boolean {
-  return code >= 65 && code <= 90;
-}
-
-function isDigitCode(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
 function isSymbolWord(word: string): boolean {
   if (BRAND_WORDS.has(word) || word.startsWith('Mc')) return false;
   // Each shape regex is tried only when the first character allows it.
   const first = word.charCodeAt(0);
-  if (first >= 97 && first <= 122 && CAMEL.test(word)) return true;
+  if (isLowerCode(first) && CAMEL.test(word)) return true;
   if (isUpperCode(first) && (PASCAL.test(word) || ACRONYM_WORD.test(word))) return true;
   return isSnake(word);
 }

@@ -16,6 +16,8 @@
  * A handle may never overlap a masked position (see {@link MarkupView.isMasked}).
  */
 
+import { isAlphanumericCode, isLetterCode } from './char-classes.js';
+
 /** Options of {@link maskMarkup}. */
 export interface MarkupOptions {
   /** The text is tool output: `12\t` and `12: ` line starts are gutters too. */
@@ -67,16 +69,8 @@ function blank(length: number): string {
   return BLANKS[length] ?? ' '.repeat(length);
 }
 
-function isAlphanumeric(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-
-function isLetter(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-
 function isDriveAt(text: string, at: number): boolean {
-  return isLetter(text.charCodeAt(at)) && text.startsWith(':\\', at + 1);
+  return isLetterCode(text.charCodeAt(at)) && text.startsWith(':\\', at + 1);
 }
 
 /**
@@ -88,7 +82,7 @@ function driveLookup(text: string): (at: number) => boolean {
   const drives: number[] = [];
   for (let colon = text.indexOf(':\\', 1); colon !== -1; colon = text.indexOf(':\\', colon + 1)) {
     const drive = colon - 1;
-    if (isLetter(text.charCodeAt(drive)) && (drive === 0 || !isAlphanumeric(text.charCodeAt(drive - 1))))
+    if (isLetterCode(text.charCodeAt(drive)) && (drive === 0 || !isAlphanumericCode(text.charCodeAt(drive - 1))))
       drives.push(drive);
   }
   if (drives.length === 0 && !text.includes(':\\')) return () => false;

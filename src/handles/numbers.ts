@@ -7,6 +7,7 @@
  * percentages, ratios and versions are not numbers.
  */
 import type { Candidate } from './candidate.js';
+import { isDigitCode, isLetterCode } from './char-classes.js';
 
 function anyCase(words: string): string {
   return words
@@ -57,8 +58,9 @@ const MEASURE_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** Start of a measure phrase ending right before `start`, or -1. */
+/** A letter or `-`: a measure word's character, and the first character of every unit but the spaced ones. */
 function isMeasureCode(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45;
+  return isLetterCode(code) || code === 45;
 }
 
 function measureBefore(text: string, start: number): number {
@@ -81,7 +83,7 @@ function mayHaveUnit(text: string, start: number): boolean {
   let index = start;
   for (;;) {
     const code = text.charCodeAt(index);
-    if (!((code >= 48 && code <= 57) || code === 44 || code === 95 || code === 46)) break;
+    if (!(isDigitCode(code) || code === 44 || code === 95 || code === 46)) break;
     index++;
   }
   const code = text.charCodeAt(index);

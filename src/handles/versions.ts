@@ -6,6 +6,7 @@
  * Bare two-part numbers (`3.14`) are never versions.
  */
 import type { Candidate } from './candidate.js';
+import { isLetterCode } from './char-classes.js';
 
 const V_PREFIXED = /^v\d+(?:\.\d+)*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 const SEMVER = /^[\^~]?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
@@ -35,7 +36,7 @@ export function isVersionToken(token: string): boolean {
 }
 
 function isWordOrDot(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 46;
+  return isLetterCode(code) || code === 46;
 }
 
 /**
