@@ -7,6 +7,7 @@
  * value that opens a block (`content: %{`, `opts: [`) or repeats its key (`id: id`) is code.
  */
 import type { Candidate } from './candidate.js';
+import { isAlphanumericCode } from './char-classes.js';
 
 /** Longest quoted value an assignment may carry. */
 const MAX_QUOTED = 400;
@@ -90,8 +91,33 @@ function acceptsValue(key: string, quoted: boolean, equals: boolean, value: stri
   return value.split(/\s+/).length <= 2;
 }
 
+function isKeyPrefixCode(code: number): boolean {
+  return (
+    isAlphanumericCode(code) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45 ||
+    code === 42 ||
+    code === 34 ||
+    code === 32 ||
+    code === 9
+  );
+}
+
+/**
+ * Whether the first character after the line's run of indentation, bullet, quote, key and blank
+ * characters is a `:` or `=`: {@link CONFIG_LINE} cannot match otherwise, so it is skipped.
+ */
+function reachesSeparator(text: string, lineStart: number): boolean {
+  let index = lineStart;
+  while (isKeyPrefixCode(text.charCodeAt(index))) index++;
+  const code = text.charCodeAt(index);
+  return code === 58 || code === 61;
+}
+
 /** Matches the line starting at `lineStart` as a config-style `key: value` / `key = value` line. */
 export function matchConfigLine(text: string, lineStart: number, out: Candidate[]): boolean {
+  if (!reachesSeparator(text, lineStart)) return false;
   CONFIG_LINE.lastIndex = lineStart;
   const match = CONFIG_LINE.exec(text);
   if (match === null) return false;

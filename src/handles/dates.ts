@@ -6,6 +6,7 @@
  * `Thu Nov 12 10:30:00 2026 +0000`, `Sat, 14 Nov 2026 08:00:00 GMT`. Clock times alone are not dates.
  */
 import type { Candidate } from './candidate.js';
+import { isLetterCode, isLowerCode } from './char-classes.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const NUMERIC = /^(?:\d{4}\/\d{1,2}\/\d{1,2}|\d{1,2}\/\d{1,2}\/\d{4}|\d{1,2}\.\d{1,2}\.\d{4})$/;
@@ -49,7 +50,7 @@ export function matchDateToken(text: string, start: number, end: number): number
 
 function wordBefore(text: string, end: number): number {
   let start = end;
-  while (start > 0 && /[A-Za-z]/.test(text[start - 1] ?? '')) start--;
+  while (start > 0 && isLetterCode(text.charCodeAt(start - 1))) start--;
   return start;
 }
 
@@ -74,13 +75,13 @@ function withWeekday(text: string, at: number): number {
  */
 export function matchWordDateAt(text: string, start: number, end: number, out: Candidate[]): number {
   let next = end;
-  while (next < text.length && /[a-z]/.test(text[next] ?? '')) next++;
+  while (next < text.length && isLowerCode(text.charCodeAt(next))) next++;
   if (text[next] === ',') next++;
   if (text[next] === ' ') {
     let word = next + 1;
     if (text.startsWith('of ', word)) word += 3;
     let stop = word;
-    while (stop < text.length && /[A-Za-z]/.test(text[stop] ?? '')) stop++;
+    while (stop < text.length && isLetterCode(text.charCodeAt(stop))) stop++;
     if (MONTH_WORDS.has(text.slice(word, stop))) {
       const found = tryAt(text, withWeekday(text, start), out);
       if (found !== -1) return found;

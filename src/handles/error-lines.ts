@@ -57,7 +57,9 @@ const SHELL_PREFIX = /^[ \t]*[\w.-]+: /;
  */
 export function findInlineErrorLines(text: string): Set<number> {
   const lines = new Set<number>();
+  const levels = text.includes('level=');
   for (const marker of INLINE_MARKERS) {
+    if (!levels && marker.startsWith('level')) continue;
     for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + marker.length)) {
       const lineStart = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
       let lineEnd = text.indexOf('\n', at);

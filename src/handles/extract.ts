@@ -38,6 +38,8 @@ const TOKEN_KINDS: readonly HandleKind[] = [
   'assignment',
 ];
 
+const ALL_KINDS: ReadonlySet<HandleKind> = new Set<HandleKind>(HANDLE_KINDS);
+
 function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
@@ -55,7 +57,7 @@ function isClean(view: string, markup: MarkupView, candidate: Candidate): boolea
  * Deterministic: the same input always yields the same handles.
  */
 export function extractHandles(text: string, options?: ExtractOptions): ExtractedHandle[] {
-  const kinds = new Set<HandleKind>(options?.kinds ?? HANDLE_KINDS);
+  const kinds = options?.kinds === undefined ? ALL_KINDS : new Set<HandleKind>(options.kinds);
   const markup = maskMarkup(text, { toolOutput: options?.toolOutput });
   const { view } = markup;
   const candidates: Candidate[] = [];

@@ -15,6 +15,21 @@
  * not identifiers.
  */
 import type { Candidate } from './candidate.js';
+import {
+  charClasses,
+  HAS_COLON,
+  HAS_DIGIT,
+  HAS_DOT,
+  HAS_HYPHEN,
+  HAS_LOWER,
+  HAS_PERCENT,
+  HAS_SLASH,
+  HAS_UNDERSCORE,
+  HAS_UPPER,
+  isDigitCode,
+  isLowerCode,
+  isUpperCode,
+} from './char-classes.js';
 import { BRAND_WORDS, NON_ID_HYPHEN_PREFIXES, NON_TICKET_PREFIXES } from './lexicon.js';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -49,6 +64,7 @@ const RADIX_LITERAL = /^0(?:o[0-7]{2,}|x[0-9a-fA-F]{2,}|b[01]{2,})$/;
 const GIT_REF = /^(?:origin|upstream)\/[\w.-]+(?:\/[\w.-]+)*$/;
 const COLOUR = /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const KEBAB = /^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+$/;
+const WORD_NAME = /^[A-Za-z_]\w*$/;
 const DIGIT = /\d/;
 const LETTER = /[a-z]/i;
 const MIXED = /^(?=.*\d)(?=.*[a-z])[a-z0-9]+$/;
@@ -63,11 +79,14 @@ function isHex(token: string): boolean {
 
 function isSnake(token: string): boolean {
   if (!token.includes('_') || !SNAKE.test(token) || !LETTER.test(token)) return false;
-  const inner = token.replace(/^_+|_+$/g, '');
-  const lead = token.length - token.replace(/^_+/, '').length;
-  const trail = token.length - token.replace(/_+$/, '').length;
-  if (lead === 1 && trail === 1 && !inner.includes('_')) return false;
-  return inner.includes('_') || lead > 0;
+  // SNAKE holds a non-underscore, so the leading and trailing underscore runs leave an inner part.
+  let lead = 0;
+  while (token.charCodeAt(lead) === 95) lead++;
+  let stop = token.length;
+  while (token.charCodeAt(stop - 1) === 95) stop--;
+  const innerUnderscore = token.indexOf('_', lead) < stop;
+  if (lead === 1 && token.length - stop === 1 && !innerUnderscore) return false;
+  return innerUnderscore || lead > 0;
 }
 
 function isHyphenatedId(token: string): boolean {
@@ -83,7 +102,11 @@ function isHyphenatedId(token: string): boolean {
 
 function isSymbolWord(word: string): boolean {
   if (BRAND_WORDS.has(word) || word.startsWith('Mc')) return false;
-  return CAMEL.test(word) || PASCAL.test(word) || ACRONYM_WORD.test(word) || isSnake(word);
+  // Each shape regex is tried only when the first character allows it.
+  const first = word.charCodeAt(0);
+  if (isLowerCode(first) && CAMEL.test(word)) return true;
+  if (isUpperCode(first) && (PASCAL.test(word) || ACRONYM_WORD.test(word))) return true;
+  return isSnake(word);
 }
 
 /**
@@ -99,17 +122,35 @@ function isDottedSymbol(token: string, call: boolean): boolean {
   return parts.filter((part) => part.length >= 2).length >= 2;
 }
 
-function isWholeIdentifier(token: string, call: boolean, emptyCall: boolean): boolean {
-  if (UUID.test(token) || isHex(token) || ISSUE.test(token) || CODE.test(token) || FLAG.test(token)) return true;
-  if ((COLOUR.test(token) && DIGIT.test(token)) || RADIX_LITERAL.test(token)) return true;
-  if (token.includes('/')) return CAPTURE.test(token) || MIME.test(token) || GIT_REF.test(token) || SCOPED.test(token);
-  const ticket = TICKET.exec(token);
+/** The shapes that need no `/`: each regex is tried only when the token's classes, length and first characters allow it. */
+function isPlainShape(token: string, classes: number): boolean {
+  const first = token.charCodeAt(0);
+  const length = token.length;
+  if (length === 36 && (classes & HAS_HYPHEN) !== 0 && UUID.test(token)) return true;
+  if (length >= 7 && (classes & HAS_DIGIT) !== 0 && (classes & HAS_LOWER) !== 0 && isHex(token)) return true;
+  if (first === 35) return ISSUE.test(token) || (COLOUR.test(token) && DIGIT.test(token));
+  if (isUpperCode(first)) return length >= 4 && length <= 9 && (classes & HAS_DIGIT) !== 0 && CODE.test(token);
+  if (first === 45) return token.charCodeAt(1) === 45 && FLAG.test(token);
+  return first === 48 && RADIX_LITERAL.test(token);
+}
+
+function isWholeIdentifier(token: string, classes: number, call: boolean, emptyCall: boolean): boolean {
+  if (isPlainShape(token, classes)) return true;
+  if ((classes & HAS_SLASH) !== 0)
+    return CAPTURE.test(token) || MIME.test(token) || GIT_REF.test(token) || SCOPED.test(token);
+  const first = token.charCodeAt(0);
+  const ticket = isUpperCode(first) && (classes & HAS_HYPHEN) !== 0 ? TICKET.exec(token) : null;
   if (ticket !== null) return !NON_TICKET_PREFIXES.has(ticket[1] ?? '');
-  if (SCOPED.test(token) || MODULE_PATH.test(token) || CAPTURE_MEMBER.test(token)) return true;
-  if (token.includes('.')) return isDottedSymbol(token, call) || isHyphenatedId(token);
-  if (token.includes('-')) return isHyphenatedId(token);
-  if (isSymbolWord(token) || NUMBERED.test(token)) return true;
-  return emptyCall && /^[A-Za-z_]\w*$/.test(token);
+  if (first === 64 && SCOPED.test(token)) return true;
+  if (first === 38 && (classes & HAS_DOT) !== 0 && CAPTURE_MEMBER.test(token)) return true;
+  if ((classes & HAS_COLON) !== 0 && token.includes('::') && MODULE_PATH.test(token)) return true;
+  if ((classes & HAS_DOT) !== 0) return isDottedSymbol(token, call) || isHyphenatedId(token);
+  if ((classes & HAS_HYPHEN) !== 0) return isHyphenatedId(token);
+  // A symbol word needs a capital (camel, Pascal, acronym) or an underscore (snake).
+  if ((classes & (HAS_UPPER | HAS_UNDERSCORE)) !== 0 && isSymbolWord(token)) return true;
+  if ((classes & HAS_DIGIT) !== 0 && isDigitCode(token.charCodeAt(token.length - 1)) && NUMBERED.test(token))
+    return true;
+  return emptyCall && WORD_NAME.test(token);
 }
 
 /** Whether `[start, end)` of the verbatim `source` is the whole of a quoted string or code span (`"x"`, `\\"x\\"`, `` `x` ``). */
@@ -136,7 +177,8 @@ export function matchCodeWord(start: number, end: number, token: string, out: Ca
  */
 export function matchIdentifier(text: string, start: number, end: number, out: Candidate[]): boolean {
   const token = text.slice(start, end);
-  const range = token.includes('..') ? HEX_RANGE.exec(token) : null;
+  const classes = charClasses(token);
+  const range = (classes & HAS_DOT) !== 0 && token.includes('..') ? HEX_RANGE.exec(token) : null;
   if (range !== null) {
     const first = range[1] ?? '';
     const second = range[2] ?? '';
@@ -144,12 +186,16 @@ export function matchIdentifier(text: string, start: number, end: number, out: C
     out.push({ kind: 'identifier', start: end - second.length, end });
     return true;
   }
-  const colon = token.indexOf(':');
+  const colon = (classes & HAS_COLON) !== 0 ? token.indexOf(':') : -1;
   if (colon > 0 && text.charCodeAt(end) === 125 && FORMAT_SPEC.test(token.slice(colon)))
     return matchIdentifier(text, start, start + colon, out);
   const emptyCall = text.charCodeAt(end) === 40 && text.charCodeAt(end + 1) === 41;
   const call = emptyCall || text.charCodeAt(end) === 40;
-  if (!isWholeIdentifier(token, call, emptyCall) && !PRINTF_NAME.test(token)) return false;
+  if (
+    !isWholeIdentifier(token, classes, call, emptyCall) &&
+    !((classes & HAS_PERCENT) !== 0 && PRINTF_NAME.test(token))
+  )
+    return false;
   out.push({ kind: 'identifier', start, end: emptyCall ? end + 2 : end });
   return true;
 }

@@ -16,6 +16,8 @@
  * A handle may never overlap a masked position (see {@link MarkupView.isMasked}).
  */
 
+import { isAlphanumericCode, isLetterCode } from './char-classes.js';
+
 /** Options of {@link maskMarkup}. */
 export interface MarkupOptions {
   /** The text is tool output: `12\t` and `12: ` line starts are gutters too. */
@@ -43,8 +45,6 @@ const OSC_BODY = /\][^\u0007\u001b\n]{0,512}(?:\u0007|\u001b\\|\\u0007|\\a|\\u00
 const OTHER_ESCAPE = /[@-Z^_]/y;
 const HAS_ESCAPE = /[\u001b\u009b\\]/;
 /* eslint-enable no-control-regex */
-/** A JSON escape; a control escape may be doubly escaped (`\\\\n`: JSON text quoting source code that holds `\\n`). */
-const JSON_ESCAPE = /\\(?:\\([nrt])|["\\]|u[0-9a-fA-F]{4}|([nrtbf]))/y;
 const DRIVE = /(?:^|[^A-Za-z0-9])[A-Za-z]:\\(?!\\)/;
 /** A tag name has no dots: `<django.db.Field: a>` is a Python repr, whose dotted name is a handle. */
 const TAG = /<(\/?)([A-Za-z][\w:-]*)(?=[\s>]|\/>)/g;
@@ -62,8 +62,36 @@ interface Masked {
   readonly fill: string;
 }
 
+/** Blank strings of the short lengths escapes take. */
+const BLANKS: readonly string[] = Array.from({ length: 17 }, (_, length) => ' '.repeat(length));
+
 function blank(length: number): string {
-  return ' '.repeat(length);
+  return BLANKS[length] ?? ' '.repeat(length);
+}
+
+function isDriveAt(text: string, at: number): boolean {
+  return isLetterCode(text.charCodeAt(at)) && text.startsWith(':\\', at + 1);
+}
+
+/**
+ * A test of whether the look-back window before a backslash may hold a drive {@link DRIVE} matches (an
+ * `X:\` whose letter follows no letter or digit, or starts the window), for backslashes visited left to
+ * right; when it fails, the walk and the regex are skipped. The drives are found once per text.
+ */
+function driveLookup(text: string): (at: number) => boolean {
+  const drives: number[] = [];
+  for (let colon = text.indexOf(':\\', 1); colon !== -1; colon = text.indexOf(':\\', colon + 1)) {
+    const drive = colon - 1;
+    if (isLetterCode(text.charCodeAt(drive)) && (drive === 0 || !isAlphanumericCode(text.charCodeAt(drive - 1))))
+      drives.push(drive);
+  }
+  if (drives.length === 0 && !text.includes(':\\')) return () => false;
+  let next = 0;
+  return (at) => {
+    const lowest = at - DRIVE_LOOKBACK;
+    while (next < drives.length && (drives[next] ?? 0) < lowest) next++;
+    return (drives[next] ?? Infinity) <= at - 2 || (lowest >= 0 && isDriveAt(text, lowest));
+  };
 }
 
 /** Whether the backslash at `at` sits in a line that holds a Windows drive path before it. */
@@ -79,6 +107,11 @@ function inWindowsPath(text: string, at: number): boolean {
 
 /** Length of a terminal escape at `at`, or 0. */
 function terminalEscapeAt(text: string, at: number): number {
+  if (text.charCodeAt(at) === 92) {
+    // A written introducer is `\u001b`, `\x1b`, `\033` or `\e`.
+    const next = text.charCodeAt(at + 1);
+    if (next !== 117 && next !== 120 && next !== 48 && next !== 101) return 0;
+  }
   C1_CSI.lastIndex = at;
   if (C1_CSI.test(text)) return C1_CSI.lastIndex - at;
   INTRODUCER.lastIndex = at;
@@ -93,28 +126,53 @@ function terminalEscapeAt(text: string, at: number): number {
   return OTHER_ESCAPE.test(text) ? body + 1 - at : 1;
 }
 
+function isControlLetter(code: number): boolean {
+  return code === 110 || code === 114 || code === 116 || code === 98 || code === 102;
+}
+
+function isHexCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+
+/**
+ * Length of the JSON escape whose `\` is at `at`, or 0: `\\n` `\\r` `\\t` (a doubly escaped control),
+ * `\"`, `\\`, `\uXXXX`, or a control `\n` `\r` `\t` `\b` `\f`.
+ */
+function jsonEscapeLength(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 92) return 0;
+  const next = text.charCodeAt(at + 1);
+  if (next === 92) {
+    const control = text.charCodeAt(at + 2);
+    return control === 110 || control === 114 || control === 116 ? 3 : 2;
+  }
+  if (next === 34) return 2;
+  if (next === 117) {
+    for (let index = at + 2; index < at + 6; index++) if (!isHexCode(text.charCodeAt(index))) return 0;
+    return 6;
+  }
+  return isControlLetter(next) ? 2 : 0;
+}
+
 /** Terminal and JSON escapes, left to right (a `\\` is consumed whole, so `\\n` is not a newline escape). */
 function findEscapes(text: string, out: Masked[]): void {
+  const mayHoldDrive = driveLookup(text);
   ESCAPE_START.lastIndex = 0;
-  for (let match = ESCAPE_START.exec(text); match !== null; match = ESCAPE_START.exec(text)) {
-    const at = match.index;
+  while (ESCAPE_START.test(text)) {
+    const at = ESCAPE_START.lastIndex - 1;
     const terminal = terminalEscapeAt(text, at);
     if (terminal > 0) {
       out.push({ start: at, end: at + terminal, fill: blank(terminal) });
       ESCAPE_START.lastIndex = at + terminal;
       continue;
     }
-    JSON_ESCAPE.lastIndex = at;
-    const escape = JSON_ESCAPE.exec(text);
-    if (escape === null) continue;
-    const control = escape[1] ?? escape[2];
-    if (control !== undefined && inWindowsPath(text, at)) continue;
-    out.push({
-      start: at,
-      end: JSON_ESCAPE.lastIndex,
-      fill: control === 'n' ? blank(escape[0].length - 1) + '\n' : blank(escape[0].length),
-    });
-    ESCAPE_START.lastIndex = JSON_ESCAPE.lastIndex;
+    const length = jsonEscapeLength(text, at);
+    if (length === 0) continue;
+    // The control letter, when the escape is one: `\n`, or the `n` of a doubly escaped `\\n`.
+    const last = text.charCodeAt(at + length - 1);
+    const control = length === 3 || (length === 2 && isControlLetter(last));
+    if (control && mayHoldDrive(at) && inWindowsPath(text, at)) continue;
+    out.push({ start: at, end: at + length, fill: control && last === 110 ? blank(length - 1) + '\n' : blank(length) });
+    ESCAPE_START.lastIndex = at + length;
   }
 }
 

@@ -61,8 +61,8 @@ function collapse(text: string): string {
 function pathKey(value: string): string {
   let key = value;
   while (key.startsWith('./')) key = key.slice(2);
-  key = key.replace(/(?::\d+)+$/, '');
-  return key.length > 1 ? key.replace(/\/+$/, '') : key;
+  if (key.includes(':')) key = key.replace(/(?::\d+)+$/, '');
+  return key.length > 1 && key.endsWith('/') ? key.replace(/\/+$/, '') : key;
 }
 
 function urlKey(value: string): string {
@@ -70,7 +70,8 @@ function urlKey(value: string): string {
   const hostStart = scheme === -1 ? 0 : scheme + 3;
   const slash = value.indexOf('/', hostStart);
   const hostEnd = slash === -1 ? value.length : slash;
-  return (value.slice(0, hostEnd).toLowerCase() + value.slice(hostEnd)).replace(/\/+$/, '');
+  const key = value.slice(0, hostEnd).toLowerCase() + value.slice(hostEnd);
+  return key.endsWith('/') ? key.replace(/\/+$/, '') : key;
 }
 
 /** The normalised key of a handle of `kind` with verbatim `text` (see the module notes). */
@@ -88,7 +89,7 @@ export function handleKey(kind: HandleKind, text: string): string {
     case 'identifier': {
       let key = value.startsWith('$') ? value.slice(1) : value;
       if (key.endsWith('()')) key = key.slice(0, -2);
-      return HEX_LIKE.test(key) ? key.toLowerCase() : key;
+      return key.length >= 7 && HEX_LIKE.test(key) ? key.toLowerCase() : key;
     }
     case 'version':
       return collapse(value)

@@ -7,6 +7,7 @@
  * percentages, ratios and versions are not numbers.
  */
 import type { Candidate } from './candidate.js';
+import { isDigitCode, isLetterCode } from './char-classes.js';
 
 function anyCase(words: string): string {
   return words
@@ -57,16 +58,36 @@ const MEASURE_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** Start of a measure phrase ending right before `start`, or -1. */
+/** A letter or `-`: a measure word's character, and the first character of every unit but the spaced ones. */
+function isMeasureCode(code: number): boolean {
+  return isLetterCode(code) || code === 45;
+}
+
 function measureBefore(text: string, start: number): number {
   let stop = start;
   while (stop > 0 && (text[stop - 1] === ' ' || text[stop - 1] === '\t' || text[stop - 1] === ':')) stop--;
   if (stop === start) return -1;
   let word = stop;
-  while (word > 0 && /[A-Za-z-]/.test(text[word - 1] ?? '')) word--;
+  while (word > 0 && isMeasureCode(text.charCodeAt(word - 1))) word--;
   if (!MEASURE_WORDS.has(text.slice(word, stop).toLowerCase())) return -1;
   const window = text.slice(Math.max(0, start - 80), start);
   const match = MEASURE_BEFORE.exec(window);
   return match === null ? -1 : start - window.length + match.index;
+}
+
+/**
+ * Whether a unit may follow the number at `start`: every unit starts with a letter, a space or `-`, and
+ * the number (digits, `,`, `_`, `.`) can only end before the first other character or inside its own run.
+ */
+function mayHaveUnit(text: string, start: number): boolean {
+  let index = start;
+  for (;;) {
+    const code = text.charCodeAt(index);
+    if (!(isDigitCode(code) || code === 44 || code === 95 || code === 46)) break;
+    index++;
+  }
+  const code = text.charCodeAt(index);
+  return isMeasureCode(code) || code === 32;
 }
 
 /**
@@ -76,11 +97,12 @@ function measureBefore(text: string, start: number): number {
 export function matchNumberAt(text: string, start: number, out: Candidate[]): boolean {
   const previous = text[start - 1] ?? ' ';
   if (EXCLUDED_BEFORE.test(previous) || (previous === ',' && /\d/.test(text[start - 2] ?? ''))) return false;
+  const measureStart = measureBefore(text, start);
+  if (measureStart === -1 && !mayHaveUnit(text, start)) return false;
   NUMBER_PHRASE.lastIndex = start;
   const match = NUMBER_PHRASE.exec(text);
   if (match === null) return false;
   const [whole, number = '', unit, per = '', plural] = match;
-  const measureStart = measureBefore(text, start);
   if (measureStart === -1 && unit === undefined) return false;
   if (unit === 's' && DECADE.test(number + unit)) return false;
   if (unit === undefined && per.length > 0 && measureStart === -1) return false;

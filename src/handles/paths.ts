@@ -67,9 +67,12 @@ function isFileName(whole: string): boolean {
 
 function isPathBody(body: string): boolean {
   if (body.length < 2) return false;
-  if (WINDOWS.test(body) || PREFIXED.test(body)) return true;
+  // Each anchored shape is tried only when the first characters allow it.
+  const lead = body.charCodeAt(0);
+  if (body.charCodeAt(1) === 58 && WINDOWS.test(body)) return true;
+  if ((lead === 46 || lead === 126) && PREFIXED.test(body)) return true;
   if (body.startsWith('//')) return false;
-  if (ABSOLUTE.test(body)) {
+  if (lead === 47 && ABSOLUTE.test(body)) {
     const second = body.indexOf('/', 1);
     const first = body.slice(1, second === -1 ? undefined : second);
     return HAS_LETTER.test(first) && (first.length > 1 || second !== -1);

@@ -12,7 +12,9 @@ import { HANDLE_KINDS } from '../types.js';
 import type { Candidate } from './candidate.js';
 
 const PHRASE_KINDS: ReadonlySet<HandleKind> = new Set<HandleKind>(['constraint', 'assignment', 'number', 'error']);
-const RANK: ReadonlyMap<HandleKind, number> = new Map(HANDLE_KINDS.map((kind, index) => [kind, index]));
+const RANK = Object.fromEntries(HANDLE_KINDS.map((kind, index) => [kind, index])) as Readonly<
+  Record<HandleKind, number>
+>;
 
 const CONTAINERS: ReadonlySet<HandleKind> = new Set<HandleKind>([
   'url',
@@ -28,7 +30,7 @@ function covers(host: Candidate | undefined, inner: Candidate): boolean {
 }
 
 function rank(kind: HandleKind): number {
-  return RANK.get(kind) ?? 0;
+  return RANK[kind];
 }
 
 function byStart(a: Candidate, b: Candidate): number {

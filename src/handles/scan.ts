@@ -85,6 +85,10 @@ export function scanTokens(text: string, visit: TokenVisitor): void {
     if (kind === LOWER) {
       if (upperRun >= 3) flags |= CAMEL;
       upperRun = 0;
+      previous = LOWER;
+      // The rest of a lowercase run changes nothing.
+      while (index + 1 < length && TABLE[text.charCodeAt(index + 1)] === LOWER) index++;
+      continue;
     } else if (kind === UPPER) {
       if (previous === LOWER) flags |= CAMEL;
       upperRun++;

@@ -12,6 +12,16 @@
 import { matchAssignmentToken } from './assignments.js';
 import type { Candidate } from './candidate.js';
 import { MAX_TOKEN_LENGTH } from './candidate.js';
+import {
+  charClasses,
+  HAS_AT,
+  HAS_BACKSLASH,
+  HAS_COLON,
+  HAS_DIGIT,
+  HAS_DOT,
+  HAS_EQUALS,
+  HAS_SLASH,
+} from './char-classes.js';
 import { matchDateToken, matchWordDateAt } from './dates.js';
 import { isEmail } from './emails.js';
 import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
@@ -89,13 +99,16 @@ function classify(
   out: Candidate[],
   depth: number,
 ): void {
+  const classes = charClasses(text, start, end);
+  // An all-digit token is no URL, path, date, version or identifier.
+  if (classes === HAS_DIGIT) return;
   const token = text.slice(start, end);
-  const hasSlash = token.includes('/') || token.includes('\\');
+  const hasSlash = (classes & (HAS_SLASH | HAS_BACKSLASH)) !== 0;
   if (hasSlash && isUrl(token)) return void out.push({ kind: 'url', start, end: urlEnd(text, end) });
-  const at = token.indexOf('@');
+  const at = (classes & HAS_AT) !== 0 ? token.indexOf('@') : -1;
   if (at !== -1 && isEmail(token))
     return void out.push({ kind: isSshTarget(text, start) ? 'endpoint' : 'email', start, end });
-  if (depth < 2 && token.includes('=')) {
+  if (depth < 2 && (classes & HAS_EQUALS) !== 0) {
     const assignment = matchAssignmentToken(text, start, end);
     if (assignment !== undefined) {
       out.push({ kind: 'assignment', start, end: assignment.end });
@@ -106,7 +119,7 @@ function classify(
     if (token.endsWith('=') && !token.endsWith('=='))
       return classifyToken(text, source, start, end - 1, out, depth + 1);
   }
-  const hasDot = token.includes('.');
+  const hasDot = (classes & HAS_DOT) !== 0;
   if (hasSlash || hasDot || token.charCodeAt(0) === 126) {
     const path = matchPath(token, text.charCodeAt(end) === 40);
     if (path !== undefined) {
@@ -124,7 +137,7 @@ function classify(
     const dateEnd = matchDateToken(text, start, end);
     if (dateEnd !== -1) return void out.push({ kind: 'date', start, end: dateEnd });
   }
-  if ((hasDot || at !== -1 || token.includes(':') || hasSlash) && isEndpoint(token))
+  if ((hasDot || at !== -1 || (classes & HAS_COLON) !== 0 || hasSlash) && isEndpoint(token))
     return void out.push({ kind: 'endpoint', start, end });
   if (digits && isVersionToken(token)) {
     if (!SECTION_BEFORE.test(text.slice(Math.max(0, start - 12), start))) out.push({ kind: 'version', start, end });

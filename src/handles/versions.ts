@@ -6,6 +6,7 @@
  * Bare two-part numbers (`3.14`) are never versions.
  */
 import type { Candidate } from './candidate.js';
+import { isLetterCode } from './char-classes.js';
 
 const V_PREFIXED = /^v\d+(?:\.\d+)*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 const SEMVER = /^[\^~]?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
@@ -34,15 +35,19 @@ export function isVersionToken(token: string): boolean {
   return image !== null && !NOT_IMAGES.has(image[1] ?? '');
 }
 
+function isWordOrDot(code: number): boolean {
+  return isLetterCode(code) || code === 46;
+}
+
 /**
  * Finds `Product 1.2` / `version 4` where the numeric token `[start, end)` follows a known
  * product name or the word version; returns whether it pushed a candidate.
  */
 export function matchProductVersionAt(text: string, start: number, end: number, out: Candidate[]): boolean {
-  if (text[start - 1] !== ' ' || !PRODUCT_NUMBER.test(text.slice(start, end))) return false;
+  if (text[start - 1] !== ' ') return false;
   let wordStart = start - 1;
-  while (wordStart > 0 && /[A-Za-z.]/.test(text[wordStart - 1] ?? '')) wordStart--;
-  if (!PRODUCTS.has(text.slice(wordStart, start - 1))) return false;
+  while (wordStart > 0 && isWordOrDot(text.charCodeAt(wordStart - 1))) wordStart--;
+  if (!PRODUCTS.has(text.slice(wordStart, start - 1)) || !PRODUCT_NUMBER.test(text.slice(start, end))) return false;
   if (wordStart > 0 && /[\w.-]/.test(text[wordStart - 1] ?? '')) return false;
   out.push({ kind: 'version', start: wordStart, end });
   return true;
