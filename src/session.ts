@@ -5,6 +5,7 @@ import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/plan
 import { externalRecord } from './compaction/external-record.js';
 import { maskingPolicy } from './compaction/masking.js';
 import { resolveRankWeights } from './compaction/rank-handles.js';
+import { RankHistory } from './compaction/rank-history.js';
 import type { RankWeights, RankWeightsInput } from './compaction/rank-handles.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidInputError } from './errors.js';
@@ -88,6 +89,8 @@ export class LedgerSession {
   private readonly costCache = new Map<string, number>();
   /** Merged handles and summaries of checkpoint chains, by head id (records are immutable). */
   private readonly chains = new CheckpointChains();
+  /** Handle rows of the window and of the ranking's lookback, and the compacted spans the ranking reads. */
+  private readonly history: RankHistory;
   /** The last `handleIndex()` result, for the record it was computed for. */
   private handleIndexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
   /** Tokens of the window without originals, for the record count it was computed at (see `compactIfDue`). */
@@ -105,6 +108,7 @@ export class LedgerSession {
     this.dependencies = dependencies;
     this.systemPrompt = options.systemPrompt;
     this.rankWeights = resolveRankWeights(options.ranking);
+    this.history = new RankHistory(dependencies.store, id);
     this.config = resolveWindowConfig(
       id,
       options.window,
@@ -339,7 +343,7 @@ export class LedgerSession {
     if (first === undefined || last === undefined)
       return { boundary: 0, handleBudgetTokens: this.config.handleBudgetTokens };
     const active = this.activeRecord();
-    const regionHandles = await this.dependencies.store.handles(this.id, { fromSeq: first.seq, toSeq: last.seq });
+    const regionHandles = await this.history.handles(first.seq, last.seq);
     const policy = maskingPolicy(this.config);
     return planRefill({
       originals: this.originals,
@@ -425,7 +429,9 @@ export class LedgerSession {
       atSeq: this.nextSeq,
       now: this.dependencies.now,
       findRecord: (id) => this.recordsById.get(id),
+      history: this.history,
     });
+    this.history.compacted(region);
     if (output.checkpoint && output.checkpointWritten) this.addRecord(output.checkpoint);
     this.addRecord(output.record);
     this.originals = this.originals.slice(boundary);
@@ -484,6 +490,7 @@ export class LedgerSession {
       await store.writeRecord(record);
       this.addRecord(record);
       this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
+      this.history.forgetBefore(toSeq + 1);
       return record;
     });
   }
