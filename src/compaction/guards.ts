@@ -10,6 +10,7 @@ import {
   SIMILAR_NOTE_TOKENS,
 } from './index-layout.js';
 import { collapseKey } from './near-duplicates.js';
+import { ShownTexts } from './shown-texts.js';
 import { rankHandles } from './rank-handles.js';
 
 /** Token cost of showing one handle: its text plus a separator, or a labelled line for a pinned or quoted constraint. */
@@ -68,8 +69,11 @@ const MAX_CONSECUTIVE_REJECTIONS = 200;
 function insideRefund(handle: Handle, charged: ReadonlyMap<Handle, number>): { tokens: number; handles: Handle[] } {
   const handles: Handle[] = [];
   let tokens = 0;
+  const { text } = handle;
   for (const [inside, cost] of charged) {
-    if (cost > 0 && shownInside(inside, [handle.text])) {
+    // Cheap necessary conditions first (a longer text holding it verbatim), then the boundary rules.
+    const needle = inside.text;
+    if (cost > 0 && needle.length < text.length && text.includes(needle) && shownInside(inside, [text])) {
       handles.push(inside);
       tokens += cost;
     }
@@ -89,7 +93,8 @@ function placeHandles(
 ): { kept: Handle[]; used: number } {
   const order = placementOrder(ranked, budgetTokens);
   const kept: Handle[] = [];
-  const keptTexts: string[] = visibleText.length > 0 ? [visibleText] : [];
+  const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
+  const visibleOnly = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
   const charged = new Map<Handle, number>();
   const collapsed = new Map<string, number>();
   const labels = new Set<string>();
@@ -107,7 +112,7 @@ function placeHandles(
     else if (
       containment &&
       key === undefined &&
-      shownInside(handle, full ? keptTexts.slice(0, visibleText.length > 0 ? 1 : 0) : keptTexts)
+      shownInside(handle, full ? visibleOnly : keptTexts)
     )
       cost = 0;
     else if (full) continue;
@@ -129,7 +134,7 @@ function placeHandles(
     if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
     if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
-    if (copies === undefined) keptTexts.push(handle.text);
+    if (copies === undefined) keptTexts.add(handle.text);
   }
   return { kept, used };
 }

@@ -1,0 +1,41 @@
+import { containsAtBoundary, onBoundaries } from './near-duplicates.js';
+
+/** Joins the texts; a character no handle text is expected to hold (when one does, the texts are searched one by one). */
+const SEPARATOR = '\u0000';
+
+/**
+ * A growing list of texts (the summary, the handles kept so far) asked many times whether a
+ * needle is inside one of them on word boundaries: the same answer as `containsAtBoundary` on
+ * each text, from one search of the joined texts instead of one per text. A match that is a
+ * whole text is not inside it (`containsAtBoundary` needs a longer text).
+ */
+export class ShownTexts {
+  private readonly texts: string[] = [];
+  private joined = '';
+  private separated = true;
+
+  constructor(texts: readonly string[] = []) {
+    for (const text of texts) this.add(text);
+  }
+
+  /** Add a text. */
+  add(text: string): void {
+    if (text.includes(SEPARATOR)) this.separated = false;
+    this.joined = this.texts.length === 0 ? text : this.joined + SEPARATOR + text;
+    this.texts.push(text);
+  }
+
+  /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
+  contain(needle: string): boolean {
+    if (needle.length < 4) return false;
+    if (!this.separated || needle.includes(SEPARATOR)) return this.texts.some((text) => containsAtBoundary(text, needle));
+    const joined = this.joined;
+    for (let at = joined.indexOf(needle); at >= 0; at = joined.indexOf(needle, at + 1)) {
+      const before = at === 0 ? SEPARATOR : (joined[at - 1] as string);
+      const after = joined[at + needle.length] ?? SEPARATOR;
+      if (before === SEPARATOR && after === SEPARATOR) continue;
+      if (onBoundaries(needle, before === SEPARATOR ? '' : before, after === SEPARATOR ? '' : after)) return true;
+    }
+    return false;
+  }
+}
