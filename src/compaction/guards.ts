@@ -11,6 +11,7 @@ import {
 } from './index-layout.js';
 import { collapseKey } from './near-duplicates.js';
 import { ShownTexts } from './shown-texts.js';
+import { ChargedHandles } from './charged-handles.js';
 import { rankHandles } from './rank-handles.js';
 
 /** Token cost of showing one handle: its text plus a separator, or a labelled line for a pinned or quoted constraint. */
@@ -65,22 +66,6 @@ function placementOrder(ranked: readonly Handle[], budgetTokens: number): Handle
 /** After this many handles in a row that do not fit, the placement stops: the rest spills. */
 const MAX_CONSECUTIVE_REJECTIONS = 200;
 
-/** What placing `handle` gives back: the kept, separately charged handles verbatim inside it. */
-function insideRefund(handle: Handle, charged: ReadonlyMap<Handle, number>): { tokens: number; handles: Handle[] } {
-  const handles: Handle[] = [];
-  let tokens = 0;
-  const { text } = handle;
-  for (const [inside, cost] of charged) {
-    // Cheap necessary conditions first (a longer text holding it verbatim), then the boundary rules.
-    const needle = inside.text;
-    if (cost > 0 && needle.length < text.length && text.includes(needle) && shownInside(inside, [text])) {
-      handles.push(inside);
-      tokens += cost;
-    }
-  }
-  return { tokens, handles };
-}
-
 /**
  * Greedy placement in placement order: what fits, at what cost. Without `containment` the
  * cost is an upper bound (handles inside others are charged too), computed in linear time.
@@ -95,7 +80,7 @@ function placeHandles(
   const kept: Handle[] = [];
   const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
   const visibleOnly = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
-  const charged = new Map<Handle, number>();
+  const charged = new ChargedHandles();
   const collapsed = new Map<string, number>();
   const labels = new Set<string>();
   let used = 0;
@@ -122,7 +107,7 @@ function placeHandles(
     }
     // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
     const refund =
-      containment && !full && copies === undefined ? insideRefund(handle, charged) : { tokens: 0, handles: [] };
+      containment && !full && copies === undefined ? charged.refund(handle) : { tokens: 0, handles: [] };
     if (used + cost - refund.tokens > budgetTokens) {
       rejected++;
       continue;

@@ -13,6 +13,8 @@ export class ShownTexts {
   private readonly texts: string[] = [];
   private joined = '';
   private separated = true;
+  /** Every 4 characters of every text: a needle whose first or last 4 are not among them is in none. */
+  private readonly grams = new Set<string>();
 
   constructor(texts: readonly string[] = []) {
     for (const text of texts) this.add(text);
@@ -23,11 +25,12 @@ export class ShownTexts {
     if (text.includes(SEPARATOR)) this.separated = false;
     this.joined = this.texts.length === 0 ? text : this.joined + SEPARATOR + text;
     this.texts.push(text);
+    for (let at = 0; at + 4 <= text.length; at++) this.grams.add(text.slice(at, at + 4));
   }
 
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
   contain(needle: string): boolean {
-    if (needle.length < 4) return false;
+    if (needle.length < 4 || !this.grams.has(needle.slice(0, 4)) || !this.grams.has(needle.slice(-4))) return false;
     if (!this.separated || needle.includes(SEPARATOR)) return this.texts.some((text) => containsAtBoundary(text, needle));
     const joined = this.joined;
     for (let at = joined.indexOf(needle); at >= 0; at = joined.indexOf(needle, at + 1)) {
