@@ -94,20 +94,14 @@ function placeHandles(
     let cost: number;
     let label: string | undefined;
     if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
-    else if (
-      containment &&
-      key === undefined &&
-      shownInside(handle, full ? visibleOnly : keptTexts)
-    )
-      cost = 0;
+    else if (containment && key === undefined && shownInside(handle, full ? visibleOnly : keptTexts)) cost = 0;
     else if (full) continue;
     else {
       label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
       cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
     }
     // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
-    const refund =
-      containment && !full && copies === undefined ? charged.refund(handle) : { tokens: 0, handles: [] };
+    const refund = containment && !full && copies === undefined ? charged.refund(handle) : { tokens: 0, handles: [] };
     if (used + cost - refund.tokens > budgetTokens) {
       rejected++;
       continue;

@@ -43,6 +43,11 @@ export function rankSpanOf(occurrence: Pick<SpanOccurrence, 'span'>): RankSpan {
   return { kind, toolName, tokens, text: kind === 'tool-call' ? text : '' };
 }
 
+/** A compacted occurrence as the ranking keeps it. */
+export function historyOccurrence(occurrence: SpanOccurrence): HistoryOccurrence {
+  return { seq: occurrence.seq, spanId: occurrence.spanId, span: rankSpanOf(occurrence) };
+}
+
 /** Values of a contiguous stretch of seqs `[low, low + values.length)`. */
 class SeqStretch<T> {
   private low = 0;
@@ -138,11 +143,7 @@ export class RankHistory {
     let occurrences = this.spans.get(fromSeq, toSeq);
     if (!occurrences) {
       const read = await this.store.occurrences(this.sessionId, range);
-      occurrences = read.map((occurrence) => ({
-        seq: occurrence.seq,
-        spanId: occurrence.spanId,
-        span: rankSpanOf(occurrence),
-      }));
+      occurrences = read.map(historyOccurrence);
       // A session's occurrences are gapless; a short read (not expected) is used as it is, not held.
       if (occurrences.length === toSeq - fromSeq + 1) this.spans.put(fromSeq, occurrences);
     }
@@ -154,10 +155,7 @@ export class RankHistory {
     const first = region[0];
     const last = region[region.length - 1];
     if (first === undefined || last === undefined) return;
-    this.spans.put(
-      first.seq,
-      region.map((occurrence) => ({ seq: occurrence.seq, spanId: occurrence.spanId, span: rankSpanOf(occurrence) })),
-    );
+    this.spans.put(first.seq, region.map(historyOccurrence));
     this.forgetBefore(last.seq + 1);
   }
 

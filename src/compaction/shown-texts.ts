@@ -31,7 +31,8 @@ export class ShownTexts {
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
   contain(needle: string): boolean {
     if (needle.length < 4 || !this.grams.has(needle.slice(0, 4)) || !this.grams.has(needle.slice(-4))) return false;
-    if (!this.separated || needle.includes(SEPARATOR)) return this.texts.some((text) => containsAtBoundary(text, needle));
+    if (!this.separated || needle.includes(SEPARATOR))
+      return this.texts.some((text) => containsAtBoundary(text, needle));
     const joined = this.joined;
     for (let at = joined.indexOf(needle); at >= 0; at = joined.indexOf(needle, at + 1)) {
       const before = at === 0 ? SEPARATOR : (joined[at - 1] as string);

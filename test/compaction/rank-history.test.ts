@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HISTORY_LOOKBACK_SEQS, RankHistory, lookbackRange, rankSpanOf } from '../../src/compaction/rank-history.js';
+import {
+  HISTORY_LOOKBACK_SEQS,
+  RankHistory,
+  historyOccurrence,
+  lookbackRange,
+  rankSpanOf,
+} from '../../src/compaction/rank-history.js';
 import type { TranscriptMessage } from '../../src/messages.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
@@ -51,11 +57,7 @@ async function fromStore(store: LedgerStore, regionFrom: number, lookback: numbe
   if (!range) return { occurrences: [], handles: [] };
   const occurrences = await store.occurrences('history', range);
   return {
-    occurrences: occurrences.map((occurrence) => ({
-      seq: occurrence.seq,
-      spanId: occurrence.spanId,
-      span: rankSpanOf(occurrence),
-    })),
+    occurrences: occurrences.map(historyOccurrence),
     handles: await store.handles('history', range),
   };
 }

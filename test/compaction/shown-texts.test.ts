@@ -9,16 +9,20 @@ const piece = fc.string({ unit: fc.constantFrom('a', 'b', '1', '_', '/', '.', ' 
 describe('ShownTexts', () => {
   it('answers like containsAtBoundary on each text, as texts are added', () => {
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }), fc.array(piece, { minLength: 1, maxLength: 12 }), (texts, needles) => {
-        const shown = new ShownTexts();
-        const added: string[] = [];
-        for (const text of [...texts, ...needles]) {
-          for (const needle of needles)
-            expect(shown.contain(needle)).toBe(added.some((held) => containsAtBoundary(held, needle)));
-          shown.add(text);
-          added.push(text);
-        }
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.array(piece, { minLength: 1, maxLength: 12 }),
+        (texts, needles) => {
+          const shown = new ShownTexts();
+          const added: string[] = [];
+          for (const text of [...texts, ...needles]) {
+            for (const needle of needles)
+              expect(shown.contain(needle)).toBe(added.some((held) => containsAtBoundary(held, needle)));
+            shown.add(text);
+            added.push(text);
+          }
+        },
+      ),
       { numRuns: 300, seed: 13 },
     );
   });
