@@ -27,6 +27,26 @@ describe('ShownTexts', () => {
     );
   });
 
+  it('answers the same for long texts (their pieces kept in a set per text) and needles cut from them', () => {
+    const long = fc.string({ unit: fc.constantFrom('a', 'b', '1', '/', ' ', '.'), minLength: 256, maxLength: 320 });
+    fc.assert(
+      fc.property(
+        fc.array(long, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (texts, cuts) => {
+          const shown = new ShownTexts(texts);
+          for (const cut of cuts) {
+            const text = texts[cut % texts.length] ?? '';
+            const needle = text.slice(cut % 200, (cut % 200) + 4 + (cut % 9));
+            expect(shown.contain(needle)).toBe(texts.some((held) => containsAtBoundary(held, needle)));
+            expect(shown.contain(`${needle}b`)).toBe(texts.some((held) => containsAtBoundary(held, `${needle}b`)));
+          }
+        },
+      ),
+      { numRuns: 200, seed: 13 },
+    );
+  });
+
   it('does not count a needle equal to a whole text as inside it, but finds it inside a longer one', () => {
     const shown = new ShownTexts(['src/app.ts', 'lib/src/app.ts.bak']);
     expect(shown.contain('src/app.ts')).toBe(true);
