@@ -16,7 +16,14 @@ import { openStore } from '../dist/cli/store-spec.js';
 const args = process.argv.slice(2);
 const at = args.indexOf('--max-tokens');
 const windows = at >= 0 ? (args.splice(at, 2)[1] ?? '').split(',').map(Number) : [4000, 8000];
-const digest = (value) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+/** JSON with object keys sorted, so a record read back from the store digests like the one built in memory. */
+const canonical = (value) =>
+  JSON.stringify(value, (_key, item) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+const digest = (value) => createHash('sha256').update(canonical(value)).digest('hex').slice(0, 16);
 
 const folder = await mkdtemp(join(tmpdir(), 'replay-identity-'));
 try {
@@ -24,7 +31,10 @@ try {
     for (const maxTokens of windows) {
       const database = join(folder, `${maxTokens}.db`);
       const outcome = await replayFile(file, { store: `sqlite:${database}`, maxTokens, json: true });
-      const records = outcome.session.records().map((record) => ({ ...record, createdAt: undefined }));
+      // A long replay holds only its latest records in memory: the others are read back from the store.
+      const session = outcome.session;
+      const all = typeof session.loadRecords === 'function' ? await session.loadRecords() : session.records();
+      const records = all.map((record) => ({ ...record, createdAt: undefined }));
       const handles = outcome.session.handleIndex();
       const sessionId = outcome.session.id;
       await outcome.close();

@@ -1,20 +1,20 @@
-import { CheckpointChains } from './checkpoints.js';
-import { HISTORY_LOOKBACK_SEQS, compactRegion } from './compaction/compact.js';
-import { mergeHandles } from './handles/handle-sets.js';
+import { compactRegion } from './compaction/compact.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from './compaction/planner.js';
 import { externalRecord } from './compaction/external-record.js';
 import { maskingPolicy } from './compaction/masking.js';
 import { resolveRankWeights } from './compaction/rank-handles.js';
+import { RankHistory } from './compaction/rank-history.js';
 import type { RankWeights, RankWeightsInput } from './compaction/rank-handles.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
-import { ContextBudgetError, InvalidInputError } from './errors.js';
-import { gapOf, gapsOf } from './gaps.js';
+import { ContextBudgetError, InvalidConfigError, InvalidInputError } from './errors.js';
 import type { Gap } from './gaps.js';
 import { messageToEntries } from './ingest.js';
 import { validateMessage } from './messages.js';
 import type { TranscriptMessage } from './messages.js';
 import { recall } from './recall.js';
 import type { RecallResult } from './recall.js';
+import { SessionRecords } from './session-records.js';
+import type { RecordSummary } from './session-records.js';
 import type { AppendEntry, LedgerStore } from './stores/store.js';
 import type { Summarizer } from './summarizers/summarizer.js';
 import type { TokenCounter } from './token-counter.js';
@@ -42,6 +42,11 @@ export interface SessionOptions {
    * the defaults' (`kind` is merged per kind).
    */
   readonly ranking?: RankWeightsInput | undefined;
+  /**
+   * How many summary and external records the session holds in memory (default: all). Older ones stay in the store
+   * (`loadRecords()` reads them; `records()` then throws); spill checkpoints are always held. For long replays.
+   */
+  readonly heldRecords?: number | undefined;
 }
 
 /** What a session needs from its ledger. */
@@ -76,20 +81,15 @@ export class LedgerSession {
   private readonly dependencies: SessionDependencies;
   private readonly systemPrompt: string | undefined;
   private readonly rankWeights: RankWeights;
-  private readonly allRecords: CompactionRecord[];
-  /** Records by id, for the checkpoint head and reused-checkpoint look-ups. */
-  private readonly recordsById = new Map<string, CompactionRecord>();
-  /** Gaps of `allRecords`, oldest first, kept as records are added (a render does not recompute them). */
-  private readonly knownGaps: Gap[];
+  /** The records held in memory, what is remembered of the others, their gaps and checkpoint chains. */
+  private readonly recordBook: SessionRecords;
   private originals: SpanOccurrence[];
   private nextSeq: number;
   private byteEnd: number;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly costCache = new Map<string, number>();
-  /** Merged handles and summaries of checkpoint chains, by head id (records are immutable). */
-  private readonly chains = new CheckpointChains();
-  /** The last `handleIndex()` result, for the record it was computed for. */
-  private handleIndexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
+  /** Handle rows of the window and of the ranking's lookback, and the compacted spans the ranking reads. */
+  private readonly history: RankHistory;
   /** Tokens of the window without originals, for the record count it was computed at (see `compactIfDue`). */
   private fixedCache: { readonly records: number; readonly tokens: number } | undefined;
   /** Unmasked cost of each original of the `originals` array it was computed for (see `originalCosts`). */
@@ -105,14 +105,13 @@ export class LedgerSession {
     this.dependencies = dependencies;
     this.systemPrompt = options.systemPrompt;
     this.rankWeights = resolveRankWeights(options.ranking);
+    this.history = new RankHistory(dependencies.store, id);
     this.config = resolveWindowConfig(
       id,
       options.window,
       options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + 4 : 0,
     );
-    this.allRecords = state.records;
-    for (const record of state.records) this.recordsById.set(record.id, record);
-    this.knownGaps = gapsOf(state.records);
+    this.recordBook = new SessionRecords(id, state.records, options.heldRecords);
     this.originals = state.originals;
     this.nextSeq = state.nextSeq;
     this.byteEnd = state.byteEnd;
@@ -131,6 +130,12 @@ export class LedgerSession {
       );
     resolveWindowConfig(id, options.window);
     resolveRankWeights(options.ranking, id);
+    const held = options.heldRecords;
+    if (held !== undefined && !(Number.isInteger(held) && held >= 1))
+      throw new InvalidConfigError(`Session ${id}: heldRecords must be a positive integer (got ${String(held)}).`, {
+        sessionId: id,
+        heldRecords: held,
+      });
     const { store } = dependencies;
     await store.openSession(id, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
     const records = await store.records(id);
@@ -183,52 +188,55 @@ export class LedgerSession {
 
   /** The summary record now in the window, if any. */
   activeRecord(): CompactionRecord | undefined {
-    return activeRecord(this.allRecords);
+    return this.recordBook.active;
   }
 
-  /** All records of the session, oldest first. */
+  /**
+   * All records of the session, oldest first. Throws InvalidInputError when the session was opened with
+   * `heldRecords` and released some from memory: use `loadRecords()` then.
+   */
   records(): CompactionRecord[] {
-    return [...this.allRecords];
+    return this.recordBook.all();
+  }
+
+  /** All records of the session, oldest first, read from the store when some are not held in memory. */
+  async loadRecords(): Promise<CompactionRecord[]> {
+    return this.recordBook.complete ? this.recordBook.all() : this.dependencies.store.records(this.id);
+  }
+
+  /** How many records the session has (held in memory or not). */
+  recordCount(): number {
+    return this.recordBook.count;
+  }
+
+  /** A few fields of every record, oldest first, held or not (ids, types, ranges, flags, findings). */
+  recordSummaries(): RecordSummary[] {
+    return this.recordBook.summaries();
   }
 
   /** Known gaps: one per lossy record. */
   gaps(): Gap[] {
-    return [...this.knownGaps];
-  }
-
-  /** Add a record just written to the session's view: its list, its id look-up and its gap. */
-  private addRecord(record: CompactionRecord): void {
-    this.allRecords.push(record);
-    this.recordsById.set(record.id, record);
-    const gap = gapOf(record);
-    if (gap) this.knownGaps.push(gap);
+    return [...this.recordBook.gaps()];
   }
 
   /** The handle index in the window plus every spilled handle of its checkpoint chain, deduplicated, oldest first. */
   handleIndex(): Handle[] {
-    const active = this.activeRecord();
-    if (!active) return [];
-    if (this.handleIndexCache?.recordId !== active.id) {
-      this.handleIndexCache = {
-        recordId: active.id,
-        handles: mergeHandles(active.handles, this.chains.merged(this.allRecords, active.checkpointId)?.handles ?? []),
-      };
-    }
-    return [...this.handleIndexCache.handles];
+    return this.recordBook.handleIndex();
   }
 
   private checkpointHead(record: CompactionRecord | undefined): CompactionRecord | undefined {
-    return record?.checkpointId === undefined ? undefined : this.recordsById.get(record.checkpointId);
+    return record?.checkpointId === undefined ? undefined : this.recordBook.find(record.checkpointId);
   }
 
   private state(): WindowState {
     return windowStateOf({
-      records: this.allRecords,
+      records: this.recordBook.heldRecords,
+      active: this.recordBook.active,
       originals: this.originals,
       systemPrompt: this.systemPrompt,
       config: this.config,
-      gaps: this.knownGaps,
-      checkpoint: (records, headId) => this.chains.summary(records, headId),
+      gaps: this.recordBook.gaps(),
+      checkpoint: (_records, headId) => this.recordBook.checkpointSummary(headId),
     });
   }
 
@@ -268,9 +276,9 @@ export class LedgerSession {
 
   /** Tokens of the window without its originals (system prompt and ledger block), cached per record count. */
   private fixedTokens(): number {
-    if (this.fixedCache?.records !== this.allRecords.length) {
+    if (this.fixedCache?.records !== this.recordBook.count) {
       const { tokens } = renderWindow({ ...this.state(), originals: [] }, this.dependencies.counter, this.costCache);
-      this.fixedCache = { records: this.allRecords.length, tokens };
+      this.fixedCache = { records: this.recordBook.count, tokens };
     }
     return this.fixedCache.tokens;
   }
@@ -339,14 +347,14 @@ export class LedgerSession {
     if (first === undefined || last === undefined)
       return { boundary: 0, handleBudgetTokens: this.config.handleBudgetTokens };
     const active = this.activeRecord();
-    const regionHandles = await this.dependencies.store.handles(this.id, { fromSeq: first.seq, toSeq: last.seq });
+    const regionHandles = await this.history.handles(first.seq, last.seq);
     const policy = maskingPolicy(this.config);
     return planRefill({
       originals: this.originals,
       costs: this.originalCosts(),
       regionHandles,
       carriedHandles: active?.handles ?? [],
-      returningHandles: this.returningHandles(first.seq),
+      returningHandles: (await this.history.before(first.seq)).handles,
       fixedTokens: this.frameEstimate(),
       summaryTokens: active?.type === 'summary' ? active.summaryTokens + SUMMARY_GROWTH_TOKENS : undefined,
       config: this.config,
@@ -356,15 +364,6 @@ export class LedgerSession {
           stubCost(this.originals[index] as SpanOccurrence, this.dependencies.counter, this.costCache),
       },
     });
-  }
-
-  /** Spilled handles the next compaction's ranking looks back at (`HISTORY_LOOKBACK_SEQS` before `regionFrom`). */
-  private returningHandles(regionFrom: number): readonly Handle[] {
-    const headId = this.activeRecord()?.checkpointId;
-    const chain = this.chains.merged(this.allRecords, headId);
-    if (chain === undefined) return [];
-    const fromSeq = regionFrom - HISTORY_LOOKBACK_SEQS;
-    return chain.handles.filter((handle) => handle.seq >= fromSeq);
   }
 
   /**
@@ -378,7 +377,7 @@ export class LedgerSession {
     const placeholder: CompactionRecord = {
       id: `rec_${'0'.repeat(24)}`,
       sessionId: this.id,
-      ordinal: this.allRecords.length,
+      ordinal: this.recordBook.count,
       type: 'summary',
       summary: '',
       claims: [],
@@ -431,13 +430,15 @@ export class LedgerSession {
       activeCheckpoint: this.checkpointHead(active),
       region,
       recent: this.originals.slice(boundary),
-      nextOrdinal: this.allRecords.length,
+      nextOrdinal: this.recordBook.count,
       atSeq: this.nextSeq,
       now: this.dependencies.now,
-      findRecord: (id) => this.recordsById.get(id),
+      findRecord: (id) => this.recordBook.find(id),
+      history: this.history,
     });
-    if (output.checkpoint && output.checkpointWritten) this.addRecord(output.checkpoint);
-    this.addRecord(output.record);
+    this.history.compacted(region);
+    if (output.checkpoint && output.checkpointWritten) this.recordBook.add(output.checkpoint);
+    this.recordBook.add(output.record);
     this.originals = this.originals.slice(boundary);
     return output.record;
   }
@@ -448,11 +449,9 @@ export class LedgerSession {
   }
 
   /** Recall by handle, span id, record id or text. Never writes. */
-  recall(query: string, options: { limit?: number } = {}): Promise<RecallResult> {
-    return recall(
-      { store: this.dependencies.store, sessionId: this.id, records: this.allRecords, limit: options.limit },
-      query,
-    );
+  async recall(query: string, options: { limit?: number } = {}): Promise<RecallResult> {
+    const records = this.recordBook.complete ? this.recordBook.heldRecords : await this.loadRecords();
+    return recall({ store: this.dependencies.store, sessionId: this.id, records, limit: options.limit }, query);
   }
 
   /**
@@ -486,14 +485,15 @@ export class LedgerSession {
         covered,
         regionHandles,
         active,
-        ordinal: this.allRecords.length,
+        ordinal: this.recordBook.count,
         atSeq: this.nextSeq,
         counter,
         createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString(),
       });
       await store.writeRecord(record);
-      this.addRecord(record);
+      this.recordBook.add(record);
       this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
+      this.history.forgetBefore(toSeq + 1);
       return record;
     });
   }

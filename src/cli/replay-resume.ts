@@ -54,7 +54,7 @@ function differs(input: ResumeInput, what: string): InstanceType<typeof InvalidI
 export async function resumePoint(input: ResumeInput): Promise<ResumePoint> {
   const { items, session, ledger, spans, sessionId } = input;
   const stored = await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq: spans - 1 });
-  const externals = session.records().filter((record) => record.type === 'external');
+  const externals = (await session.loadRecords()).filter((record) => record.type === 'external');
   let seq = 0;
   let messages = 0;
   let compactions = 0;

@@ -15,6 +15,12 @@ import { resumePoint } from './replay-resume.js';
 import type { ReplayItem } from './replay-resume.js';
 import { replayJson } from './summary-json.js';
 
+/**
+ * Summary and external records a replayed session holds in memory (the rest stay in the store): a long
+ * transcript's replay holds what the window needs, not every compaction's record.
+ */
+export const REPLAY_HELD_RECORDS = 64;
+
 /** Options of `context-ledger replay`. */
 export interface ReplayOptions {
   readonly format?: ImportFormat | 'auto' | undefined;
@@ -146,7 +152,7 @@ export async function replayFile(
       );
     }
     const ledger = createLedger({ store });
-    const session = await ledger.session(sessionId, { window });
+    const session = await ledger.session(sessionId, { window, heldRecords: REPLAY_HELD_RECORDS });
     const start =
       existing > 0
         ? await resumePoint({ file, sessionId, items: items(), session, ledger, spans: existing })
@@ -209,27 +215,26 @@ async function appendItems(
       if (item.message.role !== 'assistant' || (item.message.toolCalls ?? []).length > 0) await flush();
     }
     index++;
-    // records() copies the list: read it now and then, not per item (it grows with the history)
-    if (index % 256 === 0 || index === total) compactions = session.records().length;
+    if (index % 256 === 0 || index === total) compactions = session.recordCount();
     progress.update(index, total, `${compactions} compactions`);
   }
   await flush();
-  progress.done(`${session.records().length} compactions`);
+  progress.done(`${session.recordCount()} compactions`);
 }
 
 /** Print a readable summary of a replay. */
 export function printReplay(outcome: ReplayOutcome, print: (line: string) => void): void {
   const { session, spans, context } = outcome;
   print(
-    `session ${session.id}: ${spans} spans, ${session.records().length} records, ` +
+    `session ${session.id}: ${spans} spans, ${session.recordCount()} records, ` +
       `final context ${context.tokens}/${session.config.maxTokens} tokens`,
   );
-  for (const record of session.records()) {
+  for (const record of session.recordSummaries()) {
     const { fromSeq, toSeq } = record.droppedRange;
     const flag = record.reversible ? 'lossless' : 'LOSSY   ';
     print(
       `  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${flag}  seq ${fromSeq}-${toSeq}  ` +
-        `${record.handles.length} handles  ${record.summaryTokens} summary tokens`,
+        `${record.handles} handles  ${record.summaryTokens} summary tokens`,
     );
     for (const finding of record.findings.slice(0, 3)) print(`      finding: ${finding.message}`);
   }

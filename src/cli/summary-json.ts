@@ -1,6 +1,6 @@
 import type { Gap } from '../gaps.js';
 import type { LedgerSession } from '../session.js';
-import type { CompactionRecord } from '../types.js';
+import type { RecordSummary } from '../session-records.js';
 import type { RenderedContext } from '../window.js';
 
 /** The `--json` shape of `replay`. */
@@ -24,13 +24,13 @@ export interface ReplayJson {
 }
 
 /** One record as shown in `--json` output. */
-export function recordJson(record: CompactionRecord): ReplayJson['records'][number] {
+export function recordJson(record: RecordSummary): ReplayJson['records'][number] {
   return {
     id: record.id,
     type: record.type,
     depth: record.depth,
     reversible: record.reversible,
-    handles: record.handles.length,
+    handles: record.handles,
     fromSeq: record.droppedRange.fromSeq,
     toSeq: record.droppedRange.toSeq,
     summaryTokens: record.summaryTokens,
@@ -43,7 +43,7 @@ export function replayJson(session: LedgerSession, spans: number, context: Rende
   return {
     session: session.id,
     spans,
-    records: session.records().map(recordJson),
+    records: session.recordSummaries().map(recordJson),
     context: {
       tokens: context.tokens,
       text: context.text,

@@ -10,6 +10,8 @@ import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { rankHandles } from './rank-handles.js';
 import type { RankWeights } from './rank-handles.js';
 import type { RankEvidence, RankSpan } from './rank-handles.js';
+import { RankHistory } from './rank-history.js';
+import type { RankHistoryRange } from './rank-history.js';
 import { recordId } from './record-id.js';
 import { verifySummary } from './verify.js';
 
@@ -36,6 +38,11 @@ export interface CompactionInput {
   readonly now?: () => Date;
   /** The originals that stay in the window after this compaction (their user, assistant and tool-call text stays visible). */
   readonly recent?: readonly SpanOccurrence[] | undefined;
+  /**
+   * The session's handle rows and compacted spans, held across compactions (default: a fresh one, which reads the
+   * region's handles and the ranking's lookback from the store).
+   */
+  readonly history?: RankHistory | undefined;
   /** Look up a record already in the session (a checkpoint left by a crash between two writes is reused). */
   readonly findRecord?: ((id: string) => CompactionRecord | undefined) | undefined;
 }
@@ -126,28 +133,6 @@ async function ancestorUnits(
 }
 
 /**
- * How far back (in seqs before the region) the ranking reads the session's handle occurrences:
- * far enough to see what a working session keeps coming back to, bounded so a compaction's cost
- * does not grow with the history.
- */
-export const HISTORY_LOOKBACK_SEQS = 1000;
-
-/** The occurrences and handle rows of the `HISTORY_LOOKBACK_SEQS` seqs before the region. */
-async function recentHistory(
-  input: CompactionInput,
-  regionFrom: number,
-): Promise<{ occurrences: readonly SpanOccurrence[]; handles: readonly Handle[] }> {
-  const fromSeq = Math.max(0, regionFrom - HISTORY_LOOKBACK_SEQS);
-  if (regionFrom <= fromSeq) return { occurrences: [], handles: [] };
-  const range = { fromSeq, toSeq: regionFrom - 1 };
-  const [occurrences, handles] = await Promise.all([
-    input.store.occurrences(input.sessionId, range),
-    input.store.handles(input.sessionId, range),
-  ]);
-  return { occurrences, handles };
-}
-
-/**
  * What the ranking knows at compaction time: every handle occurrence of the region, the re-read
  * ancestor range and the recent history, their spans, what stays visible.
  */
@@ -156,7 +141,7 @@ function rankEvidence(
   fromAncestor: { originals: readonly Span[]; handles: readonly Handle[] },
   regionHandles: readonly Handle[],
   ancestorHandles: readonly Handle[],
-  history: { occurrences: readonly SpanOccurrence[]; handles: readonly Handle[] },
+  history: RankHistoryRange,
 ): RankEvidence {
   const spans = new Map<string, RankSpan>();
   for (const occurrence of history.occurrences) spans.set(occurrence.spanId, occurrence.span);
@@ -190,7 +175,8 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
       { sessionId },
     );
   }
-  const regionHandles = await store.handles(sessionId, { fromSeq: first.seq, toSeq: last.seq });
+  const history = input.history ?? new RankHistory(store, sessionId);
+  const regionHandles = await history.handles(first.seq, last.seq);
   const ancestorHandles = active ? [...active.handles] : [];
   const overDepth = active !== undefined && active.type !== 'external' && active.depth + 1 > config.maxDepth;
   const fromAncestor = active
@@ -220,13 +206,13 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     counter,
   });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
-  const history = await recentHistory(input, first.seq);
+  const before = await history.before(first.seq);
   const carriedIdentities = new Set(carried.map(handleIdentity));
   // Handles of the recent history that this compaction does not carry are already in the
   // checkpoint chain; they compete for the window again, but never need spilling again.
-  const returning = mergeHandles(history.handles).filter((handle) => !carriedIdentities.has(handleIdentity(handle)));
+  const returning = mergeHandles(before.handles).filter((handle) => !carriedIdentities.has(handleIdentity(handle)));
   const candidates = [...carried, ...returning];
-  const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, history);
+  const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, before);
   const ranked = rankHandles(candidates, evidence, input.rankWeights).map((entry) => entry.handle);
   const fit = fitHandleBudget(
     candidates,

@@ -10,6 +10,8 @@ import {
   SIMILAR_NOTE_TOKENS,
 } from './index-layout.js';
 import { collapseKey } from './near-duplicates.js';
+import { ShownTexts } from './shown-texts.js';
+import { ChargedHandles } from './charged-handles.js';
 import { rankHandles } from './rank-handles.js';
 
 /** Token cost of showing one handle: its text plus a separator, or a labelled line for a pinned or quoted constraint. */
@@ -64,19 +66,6 @@ function placementOrder(ranked: readonly Handle[], budgetTokens: number): Handle
 /** After this many handles in a row that do not fit, the placement stops: the rest spills. */
 const MAX_CONSECUTIVE_REJECTIONS = 200;
 
-/** What placing `handle` gives back: the kept, separately charged handles verbatim inside it. */
-function insideRefund(handle: Handle, charged: ReadonlyMap<Handle, number>): { tokens: number; handles: Handle[] } {
-  const handles: Handle[] = [];
-  let tokens = 0;
-  for (const [inside, cost] of charged) {
-    if (cost > 0 && shownInside(inside, [handle.text])) {
-      handles.push(inside);
-      tokens += cost;
-    }
-  }
-  return { tokens, handles };
-}
-
 /**
  * Greedy placement in placement order: what fits, at what cost. Without `containment` the
  * cost is an upper bound (handles inside others are charged too), computed in linear time.
@@ -89,8 +78,9 @@ function placeHandles(
 ): { kept: Handle[]; used: number } {
   const order = placementOrder(ranked, budgetTokens);
   const kept: Handle[] = [];
-  const keptTexts: string[] = visibleText.length > 0 ? [visibleText] : [];
-  const charged = new Map<Handle, number>();
+  const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
+  const visibleOnly = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
+  const charged = new ChargedHandles();
   const collapsed = new Map<string, number>();
   const labels = new Set<string>();
   let used = 0;
@@ -104,20 +94,14 @@ function placeHandles(
     let cost: number;
     let label: string | undefined;
     if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
-    else if (
-      containment &&
-      key === undefined &&
-      shownInside(handle, full ? keptTexts.slice(0, visibleText.length > 0 ? 1 : 0) : keptTexts)
-    )
-      cost = 0;
+    else if (containment && key === undefined && shownInside(handle, full ? visibleOnly : keptTexts)) cost = 0;
     else if (full) continue;
     else {
       label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
       cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
     }
     // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
-    const refund =
-      containment && !full && copies === undefined ? insideRefund(handle, charged) : { tokens: 0, handles: [] };
+    const refund = containment && !full && copies === undefined ? charged.refund(handle) : { tokens: 0, handles: [] };
     if (used + cost - refund.tokens > budgetTokens) {
       rejected++;
       continue;
@@ -129,7 +113,7 @@ function placeHandles(
     if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
     if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
-    if (copies === undefined) keptTexts.push(handle.text);
+    if (copies === undefined) keptTexts.add(handle.text);
   }
   return { kept, used };
 }

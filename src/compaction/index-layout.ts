@@ -1,5 +1,6 @@
 import type { Handle } from '../types.js';
 import { collapseKey, containsAtBoundary } from './near-duplicates.js';
+import { ShownTexts } from './shown-texts.js';
 
 /** Where a kept handle is shown in the ledger block. */
 export type IndexSection = 'instruction' | 'quoted' | 'index';
@@ -58,8 +59,9 @@ export function entryCost(handle: Handle): number {
  * (the summary, or a longer listed handle: a relative path inside its absolute form).
  * Constraints are always listed: they carry their source label.
  */
-export function shownInside(handle: Handle, texts: readonly string[]): boolean {
+export function shownInside(handle: Handle, texts: readonly string[] | ShownTexts): boolean {
   if (handle.kind === 'constraint' && sectionOf(handle) !== 'index') return false;
+  if (texts instanceof ShownTexts) return texts.contain(handle.text);
   return texts.some((text) => containsAtBoundary(text, handle.text));
 }
 
@@ -94,8 +96,10 @@ export function layoutIndex(handles: readonly Handle[], summary = ''): IndexLayo
     list.push(entry);
     if (key !== undefined) representatives.set(key, { entry, list, index: list.length - 1 });
   }
-  const covers = [summary, ...handles.filter((handle) => !collapsed.has(handle)).map((handle) => handle.text)].filter(
-    (text) => text.length > 0,
+  const covers = new ShownTexts(
+    [summary, ...handles.filter((handle) => !collapsed.has(handle)).map((handle) => handle.text)].filter(
+      (text) => text.length > 0,
+    ),
   );
   let inside = 0;
   const visible: IndexGroup[] = [];

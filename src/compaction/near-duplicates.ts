@@ -37,10 +37,14 @@ export function containsAtBoundary(haystack: string, needle: string): boolean {
   if (needle.length < 4 || haystack.length <= needle.length) return false;
   for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
     const before = at === 0 ? '' : (haystack[at - 1] ?? '');
-    const after = haystack[at + needle.length] ?? '';
-    const startsWord = WORD.test(needle[0] ?? '');
-    const endsWord = WORD.test(needle[needle.length - 1] ?? '');
-    if ((!startsWord || !WORD.test(before)) && (!endsWord || !WORD.test(after))) return true;
+    if (onBoundaries(needle, before, haystack[at + needle.length] ?? '')) return true;
   }
   return false;
+}
+
+/** Whether `needle`, found between the characters `before` and `after` ('' at an end), sits on word boundaries. */
+export function onBoundaries(needle: string, before: string, after: string): boolean {
+  const startsWord = WORD.test(needle[0] ?? '');
+  const endsWord = WORD.test(needle[needle.length - 1] ?? '');
+  return (!startsWord || !WORD.test(before)) && (!endsWord || !WORD.test(after));
 }

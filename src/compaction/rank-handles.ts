@@ -251,7 +251,7 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
     if (occurrence.role === 'assistant') tally.agentUsed = true;
     if (kind === 'tool-call') {
       tally.toolCall = true;
-      if (!commands.has(occurrence.spanId)) commands.set(occurrence.spanId, span ? shellCommand(span) : undefined);
+      if (!commands.has(occurrence.spanId)) commands.set(occurrence.spanId, span ? spanCommand(span) : undefined);
       if (commands.get(occurrence.spanId)?.includes(occurrence.text)) tally.commandRun = true;
     }
     if (occurrence.kind !== 'constraint' && specs.has(occurrence.spanId)) tally.specified = true;
@@ -261,10 +261,42 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
   return tallies;
 }
 
+/** `shellCommand` and `changedTargets` of each span object seen (spans are immutable; a session ranks the same ones often). */
+const commandsOfSpans = new WeakMap<RankSpan, string | undefined>();
+const targetsOfSpans = new WeakMap<RankSpan, readonly string[]>();
+
+function spanCommand(span: RankSpan): string | undefined {
+  if (span.kind !== 'tool-call') return undefined;
+  if (!commandsOfSpans.has(span)) commandsOfSpans.set(span, shellCommand(span));
+  return commandsOfSpans.get(span);
+}
+
+function spanTargets(span: RankSpan): readonly string[] {
+  if (span.kind !== 'tool-call') return [];
+  let targets = targetsOfSpans.get(span);
+  if (targets === undefined) {
+    targets = changedTargets(span);
+    targetsOfSpans.set(span, targets);
+  }
+  return targets;
+}
+
 function changedTexts(evidence: RankEvidence): string[] {
   const texts = new Set<string>();
-  for (const span of evidence.spans.values()) for (const target of changedTargets(span)) texts.add(target);
+  for (const span of evidence.spans.values()) for (const target of spanTargets(span)) texts.add(target);
   return [...texts];
+}
+
+/**
+ * `text.includes(needle)` for many needles: a needle of 4 or more characters whose first or last 4 characters
+ * occur nowhere in `text` is not searched for.
+ */
+function includedIn(text: string | undefined): (needle: string) => boolean {
+  if (text === undefined) return () => false;
+  const grams = new Set<string>();
+  for (let at = 0; at + 4 <= text.length; at++) grams.add(text.slice(at, at + 4));
+  return (needle) =>
+    (needle.length < 4 || (grams.has(needle.slice(0, 4)) && grams.has(needle.slice(-4)))) && text.includes(needle);
 }
 
 function isChanged(handle: Handle, targets: readonly string[]): boolean {
@@ -285,6 +317,7 @@ export function handleFeatures(
 ): Map<Handle, HandleFeatures> {
   const tallies = tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = changedTexts(evidence);
+  const visible = includedIn(evidence.visibleText);
   const features = new Map<Handle, HandleFeatures>();
   for (const handle of handles) {
     const identity = handleIdentity(handle);
@@ -305,10 +338,7 @@ export function handleFeatures(
       carried,
       toolOnly: tally === undefined ? role === 'tool' : !tally.nonTool && role === 'tool',
       dumpOnly: tally !== undefined && !tally.nonBulky && role === 'tool',
-      visibleInWindow:
-        evidence.visibleText !== undefined &&
-        handle.kind !== 'constraint' &&
-        evidence.visibleText.includes(handle.text),
+      visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && visible(handle.text),
       noise: looksLikeNoise(handle),
     });
   }

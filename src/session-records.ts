@@ -1,0 +1,160 @@
+/**
+ * The compaction records a session keeps in memory, and what it remembers of the rest. Every
+ * record is in the store; the session holds every spill checkpoint (their handles are the index's
+ * overflow, and the window names the chain's head) but only the latest `held` summary and external
+ * records, so a long replay's memory follows the window, not the number of compactions. Of each
+ * released record it keeps a few numbers (`RecordSummary`) and its gap, if lossy.
+ */
+import { CheckpointChains } from './checkpoints.js';
+import type { CheckpointSummary } from './checkpoints.js';
+import { InvalidInputError } from './errors.js';
+import { gapOf } from './gaps.js';
+import type { Gap } from './gaps.js';
+import { mergeHandles } from './handles/handle-sets.js';
+import type { CompactionRecord, DroppedRange, Finding, Handle } from './types.js';
+
+/** What a session remembers of every record, held or not. */
+export interface RecordSummary {
+  readonly id: string;
+  readonly type: CompactionRecord['type'];
+  readonly depth: number;
+  readonly reversible: boolean;
+  /** How many handles the record carries. */
+  readonly handles: number;
+  readonly droppedRange: DroppedRange;
+  readonly summaryTokens: number;
+  readonly ancestors: readonly string[];
+  readonly findings: readonly Finding[];
+}
+
+function summaryOf(record: CompactionRecord): RecordSummary {
+  return {
+    id: record.id,
+    type: record.type,
+    depth: record.depth,
+    reversible: record.reversible,
+    handles: record.handles.length,
+    droppedRange: record.droppedRange,
+    summaryTokens: record.summaryTokens,
+    ancestors: record.ancestors,
+    findings: record.findings,
+  };
+}
+
+/** See the module comment. */
+export class SessionRecords {
+  /** Held records, oldest first: every checkpoint, and the latest `held` others. */
+  private list: CompactionRecord[] = [];
+  private readonly byId = new Map<string, CompactionRecord>();
+  private readonly summaryList: RecordSummary[] = [];
+  private readonly gapList: Gap[] = [];
+  private heldOthers = 0;
+  private released = 0;
+  private current: CompactionRecord | undefined;
+  /** Merged handles and summaries of checkpoint chains, by head id (records are immutable). */
+  private readonly chains = new CheckpointChains();
+  /** The last `handleIndex()` result, for the record it was computed for. */
+  private indexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
+
+  constructor(
+    private readonly sessionId: string,
+    records: readonly CompactionRecord[],
+    private readonly held = Number.POSITIVE_INFINITY,
+  ) {
+    for (const record of records) this.add(record);
+  }
+
+  /** How many records the session has, held or not. */
+  get count(): number {
+    return this.list.length + this.released;
+  }
+
+  /** The summary or external record in the window, if any. */
+  get active(): CompactionRecord | undefined {
+    return this.current;
+  }
+
+  /** Records held now, oldest first (every checkpoint; the latest summary and external records). */
+  get heldRecords(): readonly CompactionRecord[] {
+    return this.list;
+  }
+
+  /** Whether every record of the session is held. */
+  get complete(): boolean {
+    return this.released === 0;
+  }
+
+  /** Add a record just written (or loaded), releasing the oldest non-checkpoint record past the limit. */
+  add(record: CompactionRecord): void {
+    this.list.push(record);
+    this.byId.set(record.id, record);
+    this.summaryList.push(summaryOf(record));
+    const gap = gapOf(record);
+    if (gap) this.gapList.push(gap);
+    if (record.type === 'checkpoint') {
+      // Remembered now, while the chain is held: the window's count of spilled handles never walks released records.
+      this.chains.summary(this.list, record.id);
+      return;
+    }
+    this.current = record;
+    this.heldOthers++;
+    // Released in batches (the list is rebuilt once per `held` records, not per record).
+    if (this.heldOthers > 2 * this.held) this.release();
+  }
+
+  private release(): void {
+    let excess = this.heldOthers - this.held;
+    this.list = this.list.filter((record) => {
+      if (excess <= 0 || record.type === 'checkpoint' || record === this.current) return true;
+      excess--;
+      this.byId.delete(record.id);
+      this.released++;
+      this.heldOthers--;
+      return false;
+    });
+  }
+
+  /** A held record by id (checkpoints are always held). */
+  find(id: string): CompactionRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  /** All records, oldest first; throws when some were released from memory (read them from the store). */
+  all(): CompactionRecord[] {
+    if (this.released > 0)
+      throw new InvalidInputError(
+        `Session ${this.sessionId}: ${this.released} of its ${this.count} records were released from memory ` +
+          `(the session holds the latest ${this.held}); read them with await session.loadRecords().`,
+        { sessionId: this.sessionId, released: this.released, records: this.count },
+      );
+    return [...this.list];
+  }
+
+  /** What is remembered of every record, oldest first. */
+  summaries(): RecordSummary[] {
+    return [...this.summaryList];
+  }
+
+  /** Gaps of every lossy record, oldest first. */
+  gaps(): readonly Gap[] {
+    return this.gapList;
+  }
+
+  /** The spill-checkpoint summary of the chain `headId` heads, for the window. */
+  checkpointSummary(headId: string | undefined): CheckpointSummary | undefined {
+    return this.chains.summary(this.list, headId);
+  }
+
+  /** The active record's handles plus every spilled handle of its checkpoint chain, deduplicated, oldest first. */
+  handleIndex(): Handle[] {
+    const active = this.current;
+    if (!active) return [];
+    if (this.indexCache?.recordId !== active.id) {
+      this.indexCache = {
+        recordId: active.id,
+        handles: mergeHandles(active.handles, this.chains.merged(this.list, active.checkpointId)?.handles ?? []),
+      };
+    }
+    return [...this.indexCache.handles];
+  }
+}

@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChargedHandles } from '../../src/compaction/charged-handles.js';
+import { shownInside } from '../../src/compaction/index-layout.js';
+import type { Handle, HandleKind } from '../../src/types.js';
+
+const text = fc.string({ unit: fc.constantFrom('a', 'b', '1', '/', '.', ' ', '_'), minLength: 1, maxLength: 12 });
+const kind = fc.constantFrom<HandleKind>('path', 'identifier', 'constraint', 'url');
+
+function handle(value: string, handleKind: HandleKind, seq: number): Handle {
+  return {
+    kind: handleKind,
+    text: value,
+    key: value,
+    start: 0,
+    end: value.length,
+    spanId: 's',
+    seq,
+    role: 'tool',
+    tokens: 3,
+  };
+}
+
+describe('ChargedHandles', () => {
+  it('refunds exactly the charged handles a scan of every charged one finds inside the placed text', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ text, kind, cost: fc.integer({ min: 0, max: 9 }) }), { maxLength: 30 }),
+        (rows) => {
+          const charged = new ChargedHandles();
+          const costs = new Map<Handle, number>();
+          rows.forEach((row, seq) => {
+            const placed = handle(row.text, row.kind, seq);
+            let tokens = 0;
+            const inside: Handle[] = [];
+            for (const [held, cost] of costs)
+              if (cost > 0 && shownInside(held, [placed.text])) {
+                inside.push(held);
+                tokens += cost;
+              }
+            const refund = charged.refund(placed);
+            expect(refund.tokens).toBe(tokens);
+            expect(new Set(refund.handles)).toEqual(new Set(inside));
+            for (const held of refund.handles) {
+              charged.set(held, 0);
+              costs.set(held, 0);
+            }
+            charged.set(placed, row.cost);
+            costs.set(placed, row.cost);
+          });
+        },
+      ),
+      { numRuns: 300, seed: 13 },
+    );
+  });
+});

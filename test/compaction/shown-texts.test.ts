@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { containsAtBoundary } from '../../src/compaction/near-duplicates.js';
+import { ShownTexts } from '../../src/compaction/shown-texts.js';
+
+/** Short strings over word characters, boundaries and the joining character, so matches, edges and whole texts are common. */
+const piece = fc.string({ unit: fc.constantFrom('a', 'b', '1', '_', '/', '.', ' ', '-', '\u0000'), maxLength: 9 });
+
+describe('ShownTexts', () => {
+  it('answers like containsAtBoundary on each text, as texts are added', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.array(piece, { minLength: 1, maxLength: 12 }),
+        (texts, needles) => {
+          const shown = new ShownTexts();
+          const added: string[] = [];
+          for (const text of [...texts, ...needles]) {
+            for (const needle of needles)
+              expect(shown.contain(needle)).toBe(added.some((held) => containsAtBoundary(held, needle)));
+            shown.add(text);
+            added.push(text);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 13 },
+    );
+  });
+
+  it('answers the same for long texts (their pieces kept in a set per text) and needles cut from them', () => {
+    const long = fc.string({ unit: fc.constantFrom('a', 'b', '1', '/', ' ', '.'), minLength: 256, maxLength: 320 });
+    fc.assert(
+      fc.property(
+        fc.array(long, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (texts, cuts) => {
+          const shown = new ShownTexts(texts);
+          for (const cut of cuts) {
+            const text = texts[cut % texts.length] ?? '';
+            const needle = text.slice(cut % 200, (cut % 200) + 4 + (cut % 9));
+            expect(shown.contain(needle)).toBe(texts.some((held) => containsAtBoundary(held, needle)));
+            expect(shown.contain(`${needle}b`)).toBe(texts.some((held) => containsAtBoundary(held, `${needle}b`)));
+          }
+        },
+      ),
+      { numRuns: 200, seed: 13 },
+    );
+  });
+
+  it('does not count a needle equal to a whole text as inside it, but finds it inside a longer one', () => {
+    const shown = new ShownTexts(['src/app.ts', 'lib/src/app.ts.bak']);
+    expect(shown.contain('src/app.ts')).toBe(true);
+    expect(new ShownTexts(['src/app.ts', 'other']).contain('src/app.ts')).toBe(false);
+    expect(new ShownTexts(['ReviewTokenStore']).contain('Review')).toBe(false);
+  });
+});
