@@ -3,6 +3,7 @@ import type { TranscriptMessage } from '../src/messages.js';
 import { createMemoryStore } from '../src/stores/memory/memory-store.js';
 import { createExtractiveSummarizer } from '../src/summarizers/extractive.js';
 import type { Summarizer } from '../src/summarizers/summarizer.js';
+import type { Handle, HandleKind, Role } from '../src/types.js';
 
 /** A ledger on the memory store with a fixed clock. */
 export function memoryLedger(summarizer?: Summarizer) {
@@ -60,5 +61,23 @@ export function rewritingSummarizer(): Summarizer {
         claims.unshift({ text: 'Use PAYMENTS_DB_REPLICA=eu-west-1 for the database.', spanIds: replica.spanIds });
       return { summary: claims.map((claim) => claim.text).join(' '), claims };
     },
+  };
+}
+
+let nextHandleSeq = 0;
+
+/** A handle row spanning the whole of `text`, each one at the next seq (and its own span id) of the test file. */
+export function handleAt(text: string, kind: HandleKind = 'identifier', role: Role = 'tool'): Handle {
+  const seq = nextHandleSeq++;
+  return {
+    kind,
+    text,
+    key: text.toLowerCase(),
+    start: 0,
+    end: text.length,
+    spanId: `sha256:${seq}`,
+    seq,
+    role,
+    tokens: Math.ceil(text.length / 4),
   };
 }

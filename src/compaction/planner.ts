@@ -48,6 +48,11 @@ export function chooseBoundary(
 /** Tokens of a last turn the index always leaves room for (see `planRefill`). */
 const LAST_TURN_TOKENS = 600;
 
+/** Rendered tokens of one handle's entry in the index (a constraint is a line with its label; others a separator). */
+function shownTokens(handle: Handle): number {
+  return handle.tokens + (handle.kind === 'constraint' ? 10 : 1);
+}
+
 /** Where to cut for a compaction that refills the window to its target, and the handle budget to give it. */
 export interface RefillPlan {
   /** How many of the oldest originals to compact. */
@@ -135,7 +140,7 @@ export function planRefill(input: RefillInput): RefillPlan {
     if (seen.has(identity)) return;
     seen.add(identity);
     carried += handleCost(handle) + (kinds.has(handle.kind) ? 0 : 4);
-    shown += handle.tokens + (handle.kind === 'constraint' ? 10 : 1) + (kinds.has(handle.kind) ? 0 : 3);
+    shown += shownTokens(handle) + (kinds.has(handle.kind) ? 0 : 3);
     kinds.add(handle.kind);
   };
   input.carriedHandles.forEach(add);
@@ -221,7 +226,7 @@ function withReturning(
     if (seen.has(identity) || identities.has(identity)) continue;
     identities.add(identity);
     carried += handleCost(handle);
-    shown += handle.tokens + (handle.kind === 'constraint' ? 10 : 1);
+    shown += shownTokens(handle);
   }
   if (carried === 0) return plan;
   const extra = Math.min(carried, Math.floor((room * carried) / Math.max(1, shown)));

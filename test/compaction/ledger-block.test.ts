@@ -3,25 +3,11 @@ import { layoutIndex } from '../../src/compaction/index-layout.js';
 import { createLedger } from '../../src/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
-import type { CompactionRecord, Handle, HandleKind, Role } from '../../src/types.js';
+import type { CompactionRecord, Handle } from '../../src/types.js';
 import { ledgerBlock } from '../../src/window.js';
-import { fillerTurns, memoryLedger, SEED_OPENING } from '../helpers.js';
+import { fillerTurns, handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
 
-let nextSeq = 0;
-function handle(text: string, kind: HandleKind, role: Role): Handle {
-  const seq = nextSeq++;
-  return {
-    kind,
-    text,
-    key: text.toLowerCase(),
-    start: 0,
-    end: text.length,
-    spanId: `sha256:${seq}`,
-    seq,
-    role,
-    tokens: Math.ceil(text.length / 4),
-  };
-}
+const handle = handleAt;
 
 function record(handles: readonly Handle[], summary = ''): CompactionRecord {
   return {

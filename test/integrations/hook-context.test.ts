@@ -6,24 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { IndexGroup } from '../../src/compaction/index-layout.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-handles.js';
 import { buildHookContext, groupLines, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
-import type { Handle, HandleKind, Role } from '../../src/types.js';
-import { memoryLedger, SEED_OPENING } from '../helpers.js';
+import { handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
 
-let nextSeq = 0;
-function handle(text: string, kind: HandleKind = 'identifier', role: Role = 'tool'): Handle {
-  const seq = nextSeq++;
-  return {
-    kind,
-    text,
-    key: text.toLowerCase(),
-    start: 0,
-    end: text.length,
-    spanId: `sha256:${seq}`,
-    seq,
-    role,
-    tokens: Math.ceil(text.length / 4),
-  };
-}
+const handle = handleAt;
 
 describe('groupLines', () => {
   it('separates handles by one space, and handles holding a space by " | " on a second line', () => {

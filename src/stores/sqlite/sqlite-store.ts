@@ -26,7 +26,15 @@ import {
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
-import { prepareStatements, toHandle, toOccurrence, toSession, toSpan, type RecordRow } from './statements.js';
+import {
+  prepareStatements,
+  toHandle,
+  toOccurrence,
+  toSession,
+  toSpan,
+  type HitRow,
+  type RecordRow,
+} from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 
@@ -249,32 +257,28 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       .map((row) => ({ seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score: -row.rank }));
   }
 
-  /** A read-only connection cannot index: the rows past the mark are scanned with LIKE and ranked after the indexed hits. */
-  function withPendingHits(sessionId: string, terms: readonly string[], limit: number, hits: TextHit[]): TextHit[] {
-    const mark = textIndex.mark();
-    const pending = new Map<number, TextHit>();
-    for (const term of terms) {
-      for (const row of statements.searchLikePending.all(sessionId, mark, likePattern(term))) {
-        const score = (pending.get(row.seq)?.score ?? 0) + 1;
-        pending.set(row.seq, { seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score });
-      }
-    }
-    const seen = new Set(hits.map((hit) => hit.seq));
-    const extra = [...pending.values()]
-      .filter((hit) => !seen.has(hit.seq))
-      .sort((a, b) => b.score - a.score || a.seq - b.seq);
-    return [...hits, ...extra].slice(0, limit);
-  }
-
-  function searchWithLike(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
+  /** LIKE hits of every term, one point per term a span holds, best first (ties: oldest first). */
+  function likeHits(terms: readonly string[], rows: (pattern: string) => readonly HitRow[]): TextHit[] {
     const hits = new Map<number, TextHit>();
     for (const term of terms) {
-      for (const row of statements.searchLike.all(sessionId, likePattern(term))) {
+      for (const row of rows(likePattern(term))) {
         const score = (hits.get(row.seq)?.score ?? 0) + 1;
         hits.set(row.seq, { seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score });
       }
     }
-    return [...hits.values()].sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, limit);
+    return [...hits.values()].sort((a, b) => b.score - a.score || a.seq - b.seq);
+  }
+
+  /** A read-only connection cannot index: the rows past the mark are scanned with LIKE and ranked after the indexed hits. */
+  function withPendingHits(sessionId: string, terms: readonly string[], limit: number, hits: TextHit[]): TextHit[] {
+    const mark = textIndex.mark();
+    const seen = new Set(hits.map((hit) => hit.seq));
+    const pending = likeHits(terms, (pattern) => statements.searchLikePending.all(sessionId, mark, pattern));
+    return [...hits, ...pending.filter((hit) => !seen.has(hit.seq))].slice(0, limit);
+  }
+
+  function searchWithLike(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
+    return likeHits(terms, (pattern) => statements.searchLike.all(sessionId, pattern)).slice(0, limit);
   }
 
   return {
