@@ -1,6 +1,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { InvalidInputError } from '../errors.js';
+import { unrecoverableGaps } from '../gaps.js';
 import type { ImportFormat } from '../importers/events.js';
 import { whereOf } from '../importers/message-check.js';
 import { readEvents } from '../importers/registry.js';
@@ -241,7 +242,16 @@ export function printReplay(outcome: ReplayOutcome, print: (line: string) => voi
   const byKind = new Map<string, number>();
   for (const handle of session.handleIndex()) byKind.set(handle.kind, (byKind.get(handle.kind) ?? 0) + 1);
   print(`handle index: ${[...byKind].map(([kind, count]) => `${kind} ${count}`).join(', ') || 'empty'}`);
-  print(`gaps: ${session.gaps().length}`);
+  const gaps = session.gaps();
+  const unrecoverable = unrecoverableGaps(gaps).length;
+  const recoverable = gaps.length - unrecoverable;
+  // A lossy record whose originals are all stored loses nothing recall cannot give back: it is not a gap to report.
+  print(
+    `gaps: ${unrecoverable}` +
+      (recoverable > 0
+        ? ` (and ${recoverable} lossy record(s) whose originals are stored: recall reads them verbatim)`
+        : ''),
+  );
   if (outcome.skipped > 0) print(`skipped ${outcome.skipped} invalid lines`);
   if (outcome.resumedAt > 0) print(`resumed after ${outcome.resumedAt} messages already in the session`);
 }

@@ -30,6 +30,17 @@ beforeAll(async () => {
 });
 
 describe('context-ledger replay', () => {
+  it("reports no gap for Claude Code's own lossy compaction when its originals are stored", async () => {
+    const fixture = join(process.cwd(), 'test/importers/fixtures/claude-code-session.jsonl');
+    const result = await cli(['replay', fixture, '--store', 'memory:', '--max-tokens', '4000']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^gaps: 0 \(and 1 lossy record\(s\) whose originals are stored/m);
+    const json = JSON.parse((await cli(['replay', fixture, '--store', 'memory:', '--json'])).stdout) as {
+      gaps: { originalsStored: boolean }[];
+    };
+    expect(json.gaps.map((gap) => gap.originalsStored)).toEqual([true]);
+  });
+
   it('prints exactly the documented JSON shape', async () => {
     const result = await cli([
       'replay',
