@@ -36,7 +36,10 @@ export interface RankWeights {
   readonly carried: number;
   /** Penalty (negative): every mention is inside tool results. */
   readonly toolOnly: number;
-  /** Penalty (negative), on top of `toolOnly`: every mention is inside a bulky tool result (a file dump, a long log). */
+  /**
+   * Penalty (negative), on top of `toolOnly`: every mention is inside a bulky tool result (a file dump, a long log). A
+   * spec (`specified`) is bulky because it lists what the work must do, so its names are not penalised as a dump's.
+   */
   readonly dumpOnly: number;
   /** Penalty (negative): it stays visible verbatim in the window anyway (a recent user, assistant or tool-call turn). */
   readonly visibleInWindow: number;
@@ -337,7 +340,7 @@ export function handleFeatures(
       specified: tally?.specified ?? false,
       carried,
       toolOnly: tally === undefined ? role === 'tool' : !tally.nonTool && role === 'tool',
-      dumpOnly: tally !== undefined && !tally.nonBulky && role === 'tool',
+      dumpOnly: tally !== undefined && !tally.nonBulky && !tally.specified && role === 'tool',
       visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && visible(handle.text),
       noise: looksLikeNoise(handle),
     });

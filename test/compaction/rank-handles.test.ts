@@ -149,6 +149,9 @@ describe('rankHandles', () => {
     const dump0 = ranked.find((entry) => entry.handle.text === 'lib/app/other_module.ex');
     expect(spec0?.features.specified).toBe(true);
     expect(dump0?.features.specified).toBe(false);
+    // Both results are bulky: the dump's names are dump-only, the spec's are not (its bulk is its requirements).
+    expect(dump0?.features.dumpOnly).toBe(true);
+    expect(spec0?.features.dumpOnly).toBe(false);
     const without = rankHandles(paths, sameSeq, { ...DEFAULT_RANK_WEIGHTS, specified: 0 });
     const gain = (spec0?.score ?? 0) - (without.find((entry) => entry.handle === spec0?.handle)?.score ?? 0);
     expect(gain).toBeCloseTo(DEFAULT_RANK_WEIGHTS.specified, 5);

@@ -61,7 +61,8 @@ export interface HookContextOptions {
  * - `specified` scaled with recency (8 = 4 × 2): a task spec fetched long before the compaction
  *   (its recency is low) is still what the current task is about.
  * `specified` was set by that rule, not fitted: only 258c7280 holds such a spec (0.76 → 0.79 there, 4d5611e5 and
- * the SWE-agent halves within ±0.008).
+ * the SWE-agent halves within ±0.008). A spec's names are not penalised as a dump's either (`dumpOnly`, in
+ * `rankHandles`): the spec's file list then fits the budget (258c7280 0.79 → 0.84, the held-out SWE-agent half −0.003).
  * Chosen on session 258c7280 and the even SWE-agent trajectories; 4d5611e5 and the odd ones were
  * held out (`npm run bench hook-context` reports every part).
  */
