@@ -7,7 +7,8 @@
  */
 import type { LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
-import type { RankSpan } from './rank-handles.js';
+import type { EvidenceTallies, RankSpan } from './rank-handles.js';
+import { SlidingTally } from './sliding-tally.js';
 
 /** How far back (in seqs before the region) the ranking reads the session's handle occurrences. */
 export const HISTORY_LOOKBACK_SEQS = 1000;
@@ -111,6 +112,8 @@ function bySeq(handles: readonly Handle[], fromSeq: number, toSeq: number): Hand
 export class RankHistory {
   private readonly handleRows = new SeqStretch<readonly Handle[]>();
   private readonly spans = new SeqStretch<HistoryOccurrence>();
+  /** The ranking's tallies of the last compaction's lookback and region, moved forward with the next one. */
+  private sliding: SlidingTally | undefined;
 
   constructor(
     private readonly store: LedgerStore,
@@ -148,6 +151,28 @@ export class RankHistory {
       if (occurrences.length === toSeq - fromSeq + 1) this.spans.put(fromSeq, occurrences);
     }
     return { occurrences, handles: await this.handles(fromSeq, toSeq) };
+  }
+
+  /**
+   * The ranking's tallies of the handle rows of a region (the originals about to be compacted, gapless) and its
+   * lookback — what `tallyOccurrences` would count over them — kept from one compaction to the next. Call after
+   * `before(regionFrom)` and `handles(region)`; undefined when those rows are not all held, or when the tallies must
+   * be counted over all rows at once (see `SlidingTally`).
+   */
+  tallies(region: readonly SpanOccurrence[], bulkyTokens: number): EvidenceTallies | undefined {
+    const first = region[0];
+    const last = region[region.length - 1];
+    if (first === undefined || last === undefined || last.seq - first.seq !== region.length - 1) return undefined;
+    const fromSeq = lookbackRange(first.seq, this.lookback)?.fromSeq ?? first.seq;
+    if (this.sliding?.bulkyTokens !== bulkyTokens) this.sliding = new SlidingTally(bulkyTokens);
+    const moved = this.sliding.moveTo(fromSeq, last.seq, (seq) => {
+      const rows = this.handleRows.get(seq, seq)?.[0];
+      const occurrence = seq >= first.seq ? region[seq - first.seq] : this.spans.get(seq, seq)?.[0];
+      if (rows === undefined || occurrence === undefined) return undefined;
+      const span = seq >= first.seq ? rankSpanOf(occurrence as SpanOccurrence) : (occurrence as HistoryOccurrence).span;
+      return { spanId: occurrence.spanId, span, rows };
+    });
+    return moved ? this.sliding.tallies() : undefined;
   }
 
   /** A region was compacted: hold its spans for the ranking of later compactions, and forget what falls out of reach. */
