@@ -112,6 +112,8 @@ function bySeq(handles: readonly Handle[], fromSeq: number, toSeq: number): Hand
 export class RankHistory {
   private readonly handleRows = new SeqStretch<readonly Handle[]>();
   private readonly spans = new SeqStretch<HistoryOccurrence>();
+  /** The last `before` answer (a refill plan and the compaction after it ask for the same lookback; rows are immutable). */
+  private lastBefore: { readonly regionFrom: number; readonly range: RankHistoryRange } | undefined;
   /** The ranking's tallies of the last compaction's lookback and region, moved forward with the next one. */
   private sliding: SlidingTally | undefined;
 
@@ -140,6 +142,7 @@ export class RankHistory {
 
   /** The occurrences and handle rows of the lookback range before a region starting at `regionFrom`. */
   async before(regionFrom: number): Promise<RankHistoryRange> {
+    if (this.lastBefore?.regionFrom === regionFrom) return this.lastBefore.range;
     const range = lookbackRange(regionFrom, this.lookback);
     if (!range) return { occurrences: [], handles: [] };
     const { fromSeq, toSeq } = range;
@@ -150,7 +153,9 @@ export class RankHistory {
       // A session's occurrences are gapless; a short read (not expected) is used as it is, not held.
       if (occurrences.length === toSeq - fromSeq + 1) this.spans.put(fromSeq, occurrences);
     }
-    return { occurrences, handles: await this.handles(fromSeq, toSeq) };
+    const answer = { occurrences, handles: await this.handles(fromSeq, toSeq) };
+    this.lastBefore = { regionFrom, range: answer };
+    return answer;
   }
 
   /**

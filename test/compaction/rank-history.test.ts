@@ -114,6 +114,17 @@ describe('RankHistory', () => {
     );
   });
 
+  it('answers a refill plan and the compaction after it with the same lookback, built once', async () => {
+    const { store } = await appended([SEED_OPENING, ...fillerTurns(30)]);
+    const history = new RankHistory(store, 'history', 20);
+    const first = await history.before(25);
+    expect(await history.before(25)).toBe(first);
+    expect(first).toEqual(await fromStore(store, 25, 20));
+    const next = await history.before(27);
+    expect(next).not.toBe(first);
+    expect(next).toEqual(await fromStore(store, 27, 20));
+  });
+
   it('lets a long session compact without re-reading the lookback from the store', async () => {
     const inner = createMemoryStore();
     const counted = countingStore(inner);
