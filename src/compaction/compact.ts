@@ -212,7 +212,9 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const carriedIdentities = new Set(carried.map(handleIdentity));
   // Handles of the recent history that this compaction does not carry are already in the
   // checkpoint chain; they compete for the window again, but never need spilling again.
-  const returning = mergeHandles(before.handles).filter((handle) => !carriedIdentities.has(handleIdentity(handle)));
+  const returning = (await history.distinctBefore(first.seq)).filter(
+    (handle) => !carriedIdentities.has(handleIdentity(handle)),
+  );
   const candidates = [...carried, ...returning];
   // Kept by the session across compactions when the evidence is exactly the lookback and the region.
   const bulkyTokens = (input.rankWeights ?? DEFAULT_RANK_WEIGHTS).bulkyResultTokens;

@@ -5,6 +5,7 @@
  * the part of each compacted span the ranking looks at. Memory is bounded by the window plus the
  * lookback, not by the session: `forget` drops what no later compaction can ask for.
  */
+import { mergeHandles } from '../handles/handle-sets.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
 import type { EvidenceTallies, RankSpan } from './rank-handles.js';
@@ -113,7 +114,8 @@ export class RankHistory {
   private readonly handleRows = new SeqStretch<readonly Handle[]>();
   private readonly spans = new SeqStretch<HistoryOccurrence>();
   /** The last `before` answer (a refill plan and the compaction after it ask for the same lookback; rows are immutable). */
-  private lastBefore: { readonly regionFrom: number; readonly range: RankHistoryRange } | undefined;
+  private lastBefore:
+    { readonly regionFrom: number; readonly range: RankHistoryRange; distinct?: readonly Handle[] } | undefined;
   /** The ranking's tallies of the last compaction's lookback and region, moved forward with the next one. */
   private sliding: SlidingTally | undefined;
 
@@ -178,6 +180,18 @@ export class RankHistory {
       return { spanId: occurrence.spanId, span, rows };
     });
     return moved ? this.sliding.tallies() : undefined;
+  }
+
+  /**
+   * The handles of the lookback before `regionFrom`, each identity once (`mergeHandles`: its earliest occurrence),
+   * oldest first: the spilled handles a compaction there lets compete for the index again.
+   */
+  async distinctBefore(regionFrom: number): Promise<readonly Handle[]> {
+    const { handles } = await this.before(regionFrom);
+    const last = this.lastBefore;
+    if (last?.regionFrom !== regionFrom) return mergeHandles(handles);
+    last.distinct ??= mergeHandles(handles);
+    return last.distinct;
   }
 
   /** A region was compacted: hold its spans for the ranking of later compactions, and forget what falls out of reach. */
