@@ -9,6 +9,7 @@ import { mergeHandles } from '../handles/handle-sets.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
 import type { EvidenceTallies, RankSpan } from './rank-handles.js';
+import { DistinctStretch } from './distinct-stretch.js';
 import { SlidingTally } from './sliding-tally.js';
 
 /** How far back (in seqs before the region) the ranking reads the session's handle occurrences. */
@@ -114,8 +115,9 @@ export class RankHistory {
   private readonly handleRows = new SeqStretch<readonly Handle[]>();
   private readonly spans = new SeqStretch<HistoryOccurrence>();
   /** The last `before` answer (a refill plan and the compaction after it ask for the same lookback; rows are immutable). */
-  private lastBefore:
-    { readonly regionFrom: number; readonly range: RankHistoryRange; distinct?: readonly Handle[] } | undefined;
+  private lastBefore: { readonly regionFrom: number; readonly range: RankHistoryRange } | undefined;
+  /** The lookback's handles, each identity once, moved forward with each compaction. */
+  private readonly distinct = new DistinctStretch();
   /** The ranking's tallies of the last compaction's lookback and region, moved forward with the next one. */
   private sliding: SlidingTally | undefined;
 
@@ -188,10 +190,10 @@ export class RankHistory {
    */
   async distinctBefore(regionFrom: number): Promise<readonly Handle[]> {
     const { handles } = await this.before(regionFrom);
-    const last = this.lastBefore;
-    if (last?.regionFrom !== regionFrom) return mergeHandles(handles);
-    last.distinct ??= mergeHandles(handles);
-    return last.distinct;
+    const range = lookbackRange(regionFrom, this.lookback);
+    if (!range) return [];
+    const moved = this.distinct.moveTo(range.fromSeq, range.toSeq, (seq) => this.handleRows.get(seq, seq)?.[0]);
+    return moved ? this.distinct.handles() : mergeHandles(handles);
   }
 
   /** A region was compacted: hold its spans for the ranking of later compactions, and forget what falls out of reach. */
