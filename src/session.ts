@@ -354,7 +354,8 @@ export class LedgerSession {
       costs: this.originalCosts(),
       regionHandles,
       carriedHandles: active?.handles ?? [],
-      returningHandles: (await this.history.before(first.seq)).handles,
+      // Each identity once: the plan sums what each returning identity costs.
+      returningHandles: await this.history.distinctBefore(first.seq),
       fixedTokens: this.frameEstimate(),
       summaryTokens: active?.type === 'summary' ? active.summaryTokens + SUMMARY_GROWTH_TOKENS : undefined,
       config: this.config,

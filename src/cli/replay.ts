@@ -20,7 +20,7 @@ import { replayJson } from './summary-json.js';
  * Summary and external records a replayed session holds in memory (the rest stay in the store): a long
  * transcript's replay holds what the window needs, not every compaction's record.
  */
-export const REPLAY_HELD_RECORDS = 64;
+export const REPLAY_HELD_RECORDS = 8;
 
 /** Options of `context-ledger replay`. */
 export interface ReplayOptions {

@@ -7,9 +7,9 @@ import type { TokenCounter } from '../token-counter.js';
 import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurrence, WindowConfig } from '../types.js';
 import { checkCarriedHandles, fitHandleBudget } from './guards.js';
 import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
-import { rankHandles } from './rank-handles.js';
+import { DEFAULT_RANK_WEIGHTS, rankHandles } from './rank-handles.js';
 import type { RankWeights } from './rank-handles.js';
-import type { RankEvidence, RankSpan } from './rank-handles.js';
+import type { EvidenceTallies, RankEvidence, RankSpan } from './rank-handles.js';
 import { RankHistory } from './rank-history.js';
 import type { RankHistoryRange } from './rank-history.js';
 import { recordId } from './record-id.js';
@@ -142,6 +142,7 @@ function rankEvidence(
   regionHandles: readonly Handle[],
   ancestorHandles: readonly Handle[],
   history: RankHistoryRange,
+  tallies: EvidenceTallies | undefined,
 ): RankEvidence {
   const spans = new Map<string, RankSpan>();
   for (const occurrence of history.occurrences) spans.set(occurrence.spanId, occurrence.span);
@@ -157,6 +158,7 @@ function rankEvidence(
     fromSeq: history.occurrences[0]?.seq ?? input.region[0]?.seq ?? 0,
     toSeq: input.region[input.region.length - 1]?.seq ?? 0,
     visibleText: visible.length > 0 ? visible.join('\n') : undefined,
+    tallies,
   };
 }
 
@@ -210,9 +212,14 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const carriedIdentities = new Set(carried.map(handleIdentity));
   // Handles of the recent history that this compaction does not carry are already in the
   // checkpoint chain; they compete for the window again, but never need spilling again.
-  const returning = mergeHandles(before.handles).filter((handle) => !carriedIdentities.has(handleIdentity(handle)));
+  const returning = (await history.distinctBefore(first.seq)).filter(
+    (handle) => !carriedIdentities.has(handleIdentity(handle)),
+  );
   const candidates = [...carried, ...returning];
-  const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, before);
+  // Kept by the session across compactions when the evidence is exactly the lookback and the region.
+  const bulkyTokens = (input.rankWeights ?? DEFAULT_RANK_WEIGHTS).bulkyResultTokens;
+  const tallies = fromAncestor.handles.length === 0 ? history.tallies(region, bulkyTokens) : undefined;
+  const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, before, tallies);
   const ranked = rankHandles(candidates, evidence, input.rankWeights).map((entry) => entry.handle);
   const fit = fitHandleBudget(
     candidates,

@@ -113,7 +113,8 @@ function placeHandles(
     if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
     if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
-    if (copies === undefined) keptTexts.add(handle.text);
+    // Only a placement that checks containment reads the kept texts.
+    if (containment && copies === undefined) keptTexts.add(handle.text);
   }
   return { kept, used };
 }

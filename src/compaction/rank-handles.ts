@@ -165,6 +165,8 @@ export interface RankEvidence {
   readonly toSeq: number;
   /** Text that stays visible verbatim in the window after this compaction (recent non-tool-result turns). */
   readonly visibleText?: string | undefined;
+  /** The tallies of `occurrences`, when already kept (a session's `RankHistory`): then they are not tallied again. */
+  readonly tallies?: EvidenceTallies | undefined;
 }
 
 /** The features of one handle, each in the unit its weight expects. */
@@ -205,8 +207,10 @@ export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   return !/[A-Za-z0-9]/.test(text);
 }
 
-interface Tally {
-  spans: Set<string>;
+/** What the evidence says of one handle identity (see `tallyOccurrences`). */
+export interface Tally {
+  /** Distinct (seq, span) pairs that mention it. */
+  spans: number;
   lastSeq: number;
   agentUsed: boolean;
   toolCall: boolean;
@@ -217,49 +221,81 @@ interface Tally {
   nonBulky: boolean;
 }
 
+/** Tallies of every handle identity of an evidence, computed elsewhere (incrementally) for one bulky threshold. */
+export interface EvidenceTallies {
+  readonly bulkyTokens: number;
+  readonly byIdentity: ReadonlyMap<string, Tally>;
+}
+
 /** Quoted constraints a tool result must state to count as a spec (`specified`). */
-const SPEC_REQUIREMENTS = 2;
+export const SPEC_REQUIREMENTS = 2;
+
+/** Whether an occurrence is a requirement its span states (a span stating `SPEC_REQUIREMENTS` of them is a spec). */
+export function isRequirement(occurrence: Pick<Handle, 'kind' | 'role'>): boolean {
+  return occurrence.kind === 'constraint' && occurrence.role === 'tool';
+}
+
+/** A tally of no occurrence. */
+export function emptyTally(): Tally {
+  return {
+    spans: 0,
+    lastSeq: -1,
+    agentUsed: false,
+    toolCall: false,
+    userSaid: false,
+    commandRun: false,
+    specified: false,
+    nonTool: false,
+    nonBulky: false,
+  };
+}
+
+/**
+ * Mark what one occurrence says on its identity's tally (its span when known, whether that span is a spec); the
+ * span count and `lastSeq` are the caller's.
+ */
+export function markOccurrence(
+  tally: Tally,
+  occurrence: Handle,
+  span: RankSpan | undefined,
+  spec: boolean,
+  bulkyTokens: number,
+): void {
+  const kind = span?.kind;
+  if (occurrence.role === 'user' || occurrence.role === 'system') tally.userSaid = true;
+  if (occurrence.role === 'assistant') tally.agentUsed = true;
+  if (kind === 'tool-call') {
+    tally.toolCall = true;
+    if (span !== undefined && spanCommand(span)?.includes(occurrence.text)) tally.commandRun = true;
+  }
+  if (occurrence.kind !== 'constraint' && spec) tally.specified = true;
+  if (occurrence.role !== 'tool') tally.nonTool = true;
+  if (occurrence.role !== 'tool' || (span !== undefined && span.tokens < bulkyTokens)) tally.nonBulky = true;
+}
 
 function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<string, Tally> {
   const tallies = new Map<string, Tally>();
-  const commands = new Map<string, string | undefined>();
   // A spec states several requirements; one incidental "must not" in a file dump does not make it one.
   const requirements = new Map<string, number>();
   for (const occurrence of evidence.occurrences)
-    if (occurrence.kind === 'constraint' && occurrence.role === 'tool')
-      requirements.set(occurrence.spanId, (requirements.get(occurrence.spanId) ?? 0) + 1);
+    if (isRequirement(occurrence)) requirements.set(occurrence.spanId, (requirements.get(occurrence.spanId) ?? 0) + 1);
   const specs = new Set([...requirements].filter(([, count]) => count >= SPEC_REQUIREMENTS).map(([spanId]) => spanId));
+  const counted = new Set<string>();
   for (const occurrence of evidence.occurrences) {
     const identity = handleIdentity(occurrence);
     let tally = tallies.get(identity);
     if (!tally) {
-      tally = {
-        spans: new Set(),
-        lastSeq: -1,
-        agentUsed: false,
-        toolCall: false,
-        userSaid: false,
-        commandRun: false,
-        specified: false,
-        nonTool: false,
-        nonBulky: false,
-      };
+      tally = emptyTally();
       tallies.set(identity, tally);
     }
-    tally.spans.add(`${occurrence.seq}:${occurrence.spanId}`);
+    const spanKey = `${identity}\u0000${occurrence.seq}:${occurrence.spanId}`;
+    if (!counted.has(spanKey)) {
+      counted.add(spanKey);
+      tally.spans++;
+    }
     tally.lastSeq = Math.max(tally.lastSeq, occurrence.seq);
     const span = evidence.spans.get(occurrence.spanId);
-    const kind = span?.kind;
-    if (occurrence.role === 'user' || occurrence.role === 'system') tally.userSaid = true;
-    if (occurrence.role === 'assistant') tally.agentUsed = true;
-    if (kind === 'tool-call') {
-      tally.toolCall = true;
-      if (!commands.has(occurrence.spanId)) commands.set(occurrence.spanId, span ? spanCommand(span) : undefined);
-      if (commands.get(occurrence.spanId)?.includes(occurrence.text)) tally.commandRun = true;
-    }
-    if (occurrence.kind !== 'constraint' && specs.has(occurrence.spanId)) tally.specified = true;
-    if (occurrence.role !== 'tool') tally.nonTool = true;
-    if (occurrence.role !== 'tool' || (span !== undefined && span.tokens < bulkyTokens)) tally.nonBulky = true;
+    markOccurrence(tally, occurrence, span, specs.has(occurrence.spanId), bulkyTokens);
   }
   return tallies;
 }
@@ -318,7 +354,11 @@ export function handleFeatures(
   evidence: RankEvidence,
   weights: RankWeights = DEFAULT_RANK_WEIGHTS,
 ): Map<Handle, HandleFeatures> {
-  const tallies = tallyOccurrences(evidence, weights.bulkyResultTokens);
+  const given = evidence.tallies;
+  const tallies =
+    given?.bulkyTokens === weights.bulkyResultTokens
+      ? given.byIdentity
+      : tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = changedTexts(evidence);
   const visible = includedIn(evidence.visibleText);
   const features = new Map<Handle, HandleFeatures>();
@@ -329,7 +369,7 @@ export function handleFeatures(
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
     const role = handle.role;
     features.set(handle, {
-      mentions: Math.log2(1 + (tally?.spans.size ?? 0) + (carried ? 1 : 0)),
+      mentions: Math.log2(1 + (tally?.spans ?? 0) + (carried ? 1 : 0)),
       recency:
         lastSeq < 0 ? 0 : 2 ** (-Math.max(0, evidence.toSeq - lastSeq) / Math.max(1, weights.recencyHalfLifeSeqs)),
       agentUsed: (tally?.agentUsed ?? false) || role === 'assistant',

@@ -5,9 +5,12 @@
  * the part of each compacted span the ranking looks at. Memory is bounded by the window plus the
  * lookback, not by the session: `forget` drops what no later compaction can ask for.
  */
+import { mergeHandles } from '../handles/handle-sets.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
-import type { RankSpan } from './rank-handles.js';
+import type { EvidenceTallies, RankSpan } from './rank-handles.js';
+import { DistinctStretch } from './distinct-stretch.js';
+import { SlidingTally } from './sliding-tally.js';
 
 /** How far back (in seqs before the region) the ranking reads the session's handle occurrences. */
 export const HISTORY_LOOKBACK_SEQS = 1000;
@@ -111,6 +114,12 @@ function bySeq(handles: readonly Handle[], fromSeq: number, toSeq: number): Hand
 export class RankHistory {
   private readonly handleRows = new SeqStretch<readonly Handle[]>();
   private readonly spans = new SeqStretch<HistoryOccurrence>();
+  /** The last `before` answer (a refill plan and the compaction after it ask for the same lookback; rows are immutable). */
+  private lastBefore: { readonly regionFrom: number; readonly range: RankHistoryRange } | undefined;
+  /** The lookback's handles, each identity once, moved forward with each compaction. */
+  private readonly distinct = new DistinctStretch();
+  /** The ranking's tallies of the last compaction's lookback and region, moved forward with the next one. */
+  private sliding: SlidingTally | undefined;
 
   constructor(
     private readonly store: LedgerStore,
@@ -137,6 +146,7 @@ export class RankHistory {
 
   /** The occurrences and handle rows of the lookback range before a region starting at `regionFrom`. */
   async before(regionFrom: number): Promise<RankHistoryRange> {
+    if (this.lastBefore?.regionFrom === regionFrom) return this.lastBefore.range;
     const range = lookbackRange(regionFrom, this.lookback);
     if (!range) return { occurrences: [], handles: [] };
     const { fromSeq, toSeq } = range;
@@ -147,7 +157,43 @@ export class RankHistory {
       // A session's occurrences are gapless; a short read (not expected) is used as it is, not held.
       if (occurrences.length === toSeq - fromSeq + 1) this.spans.put(fromSeq, occurrences);
     }
-    return { occurrences, handles: await this.handles(fromSeq, toSeq) };
+    const answer = { occurrences, handles: await this.handles(fromSeq, toSeq) };
+    this.lastBefore = { regionFrom, range: answer };
+    return answer;
+  }
+
+  /**
+   * The ranking's tallies of the handle rows of a region (the originals about to be compacted, gapless) and its
+   * lookback — what `tallyOccurrences` would count over them — kept from one compaction to the next. Call after
+   * `before(regionFrom)` and `handles(region)`; undefined when those rows are not all held, or when the tallies must
+   * be counted over all rows at once (see `SlidingTally`).
+   */
+  tallies(region: readonly SpanOccurrence[], bulkyTokens: number): EvidenceTallies | undefined {
+    const first = region[0];
+    const last = region[region.length - 1];
+    if (first === undefined || last === undefined || last.seq - first.seq !== region.length - 1) return undefined;
+    const fromSeq = lookbackRange(first.seq, this.lookback)?.fromSeq ?? first.seq;
+    if (this.sliding?.bulkyTokens !== bulkyTokens) this.sliding = new SlidingTally(bulkyTokens);
+    const moved = this.sliding.moveTo(fromSeq, last.seq, (seq) => {
+      const rows = this.handleRows.get(seq, seq)?.[0];
+      const occurrence = seq >= first.seq ? region[seq - first.seq] : this.spans.get(seq, seq)?.[0];
+      if (rows === undefined || occurrence === undefined) return undefined;
+      const span = seq >= first.seq ? rankSpanOf(occurrence as SpanOccurrence) : (occurrence as HistoryOccurrence).span;
+      return { spanId: occurrence.spanId, span, rows };
+    });
+    return moved ? this.sliding.tallies() : undefined;
+  }
+
+  /**
+   * The handles of the lookback before `regionFrom`, each identity once (`mergeHandles`: its earliest occurrence),
+   * oldest first: the spilled handles a compaction there lets compete for the index again.
+   */
+  async distinctBefore(regionFrom: number): Promise<readonly Handle[]> {
+    const { handles } = await this.before(regionFrom);
+    const range = lookbackRange(regionFrom, this.lookback);
+    if (!range) return [];
+    const moved = this.distinct.moveTo(range.fromSeq, range.toSeq, (seq) => this.handleRows.get(seq, seq)?.[0]);
+    return moved ? this.distinct.handles() : mergeHandles(handles);
   }
 
   /** A region was compacted: hold its spans for the ranking of later compactions, and forget what falls out of reach. */

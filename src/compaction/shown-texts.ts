@@ -1,7 +1,4 @@
-import { containsAtBoundary, onBoundaries } from './near-duplicates.js';
-
-/** Joins the texts; a character no handle text is expected to hold (when one does, the texts are searched one by one). */
-const SEPARATOR = '\u0000';
+import { containsAtBoundary } from './near-duplicates.js';
 
 /** A text at least this long keeps its 4-character pieces in a set of its own, remembered across lists. */
 const LONG_TEXT = 256;
@@ -24,16 +21,17 @@ function gramsOf(text: string): ReadonlySet<string> {
 /**
  * A growing list of texts (the summary, the handles kept so far) asked many times whether a
  * needle is inside one of them on word boundaries: the same answer as `containsAtBoundary` on
- * each text, from one search of the joined texts instead of one per text. A match that is a
- * whole text is not inside it (`containsAtBoundary` needs a longer text).
+ * each text, searching only the texts that hold the needle's first and last 4 characters (a
+ * text holding the needle holds both). A match that is a whole text is not inside it
+ * (`containsAtBoundary` needs a longer text).
  */
 export class ShownTexts {
+  /** The short texts. */
   private readonly texts: string[] = [];
-  private joined = '';
-  private separated = true;
-  /** Every 4 characters of every text: a needle whose first or last 4 are not among them is in none. */
-  private readonly grams = new Set<string>();
-  /** The same pieces of the long texts, a set per text. */
+  /** Each 4 characters of a short text: the indexes (into `texts`, ascending, once each) of the texts holding them. */
+  private readonly holders = new Map<string, number[]>();
+  /** The long texts, and their pieces (a set per text). */
+  private readonly longTexts: string[] = [];
   private readonly longGrams: ReadonlySet<string>[] = [];
 
   constructor(texts: readonly string[] = []) {
@@ -42,29 +40,35 @@ export class ShownTexts {
 
   /** Add a text. */
   add(text: string): void {
-    if (text.includes(SEPARATOR)) this.separated = false;
-    this.joined = this.texts.length === 0 ? text : this.joined + SEPARATOR + text;
+    if (text.length >= LONG_TEXT) {
+      this.longTexts.push(text);
+      this.longGrams.push(gramsOf(text));
+      return;
+    }
+    const index = this.texts.length;
     this.texts.push(text);
-    if (text.length >= LONG_TEXT) this.longGrams.push(gramsOf(text));
-    else for (let at = 0; at + 4 <= text.length; at++) this.grams.add(text.slice(at, at + 4));
-  }
-
-  private hasGram(gram: string): boolean {
-    return this.grams.has(gram) || this.longGrams.some((grams) => grams.has(gram));
+    for (let at = 0; at + 4 <= text.length; at++) {
+      const gram = text.slice(at, at + 4);
+      const list = this.holders.get(gram);
+      if (list === undefined) this.holders.set(gram, [index]);
+      else if (list[list.length - 1] !== index) list.push(index);
+    }
   }
 
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
   contain(needle: string): boolean {
-    if (needle.length < 4 || !this.hasGram(needle.slice(0, 4)) || !this.hasGram(needle.slice(-4))) return false;
-    if (!this.separated || needle.includes(SEPARATOR))
-      return this.texts.some((text) => containsAtBoundary(text, needle));
-    const joined = this.joined;
-    for (let at = joined.indexOf(needle); at >= 0; at = joined.indexOf(needle, at + 1)) {
-      const before = at === 0 ? SEPARATOR : (joined[at - 1] as string);
-      const after = joined[at + needle.length] ?? SEPARATOR;
-      if (before === SEPARATOR && after === SEPARATOR) continue;
-      if (onBoundaries(needle, before === SEPARATOR ? '' : before, after === SEPARATOR ? '' : after)) return true;
-    }
+    if (needle.length < 4) return false;
+    const head = needle.slice(0, 4);
+    const tail = needle.slice(-4);
+    for (const [index, grams] of this.longGrams.entries())
+      if (grams.has(head) && grams.has(tail) && containsAtBoundary(this.longTexts[index] as string, needle))
+        return true;
+    const first = this.holders.get(head);
+    const last = this.holders.get(tail);
+    if (first === undefined || last === undefined) return false;
+    // A text holding the needle is in both lists: searching the texts of the shorter one is enough.
+    for (const index of first.length <= last.length ? first : last)
+      if (containsAtBoundary(this.texts[index] as string, needle)) return true;
     return false;
   }
 }

@@ -7,6 +7,7 @@ import {
   lookbackRange,
   rankSpanOf,
 } from '../../src/compaction/rank-history.js';
+import { mergeHandles } from '../../src/handles/handle-sets.js';
 import type { TranscriptMessage } from '../../src/messages.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
@@ -112,6 +113,20 @@ describe('RankHistory', () => {
       ),
       { numRuns: 40, seed: 13 },
     );
+  });
+
+  it('answers a refill plan and the compaction after it with the same lookback, built once', async () => {
+    const { store } = await appended([SEED_OPENING, ...fillerTurns(30)]);
+    const history = new RankHistory(store, 'history', 20);
+    const first = await history.before(25);
+    expect(await history.before(25)).toBe(first);
+    expect(first).toEqual(await fromStore(store, 25, 20));
+    const distinct = await history.distinctBefore(25);
+    expect(distinct).toEqual(mergeHandles(first.handles));
+    expect(await history.distinctBefore(25)).toBe(distinct);
+    const next = await history.before(27);
+    expect(next).not.toBe(first);
+    expect(next).toEqual(await fromStore(store, 27, 20));
   });
 
   it('lets a long session compact without re-reading the lookback from the store', async () => {
