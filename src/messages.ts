@@ -170,6 +170,8 @@ export function chunkText(
 ): TextChunk[] {
   const out: TextChunk[] = [];
   const count = counter.slices?.(text) ?? ((start: number, end: number) => counter.count(text.slice(start, end)));
-  chunkRange(text, 0, text.length, maxTokens, count, cutCheck(protect), out);
+  // The protected ranges are sorted only when the text turns out to need a cut.
+  let cuts: CutCheck | undefined;
+  chunkRange(text, 0, text.length, maxTokens, count, (cut) => (cuts ??= cutCheck(protect))(cut), out);
   return out;
 }
