@@ -79,7 +79,10 @@ function assignHandles(handles: readonly ExtractedHandle[], chunks: readonly Tex
     while (index < chunks.length - 1 && (chunks[index + 1]?.start ?? Infinity) <= handle.start) index++;
     const chunk = chunks[index];
     if (chunk === undefined || handle.end > chunk.start + chunk.text.length) continue;
-    byChunk[index]?.push({ ...handle, start: handle.start - chunk.start, end: handle.end - chunk.start });
+    const { kind, text, key, start, end } = handle;
+    byChunk[index]?.push(
+      chunk.start === 0 ? handle : { kind, text, key, start: start - chunk.start, end: end - chunk.start },
+    );
   }
   return byChunk;
 }
@@ -116,11 +119,17 @@ function sourceEntries(
       toolName: source.toolName,
       tokens: chunk.tokens,
     });
-    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map((handle) => ({
-      ...handle,
-      spanId: span.id,
-      role: source.role,
-      tokens: handleTokenCount(handle.text, counter, known),
+    const spanId = span.id;
+    const { role } = source;
+    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map(({ kind, text, key, start, end }) => ({
+      kind,
+      text,
+      key,
+      start,
+      end,
+      spanId,
+      role,
+      tokens: handleTokenCount(text, counter, known),
     }));
     const length = Buffer.byteLength(chunk.text, 'utf8') + 1;
     out.push({
