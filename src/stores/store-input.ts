@@ -332,8 +332,12 @@ export function buildHandle(handle: Omit<Handle, 'seq'>, seq: number): Handle {
   });
 }
 
-/** Handles of one entry in store order: by start, ties in the order given. */
+/** Handles of one entry in store order: by start, ties in the order given (a copy; already ordered, as extracted, it is not sorted). */
 export function orderEntryHandles<H extends { readonly start: number }>(handles: readonly H[]): H[] {
+  let ordered = true;
+  for (let index = 1; index < handles.length && ordered; index += 1)
+    ordered = (handles[index - 1] as H).start <= (handles[index] as H).start;
+  if (ordered) return handles.slice();
   return handles
     .map((handle, position) => ({ handle, position }))
     .sort((a, b) => a.handle.start - b.handle.start || a.position - b.position)
