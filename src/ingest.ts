@@ -14,6 +14,7 @@ import { createSpan } from './span.js';
 import type { AppendEntry } from './stores/store.js';
 import type { TokenCounter } from './token-counter.js';
 import type { ExtractedHandle, Handle, Role, SourceKind } from './types.js';
+import { COUNT_CACHE_ENTRIES } from './window.js';
 
 /** Options of {@link messageToEntries}. */
 export interface IngestOptions {
@@ -25,8 +26,9 @@ export interface IngestOptions {
   readonly byteStart: number;
   /**
    * Token counts of handle texts already counted with `counter`, shared by the messages of one
-   * append so a handle text repeated across them is counted once (the counter is a pure function
-   * of the text, so the counts stay exact). Without it, each message keeps its own.
+   * append or of a whole session so a handle text repeated across them is counted once (the counter
+   * is a pure function of the text, so the counts stay exact; the map is cleared when it reaches
+   * `COUNT_CACHE_ENTRIES`). Without it, each message keeps its own.
    */
   readonly handleTokens?: Map<string, number> | undefined;
 }
@@ -77,16 +79,20 @@ function assignHandles(handles: readonly ExtractedHandle[], chunks: readonly Tex
     while (index < chunks.length - 1 && (chunks[index + 1]?.start ?? Infinity) <= handle.start) index++;
     const chunk = chunks[index];
     if (chunk === undefined || handle.end > chunk.start + chunk.text.length) continue;
-    byChunk[index]?.push({ ...handle, start: handle.start - chunk.start, end: handle.end - chunk.start });
+    const { kind, text, key, start, end } = handle;
+    byChunk[index]?.push(
+      chunk.start === 0 ? handle : { kind, text, key, start: start - chunk.start, end: end - chunk.start },
+    );
   }
   return byChunk;
 }
 
-/** The token count of a handle text, counted once per distinct text (`known` remembers it). */
+/** The token count of a handle text, counted once per distinct text (`known` remembers it, bounded). */
 function handleTokenCount(text: string, counter: TokenCounter, known: Map<string, number>): number {
   let tokens = known.get(text);
   if (tokens === undefined) {
     tokens = counter.count(text);
+    if (known.size >= COUNT_CACHE_ENTRIES) known.clear();
     known.set(text, tokens);
   }
   return tokens;
@@ -113,11 +119,17 @@ function sourceEntries(
       toolName: source.toolName,
       tokens: chunk.tokens,
     });
-    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map((handle) => ({
-      ...handle,
-      spanId: span.id,
-      role: source.role,
-      tokens: handleTokenCount(handle.text, counter, known),
+    const spanId = span.id;
+    const { role } = source;
+    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map(({ kind, text, key, start, end }) => ({
+      kind,
+      text,
+      key,
+      start,
+      end,
+      spanId,
+      role,
+      tokens: handleTokenCount(text, counter, known),
     }));
     const length = Buffer.byteLength(chunk.text, 'utf8') + 1;
     out.push({

@@ -1,6 +1,6 @@
 import { InvalidInputError } from './errors.js';
 import { isWellFormedText } from './span.js';
-import type { TokenCounter } from './token-counter.js';
+import type { SliceCounter, TokenCounter } from './token-counter.js';
 import type { Role } from './types.js';
 
 /** A tool call made by the assistant. */
@@ -136,12 +136,12 @@ function chunkRange(
   from: number,
   to: number,
   maxTokens: number,
-  counter: TokenCounter,
+  count: SliceCounter,
   cuts: CutCheck,
   out: TextChunk[],
 ): void {
   const piece = text.slice(from, to);
-  const tokens = counter.count(piece);
+  const tokens = count(from, to);
   if (tokens <= maxTokens || to - from <= 1) {
     out.push({ text: piece, tokens, start: from });
     return;
@@ -152,7 +152,7 @@ function chunkRange(
   while (start < to) {
     let end = Math.min(to, start + target);
     if (end < to) end = cutPoint(text, start, end, to, cuts);
-    chunkRange(text, start, end, maxTokens, counter, cuts, out);
+    chunkRange(text, start, end, maxTokens, count, cuts, out);
     start = end;
   }
 }
@@ -169,6 +169,9 @@ export function chunkText(
   protect: readonly ProtectedRange[] = [],
 ): TextChunk[] {
   const out: TextChunk[] = [];
-  chunkRange(text, 0, text.length, maxTokens, counter, cutCheck(protect), out);
+  const count = counter.slices?.(text) ?? ((start: number, end: number) => counter.count(text.slice(start, end)));
+  // The protected ranges are sorted only when the text turns out to need a cut.
+  let cuts: CutCheck | undefined;
+  chunkRange(text, 0, text.length, maxTokens, count, (cut) => (cuts ??= cutCheck(protect))(cut), out);
   return out;
 }

@@ -88,6 +88,8 @@ export class LedgerSession {
   private byteEnd: number;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly costCache = new Map<string, number>();
+  /** Token counts of handle texts this session appended, so a handle repeated in a later turn is not recounted. */
+  private readonly handleTokens = new Map<string, number>();
   /** Handle rows of the window and of the ranking's lookback, and the compacted spans the ranking reads. */
   private readonly history: RankHistory;
   /** Tokens of the window without originals, for the record count it was computed at (see `compactIfDue`). */
@@ -165,7 +167,7 @@ export class LedgerSession {
       const { counter, store } = this.dependencies;
       const entries: AppendEntry[] = [];
       let byte = this.byteEnd;
-      const handleTokens = new Map<string, number>();
+      const { handleTokens } = this;
       messages.forEach((message, index) => {
         validateMessage(message, `session ${this.id}, message ${index} of this append`);
         const ingested = messageToEntries(message, {

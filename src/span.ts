@@ -68,9 +68,18 @@ export function isSpanIdPrefix(query: string): boolean {
   return new RegExp(`^sha256:[0-9a-f]{${MIN_SPAN_ID_PREFIX_HEX},63}$`).test(query);
 }
 
-/** The content address of a span: `sha256:<hex>` of its `cl-span-v2` canonical bytes. */
+/**
+ * The content address of a span: `sha256:<hex>` of its `cl-span-v2` canonical bytes
+ * ({@link canonicalSpanBytes}), fed to the hash field by field instead of built as one buffer
+ * (no copy of the text's UTF-8 bytes; a span id is computed at every append and its store check).
+ */
 export function spanId(input: SpanContent): string {
-  return sha256Id(canonicalSpanBytes(input));
+  const hash = createHash('sha256').update(`${SPAN_CANONICAL_VERSION}\n`, 'utf8');
+  for (const value of [input.kind, input.toolName ?? undefined, input.toolCallId ?? undefined, input.text]) {
+    if (value === undefined) hash.update(ABSENT);
+    else hash.update(`${Buffer.byteLength(value, 'utf8')}:`, 'utf8').update(value, 'utf8');
+  }
+  return 'sha256:' + hash.digest('hex');
 }
 
 /** True when the span's id is the `cl-span-v2` hash of its content (what every append requires). */

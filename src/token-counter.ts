@@ -1,4 +1,7 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200kTokens } from './o200k-count.js';
+import { o200kSliceCounter } from './o200k-slice-counter.js';
+
+export { COUNT_PIECE_CAP, COUNT_PIECE_TARGET, countingPieces, countO200kTokens } from './o200k-count.js';
 
 /** Counts tokens. Pluggable; the default uses o200k_base. */
 export interface TokenCounter {
@@ -6,93 +9,19 @@ export interface TokenCounter {
   readonly name: string;
   /** Number of tokens in `text`. */
   count(text: string): number;
+  /**
+   * Optional: a counter of slices of one text, returning exactly `count(text.slice(start, end))` for every
+   * range, faster when work is shared between ranges (chunking counts a large text, then its chunks).
+   */
+  slices?(text: string): SliceCounter;
 }
 
-/** Pieces are cut near this many UTF-16 units, at a pre-token boundary. */
-export const COUNT_PIECE_TARGET = 1_000;
-/** Longest piece: a run with no pre-token boundary this long is cut here (the only inexact case). */
-export const COUNT_PIECE_CAP = 2_000;
-
-/** Special-token strings such as `<|endoftext|>` in a transcript are counted as the plain text they are. */
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-/** True for the UTF-16 units JavaScript's `\s` matches (the o200k pre-tokenizer's whitespace). */
-function isWhitespace(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
-/**
- * True when o200k's pre-tokenizer always has a token boundary before `index`, so counting the
- * two sides apart gives the same total: a space or tab right after a non-whitespace character
- * (no pre-token runs from non-whitespace into a space or tab), or a non-whitespace character
- * other than `/` right after a line feed (only a punctuation token runs on through `[\r\n/]*`).
- */
-function isPreTokenBoundary(text: string, index: number): boolean {
-  const previous = text.charCodeAt(index - 1);
-  const next = text.charCodeAt(index);
-  if (next === 32 || next === 9) return !isWhitespace(previous);
-  return previous === 10 && !isWhitespace(next) && next !== 47;
-}
-
-/** Where the piece starting at `start` ends: the last boundary by the target, else the first by the cap, else the cap. */
-function pieceEnd(text: string, start: number): number {
-  const target = start + COUNT_PIECE_TARGET;
-  for (let index = target; index > start; index -= 1) if (isPreTokenBoundary(text, index)) return index;
-  const cap = Math.min(text.length, start + COUNT_PIECE_CAP);
-  for (let index = target + 1; index < cap; index += 1) if (isPreTokenBoundary(text, index)) return index;
-  const high = text.charCodeAt(cap - 1);
-  return high >= 0xd800 && high <= 0xdbff ? cap - 1 : cap; // never between the halves of a surrogate pair
-}
-
-/**
- * Splits `text` into the pieces `countO200kTokens` counts one by one: each at most
- * `COUNT_PIECE_CAP` units, cut at pre-token boundaries where there is one. Deterministic.
- */
-export function countingPieces(text: string): string[] {
-  const pieces: string[] = [];
-  let start = 0;
-  while (text.length - start > COUNT_PIECE_TARGET) {
-    const end = pieceEnd(text, start);
-    pieces.push(text.slice(start, end));
-    start = end;
-  }
-  if (start < text.length) pieces.push(text.slice(start));
-  return pieces;
-}
-
-/**
- * o200k_base token count in linear time. gpt-tokenizer's byte-pair merge is quadratic in the
- * length of one pre-token (10 KB of `x` takes 0.17 s, 120 KB blocks for about 18 s), so the text
- * is counted in pieces of about 1,000 characters cut at pre-token boundaries. Pre-tokens never
- * span such a boundary, so the sum equals `countTokens(text)` exactly for ordinary text
- * (anything with a space, tab or line break at least every 2,000 characters). Only a run of
- * more than 2,000 characters without one — one character repeated, a long base64 blob — is cut
- * inside a pre-token; each such cut can shift the count by a token or two (a token per 2,000
- * characters: 0 % on runs of letters, +8 % on runs of spaces, which o200k packs ~128 to a token;
- * `bench/token-count.ts` measures it). Special-token strings count as plain text.
- */
-export function countO200kTokens(text: string): number {
-  if (text.length <= COUNT_PIECE_TARGET) return text.length === 0 ? 0 : countTokens(text, PLAIN_TEXT);
-  let total = 0;
-  for (const piece of countingPieces(text)) total += countTokens(piece, PLAIN_TEXT);
-  return total;
-}
+/** Counts the tokens of `text.slice(start, end)` of the text it was made for. */
+export type SliceCounter = (start: number, end: number) => number;
 
 /** The default counter: OpenAI's o200k_base encoding via gpt-tokenizer, in linear time (see `countO200kTokens`). */
 export function createO200kCounter(): TokenCounter {
-  return { name: 'o200k_base', count: countO200kTokens };
+  return { name: 'o200k_base', count: countO200kTokens, slices: o200kSliceCounter };
 }
 
 /** A fast approximate counter (about 4 characters per token); useful for huge benchmarks. */

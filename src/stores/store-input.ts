@@ -109,8 +109,11 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
           index,
         });
       }
-      checkCount('handle.start', handle.start, { sessionId, index, handle: handle.text });
-      checkCount('handle.end', handle.end, { sessionId, index, handle: handle.text });
+      // The error contexts are built only for a handle that fails (a large turn carries hundreds).
+      if (!isCount(handle.start) || !isCount(handle.end)) {
+        checkCount('handle.start', handle.start, { sessionId, index, handle: handle.text });
+        checkCount('handle.end', handle.end, { sessionId, index, handle: handle.text });
+      }
       if (handle.spanId !== span.id || span.text.slice(handle.start, handle.end) !== handle.text) {
         throw new InvalidInputError(
           `${where}: handle ${JSON.stringify(handle.text)} at [${handle.start}, ${handle.end}) ` +
@@ -119,7 +122,8 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
           { sessionId, index, spanId: span.id, handle: handle.text },
         );
       }
-      checkCount('handle.tokens', handle.tokens, { sessionId, index, handle: handle.text });
+      if (!isCount(handle.tokens))
+        checkCount('handle.tokens', handle.tokens, { sessionId, index, handle: handle.text });
     }
   });
 }
@@ -328,8 +332,12 @@ export function buildHandle(handle: Omit<Handle, 'seq'>, seq: number): Handle {
   });
 }
 
-/** Handles of one entry in store order: by start, ties in the order given. */
+/** Handles of one entry in store order: by start, ties in the order given (a copy; already ordered, as extracted, it is not sorted). */
 export function orderEntryHandles<H extends { readonly start: number }>(handles: readonly H[]): H[] {
+  let ordered = true;
+  for (let index = 1; index < handles.length && ordered; index += 1)
+    ordered = (handles[index - 1] as H).start <= (handles[index] as H).start;
+  if (ordered) return handles.slice();
   return handles
     .map((handle, position) => ({ handle, position }))
     .sort((a, b) => a.handle.start - b.handle.start || a.position - b.position)

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { messageToEntries } from '../../src/ingest.js';
+import { createLedger } from '../../src/ledger.js';
+import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
+import { COUNT_CACHE_ENTRIES } from '../../src/window.js';
 import { createO200kCounter } from '../../src/token-counter.js';
 import type { TokenCounter } from '../../src/token-counter.js';
 
@@ -44,6 +47,36 @@ describe('handle token counts', () => {
     expect(second.entries[0]?.handles.map((handle) => handle.tokens)).toEqual(
       first.entries[0]?.handles.map((handle) => handle.tokens),
     );
+    expect(handleTokens.get('src/app/main.ts')).toBe(createO200kCounter().count('src/app/main.ts'));
+  });
+});
+
+describe('handle token counts of a session', () => {
+  it('are counted once across appends, and stay exact', async () => {
+    const { counter, counted } = recordingCounter();
+    const store = createMemoryStore();
+    const session = await createLedger({ store, tokenCounter: counter }).session('s', {});
+    await session.append({ role: 'user', content: text });
+    const before = counted.length;
+    await session.append({ role: 'assistant', content: `${text} Also see docs/README.md.` });
+    const again = counted.slice(before);
+    expect(again).not.toContain('src/app/main.ts');
+    expect(again).toContain('docs/README.md');
+    const exact = createO200kCounter();
+    const handles = await store.handles('s');
+    expect(handles.length).toBeGreaterThan(6);
+    for (const handle of handles) expect(handle.tokens).toBe(exact.count(handle.text));
+  });
+
+  it('are forgotten when the shared map is full, so it stays bounded', () => {
+    const handleTokens = new Map<string, number>();
+    for (let index = 0; index < COUNT_CACHE_ENTRIES; index++) handleTokens.set(`filler-${index}`, 1);
+    messageToEntries(
+      { role: 'user', content: text },
+      { maxSpanTokens: 2000, counter: createO200kCounter(), byteStart: 0, handleTokens },
+    );
+    expect(handleTokens.size).toBeLessThan(COUNT_CACHE_ENTRIES);
+    expect(handleTokens.has('filler-0')).toBe(false);
     expect(handleTokens.get('src/app/main.ts')).toBe(createO200kCounter().count('src/app/main.ts'));
   });
 });
