@@ -22,6 +22,7 @@ import { openConnection, type PostgresStoreOptions } from './connection.js';
 import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
 import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
 import { createPendingListCleaner } from './pending-list-cleaner.js';
+import { statementNames } from './statement-names.js';
 import {
   buildQueries,
   toHandle,
@@ -118,6 +119,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw error;
   }
   const sql = buildQueries(schema, migration.trigramSchema);
+  const names = statementNames({ ...sql, similarity: undefined });
   const cleaner = migration.trigramSchema === undefined ? undefined : createPendingListCleaner(pool, schema);
   let closed = false;
 
@@ -133,7 +135,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         { location, operation },
       );
     try {
-      return (await pool.query<R>(text, values)).rows;
+      return (await pool.query<R>({ name: names.get(text), text, values })).rows;
     } catch (error) {
       // A read on a connection the server dropped while idle is safe to send once more.
       if (retry && isConnectionError(error)) return run<R>(operation, text, values, false);
