@@ -15,7 +15,10 @@ import type { LedgerStore } from '../../src/stores/store.js';
 /** A store under test. */
 export interface RecallBackend {
   readonly name: 'sqlite' | 'postgres';
+  /** The store (a new one after `reopen`). */
   readonly store: LedgerStore;
+  /** Closes the store (SQLite: its free-text index catches up, the WAL is checkpointed) and opens it again. */
+  reopen(): Promise<void>;
   /** Opens the second connection (after the fill); `raw` and `plan` need it. */
   connectRaw(): Promise<void>;
   /** The store's own SQL for the handles of `key`, on the second connection. */
@@ -29,12 +32,18 @@ export interface RecallBackend {
 /** A SQLite store on a new file in `directory`. */
 export function openSqliteBackend(directory: string, spans: number): RecallBackend {
   const path = join(directory, `recall-${spans}.db`);
-  const store = createSqliteStore({ path });
+  let store = createSqliteStore({ path });
   let db: Database.Database | undefined;
   let lookup: ReturnType<typeof prepareStatements>['handlesByKey'] | undefined;
   return {
     name: 'sqlite',
-    store,
+    get store() {
+      return store;
+    },
+    async reopen() {
+      await store.close();
+      store = createSqliteStore({ path });
+    },
     connectRaw() {
       db = new Database(path, { readonly: true });
       lookup = prepareStatements(db).handlesByKey;
@@ -61,11 +70,17 @@ export async function openPostgresBackend(connectionString: string, spans: numbe
   const admin = new pg.Client({ connectionString });
   await admin.connect();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  const store = await createPostgresStore({ connectionString, schema });
+  let store = await createPostgresStore({ connectionString, schema });
   const sql = buildQueries(schema, undefined).handlesByKey;
   return {
     name: 'postgres',
-    store,
+    get store() {
+      return store;
+    },
+    async reopen() {
+      await store.close();
+      store = await createPostgresStore({ connectionString, schema });
+    },
     connectRaw: () => Promise.resolve(),
     raw: (sessionId, key) => admin.query({ name: 'raw-handles-by-key', text: sql, values: [sessionId, key] }),
     async plan(sessionId, key) {
