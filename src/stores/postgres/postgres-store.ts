@@ -293,7 +293,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (sessionId.includes(NUL) || usable.length === 0) return [];
       const operation = `read spans of session ${sessionId}`;
       const { keys, plain } = await rowKeys(sessionId, usable, operation);
-      const rows = await read<SpanRow>(operation, sql.spansOfSession, [sessionId, keys, plain]);
+      const rows =
+        keys.length === 1
+          ? await read<SpanRow>(operation, sql.spanOfSession, [sessionId, keys[0], plain[0]])
+          : await read<SpanRow>(operation, sql.spansOfSession, [sessionId, keys, plain]);
       return rows.map(toSpan);
     },
 
