@@ -152,6 +152,13 @@ export async function runRecallLatencyBench(context: BenchContext): Promise<Benc
       postgres.length === 0
         ? 'PostgreSQL not measured: set CONTEXT_LEDGER_PG_URL (e.g. postgres://postgres@127.0.0.1:5432/test).'
         : 'PostgreSQL: a fresh schema per size on the URL in CONTEXT_LEDGER_PG_URL, dropped after.',
+      'What a recall of a handle does (profiled): the query normalised under every handle kind (one key here), one' +
+        ' handles-by-key query, one span query for the spans found, and a SHA-256 check of each span; no records are read.' +
+        ' The raw lookup is the first query alone, so recall / raw is about two queries plus hashing over one: the <= 2' +
+        ' targets would need one query for both (a store interface change). Fixed on this path: SQLite read the session' +
+        " row again for every span read (now once per store); PostgreSQL sent each statement's text to be parsed and" +
+        ' planned on every call (now named, prepared once per connection) and re-planned the array span query on every' +
+        ' call (one id now reads through a scalar statement whose generic plan is kept).',
       `Plans @${label}: ${plans.join(' | ')}`,
     ],
     tables: [
