@@ -54,6 +54,17 @@ describePostgres('PostgreSQL prepared statements', () => {
     await store.close();
   });
 
+  it('prepares nothing with preparedStatements: false', async () => {
+    const pool = onePool();
+    const store = await createPostgresStore({ pool, schema: schema(), preparedStatements: false });
+    await store.openSession('s1');
+    await store.append('s1', 0, sampleEntries());
+    expect(await store.findHandles('s1', 'eu-west-2b')).toHaveLength(mentions());
+    expect(await store.spans('s1', [sampleEntries()[0]!.span.id])).toHaveLength(1);
+    expect(await prepared(pool)).toEqual([]);
+    await store.close();
+  });
+
   it('gives stores of two schemas on one connection their own statements', async () => {
     const pool = onePool();
     const one = await createPostgresStore({ pool, schema: schema() });

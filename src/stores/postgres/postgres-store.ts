@@ -119,7 +119,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw error;
   }
   const sql = buildQueries(schema, migration.trigramSchema);
-  const names = statementNames({ ...sql, similarity: undefined });
+  const names =
+    options.preparedStatements === false
+      ? new Map<string, string>()
+      : statementNames({ ...sql, similarity: undefined });
   const cleaner = migration.trigramSchema === undefined ? undefined : createPendingListCleaner(pool, schema);
   let closed = false;
 
