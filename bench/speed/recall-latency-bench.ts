@@ -17,6 +17,8 @@ import { requestId, syntheticEntries } from './synthetic-spans.js';
 import { percentile, timeMs } from './timing.js';
 
 const QUERIES = 2000;
+/** Untimed recalls per session before the timed ones (keys next to the timed ones, never one of them). */
+const WARM_UP = 200;
 const FILL_BATCH = 10_000;
 const SMALL = 10_000;
 const SESSION = 'recall';
@@ -67,6 +69,13 @@ async function measurePair(
       reopenSeconds.push((performance.now() - started) / 1000);
     }
     for (const backend of backends) await backend.connectRaw();
+    for (let query = 0; query < WARM_UP; query++) {
+      for (const [index, backend] of backends.entries()) {
+        const key = requestId(Math.floor((query * (sizes[index] ?? 0)) / QUERIES) + 1);
+        await recall({ store: backend.store, sessionId: SESSION, records: [] }, key);
+        await backend.raw(SESSION, key);
+      }
+    }
     const recallTimes: number[][] = sizes.map(() => []);
     const rawTimes: number[][] = sizes.map(() => []);
     for (let query = 0; query < QUERIES; query++) {
@@ -143,7 +152,9 @@ export async function runRecallLatencyBench(context: BenchContext): Promise<Benc
       `${QUERIES} recalls per session of unique request-id handles spread over it (one raw lookup of the same key after each);` +
         ' each recall checked verified. Times in ms. p99 is the 20th slowest of 2000.',
       'Both sessions of a store are filled first, then timed query by query in turn (the small one first on even queries,' +
-        ' the large one on odd), so machine noise (other processes on the 2 cores, GC) falls on both sizes alike. No warm-up.',
+        ' the large one on odd), so machine noise (other processes on the 2 cores, GC) falls on both sizes alike.',
+      `Warm-up, the same for both sizes: ${WARM_UP} untimed recalls and raw lookups per session first (keys next to the` +
+        " timed ones), so the code's one-time compilation lands on neither size's timings.",
       'After its fill each store is closed and opened again (reopen s), as a later process finds the session: SQLite indexes' +
         ' the free text the fill deferred and checkpoints the WAL on close, so neither runs behind the timed recalls.',
       `Fill: store.append of ${FILL_BATCH.toLocaleString('en')}-span batches (4 handles per span), timed from the first append to the last.`,
