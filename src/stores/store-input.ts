@@ -137,7 +137,22 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
  */
 export function spanRowKey(spanId: string, tenantId: string | undefined): string {
   if (tenantId === undefined) return spanId;
-  return `${spanId}~${createHash('sha256').update(`cl-tenant-v1\n${tenantId}`, 'utf8').digest('hex').slice(0, 32)}`;
+  return `${spanId}~${tenantDigest(tenantId)}`;
+}
+
+/** Tenants whose row-key digest is remembered (a process serves few; past this the memo starts over). */
+const TENANT_DIGESTS_KEPT = 1024;
+const tenantDigests = new Map<string, string>();
+
+/** The row-key digest of a tenant (hashed once per tenant, not once per span read or written). */
+function tenantDigest(tenantId: string): string {
+  let digest = tenantDigests.get(tenantId);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(`cl-tenant-v1\n${tenantId}`, 'utf8').digest('hex').slice(0, 32);
+    if (tenantDigests.size >= TENANT_DIGESTS_KEPT) tenantDigests.clear();
+    tenantDigests.set(tenantId, digest);
+  }
+  return digest;
 }
 
 /** The span id of a row key made by `spanRowKey`. */

@@ -10,6 +10,7 @@ import {
 } from '../../src/errors.js';
 import { migrateCommand } from '../../src/cli/migrate.js';
 import { openStore } from '../../src/cli/store-spec.js';
+import { createSpan } from '../../src/span.js';
 import { mapPostgresError } from '../../src/stores/postgres/driver-errors.js';
 import { SCHEMA_VERSION, createPostgresStore, migratePostgres } from '../../src/stores/postgres/index.js';
 import type { LedgerStore } from '../../src/stores/store.js';
@@ -143,6 +144,43 @@ describePostgres('PostgreSQL store', () => {
     expect(await store.nextSeq('s1')).toBe(1);
     expect(await store.getSession('s\u0000')).toBeUndefined();
     expect(await store.findHandles('s1', '\u0000')).toEqual([]);
+  });
+
+  it("reads a tenant session's spans stored under the bare id by older versions, one id or several, the row key first", async () => {
+    const name = schema();
+    const store = await open({ connectionString: PG_URL, schema: name });
+    await store.openSession('t1', { tenantId: 'acme' });
+    const older = [entry('user', 'written by an older version'), entry('assistant', 'also written before row keys')];
+    const client = await rawClient();
+    try {
+      for (const [seq, item] of older.entries()) {
+        await client.query(`INSERT INTO "${name}".spans (id, kind, text, tokens) VALUES ($1, $2, $3, 5)`, [
+          item.span.id,
+          item.span.kind,
+          item.span.text,
+        ]);
+        await client.query(
+          `INSERT INTO "${name}".occurrences (session_id, seq, span_id, role, byte_start, byte_end) VALUES ('t1', $1, $2, $3, 0, 1)`,
+          [seq, item.span.id, item.role],
+        );
+      }
+    } finally {
+      await client.end();
+    }
+    const [first, second] = older.map((item) => item.span);
+    const texts = async (ids: string[]) => (await store.spans('t1', ids)).map((span) => [span.text, span.tokens]);
+    expect(await texts([first!.id])).toEqual([[first!.text, 5]]);
+    expect(await texts([second!.id, first!.id])).toEqual([
+      [second!.text, 5],
+      [first!.text, 5],
+    ]);
+    // The same content appended today is stored under the tenant's row key: both rows are the session's, the row key wins.
+    await store.append('t1', 2, [{ ...older[0]!, span: createSpan({ kind: 'user', text: first!.text, tokens: 77 }) }]);
+    expect(await texts([first!.id])).toEqual([[first!.text, 77]]);
+    expect(await texts([second!.id, first!.id])).toEqual([
+      [second!.text, 5],
+      [first!.text, 77],
+    ]);
   });
 
   it('leaves a pool it was given open, and fails clearly once closed', async () => {

@@ -137,6 +137,21 @@ describe('SQLite store', () => {
       await second.close();
     });
 
+    it('reads the spans of a tenant session another connection opened after a first, empty read', async () => {
+      const reader = createSqliteStore({ path });
+      const [first] = sampleEntries();
+      if (first === undefined) throw new Error('no sample entry');
+      expect(await reader.spans('s1', [first.span.id])).toEqual([]);
+      expect(await reader.occurrencesOf('s1', first.span.id)).toEqual([]);
+      const writer = createSqliteStore({ path });
+      await writer.openSession('s1', { tenantId: 'acme' });
+      await writer.append('s1', 0, [first]);
+      expect((await reader.spans('s1', [first.span.id])).map((span) => span.text)).toEqual([first.span.text]);
+      expect((await reader.occurrencesOf('s1', first.span.id)).map((occurrence) => occurrence.seq)).toEqual([0]);
+      await writer.close();
+      await reader.close();
+    });
+
     it('keeps acknowledged appends when the writer never closes (as after a kill)', async () => {
       const abandoned = createSqliteStore({ path });
       await abandoned.openSession('s1');

@@ -21,6 +21,12 @@ export interface PostgresStoreOptions {
   readonly connectTimeoutMs?: number | undefined;
   /** Run pending migrations on open (default true); false only checks the schema version. */
   readonly migrate?: boolean | undefined;
+  /**
+   * Prepare the store's fixed statements once per connection (default true). Set false behind a
+   * pooler that cannot keep named prepared statements (PgBouncer in transaction mode before 1.21):
+   * every statement is then parsed and planned on each call, as an unnamed one.
+   */
+  readonly preparedStatements?: boolean | undefined;
 }
 
 /** Default of `PostgresStoreOptions.schema`. */

@@ -22,6 +22,7 @@ import { openConnection, type PostgresStoreOptions } from './connection.js';
 import { UNREACHABLE_ADVICE, isConnectionError, mapPostgresError } from './driver-errors.js';
 import { checkVersion, runMigrations, type MigrationResult } from './migrate.js';
 import { createPendingListCleaner } from './pending-list-cleaner.js';
+import { statementNames } from './statement-names.js';
 import {
   buildQueries,
   toHandle,
@@ -118,6 +119,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw error;
   }
   const sql = buildQueries(schema, migration.trigramSchema);
+  const names =
+    options.preparedStatements === false
+      ? new Map<string, string>()
+      : statementNames({ ...sql, similarity: undefined });
   const cleaner = migration.trigramSchema === undefined ? undefined : createPendingListCleaner(pool, schema);
   let closed = false;
 
@@ -133,7 +138,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         { location, operation },
       );
     try {
-      return (await pool.query<R>(text, values)).rows;
+      return (await pool.query<R>({ name: names.get(text), text, values })).rows;
     } catch (error) {
       // A read on a connection the server dropped while idle is safe to send once more.
       if (retry && isConnectionError(error)) return run<R>(operation, text, values, false);
@@ -291,7 +296,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (sessionId.includes(NUL) || usable.length === 0) return [];
       const operation = `read spans of session ${sessionId}`;
       const { keys, plain } = await rowKeys(sessionId, usable, operation);
-      const rows = await read<SpanRow>(operation, sql.spansOfSession, [sessionId, keys, plain]);
+      const rows =
+        keys.length === 1
+          ? await read<SpanRow>(operation, sql.spanOfSession, [sessionId, keys[0], plain[0]])
+          : await read<SpanRow>(operation, sql.spansOfSession, [sessionId, keys, plain]);
       return rows.map(toSpan);
     },
 

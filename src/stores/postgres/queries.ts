@@ -83,9 +83,18 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
       WHERE o.session_id = $1 AND o.seq BETWEEN $2 AND $3 ORDER BY o.seq`,
     occurrencesOfSpan: `SELECT ${OCCURRENCE_COLUMNS} FROM ${t('occurrences')} o JOIN ${t('spans')} s ON s.id = o.span_id
       WHERE o.session_id = $1 AND o.span_id = ANY($2::text[]) ORDER BY o.seq`,
-    spansOfSession: `SELECT DISTINCT ON (u.n) s.id, ${SPAN_COLUMNS} FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(id, plain, n)
-      JOIN ${t('spans')} s ON s.id IN (u.id, u.plain)
-      WHERE EXISTS (SELECT 1 FROM ${t('occurrences')} o WHERE o.session_id = $1 AND o.span_id = s.id) ORDER BY u.n`,
+    /** Spans by row key or bare id of older rows (the row key first), in the order asked. */
+    spansOfSession: `SELECT DISTINCT ON (u.n) s.id, ${SPAN_COLUMNS}
+      FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(id, plain, n) JOIN ${t('spans')} s ON s.id IN (u.id, u.plain)
+      WHERE EXISTS (SELECT 1 FROM ${t('occurrences')} o WHERE o.session_id = $1 AND o.span_id = s.id)
+      ORDER BY u.n, s.id = u.id DESC`,
+    /**
+     * One span, as `spansOfSession` finds it, with scalar parameters: PostgreSQL re-plans an array
+     * query on every call (its custom plan knows the array's length), a scalar one gets a generic plan once.
+     */
+    spanOfSession: `SELECT s.id, ${SPAN_COLUMNS} FROM ${t('spans')} s WHERE s.id IN ($2, $3)
+      AND EXISTS (SELECT 1 FROM ${t('occurrences')} o WHERE o.session_id = $1 AND o.span_id = s.id)
+      ORDER BY s.id = $2 DESC LIMIT 1`,
     handlesByKey: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND key = $2 ORDER BY seq, start, position`,
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
     writeRecord: `SELECT ${t('write_record')}($1, $2, $3, $4, $5, $6, $7::bytea[], $8::text[]) AS id`,

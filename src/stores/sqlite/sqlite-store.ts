@@ -111,9 +111,20 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     return row.tenant_id ?? undefined;
   }
 
+  /** Tenant of each session seen (sessions are append-only: a session's tenant never changes); undefined entry: no tenant. */
+  const tenants = new Map<string, string | undefined>();
+
+  /** The session's tenant (read once per session), undefined for no tenant or no such session. */
+  function tenantOf(sessionId: string): string | undefined {
+    if (tenants.has(sessionId)) return tenants.get(sessionId);
+    const row = statements.session.get(sessionId);
+    if (row) tenants.set(sessionId, row.tenant_id ?? undefined);
+    return row?.tenant_id ?? undefined;
+  }
+
   /** Row keys a span id of the session may be stored under: per tenant, and the bare id of older rows. */
   function rowKeys(sessionId: string, id: string): [string, string] {
-    return [spanRowKey(id, statements.session.get(sessionId)?.tenant_id ?? undefined), id];
+    return [spanRowKey(id, tenantOf(sessionId)), id];
   }
 
   /** The stored span for the entry (after a full comparison when the id exists), inserting it when new. */
