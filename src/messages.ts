@@ -1,4 +1,5 @@
 import { InvalidInputError } from './errors.js';
+import { firstIndexWhere } from './sorted-search.js';
 import { isWellFormedText } from './span.js';
 import type { SliceCounter, TokenCounter } from './token-counter.js';
 import type { Role } from './types.js';
@@ -99,13 +100,7 @@ function cutCheck(ranges: readonly ProtectedRange[]): CutCheck {
   let running = -1;
   for (const range of sorted) maxEnd.push((running = Math.max(running, range.end)));
   return (cut) => {
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((starts[middle] ?? 0) < cut) low = middle + 1;
-      else high = middle;
-    }
+    const low = firstIndexWhere(starts.length, (index) => (starts[index] ?? 0) >= cut);
     return low > 0 && (maxEnd[low - 1] ?? 0) > cut;
   };
 }

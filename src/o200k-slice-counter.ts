@@ -13,6 +13,7 @@
  * the only inexact case of the counter) is counted slice by slice as before.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { firstIndexWhere } from './sorted-search.js';
 import type { SliceCounter } from './token-counter.js';
 import { COUNT_PIECE_TARGET, countingPieces, countO200kTokens, isPreTokenBoundary, PLAIN_TEXT } from './o200k-count.js';
 
@@ -51,14 +52,7 @@ function pieceTable(text: string): PieceTable | undefined {
 
 /** Index of the first bound at or after `offset` (`bounds.length` when none). */
 function firstAtOrAfter(bounds: readonly number[], offset: number): number {
-  let low = 0;
-  let high = bounds.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((bounds[middle] ?? 0) < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return firstIndexWhere(bounds.length, (index) => (bounds[index] ?? 0) >= offset);
 }
 
 /** A {@link SliceCounter} for `text` that equals `countO200kTokens(text.slice(start, end))` on every range. */

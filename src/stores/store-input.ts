@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError, type LedgerError } from '../errors.js';
 import { expectedRecordId } from '../compaction/record-id.js';
+import { firstIndexWhere } from '../sorted-search.js';
 import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
 import type { AppendEntry } from './store.js';
@@ -284,14 +285,7 @@ export function sliceBySeq<T extends { readonly seq: number }>(sorted: readonly 
 
 /** The first index whose seq satisfies `test` (false then true along `sorted`), or the length when none does. */
 function firstIndex<T extends { readonly seq: number }>(sorted: readonly T[], test: (seq: number) => boolean): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (test((sorted[middle] as T).seq)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
+  return firstIndexWhere(sorted.length, (index) => test((sorted[index] as T).seq));
 }
 
 /** Freezes a value and everything reachable from it; returns it. */
