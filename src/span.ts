@@ -12,13 +12,17 @@ export interface SpanContent {
 /** Version tag of the canonical form written today. */
 export const SPAN_CANONICAL_VERSION = 'cl-span-v2';
 
-const ABSENT = Buffer.from('-', 'utf8');
-
-/** One field as `<UTF-8 byte length>:<bytes>`, or `-` when absent. */
-function field(value: string | undefined): Buffer[] {
-  if (value === undefined) return [ABSENT];
-  const bytes = Buffer.from(value, 'utf8');
-  return [Buffer.from(`${bytes.length}:`, 'utf8'), bytes];
+/**
+ * The canonical form as UTF-8 text pieces, in order: the version tag and a newline, then each field as
+ * `<UTF-8 byte length>:` and its text, or `-` when absent. The bytes and the id are both built from these.
+ */
+function canonicalPieces(input: SpanContent): string[] {
+  const pieces = [`${SPAN_CANONICAL_VERSION}\n`];
+  for (const value of [input.kind, input.toolName ?? undefined, input.toolCallId ?? undefined, input.text]) {
+    if (value === undefined) pieces.push('-');
+    else pieces.push(`${Buffer.byteLength(value, 'utf8')}:`, value);
+  }
+  return pieces;
 }
 
 /**
@@ -28,13 +32,7 @@ function field(value: string | undefined): Buffer[] {
  * absent tool name differs from an empty one.
  */
 export function canonicalSpanBytes(input: SpanContent): Buffer {
-  return Buffer.concat([
-    Buffer.from(`${SPAN_CANONICAL_VERSION}\n`, 'utf8'),
-    ...field(input.kind),
-    ...field(input.toolName ?? undefined),
-    ...field(input.toolCallId ?? undefined),
-    ...field(input.text),
-  ]);
+  return Buffer.concat(canonicalPieces(input).map((piece) => Buffer.from(piece, 'utf8')));
 }
 
 /**
@@ -74,11 +72,8 @@ export function isSpanIdPrefix(query: string): boolean {
  * (no copy of the text's UTF-8 bytes; a span id is computed at every append and its store check).
  */
 export function spanId(input: SpanContent): string {
-  const hash = createHash('sha256').update(`${SPAN_CANONICAL_VERSION}\n`, 'utf8');
-  for (const value of [input.kind, input.toolName ?? undefined, input.toolCallId ?? undefined, input.text]) {
-    if (value === undefined) hash.update(ABSENT);
-    else hash.update(`${Buffer.byteLength(value, 'utf8')}:`, 'utf8').update(value, 'utf8');
-  }
+  const hash = createHash('sha256');
+  for (const piece of canonicalPieces(input)) hash.update(piece, 'utf8');
   return 'sha256:' + hash.digest('hex');
 }
 
