@@ -7,7 +7,7 @@
  * value that opens a block (`content: %{`, `opts: [`) or repeats its key (`id: id`) is code.
  */
 import type { Candidate } from './candidate.js';
-import { isAlphanumericCode } from './char-classes.js';
+import { isAlphanumericCode, isLetterCode } from './char-classes.js';
 
 /** Longest quoted value an assignment may carry. */
 const MAX_QUOTED = 400;
@@ -91,28 +91,39 @@ function acceptsValue(key: string, quoted: boolean, equals: boolean, value: stri
   return value.split(/\s+/).length <= 2;
 }
 
-function isKeyPrefixCode(code: number): boolean {
-  return (
-    isAlphanumericCode(code) ||
-    code === 95 ||
-    code === 46 ||
-    code === 45 ||
-    code === 42 ||
-    code === 34 ||
-    code === 32 ||
-    code === 9
-  );
+function isBlankCode(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function isKeyCode(code: number): boolean {
+  return isAlphanumericCode(code) || code === 95 || code === 46 || code === 45;
 }
 
 /**
- * Whether the first character after the line's run of indentation, bullet, quote, key and blank
- * characters is a `:` or `=`: {@link CONFIG_LINE} cannot match otherwise, so it is skipped.
+ * Whether the line at `lineStart` has the shape {@link CONFIG_LINE} needs before its value: indentation, an optional
+ * `-`/`*` bullet and its blanks, a key (optionally in double quotes), blanks, then `:` and a blank, or blanks and `=`.
+ * The key is the longest run of key characters (a shorter one would have to be followed by a quote, a blank or a
+ * separator, which are no key characters), so this walk decides exactly what the regex decides, without it.
  */
 function reachesSeparator(text: string, lineStart: number): boolean {
   let index = lineStart;
-  while (isKeyPrefixCode(text.charCodeAt(index))) index++;
-  const code = text.charCodeAt(index);
-  return code === 58 || code === 61;
+  while (isBlankCode(text.charCodeAt(index))) index++;
+  let code = text.charCodeAt(index);
+  if (code === 45 || code === 42) {
+    if (!isBlankCode(text.charCodeAt(++index))) return false;
+    while (isBlankCode(text.charCodeAt(index))) index++;
+    code = text.charCodeAt(index);
+  }
+  const quoted = code === 34;
+  if (quoted) code = text.charCodeAt(++index);
+  if (!(isLetterCode(code) || code === 95)) return false;
+  while (isKeyCode(text.charCodeAt(++index)));
+  if (quoted && text.charCodeAt(index++) !== 34) return false;
+  const blanks = index;
+  while (isBlankCode(text.charCodeAt(index))) index++;
+  code = text.charCodeAt(index);
+  if (code === 58) return isBlankCode(text.charCodeAt(index + 1));
+  return code === 61 && index > blanks;
 }
 
 /** Matches the line starting at `lineStart` as a config-style `key: value` / `key = value` line. */
