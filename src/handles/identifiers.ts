@@ -174,10 +174,16 @@ export function matchCodeWord(start: number, end: number, token: string, out: Ca
 /**
  * Classifies the token `text.slice(start, end)` as an identifier (extending over a
  * directly following `()`), pushing candidates to `out`; returns whether it matched.
+ * A caller that holds the token and its {@link charClasses} already passes them.
  */
-export function matchIdentifier(text: string, start: number, end: number, out: Candidate[]): boolean {
-  const token = text.slice(start, end);
-  const classes = charClasses(token);
+export function matchIdentifier(
+  text: string,
+  start: number,
+  end: number,
+  out: Candidate[],
+  token = text.slice(start, end),
+  classes = charClasses(token),
+): boolean {
   const range = (classes & HAS_DOT) !== 0 && token.includes('..') ? HEX_RANGE.exec(token) : null;
   if (range !== null) {
     const first = range[1] ?? '';

@@ -85,9 +85,17 @@ function matchSelector(text: string, start: number, end: number, out: Candidate[
 }
 
 /** The last classifier: an identifier, or a hyphenated word the verbatim text quotes whole. */
-function identifierOrCodeWord(text: string, source: string, start: number, end: number, out: Candidate[]): void {
-  if (matchIdentifier(text, start, end, out)) return;
-  if (isQuotedWhole(source, start, end)) matchCodeWord(start, end, text.slice(start, end), out);
+function identifierOrCodeWord(
+  text: string,
+  source: string,
+  start: number,
+  end: number,
+  token: string,
+  classes: number,
+  out: Candidate[],
+): void {
+  if (matchIdentifier(text, start, end, out, token, classes)) return;
+  if (isQuotedWhole(source, start, end)) matchCodeWord(start, end, token, out);
 }
 
 function classify(
@@ -143,7 +151,7 @@ function classify(
     if (!SECTION_BEFORE.test(text.slice(Math.max(0, start - 12), start))) out.push({ kind: 'version', start, end });
     return;
   }
-  identifierOrCodeWord(text, source, start, end, out);
+  identifierOrCodeWord(text, source, start, end, token, classes, out);
 }
 
 function isNameStart(code: number): boolean {
