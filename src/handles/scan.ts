@@ -18,18 +18,17 @@ export const CALL = 8;
 const BOUNDARY = 16;
 const LOWER = 32;
 const UPPER = 64;
-const TABLE = new Uint8Array(128);
+/** Class of every UTF-16 code unit (64 KiB), so the scan never branches on non-ASCII or reads out of bounds. */
+const TABLE = new Uint8Array(0x10000);
 for (const char of ' \t\n\r\v\f`"\'()[]{}<>,;|') TABLE[char.charCodeAt(0)] = BOUNDARY;
 for (let code = 97; code <= 122; code++) TABLE[code] = LOWER;
 for (let code = 65; code <= 90; code++) TABLE[code] = UPPER;
 for (let code = 48; code <= 57; code++) TABLE[code] = DIGIT;
 for (const char of '_/\\@:=#~.-') TABLE[char.charCodeAt(0)] = SPECIAL;
-
-function nonAsciiClass(code: number): number {
-  if (code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0x3000 || code === 0xfeff) return BOUNDARY;
-  if ((code >= 0x2000 && code <= 0x200b) || (code >= 0x2018 && code <= 0x201f)) return BOUNDARY;
-  return 0;
-}
+for (const code of [0xa0, 0x2028, 0x2029, 0x3000, 0xfeff]) TABLE[code] = BOUNDARY;
+// En quad to zero-width space, and the curly quotes.
+for (let code = 0x2000; code <= 0x200b; code++) TABLE[code] = BOUNDARY;
+for (let code = 0x2018; code <= 0x201f; code++) TABLE[code] = BOUNDARY;
 
 /** Longest `${…}` placeholder a token may carry. */
 const MAX_TEMPLATE = 80;
@@ -57,7 +56,7 @@ export function scanTokens(text: string, visit: TokenVisitor): void {
   let upperRun = 0;
   for (let index = 0; index <= length; index++) {
     const code = index < length ? text.charCodeAt(index) : 32;
-    const kind = code < 128 ? (TABLE[code] ?? 0) : nonAsciiClass(code);
+    const kind = TABLE[code] ?? 0;
     if (kind === BOUNDARY) {
       if (code === 123 && start !== -1 && text.charCodeAt(index - 1) === 36) {
         const close = templateEnd(text, index);
