@@ -11,7 +11,6 @@ import type { HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
 import type { Candidate } from './candidate.js';
 
-const PHRASE_KINDS: ReadonlySet<HandleKind> = new Set<HandleKind>(['constraint', 'assignment', 'number', 'error']);
 const RANK = Object.fromEntries(HANDLE_KINDS.map((kind, index) => [kind, index])) as Readonly<
   Record<HandleKind, number>
 >;
@@ -41,58 +40,65 @@ function better(a: Candidate, b: Candidate): number {
   return b.end - b.start - (a.end - a.start) || rank(a.kind) - rank(b.kind) || a.start - b.start;
 }
 
-/** Keeps the longest non-overlapping candidates of one group (candidates sorted by start). */
-function exclusive(sorted: readonly Candidate[]): Candidate[] {
-  const kept: Candidate[] = [];
-  let cluster: Candidate[] = [];
-  let clusterEnd = -1;
-  const flush = (): void => {
-    if (cluster.length === 1) kept.push(...cluster);
-    else if (cluster.length > 1) {
-      const chosen: Candidate[] = [];
-      for (const candidate of [...cluster].sort(better)) {
-        if (chosen.every((other) => candidate.end <= other.start || candidate.start >= other.end))
-          chosen.push(candidate);
-      }
-      kept.push(...chosen);
-    }
-    cluster = [];
-  };
-  for (const candidate of sorted) {
-    if (candidate.start >= clusterEnd) {
-      flush();
-      clusterEnd = candidate.end;
-    } else clusterEnd = Math.max(clusterEnd, candidate.end);
-    cluster.push(candidate);
+/** Keeps the longest non-overlapping candidates of `sorted[from, to)`, an overlapping cluster, pushing them to `kept`. */
+function keepCluster(sorted: readonly Candidate[], from: number, to: number, kept: Candidate[]): void {
+  const only = sorted[from];
+  if (to - from === 1 && only !== undefined) {
+    kept.push(only);
+    return;
   }
-  flush();
+  const chosen: Candidate[] = [];
+  for (const candidate of sorted.slice(from, to).sort(better)) {
+    if (chosen.every((other) => candidate.end <= other.start || candidate.start >= other.end)) chosen.push(candidate);
+  }
+  for (const candidate of chosen) kept.push(candidate);
+}
+
+/** Keeps the longest non-overlapping candidates of one group (candidates sorted by start), appending them to `kept`. */
+function exclusive(sorted: readonly Candidate[], kept: Candidate[] = []): Candidate[] {
+  let from = 0;
+  let clusterEnd = -1;
+  for (let index = 0; index < sorted.length; index++) {
+    const candidate = sorted[index] as Candidate;
+    if (candidate.start >= clusterEnd) {
+      if (index > from) keepCluster(sorted, from, index, kept);
+      from = index;
+      clusterEnd = candidate.end;
+    } else if (candidate.end > clusterEnd) clusterEnd = candidate.end;
+  }
+  if (sorted.length > from) keepCluster(sorted, from, sorted.length, kept);
   return kept;
 }
 
 /** Resolves overlaps and returns candidates sorted by start, then `HANDLE_KINDS` order. */
 export function resolveCandidates(candidates: readonly Candidate[]): Candidate[] {
   const tokens: Candidate[] = [];
-  const phrases = new Map<HandleKind, Candidate[]>();
+  const assignments: Candidate[] = [];
+  const constraints: Candidate[] = [];
+  const errors: Candidate[] = [];
+  const numbers: Candidate[] = [];
   for (const candidate of candidates) {
     if (candidate.end <= candidate.start) continue;
-    if (!PHRASE_KINDS.has(candidate.kind)) tokens.push(candidate);
-    else {
-      const list = phrases.get(candidate.kind);
-      if (list === undefined) phrases.set(candidate.kind, [candidate]);
-      else list.push(candidate);
-    }
+    const kind = candidate.kind;
+    if (kind === 'assignment') assignments.push(candidate);
+    else if (kind === 'number') numbers.push(candidate);
+    else if (kind === 'constraint') constraints.push(candidate);
+    else if (kind === 'error') errors.push(candidate);
+    else tokens.push(candidate);
   }
   const kept = exclusive(tokens.sort(byStart));
-  const assignments = exclusive((phrases.get('assignment') ?? []).sort(byStart));
-  kept.push(...assignments);
-  for (const kind of ['constraint', 'error'] as const) kept.push(...exclusive((phrases.get(kind) ?? []).sort(byStart)));
+  const keptAssignments = exclusive(assignments.sort(byStart));
+  for (const assignment of keptAssignments) kept.push(assignment);
+  exclusive(constraints.sort(byStart), kept);
+  exclusive(errors.sort(byStart), kept);
   const containers = kept.filter((candidate) => CONTAINERS.has(candidate.kind));
   let inAssignment = 0;
   let inToken = 0;
-  for (const number of exclusive((phrases.get('number') ?? []).sort(byStart))) {
-    while (inAssignment < assignments.length && (assignments[inAssignment]?.end ?? 0) <= number.start) inAssignment++;
+  for (const number of exclusive(numbers.sort(byStart))) {
+    while (inAssignment < keptAssignments.length && (keptAssignments[inAssignment]?.end ?? 0) <= number.start)
+      inAssignment++;
     while (inToken < containers.length && (containers[inToken]?.end ?? 0) <= number.start) inToken++;
-    if (!covers(assignments[inAssignment], number) && !covers(containers[inToken], number)) kept.push(number);
+    if (!covers(keptAssignments[inAssignment], number) && !covers(containers[inToken], number)) kept.push(number);
   }
   return kept.sort((a, b) => a.start - b.start || rank(a.kind) - rank(b.kind) || a.end - b.end);
 }
