@@ -153,26 +153,35 @@ function jsonEscapeLength(text: string, at: number): number {
   return isControlLetter(next) ? 2 : 0;
 }
 
+/** Offset of the next escape start (`ESC`, C1 CSI or `\\`) at or after `from`, or -1. */
+function nextEscapeStart(text: string, from: number, raw: boolean): number {
+  if (!raw) return text.indexOf('\\', from);
+  ESCAPE_START.lastIndex = from;
+  return ESCAPE_START.test(text) ? ESCAPE_START.lastIndex - 1 : -1;
+}
+
 /** Terminal and JSON escapes, left to right (a `\\` is consumed whole, so `\\n` is not a newline escape). */
 function findEscapes(text: string, out: Masked[]): void {
   const mayHoldDrive = driveLookup(text);
-  ESCAPE_START.lastIndex = 0;
-  while (ESCAPE_START.test(text)) {
-    const at = ESCAPE_START.lastIndex - 1;
+  // Without raw control characters every escape starts at a backslash, which `indexOf` finds fastest.
+  const raw = text.includes('\u001b') || text.includes('\u009b');
+  for (let at = nextEscapeStart(text, 0, raw); at !== -1;) {
     const terminal = terminalEscapeAt(text, at);
     if (terminal > 0) {
       out.push({ start: at, end: at + terminal, fill: blank(terminal) });
-      ESCAPE_START.lastIndex = at + terminal;
+      at = nextEscapeStart(text, at + terminal, raw);
       continue;
     }
     const length = jsonEscapeLength(text, at);
-    if (length === 0) continue;
     // The control letter, when the escape is one: `\n`, or the `n` of a doubly escaped `\\n`.
     const last = text.charCodeAt(at + length - 1);
     const control = length === 3 || (length === 2 && isControlLetter(last));
-    if (control && mayHoldDrive(at) && inWindowsPath(text, at)) continue;
+    if (length === 0 || (control && mayHoldDrive(at) && inWindowsPath(text, at))) {
+      at = nextEscapeStart(text, at + 1, raw);
+      continue;
+    }
     out.push({ start: at, end: at + length, fill: control && last === 110 ? blank(length - 1) + '\n' : blank(length) });
-    ESCAPE_START.lastIndex = at + length;
+    at = nextEscapeStart(text, at + length, raw);
   }
 }
 
@@ -208,12 +217,18 @@ function findGutters(view: string, toolOutput: boolean, out: Masked[], lines: Se
   }
 }
 
+function isSorted(ranges: readonly Masked[]): boolean {
+  for (let index = 1; index < ranges.length; index++)
+    if ((ranges[index] as Masked).start < (ranges[index - 1] as Masked).start) return false;
+  return true;
+}
+
 /** Applies sorted, non-overlapping ranges to `text`, marking them in `mask`. */
 function apply(text: string, ranges: readonly Masked[], mask: Uint8Array): string {
   if (ranges.length === 0) return text;
   const parts: string[] = [];
   let last = 0;
-  for (const range of [...ranges].sort((a, b) => a.start - b.start)) {
+  for (const range of isSorted(ranges) ? ranges : [...ranges].sort((a, b) => a.start - b.start)) {
     if (range.start < last) continue;
     parts.push(text.slice(last, range.start), range.fill);
     mask.fill(1, range.start, range.end);
