@@ -28,6 +28,7 @@ import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
 import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
+import { beginClassification, markContextual, memoKey, remember, replay } from './token-memo.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
 import { isUrl } from './urls.js';
 import { isVersionToken, matchProductVersionAt } from './versions.js';
@@ -54,6 +55,7 @@ function isTrailing(code: number): boolean {
 /** Extends a URL over a balanced `(…)` group directly after it (`/wiki/Foo_(bar)`). */
 function urlEnd(text: string, end: number): number {
   if (text.charCodeAt(end) !== 40) return end;
+  markContextual();
   const group = URL_PARENS.exec(text.slice(end, end + 200));
   if (group === null) return end;
   let stop = end + group[0].length;
@@ -63,12 +65,14 @@ function urlEnd(text: string, end: number): number {
 
 /** Whether a `user@host` token is the target of an ssh-like command on the same line. */
 function isSshTarget(text: string, start: number): boolean {
+  markContextual();
   const before = text.slice(Math.max(0, start - 200), start);
   return SSH_BEFORE.test(before.slice(before.lastIndexOf('\n') + 1));
 }
 
 /** Pushes the hyphenated class names of a `.a-b.c-d` selector token (leading dot at `start`), when it is one. */
 function matchSelector(text: string, start: number, end: number, out: Candidate[]): boolean {
+  markContextual();
   const rest = text.slice(end, end + 400);
   if (!SELECTOR_REST.test(rest)) return false;
   const token = text.slice(start, end);
@@ -117,6 +121,9 @@ function classify(
   if (at !== -1 && isEmail(token))
     return void out.push({ kind: isSshTarget(text, start) ? 'endpoint' : 'email', start, end });
   if (depth < 2 && (classes & HAS_EQUALS) !== 0) {
+    // A quoted value or a `,item` list after the token is read from the text beyond it.
+    const after = text.charCodeAt(end);
+    if (after === 44 || after === 34 || after === 39) markContextual();
     const assignment = matchAssignmentToken(text, start, end);
     if (assignment !== undefined) {
       out.push({ kind: 'assignment', start, end: assignment.end });
@@ -142,12 +149,15 @@ function classify(
   }
   const digits = (flags & DIGIT) !== 0;
   if (digits) {
+    // A time after an ISO date is read from the text beyond it.
+    if (end - start === 10 && text.charCodeAt(end) === 32) markContextual();
     const dateEnd = matchDateToken(text, start, end);
     if (dateEnd !== -1) return void out.push({ kind: 'date', start, end: dateEnd });
   }
   if ((hasDot || at !== -1 || (classes & HAS_COLON) !== 0 || hasSlash) && isEndpoint(token))
     return void out.push({ kind: 'endpoint', start, end });
   if (digits && isVersionToken(token)) {
+    markContextual();
     if (!SECTION_BEFORE.test(text.slice(Math.max(0, start - 12), start))) out.push({ kind: 'version', start, end });
     return;
   }
@@ -192,13 +202,31 @@ function classifyToken(
   classify(text, source, start, end, flags, out, depth);
 }
 
+/** {@link classifyToken} at depth 0 through the token memo (see `token-memo.ts`). */
+function classifyMemoized(
+  text: string,
+  source: string,
+  start: number,
+  end: number,
+  flags: number,
+  out: Candidate[],
+): void {
+  const key = memoKey(text, source, start, end);
+  if (key === undefined) return classifyToken(text, source, start, end, out, 0, flags);
+  if (replay(key, start, out)) return;
+  const from = out.length;
+  beginClassification();
+  classifyToken(text, source, start, end, out, 0, flags);
+  remember(key, start, out, from);
+}
+
 /** Runs the token pass over the whole text, pushing candidates to `out`. */
 export function findTokenHandles(text: string, phrases: TokenPhrases, out: Candidate[]): void {
   let dateEnd = -1;
   const source = phrases.source ?? text;
   scanTokens(text, (start, end, flags) => {
     const code = text.charCodeAt(start);
-    classifyToken(text, source, start, end, out, 0, flags);
+    classifyMemoized(text, source, start, end, flags, out);
     const second = text.charCodeAt(start + 1);
     if ((code >= 48 && code <= 57) || (code === 118 && second >= 48 && second <= 57)) {
       let stop = end;

@@ -1,0 +1,69 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { extractHandles } from '../../src/handles/extract.js';
+import { clearTokenMemo, MEMO_LIMIT, memoKey } from '../../src/handles/token-memo.js';
+
+function pairs(text: string): string[] {
+  return extractHandles(text).map((handle) => `${handle.kind}:${handle.text}`);
+}
+
+/**
+ * Pairs of lines whose token has the same memo key (two characters either side) in both, but whose classification
+ * depends on text beyond the key: the second line's handles must be what it yields alone, after the first primed the
+ * memo (and the other way round).
+ */
+const CONTEXTUAL: readonly (readonly [string, string])[] = [
+  // an ssh command before `user@host` makes it an endpoint
+  ['run ssh  deploy.bot@example.com ok', 'mail:  deploy.bot@example.com ok'],
+  // `Section 1.2.3` is no version; `Station 1.2.3` is
+  ['Station 1.2.3 xx', 'Section 1.2.3 xx'],
+  // a time after an ISO date extends it
+  ['at  2026-11-12 10:30:00 ok', 'at  2026-11-12 1 ok'],
+  // a quoted value closes, or does not
+  ['xx api_key="a b" yy', 'xx api_key="a'],
+  // a `,item` list after an assignment value
+  ['xx limits=cpu:1,mem:2 yy', 'xx limits=cpu:1,m yy'],
+  // a balanced `(…)` after a URL
+  ['see https://en.wikipedia.org/wiki/Foo_(bar) ok', 'see https://en.wikipedia.org/wiki/Foo_(b'],
+  // the rest of a CSS selector line
+  ['  .row-text .c {', '  .row-text .c d'],
+];
+
+describe('token memo', () => {
+  beforeEach(() => clearTokenMemo());
+
+  it.each(CONTEXTUAL)('does not reuse a classification that read beyond its key: %j / %j', (first, second) => {
+    const alone = [pairs(first), pairs(second)];
+    for (const [primer, line, expected] of [
+      [first, second, alone[1]],
+      [second, first, alone[0]],
+    ] as const) {
+      clearTokenMemo();
+      pairs(primer);
+      expect(pairs(line)).toEqual(expected);
+      // and within one text, after the primer line
+      const both = extractHandles(`${primer}\n${line}`)
+        .filter((handle) => handle.start > primer.length)
+        .map((handle) => `${handle.kind}:${handle.text}`);
+      expect(both).toEqual(expected);
+    }
+    expect(alone[0]).not.toEqual(alone[1]);
+  });
+
+  it('keys a token with two characters either side, and not at the edges or next to masked markup', () => {
+    expect(memoKey('ab foo cd', 'ab foo cd', 3, 6)).toBe('b foo c');
+    expect(memoKey(' foo cd', ' foo cd', 1, 4)).toBeUndefined();
+    expect(memoKey('ab foo ', 'ab foo ', 3, 6)).toBeUndefined();
+    // the view blanks a `\n` escape the verbatim text holds right after the token
+    expect(memoKey('ab foo   x', 'ab foo\\n x', 3, 6)).toBeUndefined();
+    expect(memoKey('ab foo    ', 'ab foo  \\n', 3, 6)).toBe('b foo  ');
+  });
+
+  it('yields the same handles whatever it holds, also after starting over when full', () => {
+    const text = 'see `payments-api` and self.retry_count(), src/a.ts:12, v1.2.3, "test-dir" and PAY-4412.';
+    const fresh = extractHandles(text);
+    const filler = Array.from({ length: MEMO_LIMIT + 10 }, (_, index) => `tok_${index}`).join(' ');
+    extractHandles(filler);
+    expect(extractHandles(text)).toEqual(fresh);
+    expect(extractHandles(text)).toEqual(fresh);
+  });
+});
