@@ -8,6 +8,7 @@
  * `No such file or directory`, `Permission denied`). Prose that mentions an error does not count.
  */
 import type { Candidate } from './candidate.js';
+import { isAlphanumericCode } from './char-classes.js';
 
 const ERROR_LINE = new RegExp(
   '[ \\t]*(?:' +
@@ -74,6 +75,20 @@ export function findInlineErrorLines(text: string): Set<number> {
   return lines;
 }
 
+function mayStartAlternative(code: number): boolean {
+  return isAlphanumericCode(code) || code === 95 || code === 36 || code === 91 || code === 46 || code === 45;
+}
+
+/**
+ * Whether {@link ERROR_LINE} can match the line: every alternative but one starts with a letter, digit, `_`, `$`,
+ * `[`, `.` or `-` after the indentation, and that one (a compiler diagnostic) holds ` error`.
+ */
+function mayBeErrorLine(text: string, lineStart: number, lineEnd: number): boolean {
+  let first = lineStart;
+  while (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9) first++;
+  return mayStartAlternative(text.charCodeAt(first)) || text.slice(first, lineEnd).includes(' error');
+}
+
 /**
  * Matches the line `[lineStart, lineEnd)` as an error line (or accepts it because
  * `inline` holds it); the candidate spans the trimmed line.
@@ -86,7 +101,7 @@ export function matchErrorLine(
   out: Candidate[],
 ): boolean {
   ERROR_LINE.lastIndex = lineStart;
-  if (!inline.has(lineStart) && !ERROR_LINE.test(text)) return false;
+  if (!inline.has(lineStart) && !(mayBeErrorLine(text, lineStart, lineEnd) && ERROR_LINE.test(text))) return false;
   let start = lineStart;
   let end = lineEnd;
   while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;

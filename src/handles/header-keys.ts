@@ -5,11 +5,16 @@
  * `Re-run: …` stay words.
  */
 import type { Candidate } from './candidate.js';
+import { isUpperCode } from './char-classes.js';
 
 const HEADER_KEY = /[ \t]*((?:X|[A-Z][a-z]+)(?:-[A-Z][a-z]*|-[A-Z]+)+):[ \t]+\S/y;
 
 /** Pushes the header name of the line starting at `lineStart`, when it is one; returns whether it did. */
 export function matchHeaderKey(text: string, lineStart: number, out: Candidate[]): boolean {
+  // The name starts with a capital after the indentation.
+  let first = lineStart;
+  while (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9) first++;
+  if (!isUpperCode(text.charCodeAt(first))) return false;
   HEADER_KEY.lastIndex = lineStart;
   const match = HEADER_KEY.exec(text);
   if (match === null) return false;

@@ -43,7 +43,6 @@ const CSI_BODY = /\[[0-?]*[ -/]*[@-~]/y;
 const C1_CSI = /\u009b[0-?]*[ -/]*[@-~]/y;
 const OSC_BODY = /\][^\u0007\u001b\n]{0,512}(?:\u0007|\u001b\\|\\u0007|\\a|\\u001[bB]\\\\)/y;
 const OTHER_ESCAPE = /[@-Z^_]/y;
-const HAS_ESCAPE = /[\u001b\u009b\\]/;
 /* eslint-enable no-control-regex */
 const DRIVE = /(?:^|[^A-Za-z0-9])[A-Za-z]:\\(?!\\)/;
 /** A tag name has no dots: `<django.db.Field: a>` is a Python repr, whose dotted name is a handle. */
@@ -243,7 +242,7 @@ const NOTHING: ReadonlySet<number> = new Set();
 /** Builds the detection view of `text` (see the module notes). */
 export function maskMarkup(text: string, options: MarkupOptions = {}): MarkupView {
   const toolOutput = options.toolOutput === true;
-  const escapes = HAS_ESCAPE.test(text);
+  const escapes = text.includes('\\') || text.includes('\u001b') || text.includes('\u009b');
   const tags = text.includes('<');
   const gutters = text.includes('→') || (toolOutput && /^[ \t]*\d/m.test(text));
   if (!escapes && !tags && !gutters) return { view: text, masked: false, isMasked: () => false, gutterLines: NOTHING };
