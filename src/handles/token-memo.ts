@@ -1,9 +1,10 @@
 /**
  * A bounded memo of token classifications. Agent transcripts repeat their tokens (`self.foo`, `src/a.ts`, the same
- * ids in every tool result): about three in four tokens the token pass classifies were classified a few thousand
- * tokens before. The classifiers read the token, its two characters after (a `()` call, a `}` format field, a closing
- * quote) and, in the verbatim text, its two characters before and after (a quote around it); the memo key is exactly
- * that stretch, so a remembered classification is the one the classifiers would compute again. A classifier that looks
+ * ids in every tool result): about seven in ten tokens the token pass classifies were classified a few thousand
+ * tokens before. The classifiers read the token, the character after it (a `(` call, a `}` format field, a closing
+ * quote) and the one after a `(` (an empty `()` call), and in the verbatim text the character before it and the one
+ * before a `"` (an escaped quote around it); the memo key is exactly that stretch ({@link memoKey}), so a remembered
+ * classification is the one the classifiers would compute again. A classifier that looks
  * further (a URL's `(…)` group, an ssh command before an email, a selector's rest of line, a time after a date, a
  * quoted or listed assignment value, the words before a version) marks the classification contextual
  * ({@link markContextual}) and it is not remembered. The memo starts over when full, so it never holds more than
@@ -23,21 +24,23 @@ export function markContextual(): void {
 }
 
 /**
- * The memo key of the token `[start, end)` of `view` (whose verbatim text is `source`, same length): two characters
- * either side and the token, or undefined when the token is too near an edge or the verbatim text differs from the
- * view in that stretch (masked markup next to the token).
+ * The memo key of the token `[start, end)` of `view` (whose verbatim text is `source`, same length): the token with
+ * the character before it (two when that one is a `"`, for a `\\"…\\"` escaped quote) and the one after it (two when
+ * that one is a `(`, for a `()` call), or undefined when the token is too near an edge or the verbatim text differs
+ * from the view there (masked markup next to the token). The key's layout can be read back from it: the token starts
+ * after a `"` second character, and ends before a `(` second-to-last one (a token holds neither).
  */
 export function memoKey(view: string, source: string, start: number, end: number): string | undefined {
   if (start < 2 || end + 2 > view.length) return undefined;
-  if (
-    source !== view &&
-    (source.charCodeAt(start - 2) !== view.charCodeAt(start - 2) ||
-      source.charCodeAt(start - 1) !== view.charCodeAt(start - 1) ||
-      source.charCodeAt(end) !== view.charCodeAt(end) ||
-      source.charCodeAt(end + 1) !== view.charCodeAt(end + 1))
-  )
-    return undefined;
-  return view.slice(start - 2, end + 2);
+  const from = view.charCodeAt(start - 1) === 34 ? start - 2 : start - 1;
+  const to = view.charCodeAt(end) === 40 ? end + 2 : end + 1;
+  if (source !== view) {
+    for (let index = from; index < start; index++)
+      if (source.charCodeAt(index) !== view.charCodeAt(index)) return undefined;
+    for (let index = end; index < to; index++)
+      if (source.charCodeAt(index) !== view.charCodeAt(index)) return undefined;
+  }
+  return view.slice(from, to);
 }
 
 /** Pushes the remembered candidates of `key`, placed at `start`, to `out`; returns false when none are remembered. */

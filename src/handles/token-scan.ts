@@ -211,6 +211,8 @@ function classifyMemoized(
   flags: number,
   out: Candidate[],
 ): void {
+  // A one-character token is trimmed to nothing or too short: cheaper than a memo lookup.
+  if (end - start < 2) return classifyToken(text, source, start, end, out, 0, flags);
   const key = memoKey(text, source, start, end);
   if (key === undefined) return classifyToken(text, source, start, end, out, 0, flags);
   if (replay(key, start, out)) return;

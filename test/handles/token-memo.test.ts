@@ -7,7 +7,7 @@ function pairs(text: string): string[] {
 }
 
 /**
- * Pairs of lines whose token has the same memo key (two characters either side) in both, but whose classification
+ * Pairs of lines whose token has the same neighbours in both (the key's, or one fewer after a `(`), but whose classification
  * depends on text beyond the key: the second line's handles must be what it yields alone, after the first primed the
  * memo (and the other way round).
  */
@@ -24,6 +24,8 @@ const CONTEXTUAL: readonly (readonly [string, string])[] = [
   ['xx limits=cpu:1,mem:2 yy', 'xx limits=cpu:1,m yy'],
   // a balanced `(…)` after a URL
   ['see https://en.wikipedia.org/wiki/Foo_(bar) ok', 'see https://en.wikipedia.org/wiki/Foo_(b'],
+  // an empty `()` call is part of the identifier; a call with an argument is not
+  ['  run_it() ok', '  run_it(x) ok'],
   // the rest of a CSS selector line
   ['  .row-text .c {', '  .row-text .c d'],
 ];
@@ -49,13 +51,16 @@ describe('token memo', () => {
     expect(alone[0]).not.toEqual(alone[1]);
   });
 
-  it('keys a token with two characters either side, and not at the edges or next to masked markup', () => {
-    expect(memoKey('ab foo cd', 'ab foo cd', 3, 6)).toBe('b foo c');
+  it('keys a token with its neighbours, and not at the edges or next to masked markup', () => {
+    expect(memoKey('ab foo cd', 'ab foo cd', 3, 6)).toBe(' foo ');
+    // a `"` before takes the character before it too; a `(` after, the one after it
+    expect(memoKey('a"foo"d', 'a"foo"d', 2, 5)).toBe('a"foo"');
+    expect(memoKey('ab foo()', 'ab foo()', 3, 6)).toBe(' foo()');
     expect(memoKey(' foo cd', ' foo cd', 1, 4)).toBeUndefined();
     expect(memoKey('ab foo ', 'ab foo ', 3, 6)).toBeUndefined();
     // the view blanks a `\n` escape the verbatim text holds right after the token
     expect(memoKey('ab foo   x', 'ab foo\\n x', 3, 6)).toBeUndefined();
-    expect(memoKey('ab foo    ', 'ab foo  \\n', 3, 6)).toBe('b foo  ');
+    expect(memoKey('ab foo    ', 'ab foo \\n ', 3, 6)).toBe(' foo ');
   });
 
   it('yields the same handles whatever it holds, also after starting over when full', () => {
