@@ -10,12 +10,15 @@
  * ({@link markContextual}) and it is not remembered. The memo starts over when full, so it never holds more than
  * {@link MEMO_LIMIT} entries.
  */
+import type { HandleKind } from '../types.js';
+import { HANDLE_KINDS } from '../types.js';
 import type { Candidate } from './candidate.js';
 
 /** Most classifications the memo holds. */
 export const MEMO_LIMIT = 8192;
 
-let memo = new Map<string, readonly Candidate[]>();
+/** Remembered classifications: {@link NONE}, one packed candidate, or the candidates relative to the token start. */
+let memo = new Map<string, number | readonly Candidate[]>();
 let contextual = false;
 
 /** Marks the classification under way as depending on text beyond the memo key. */
@@ -43,10 +46,31 @@ export function memoKey(view: string, source: string, start: number, end: number
   return view.slice(from, to);
 }
 
+/** A remembered classification with no candidates. */
+const NONE = -1;
+const START_BITS = 11;
+const END_BITS = 15;
+
+/**
+ * One candidate at `start`…`end` from the token start as a small integer (kind, start, end), so that most memo
+ * entries hold no object for the garbage collector to copy; -1 when it does not fit.
+ */
+function packed(kind: number, start: number, end: number): number {
+  if (start >= 1 << START_BITS || end >= 1 << END_BITS) return NONE;
+  return (kind << (START_BITS + END_BITS)) | (start << END_BITS) | end;
+}
+
 /** Pushes the remembered candidates of `key`, placed at `start`, to `out`; returns false when none are remembered. */
 export function replay(key: string, start: number, out: Candidate[]): boolean {
   const found = memo.get(key);
   if (found === undefined) return false;
+  if (typeof found === 'number') {
+    if (found === NONE) return true;
+    const kind = HANDLE_KINDS[found >>> (START_BITS + END_BITS)] as HandleKind;
+    const from = start + ((found >>> END_BITS) & ((1 << START_BITS) - 1));
+    out.push({ kind, start: from, end: start + (found & ((1 << END_BITS) - 1)) });
+    return true;
+  }
   for (const candidate of found)
     out.push({ kind: candidate.kind, start: start + candidate.start, end: start + candidate.end });
   return true;
@@ -57,19 +81,30 @@ export function beginClassification(): void {
   contextual = false;
 }
 
+/** The memo entry of `out[from…]`, placed relative to `start`. */
+function entryOf(start: number, out: readonly Candidate[], from: number): number | readonly Candidate[] {
+  if (out.length === from) return NONE;
+  const only = out[from] as Candidate;
+  if (out.length === from + 1) {
+    const value = packed(HANDLE_KINDS.indexOf(only.kind), only.start - start, only.end - start);
+    if (value !== NONE) return value;
+  }
+  const found: Candidate[] = [];
+  for (let index = from; index < out.length; index++) {
+    const candidate = out[index] as Candidate;
+    found.push({ kind: candidate.kind, start: candidate.start - start, end: candidate.end - start });
+  }
+  return found;
+}
+
 /**
  * Remembers `out[from…]`, the candidates of the token at `start` classified since {@link beginClassification}, under
  * `key`, unless the classification was marked contextual.
  */
 export function remember(key: string, start: number, out: readonly Candidate[], from: number): void {
   if (contextual) return;
-  const found: Candidate[] = [];
-  for (let index = from; index < out.length; index++) {
-    const candidate = out[index] as Candidate;
-    found.push({ kind: candidate.kind, start: candidate.start - start, end: candidate.end - start });
-  }
   if (memo.size >= MEMO_LIMIT) memo = new Map();
-  memo.set(key, found);
+  memo.set(key, entryOf(start, out, from));
 }
 
 /** Forgets every remembered classification (for tests). */
