@@ -7,7 +7,8 @@
  * date, endpoint, version, identifier (or a hyphenated word quoted whole in the verbatim
  * text). Tokens that start with a digit also anchor the phrase detectors around them
  * (month-name dates, `Product 1.2` versions, numeric constants), and tokens starting with `/`
- * anchor `METHOD /route` endpoints.
+ * anchor `METHOD /route` endpoints. A token's classification is remembered with its neighbours (`token-memo.ts`):
+ * transcripts repeat their tokens, and a repeated one is replayed instead of classified again.
  */
 import { matchAssignmentToken } from './assignments.js';
 import type { Candidate } from './candidate.js';
