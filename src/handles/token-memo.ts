@@ -53,10 +53,11 @@ const END_BITS = 15;
 
 /**
  * One candidate at `start`…`end` from the token start as a small integer (kind, start, end), so that most memo
- * entries hold no object for the garbage collector to copy; -1 when it does not fit.
+ * entries hold no object for the garbage collector to copy; -1 when it does not fit (a candidate starting before the
+ * token, or too far from it, is kept as an object).
  */
 function packed(kind: number, start: number, end: number): number {
-  if (start >= 1 << START_BITS || end >= 1 << END_BITS) return NONE;
+  if (kind < 0 || start < 0 || end < start || start >= 1 << START_BITS || end >= 1 << END_BITS) return NONE;
   return (kind << (START_BITS + END_BITS)) | (start << END_BITS) | end;
 }
 

@@ -1,6 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { extractHandles } from '../../src/handles/extract.js';
-import { clearTokenMemo, MEMO_LIMIT, memoKey } from '../../src/handles/token-memo.js';
+import type { Candidate } from '../../src/handles/candidate.js';
+import {
+  beginClassification,
+  clearTokenMemo,
+  markContextual,
+  MEMO_LIMIT,
+  memoKey,
+  remember,
+  replay,
+} from '../../src/handles/token-memo.js';
 
 function pairs(text: string): string[] {
   return extractHandles(text).map((handle) => `${handle.kind}:${handle.text}`);
@@ -70,5 +79,33 @@ describe('token memo', () => {
     extractHandles(filler);
     expect(extractHandles(text)).toEqual(fresh);
     expect(extractHandles(text)).toEqual(fresh);
+  });
+});
+
+describe('memo entries', () => {
+  beforeEach(() => clearTokenMemo());
+
+  it('places a remembered candidate that starts before its token, or reaches far past it, where it belongs', () => {
+    const out: Candidate[] = [];
+    beginClassification();
+    remember('k1', 10, [{ kind: 'path', start: 8, end: 15 }], 0);
+    remember('k2', 10, [{ kind: 'identifier', start: 10, end: 10 + (1 << 16) }], 0);
+    expect(replay('k1', 100, out)).toBe(true);
+    expect(replay('k2', 0, out)).toBe(true);
+    expect(out).toEqual([
+      { kind: 'path', start: 98, end: 105 },
+      { kind: 'identifier', start: 0, end: 1 << 16 },
+    ]);
+  });
+
+  it('remembers a classification with no candidates, and none marked contextual', () => {
+    const out: Candidate[] = [];
+    beginClassification();
+    remember('none', 0, [], 0);
+    markContextual();
+    remember('ctx', 0, [{ kind: 'path', start: 0, end: 3 }], 0);
+    expect(replay('none', 5, out)).toBe(true);
+    expect(replay('ctx', 5, out)).toBe(false);
+    expect(out).toEqual([]);
   });
 });
