@@ -107,27 +107,28 @@ export class SessionRecords {
     if (this.heldOthers > 2 * this.held || this.heldCheckpoints > 2 * this.held) this.release();
   }
 
-  /** Release the oldest records of each type past `held`, except the active record and its checkpoint head. */
+  /** Keep the latest `held` records of each type, the active record and its checkpoint head; release the rest. */
   private release(): void {
-    let others = this.heldOthers - this.held;
-    let checkpoints = this.heldCheckpoints - this.held;
     const head = this.current?.checkpointId;
-    this.list = this.list.filter((record) => {
-      if (record === this.current || record.id === head) return true;
-      if (record.type === 'checkpoint') {
-        if (checkpoints <= 0) return true;
-        checkpoints--;
-        this.heldCheckpoints--;
-        this.releasedCheckpoints++;
-      } else {
-        if (others <= 0) return true;
-        others--;
-        this.heldOthers--;
+    let checkpoints = 0;
+    let others = 0;
+    const kept: CompactionRecord[] = [];
+    for (let index = this.list.length - 1; index >= 0; index--) {
+      const record = this.list[index] as CompactionRecord;
+      const checkpoint = record.type === 'checkpoint';
+      if (record === this.current || record.id === head || (checkpoint ? checkpoints : others) < this.held) {
+        kept.push(record);
+        if (checkpoint) checkpoints++;
+        else others++;
+        continue;
       }
       this.byId.delete(record.id);
       this.released++;
-      return false;
-    });
+      if (checkpoint) this.releasedCheckpoints++;
+    }
+    this.list = kept.reverse();
+    this.heldCheckpoints = checkpoints;
+    this.heldOthers = others;
   }
 
   /** A held record by id (the active record's checkpoint head is always held). */
