@@ -35,7 +35,9 @@ try {
       const session = outcome.session;
       const all = typeof session.loadRecords === 'function' ? await session.loadRecords() : session.records();
       const records = all.map((record) => ({ ...record, createdAt: undefined }));
-      const handles = outcome.session.handleIndex();
+      // Replay releases old spill checkpoints from memory too: the full index is read back from the store.
+      const handles =
+        typeof session.loadHandleIndex === 'function' ? await session.loadHandleIndex() : session.handleIndex();
       const sessionId = outcome.session.id;
       await outcome.close();
       const store = await openStore(`sqlite:${database}`);

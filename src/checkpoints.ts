@@ -1,4 +1,4 @@
-import { mergeHandles } from './handles/handle-sets.js';
+import { HandleMerger, mergeHandles } from './handles/handle-sets.js';
 import type { CompactionRecord, Handle } from './types.js';
 
 /**
@@ -66,6 +66,30 @@ function ownCounts(record: CompactionRecord): { count: number; userConstraints: 
   return { count: record.handles.length, userConstraints };
 }
 
+/** How many chain summaries {@link CheckpointChains} remembers (a few numbers each). */
+export const SUMMARIES_KEPT = 64;
+
+/**
+ * The merged handles of the chain from `headId`, as `mergedCheckpoint` gives them, its records read one at a time
+ * from the head down (`read`: from memory or from the store), so only the merged handles are held, never the
+ * whole chain's records. Stops, like the other walks, at an id that is not a checkpoint or was seen already.
+ */
+export async function loadChainHandles(
+  headId: string | undefined,
+  read: (id: string) => CompactionRecord | undefined | Promise<CompactionRecord | undefined>,
+): Promise<Handle[]> {
+  const merger = new HandleMerger();
+  const seen = new Set<string>();
+  for (let id = headId; id !== undefined && !seen.has(id);) {
+    const record = await read(id);
+    if (record?.type !== 'checkpoint' || record.id !== id) break;
+    seen.add(id);
+    merger.add(record.handles);
+    id = record.ancestors[0];
+  }
+  return merger.result();
+}
+
 /**
  * The summaries and merged handles of checkpoint chains, remembered by head id, so a session
  * does not re-read its whole spilled history after each compaction.
@@ -79,7 +103,10 @@ function ownCounts(record: CompactionRecord): { count: number; userConstraints: 
  * memory with the number of compactions, not with the window).
  *
  * Only chains whose every record was found are remembered (records are immutable, so such a
- * chain never changes); a chain with a missing ancestor is recomputed on each call.
+ * chain never changes); a chain with a missing ancestor is recomputed on each call. Only the
+ * {@link SUMMARIES_KEPT} newest summaries are remembered: a new head's summary needs its
+ * ancestor's, the previous head's, so a session whose old checkpoints are released from memory
+ * still counts its whole chain.
  */
 export class CheckpointChains {
   private readonly handles = new Map<string, readonly Handle[]>();
@@ -88,6 +115,11 @@ export class CheckpointChains {
 
   constructor(keep = 4) {
     this.keep = Math.max(1, keep);
+  }
+
+  /** How many heads' summaries are remembered now (at most {@link SUMMARIES_KEPT}). */
+  get rememberedSummaries(): number {
+    return this.summaries.size;
   }
 
   /** How many heads' merged handle lists are remembered now (at most `keep`). */
@@ -130,7 +162,13 @@ export class CheckpointChains {
       userConstraints += own.userConstraints;
     }
     const summary: CheckpointSummary = { id: head.id, count, userConstraints };
-    if (complete) this.summaries.set(head.id, summary);
+    if (complete) {
+      this.summaries.set(head.id, summary);
+      for (const oldest of this.summaries.keys()) {
+        if (this.summaries.size <= SUMMARIES_KEPT) break;
+        this.summaries.delete(oldest);
+      }
+    }
     return summary;
   }
 

@@ -1,11 +1,13 @@
 /**
  * The compaction records a session keeps in memory, and what it remembers of the rest. Every
- * record is in the store; the session holds every spill checkpoint (their handles are the index's
- * overflow, and the window names the chain's head) but only the latest `held` summary and external
- * records, so a long replay's memory follows the window, not the number of compactions. Of each
- * released record it keeps a few numbers (`RecordSummary`) and its gap, if lossy.
+ * record is in the store; the session holds the latest `held` summary and external records and the
+ * latest `held` spill checkpoints (never the one in the window, nor the head of its checkpoint
+ * chain), so a long replay's memory follows the window, not the number of compactions. Of each
+ * released record it keeps a few numbers (`RecordSummary`) and its gap, if lossy; of the checkpoint
+ * chain, the window's counts (`CheckpointChains`). The full handle index then reads the released
+ * checkpoints back from the store (`loadHandleIndex`).
  */
-import { CheckpointChains } from './checkpoints.js';
+import { CheckpointChains, loadChainHandles } from './checkpoints.js';
 import type { CheckpointSummary } from './checkpoints.js';
 import { InvalidInputError } from './errors.js';
 import { gapOf } from './gaps.js';
@@ -43,13 +45,15 @@ function summaryOf(record: CompactionRecord): RecordSummary {
 
 /** See the module comment. */
 export class SessionRecords {
-  /** Held records, oldest first: every checkpoint, and the latest `held` others. */
+  /** Held records, oldest first: the latest `held` checkpoints and the latest `held` others. */
   private list: CompactionRecord[] = [];
   private readonly byId = new Map<string, CompactionRecord>();
   private readonly summaryList: RecordSummary[] = [];
   private readonly gapList: Gap[] = [];
   private heldOthers = 0;
+  private heldCheckpoints = 0;
   private released = 0;
+  private releasedCheckpoints = 0;
   private current: CompactionRecord | undefined;
   /** Merged handles and summaries of checkpoint chains, by head id (records are immutable). */
   private readonly chains = new CheckpointChains();
@@ -74,7 +78,7 @@ export class SessionRecords {
     return this.current;
   }
 
-  /** Records held now, oldest first (every checkpoint; the latest summary and external records). */
+  /** Records held now, oldest first (the latest checkpoints, summary and external records). */
   get heldRecords(): readonly CompactionRecord[] {
     return this.list;
   }
@@ -84,7 +88,7 @@ export class SessionRecords {
     return this.released === 0;
   }
 
-  /** Add a record just written (or loaded), releasing the oldest non-checkpoint record past the limit. */
+  /** Add a record just written (or loaded), releasing the oldest records past the limit. */
   add(record: CompactionRecord): void {
     this.list.push(record);
     this.byId.set(record.id, record);
@@ -94,27 +98,40 @@ export class SessionRecords {
     if (record.type === 'checkpoint') {
       // Remembered now, while the chain is held: the window's count of spilled handles never walks released records.
       this.chains.summary(this.list, record.id);
-      return;
+      this.heldCheckpoints++;
+    } else {
+      this.current = record;
+      this.heldOthers++;
     }
-    this.current = record;
-    this.heldOthers++;
-    // Released in batches (the list is rebuilt once per `held` records, not per record).
-    if (this.heldOthers > 2 * this.held) this.release();
+    // Released in batches (the list is rebuilt once per `held` records of a type, not per record).
+    if (this.heldOthers > 2 * this.held || this.heldCheckpoints > 2 * this.held) this.release();
   }
 
+  /** Keep the latest `held` records of each type, the active record and its checkpoint head; release the rest. */
   private release(): void {
-    let excess = this.heldOthers - this.held;
-    this.list = this.list.filter((record) => {
-      if (excess <= 0 || record.type === 'checkpoint' || record === this.current) return true;
-      excess--;
+    const head = this.current?.checkpointId;
+    let checkpoints = 0;
+    let others = 0;
+    const kept: CompactionRecord[] = [];
+    for (let index = this.list.length - 1; index >= 0; index--) {
+      const record = this.list[index] as CompactionRecord;
+      const checkpoint = record.type === 'checkpoint';
+      if (record === this.current || record.id === head || (checkpoint ? checkpoints : others) < this.held) {
+        kept.push(record);
+        if (checkpoint) checkpoints++;
+        else others++;
+        continue;
+      }
       this.byId.delete(record.id);
       this.released++;
-      this.heldOthers--;
-      return false;
-    });
+      if (checkpoint) this.releasedCheckpoints++;
+    }
+    this.list = kept.reverse();
+    this.heldCheckpoints = checkpoints;
+    this.heldOthers = others;
   }
 
-  /** A held record by id (checkpoints are always held). */
+  /** A held record by id (the active record's checkpoint head is always held). */
   find(id: string): CompactionRecord | undefined {
     return this.byId.get(id);
   }
@@ -145,10 +162,20 @@ export class SessionRecords {
     return this.chains.summary(this.list, headId);
   }
 
-  /** The active record's handles plus every spilled handle of its checkpoint chain, deduplicated, oldest first. */
+  /**
+   * The active record's handles plus every spilled handle of its checkpoint chain, deduplicated, oldest first.
+   * Throws when the chain's records may have been released from memory (`loadHandleIndex` reads them).
+   */
   handleIndex(): Handle[] {
     const active = this.current;
     if (!active) return [];
+    if (this.releasedCheckpoints > 0 && active.checkpointId !== undefined)
+      throw new InvalidInputError(
+        `Session ${this.sessionId}: ${this.releasedCheckpoints} of its spill checkpoints were released from memory ` +
+          `(the session holds the latest ${this.held}), so its full handle index is not held; ` +
+          'read it with await session.loadHandleIndex().',
+        { sessionId: this.sessionId, releasedCheckpoints: this.releasedCheckpoints, checkpointId: active.checkpointId },
+      );
     if (this.indexCache?.recordId !== active.id) {
       this.indexCache = {
         recordId: active.id,
@@ -156,5 +183,17 @@ export class SessionRecords {
       };
     }
     return [...this.indexCache.handles];
+  }
+
+  /**
+   * What `handleIndex()` gives, the checkpoints the session released read back with `read` (from the store), one
+   * at a time: memory holds the merged index, not the chain's records. The same as `handleIndex()` when every
+   * checkpoint is held.
+   */
+  async loadHandleIndex(read: (id: string) => Promise<CompactionRecord | undefined>): Promise<Handle[]> {
+    const active = this.current;
+    if (!active || this.releasedCheckpoints === 0 || active.checkpointId === undefined) return this.handleIndex();
+    const spilled = await loadChainHandles(active.checkpointId, (id) => this.byId.get(id) ?? read(id));
+    return mergeHandles(active.handles, spilled);
   }
 }

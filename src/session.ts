@@ -43,8 +43,9 @@ export interface SessionOptions {
    */
   readonly ranking?: RankWeightsInput | undefined;
   /**
-   * How many summary and external records the session holds in memory (default: all). Older ones stay in the store
-   * (`loadRecords()` reads them; `records()` then throws); spill checkpoints are always held. For long replays.
+   * How many summary and external records, and how many spill checkpoints, the session holds in memory (default:
+   * all). Older ones stay in the store: `loadRecords()` and `loadHandleIndex()` read them, `records()` and
+   * `handleIndex()` then throw. For long replays: memory follows the window, not the number of compactions.
    */
   readonly heldRecords?: number | undefined;
 }
@@ -221,9 +222,21 @@ export class LedgerSession {
     return [...this.recordBook.gaps()];
   }
 
-  /** The handle index in the window plus every spilled handle of its checkpoint chain, deduplicated, oldest first. */
+  /**
+   * The handle index in the window plus every spilled handle of its checkpoint chain, deduplicated, oldest first.
+   * Throws InvalidInputError when the session was opened with `heldRecords` and released spill checkpoints of that
+   * chain from memory: use `loadHandleIndex()` then.
+   */
   handleIndex(): Handle[] {
     return this.recordBook.handleIndex();
+  }
+
+  /**
+   * What `handleIndex()` gives, with the spill checkpoints not held in memory read from the store one at a time
+   * (memory holds the merged index, not the chain). Equal to `handleIndex()` when every checkpoint is held.
+   */
+  loadHandleIndex(): Promise<Handle[]> {
+    return this.recordBook.loadHandleIndex((id) => this.dependencies.store.record(this.id, id));
   }
 
   private checkpointHead(record: CompactionRecord | undefined): CompactionRecord | undefined {

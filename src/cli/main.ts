@@ -78,10 +78,11 @@ program
       },
     ) => {
       const { printReplay, replayFile, replayJson } = await import('./replay.js');
+      (await import('./heap-growth.js')).boundHeapGrowth();
       const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
       try {
-        if (options.json) print(JSON.stringify(replayJson(outcome.session, outcome.spans, outcome.context)));
-        else printReplay(outcome, print);
+        if (options.json) print(JSON.stringify(await replayJson(outcome.session, outcome.spans, outcome.context)));
+        else await printReplay(outcome, print);
       } finally {
         await outcome.close();
       }

@@ -223,8 +223,8 @@ async function appendItems(
   progress.done(`${session.recordCount()} compactions`);
 }
 
-/** Print a readable summary of a replay. */
-export function printReplay(outcome: ReplayOutcome, print: (line: string) => void): void {
+/** Print a readable summary of a replay (its handle index is read from the store when not held). */
+export async function printReplay(outcome: ReplayOutcome, print: (line: string) => void): Promise<void> {
   const { session, spans, context } = outcome;
   print(
     `session ${session.id}: ${spans} spans, ${session.recordCount()} records, ` +
@@ -240,7 +240,7 @@ export function printReplay(outcome: ReplayOutcome, print: (line: string) => voi
     for (const finding of record.findings.slice(0, 3)) print(`      finding: ${finding.message}`);
   }
   const byKind = new Map<string, number>();
-  for (const handle of session.handleIndex()) byKind.set(handle.kind, (byKind.get(handle.kind) ?? 0) + 1);
+  for (const handle of await session.loadHandleIndex()) byKind.set(handle.kind, (byKind.get(handle.kind) ?? 0) + 1);
   print(`handle index: ${[...byKind].map(([kind, count]) => `${kind} ${count}`).join(', ') || 'empty'}`);
   const gaps = session.gaps();
   const unrecoverable = unrecoverableGaps(gaps).length;

@@ -38,8 +38,9 @@ export function recordJson(record: RecordSummary): ReplayJson['records'][number]
   };
 }
 
-/** Build the `--json` document of a replayed session. */
-export function replayJson(session: LedgerSession, spans: number, context: RenderedContext): ReplayJson {
+/** Build the `--json` document of a replayed session (its handle index is read from the store when not held). */
+export async function replayJson(session: LedgerSession, spans: number, context: RenderedContext): Promise<ReplayJson> {
+  const handles = await session.loadHandleIndex();
   return {
     session: session.id,
     spans,
@@ -49,7 +50,7 @@ export function replayJson(session: LedgerSession, spans: number, context: Rende
       text: context.text,
       messages: context.messages.map((message) => ({ role: message.role, content: message.content })),
     },
-    handles: session.handleIndex().map((handle) => ({ kind: handle.kind, text: handle.text, spanId: handle.spanId })),
+    handles: handles.map((handle) => ({ kind: handle.kind, text: handle.text, spanId: handle.spanId })),
     gaps: session.gaps(),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CheckpointChains, mergedCheckpoint, summarizeCheckpoint } from '../../src/checkpoints.js';
+import { CheckpointChains, loadChainHandles, mergedCheckpoint, summarizeCheckpoint } from '../../src/checkpoints.js';
 import type { CompactionRecord, Handle } from '../../src/types.js';
 import { sampleRecord } from '../stores/fixtures.js';
 
@@ -109,5 +109,35 @@ describe('CheckpointChains', () => {
       count: 6,
       userConstraints: 0,
     });
+  });
+});
+
+describe('loadChainHandles', () => {
+  it('merges a chain read one record at a time as mergedCheckpoint does', async () => {
+    const records: CompactionRecord[] = [];
+    for (let ordinal = 0; ordinal < 6; ordinal++)
+      records.push(
+        checkpoint(
+          ordinal,
+          [handle(`id-${ordinal}`, ordinal * 10), handle('shared', 50 - ordinal)],
+          ordinal === 0 ? undefined : `chk_${ordinal - 1}`,
+        ),
+      );
+    const byId = new Map(records.map((record) => [record.id, record]));
+    const read = (id: string) => Promise.resolve(byId.get(id));
+    expect(await loadChainHandles('chk_5', read)).toEqual(mergedCheckpoint(records, 'chk_5')?.handles);
+    expect(await loadChainHandles('chk_2', read)).toEqual(mergedCheckpoint(records, 'chk_2')?.handles);
+    expect(await loadChainHandles('chk_9', read)).toEqual([]);
+    expect(await loadChainHandles(undefined, read)).toEqual([]);
+  });
+
+  it('stops at a record that is not a checkpoint and at a cycle', async () => {
+    const summary = sampleRecord('s', { id: 'rec_0', handles: [handle('summary-only', 1)] });
+    const looped = checkpoint(1, [handle('looped', 2)], 'chk_1');
+    const pointsAtSummary = checkpoint(2, [handle('late', 3)], 'rec_0');
+    const byId = new Map([summary, looped, pointsAtSummary].map((record) => [record.id, record]));
+    const read = (id: string) => byId.get(id);
+    expect((await loadChainHandles('chk_2', read)).map((item) => item.text)).toEqual(['late']);
+    expect((await loadChainHandles('chk_1', read)).map((item) => item.text)).toEqual(['looped']);
   });
 });

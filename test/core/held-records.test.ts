@@ -23,7 +23,9 @@ describe('heldRecords', () => {
     expect(held.recordSummaries().map((record) => record.id)).toEqual(records.map((record) => record.id));
     expect((await held.loadRecords()).map((record) => record.id)).toEqual(records.map((record) => record.id));
     expect(held.activeRecord()).toEqual(all.activeRecord());
-    expect(held.handleIndex()).toEqual(all.handleIndex());
+    expect(await held.loadHandleIndex()).toEqual(all.handleIndex());
+    expect(await all.loadHandleIndex()).toEqual(all.handleIndex());
+    expect(() => held.handleIndex()).toThrow(/spill checkpoints were released from memory.*loadHandleIndex/);
     expect(held.gaps()).toEqual(all.gaps());
     expect((await held.render()).text).toBe((await all.render()).text);
     expect(await held.recall('eu-west-2b')).toEqual(await all.recall('eu-west-2b'));

@@ -103,7 +103,7 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     ({ session: id, kind, scope: which, limit }) =>
       guarded(async () => {
         const opened = await readSession(scope, id);
-        const all = which === 'all' ? await options.ledger.store.handles(opened.id) : opened.handleIndex();
+        const all = which === 'all' ? await options.ledger.store.handles(opened.id) : await opened.loadHandleIndex();
         const matching = all.filter((handle) => kind === undefined || handle.kind === kind);
         const shown = matching.slice(0, limit ?? 500);
         return {
