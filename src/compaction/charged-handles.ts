@@ -1,4 +1,5 @@
 import type { Handle } from '../types.js';
+import { gramKey } from './gram-key.js';
 import { shownInside } from './index-layout.js';
 
 /** Length of the text prefix the kept handles are indexed by (shorter texts are never inside another). */
@@ -7,17 +8,17 @@ const PREFIX = 4;
 /**
  * The kept handles charged for their own index line, and what placing a longer handle gives
  * back: the charged handles verbatim inside it (`shownInside`). Indexed by their first
- * characters, so a placement looks only at handles whose start occurs in its text, not at
- * every kept one.
+ * characters (their `gramKey`), so a placement looks only at handles whose start occurs in its
+ * text (and a few whose key it shares), not at every kept one.
  */
 export class ChargedHandles {
   private readonly costs = new Map<Handle, number>();
-  private readonly byPrefix = new Map<string, Handle[]>();
+  private readonly byPrefix = new Map<number, Handle[]>();
 
   /** Charge `handle` `cost` tokens (0: it is no longer listed on its own). */
   set(handle: Handle, cost: number): void {
     if (!this.costs.has(handle) && handle.text.length >= PREFIX) {
-      const prefix = handle.text.slice(0, PREFIX);
+      const prefix = gramKey(handle.text, 0);
       const list = this.byPrefix.get(prefix);
       if (list) list.push(handle);
       else this.byPrefix.set(prefix, [handle]);
@@ -30,12 +31,13 @@ export class ChargedHandles {
     const handles: Handle[] = [];
     let tokens = 0;
     const { text } = handle;
-    const looked = new Set<string>();
+    const looked = new Set<number>();
     for (let at = 0; at + PREFIX <= text.length; at++) {
-      const prefix = text.slice(at, at + PREFIX);
-      if (looked.has(prefix)) continue;
+      const prefix = gramKey(text, at);
+      const list = this.byPrefix.get(prefix);
+      if (list === undefined || looked.has(prefix)) continue;
       looked.add(prefix);
-      for (const inside of this.byPrefix.get(prefix) ?? []) {
+      for (const inside of list) {
         const cost = this.costs.get(inside) ?? 0;
         const needle = inside.text;
         if (cost > 0 && needle.length < text.length && text.includes(needle) && shownInside(inside, [text])) {

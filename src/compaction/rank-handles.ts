@@ -2,6 +2,7 @@ import { InvalidConfigError } from '../errors.js';
 import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
 import { handleIdentity } from '../handles/handle-sets.js';
+import { gramKey } from './gram-key.js';
 import { containsAtBoundary } from './near-duplicates.js';
 
 /**
@@ -332,10 +333,11 @@ function changedTexts(evidence: RankEvidence): string[] {
  */
 function includedIn(text: string | undefined): (needle: string) => boolean {
   if (text === undefined) return () => false;
-  const grams = new Set<string>();
-  for (let at = 0; at + 4 <= text.length; at++) grams.add(text.slice(at, at + 4));
+  const grams = new Set<number>();
+  for (let at = 0; at + 4 <= text.length; at++) grams.add(gramKey(text, at));
   return (needle) =>
-    (needle.length < 4 || (grams.has(needle.slice(0, 4)) && grams.has(needle.slice(-4)))) && text.includes(needle);
+    (needle.length < 4 || (grams.has(gramKey(needle, 0)) && grams.has(gramKey(needle, needle.length - 4)))) &&
+    text.includes(needle);
 }
 
 function isChanged(handle: Handle, targets: readonly string[]): boolean {

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { CompactionRecord } from '../types.js';
+import { recordJson } from './record-json.js';
 
 /** A content-derived id for a record: prefix + first 24 hex chars of the SHA-256 of its JSON. */
 export function recordId(prefix: 'rec' | 'chk' | 'ext', content: unknown): string {
-  return `${prefix}_` + createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 24);
+  const json = typeof content === 'object' && content !== null ? recordJson(content) : JSON.stringify(content);
+  return `${prefix}_` + createHash('sha256').update(json).digest('hex').slice(0, 24);
 }
 
 const CONTENT_ADDRESSED = /^(rec|chk|ext)_[0-9a-f]{24}$/;

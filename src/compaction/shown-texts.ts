@@ -1,16 +1,17 @@
+import { gramKey } from './gram-key.js';
 import { containsAtBoundary } from './near-duplicates.js';
 
 /** A text at least this long keeps its 4-character pieces in a set of its own, remembered across lists. */
 const LONG_TEXT = 256;
 
 /** The remembered sets of the last few long texts (a compaction's summary is searched by several lists in a row). */
-const longTextGrams = new Map<string, ReadonlySet<string>>();
+const longTextGrams = new Map<string, ReadonlySet<number>>();
 
-function gramsOf(text: string): ReadonlySet<string> {
+function gramsOf(text: string): ReadonlySet<number> {
   let grams = longTextGrams.get(text);
   if (grams === undefined) {
-    const built = new Set<string>();
-    for (let at = 0; at + 4 <= text.length; at++) built.add(text.slice(at, at + 4));
+    const built = new Set<number>();
+    for (let at = 0; at + 4 <= text.length; at++) built.add(gramKey(text, at));
     if (longTextGrams.size >= 8) longTextGrams.clear();
     longTextGrams.set(text, built);
     grams = built;
@@ -22,17 +23,18 @@ function gramsOf(text: string): ReadonlySet<string> {
  * A growing list of texts (the summary, the handles kept so far) asked many times whether a
  * needle is inside one of them on word boundaries: the same answer as `containsAtBoundary` on
  * each text, searching only the texts that hold the needle's first and last 4 characters (a
- * text holding the needle holds both). A match that is a whole text is not inside it
- * (`containsAtBoundary` needs a longer text).
+ * text holding the needle holds both; pieces are indexed by `gramKey`, so a few more texts may
+ * be searched). A match that is a whole text is not inside it (`containsAtBoundary` needs a
+ * longer text).
  */
 export class ShownTexts {
   /** The short texts. */
   private readonly texts: string[] = [];
-  /** Each 4 characters of a short text: the indexes (into `texts`, ascending, once each) of the texts holding them. */
-  private readonly holders = new Map<string, number[]>();
-  /** The long texts, and their pieces (a set per text). */
+  /** Each 4 characters' key: the indexes (into `texts`, ascending, once each) of the short texts holding them. */
+  private readonly holders = new Map<number, number[]>();
+  /** The long texts, and their pieces' keys (a set per text). */
   private readonly longTexts: string[] = [];
-  private readonly longGrams: ReadonlySet<string>[] = [];
+  private readonly longGrams: ReadonlySet<number>[] = [];
 
   constructor(texts: readonly string[] = []) {
     for (const text of texts) this.add(text);
@@ -48,7 +50,7 @@ export class ShownTexts {
     const index = this.texts.length;
     this.texts.push(text);
     for (let at = 0; at + 4 <= text.length; at++) {
-      const gram = text.slice(at, at + 4);
+      const gram = gramKey(text, at);
       const list = this.holders.get(gram);
       if (list === undefined) this.holders.set(gram, [index]);
       else if (list[list.length - 1] !== index) list.push(index);
@@ -58,11 +60,13 @@ export class ShownTexts {
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
   contain(needle: string): boolean {
     if (needle.length < 4) return false;
-    const head = needle.slice(0, 4);
-    const tail = needle.slice(-4);
-    for (const [index, grams] of this.longGrams.entries())
+    const head = gramKey(needle, 0);
+    const tail = gramKey(needle, needle.length - 4);
+    for (let index = 0; index < this.longGrams.length; index++) {
+      const grams = this.longGrams[index] as ReadonlySet<number>;
       if (grams.has(head) && grams.has(tail) && containsAtBoundary(this.longTexts[index] as string, needle))
         return true;
+    }
     const first = this.holders.get(head);
     const last = this.holders.get(tail);
     if (first === undefined || last === undefined) return false;
