@@ -151,8 +151,13 @@ function rankEvidence(
   const visible = (input.recent ?? [])
     .filter((occurrence) => occurrence.span.kind !== 'tool-result')
     .map((occurrence) => occurrence.span.text);
+  // The occurrences are joined only when the ranking reads them: not when their tallies are kept.
+  let occurrences: Handle[] | undefined;
   return {
-    occurrences: [...history.handles, ...fromAncestor.handles, ...regionHandles],
+    get occurrences() {
+      occurrences ??= [...history.handles, ...fromAncestor.handles, ...regionHandles];
+      return occurrences;
+    },
     spans,
     carried: new Set(ancestorHandles.map(handleIdentity)),
     fromSeq: history.occurrences[0]?.seq ?? input.region[0]?.seq ?? 0,

@@ -3,7 +3,7 @@ import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
 import { handleIdentity } from '../handles/handle-sets.js';
 import { gramKey } from './gram-key.js';
-import { containsAtBoundary } from './near-duplicates.js';
+import { ChangedTargets } from './changed-match.js';
 
 /**
  * Weights of the handle ranking: a handle's score is the sum of each feature times its
@@ -340,16 +340,6 @@ function includedIn(text: string | undefined): (needle: string) => boolean {
     text.includes(needle);
 }
 
-function isChanged(handle: Handle, targets: readonly string[]): boolean {
-  if (handle.kind !== 'path' && handle.kind !== 'identifier') return false;
-  return targets.some(
-    (target) =>
-      target === handle.text ||
-      containsAtBoundary(target, handle.text) ||
-      (handle.kind === 'path' && containsAtBoundary(handle.text, target) && target.includes('/')),
-  );
-}
-
 /** The features of every handle, from the evidence. */
 export function handleFeatures(
   handles: readonly Handle[],
@@ -361,7 +351,7 @@ export function handleFeatures(
     given?.bulkyTokens === weights.bulkyResultTokens
       ? given.byIdentity
       : tallyOccurrences(evidence, weights.bulkyResultTokens);
-  const targets = changedTexts(evidence);
+  const targets = new ChangedTargets(changedTexts(evidence));
   const visible = includedIn(evidence.visibleText);
   const features = new Map<Handle, HandleFeatures>();
   for (const handle of handles) {
@@ -377,7 +367,7 @@ export function handleFeatures(
       agentUsed: (tally?.agentUsed ?? false) || role === 'assistant',
       toolCall: tally?.toolCall ?? false,
       userSaid: (tally?.userSaid ?? false) || role === 'user' || role === 'system',
-      changed: isChanged(handle, targets),
+      changed: targets.has(handle),
       commandRun: tally?.commandRun ?? false,
       specified: tally?.specified ?? false,
       carried,
