@@ -1,5 +1,6 @@
 import type { Handle } from '../types.js';
 import { gramKey } from './gram-key.js';
+import { GramTable } from './gram-table.js';
 import { shownInside } from './index-layout.js';
 
 /** Length of the text prefix the kept handles are indexed by (shorter texts are never inside another). */
@@ -13,15 +14,19 @@ const PREFIX = 4;
  */
 export class ChargedHandles {
   private readonly costs = new Map<Handle, number>();
-  private readonly byPrefix = new Map<number, Handle[]>();
+  /** Indexes (into `prefixed`) of the charged handles, by the key of their first characters. */
+  private readonly byPrefix = new GramTable();
+  private readonly prefixed: Handle[] = [];
+  /** Per handle of `prefixed`: the number of the last refund that looked at it (each is looked at once per refund). */
+  private readonly looked: number[] = [];
+  private refunds = 0;
 
   /** Charge `handle` `cost` tokens (0: it is no longer listed on its own). */
   set(handle: Handle, cost: number): void {
     if (!this.costs.has(handle) && handle.text.length >= PREFIX) {
-      const prefix = gramKey(handle.text, 0);
-      const list = this.byPrefix.get(prefix);
-      if (list) list.push(handle);
-      else this.byPrefix.set(prefix, [handle]);
+      this.byPrefix.add(gramKey(handle.text, 0), this.prefixed.length);
+      this.prefixed.push(handle);
+      this.looked.push(0);
     }
     this.costs.set(handle, cost);
   }
@@ -31,13 +36,15 @@ export class ChargedHandles {
     const handles: Handle[] = [];
     let tokens = 0;
     const { text } = handle;
-    const looked = new Set<number>();
+    const { byPrefix, looked } = this;
+    const refund = ++this.refunds;
     for (let at = 0; at + PREFIX <= text.length; at++) {
       const prefix = gramKey(text, at);
-      const list = this.byPrefix.get(prefix);
-      if (list === undefined || looked.has(prefix)) continue;
-      looked.add(prefix);
-      for (const inside of list) {
+      for (let entry = byPrefix.first(prefix); entry >= 0; entry = byPrefix.following(entry, prefix)) {
+        const index = byPrefix.value(entry);
+        if (looked[index] === refund) continue;
+        looked[index] = refund;
+        const inside = this.prefixed[index] as Handle;
         const cost = this.costs.get(inside) ?? 0;
         const needle = inside.text;
         if (cost > 0 && needle.length < text.length && text.includes(needle) && shownInside(inside, [text])) {

@@ -1,4 +1,5 @@
 import { gramKey } from './gram-key.js';
+import { GramTable } from './gram-table.js';
 import { containsAtBoundary } from './near-duplicates.js';
 
 /** A text at least this long keeps its 4-character pieces in a set of its own, remembered across lists. */
@@ -30,8 +31,8 @@ function gramsOf(text: string): ReadonlySet<number> {
 export class ShownTexts {
   /** The short texts. */
   private readonly texts: string[] = [];
-  /** Each 4 characters' key: the indexes (into `texts`, ascending, once each) of the short texts holding them. */
-  private readonly holders = new Map<number, number[]>();
+  /** Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them. */
+  private readonly holders = new GramTable();
   /** The long texts, and their pieces' keys (a set per text). */
   private readonly longTexts: string[] = [];
   private readonly longGrams: ReadonlySet<number>[] = [];
@@ -49,12 +50,7 @@ export class ShownTexts {
     }
     const index = this.texts.length;
     this.texts.push(text);
-    for (let at = 0; at + 4 <= text.length; at++) {
-      const gram = gramKey(text, at);
-      const list = this.holders.get(gram);
-      if (list === undefined) this.holders.set(gram, [index]);
-      else if (list[list.length - 1] !== index) list.push(index);
-    }
+    for (let at = 0; at + 4 <= text.length; at++) this.holders.add(gramKey(text, at), index);
   }
 
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
@@ -67,12 +63,14 @@ export class ShownTexts {
       if (grams.has(head) && grams.has(tail) && containsAtBoundary(this.longTexts[index] as string, needle))
         return true;
     }
-    const first = this.holders.get(head);
-    const last = this.holders.get(tail);
-    if (first === undefined || last === undefined) return false;
-    // A text holding the needle is in both lists: searching the texts of the shorter one is enough.
-    for (const index of first.length <= last.length ? first : last)
-      if (containsAtBoundary(this.texts[index] as string, needle)) return true;
+    const { holders } = this;
+    const first = holders.count(head);
+    const last = first === 0 ? 0 : holders.count(tail);
+    if (last === 0) return false;
+    // A text holding the needle is under both keys: searching the texts of the shorter list is enough.
+    const key = first <= last ? head : tail;
+    for (let entry = holders.first(key); entry >= 0; entry = holders.following(entry, key))
+      if (containsAtBoundary(this.texts[holders.value(entry)] as string, needle)) return true;
     return false;
   }
 }

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { recordId } from '../../src/compaction/record-id.js';
 import { recordCopy, recordJson } from '../../src/compaction/record-json.js';
 
 /** Handle-like values: frozen or not, with odd numbers, undefined fields and nested values that JSON rewrites. */
@@ -76,5 +78,21 @@ describe('recordJson and recordCopy', () => {
     expect(second[1]).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(first).not.toBe(handle);
+  });
+});
+
+describe('recordId', () => {
+  it('is the SHA-256 of the JSON, whether or not the text was hashed a moment ago', () => {
+    const expected = (content: unknown) =>
+      'rec_' + createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 24);
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 6 }), { maxLength: 30 }), (picks) => {
+        for (const pick of picks) {
+          const content = record([Object.freeze({ kind: 'path', text: `f${pick}.ts` })], `summary ${pick % 3}`);
+          expect(recordId('rec', content)).toBe(expected(content));
+        }
+      }),
+      { numRuns: 100, seed: 13 },
+    );
   });
 });
