@@ -2,11 +2,47 @@
  * The JSON of records, with each carried handle's JSON text built once: a summary record re-carries
  * most of its ancestor's handles (the same frozen objects), and its id, its store check and its
  * stored form each need the record as JSON. Every function here returns exactly what
- * `JSON.stringify` returns; it only skips stringifying a handle it has stringified before.
+ * `JSON.stringify` returns; it only skips stringifying a handle it has stringified lately.
  */
 
-/** JSON text of each immutable handle object stringified before (see `isImmutableLeaf`). */
-const texts = new WeakMap<object, string>();
+/** Entries a {@link RecentObjects} generation holds before it becomes the old one: a few records' handles. */
+export const RECENT_OBJECT_ENTRIES = 4_096;
+
+/**
+ * A map keyed by objects that holds what was set or read in its last two generations of
+ * {@link RECENT_OBJECT_ENTRIES} entries each, so memory stays bounded by a few records' handles (not by every
+ * handle a session keeps alive). Reading an old entry moves it to the current generation.
+ */
+export class RecentObjects<V> {
+  private current = new Map<object, V>();
+  private old = new Map<object, V>();
+
+  /** The value of `key`, if it is still held. */
+  get(key: object): V | undefined {
+    const value = this.current.get(key);
+    if (value !== undefined) return value;
+    const old = this.old.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+
+  /** Whether `key` is still held. */
+  has(key: object): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** Hold `value` under `key`. */
+  set(key: object, value: V): void {
+    if (this.current.size >= RECENT_OBJECT_ENTRIES) {
+      this.old = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, value);
+  }
+}
+
+/** JSON text of the immutable handle objects stringified lately (see `isImmutableLeaf`). */
+const texts = new RecentObjects<string>();
 
 /**
  * Whether `value`'s JSON can never change: a frozen object, no `toJSON`, every own property a data property
@@ -43,17 +79,17 @@ function splitJson(value: object): { rest: string; open: number; handles: string
   const handles: unknown = own?.value;
   if (own?.enumerable !== true || !Array.isArray(handles)) return undefined;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
-  const texts: string[] = [];
+  const parts: string[] = [];
   for (const handle of handles as unknown[]) {
     if (typeof handle !== 'object' || handle === null) return undefined;
     if (typeof (handle as { toJSON?: unknown }).toJSON === 'function') return undefined;
-    texts.push(handleJson(handle));
+    parts.push(handleJson(handle));
   }
   const rest = JSON.stringify({ ...value, handles: [] });
   const at = rest.indexOf(EMPTY_HANDLES);
   // Inside a JSON string every quote is escaped, so each match is an object key: exactly one must be there.
   if (at < 0 || rest.indexOf(EMPTY_HANDLES, at + 1) >= 0) return undefined;
-  return { rest, open: at + EMPTY_HANDLES.length - 1, handles: texts };
+  return { rest, open: at + EMPTY_HANDLES.length - 1, handles: parts };
 }
 
 /** `JSON.stringify(value)`, the JSON of immutable carried handles taken from what is remembered. */
@@ -63,8 +99,8 @@ export function recordJson(value: object): string {
   return split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
 }
 
-/** Frozen copies of immutable handles, parsed once per handle object (a copy is its own copy). */
-const copies = new WeakMap<object, object>();
+/** Frozen copies of the immutable handles copied lately, parsed once per handle object (a copy is its own copy). */
+const copies = new RecentObjects<object>();
 
 function handleCopy(handle: object, text: string): object {
   const known = copies.get(handle);
@@ -80,7 +116,7 @@ function handleCopy(handle: object, text: string): object {
 
 /**
  * `JSON.parse(JSON.stringify(value))` (a JSON-safe deep copy) and that JSON text. Immutable carried handles
- * are copied once and the frozen copy is shared by every record that carries them.
+ * copied lately are not parsed again: their frozen copy is shared by the records that carry them.
  */
 export function recordCopy<T extends object>(value: T): { copy: T; json: string } {
   const split = splitJson(value);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { recordId } from '../../src/compaction/record-id.js';
-import { recordCopy, recordJson } from '../../src/compaction/record-json.js';
+import { RECENT_OBJECT_ENTRIES, RecentObjects, recordCopy, recordJson } from '../../src/compaction/record-json.js';
 
 /** Handle-like values: frozen or not, with odd numbers, undefined fields and nested values that JSON rewrites. */
 const handleValue = fc.record({
@@ -94,5 +94,23 @@ describe('recordId', () => {
       }),
       { numRuns: 100, seed: 13 },
     );
+  });
+});
+
+describe('RecentObjects', () => {
+  it('holds the last two generations of entries, and a read moves an old entry forward', () => {
+    const memo = new RecentObjects<number>();
+    const keys = Array.from({ length: RECENT_OBJECT_ENTRIES * 3 }, () => ({}));
+    const kept = keys[0]!;
+    memo.set(kept, -1);
+    keys.forEach((key, index) => {
+      if (index > 0) memo.set(key, index);
+      // Read once a generation, the first key stays held.
+      if (index % (RECENT_OBJECT_ENTRIES - 1) === 0) expect(memo.get(kept)).toBe(-1);
+    });
+    expect(memo.get(kept)).toBe(-1);
+    expect(memo.get(keys[1]!)).toBeUndefined();
+    expect(memo.get(keys[keys.length - 1]!)).toBe(keys.length - 1);
+    expect(memo.has(keys[RECENT_OBJECT_ENTRIES]!)).toBe(false);
   });
 });
