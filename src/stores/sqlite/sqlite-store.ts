@@ -34,7 +34,9 @@ import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
 import {
+  HANDLE_BATCH_ROWS,
   prepareStatements,
+  type HandleRowValues,
   toHandle,
   toOccurrence,
   toSession,
@@ -153,6 +155,22 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     });
   }
 
+  /** Insert the handle rows of one seq, in order: `HANDLE_BATCH_ROWS` rows a statement, the rest one by one. */
+  function insertHandles(sessionId: string, seq: number, handles: readonly AppendEntry['handles'][number][]): void {
+    const row = (position: number): HandleRowValues => {
+      const handle = handles[position] as AppendEntry['handles'][number];
+      const { spanId, kind, text, key, start, end, role, tokens } = handle;
+      return [sessionId, seq, position, spanId, kind, text, key, start, end, role, tokens];
+    };
+    let position = 0;
+    for (; position + HANDLE_BATCH_ROWS <= handles.length; position += HANDLE_BATCH_ROWS) {
+      const values: HandleRowValues[number][] = [];
+      for (let index = position; index < position + HANDLE_BATCH_ROWS; index++) values.push(...row(index));
+      statements.insertHandleBatch.run(...values);
+    }
+    for (; position < handles.length; position++) statements.insertHandle.run(...row(position));
+  }
+
   function insertEntry(
     sessionId: string,
     tenantId: string | undefined,
@@ -172,21 +190,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       entry.chunk?.index ?? null,
       entry.chunk?.count ?? null,
     );
-    orderEntryHandles(entry.handles).forEach((handle, position) => {
-      statements.insertHandle.run(
-        sessionId,
-        seq,
-        position,
-        handle.spanId,
-        handle.kind,
-        handle.text,
-        handle.key,
-        handle.start,
-        handle.end,
-        handle.role,
-        handle.tokens,
-      );
-    });
+    insertHandles(sessionId, seq, orderEntryHandles(entry.handles));
     statements.insertTextRow.run(sessionId, seq);
     return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
   }
