@@ -1,7 +1,7 @@
 import { InvalidConfigError } from '../errors.js';
 import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
-import { handleIdentity } from '../handles/handle-sets.js';
+import { identityOf } from './identities.js';
 import { gramKey } from './gram-key.js';
 import { ChangedTargets } from './changed-match.js';
 
@@ -283,7 +283,7 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
   const specs = new Set([...requirements].filter(([, count]) => count >= SPEC_REQUIREMENTS).map(([spanId]) => spanId));
   const counted = new Set<string>();
   for (const occurrence of evidence.occurrences) {
-    const identity = handleIdentity(occurrence);
+    const identity = identityOf(occurrence);
     let tally = tallies.get(identity);
     if (!tally) {
       tally = emptyTally();
@@ -355,7 +355,7 @@ export function handleFeatures(
   const visible = includedIn(evidence.visibleText);
   const features = new Map<Handle, HandleFeatures>();
   for (const handle of handles) {
-    const identity = handleIdentity(handle);
+    const identity = identityOf(handle);
     const tally = tallies.get(identity);
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { recordId } from '../../src/compaction/record-id.js';
-import { RECENT_OBJECT_ENTRIES, RecentObjects, recordCopy, recordJson } from '../../src/compaction/record-json.js';
+import { RECENT_OBJECT_ENTRIES, RecentObjects } from '../../src/compaction/recent-objects.js';
+import { recordCopy, recordJson } from '../../src/compaction/record-json.js';
 
 /** Handle-like values: frozen or not, with odd numbers, undefined fields and nested values that JSON rewrites. */
 const handleValue = fc.record({
