@@ -10,7 +10,7 @@ import { COUNT_PIECE_TARGET, countO200kTokens, isPreTokenBoundary } from './o200
 import type { TokenCounter } from './token-counter.js';
 
 /** Most segment counts remembered: the map is cleared when full (counts are pure, so they are just counted again). */
-export const SEGMENT_COUNT_ENTRIES = 20_000;
+export const SEGMENT_COUNT_ENTRIES = 8_192;
 
 /** Segments longer than this are counted without being remembered (long ones rarely come back unchanged). */
 const REMEMBERED_SEGMENT_LENGTH = 512;
@@ -41,6 +41,14 @@ function hasShortStretches(segment: string): boolean {
   return segment.length - last < COUNT_PIECE_TARGET;
 }
 
+/**
+ * `segment` as a string of its own: a slice of a block may share the whole block's storage, which a remembered key
+ * would keep alive (a block per compaction). Joining it to a character and slicing that off builds it anew.
+ */
+function ownCopy(segment: string): string {
+  return `${segment} `.slice(0, -1);
+}
+
 /** The segment's o200k count, or -1 when it has a long stretch (then the whole text is counted instead). */
 function segmentCount(segment: string): number {
   const known = segmentCounts.get(segment);
@@ -48,7 +56,7 @@ function segmentCount(segment: string): number {
   const count = hasShortStretches(segment) ? countO200kTokens(segment) : -1;
   if (segment.length <= REMEMBERED_SEGMENT_LENGTH) {
     if (segmentCounts.size >= SEGMENT_COUNT_ENTRIES) segmentCounts.clear();
-    segmentCounts.set(segment, count);
+    segmentCounts.set(ownCopy(segment), count);
   }
   return count;
 }

@@ -36,7 +36,7 @@ export function handleDigest(json: string): Buffer {
 }
 
 /** Most handle JSON texts a {@link BoundedMemo} holds: it is cleared when full (its values are just computed again). */
-export const MEMO_ENTRIES = 8_192;
+export const MEMO_ENTRIES = 4_096;
 
 /**
  * A map of at most {@link MEMO_ENTRIES} entries, cleared when full. A summary record re-carries most of its
