@@ -8,6 +8,7 @@ import type { Gap } from './gaps.js';
 import type { CheckpointSummary } from './checkpoints.js';
 import { neutralizeRoleLabels } from './text/role-labels.js';
 import { chooseMasked, maskStub } from './compaction/masking.js';
+import { countBlock } from './window-count.js';
 import type { MaskingPolicy } from './compaction/masking.js';
 
 /** Per-message framing overhead counted for every rendered message. */
@@ -248,7 +249,7 @@ export function renderWindow(
   const fixed = (content: string, source: RenderedMessage['source']) => {
     messages.push({ role: 'system', content, source });
     const key = `\u0000fixed\u0000${content.length > 64 ? createHash('sha256').update(content).digest('base64') : content}`;
-    tokens += cachedCount(cache, key, () => counter.count(content)) + MESSAGE_OVERHEAD_TOKENS;
+    tokens += cachedCount(cache, key, () => countBlock(content, counter)) + MESSAGE_OVERHEAD_TOKENS;
   };
   if (state.systemPrompt) fixed(state.systemPrompt, 'system-prompt');
   const block = ledgerBlock(state);

@@ -1,4 +1,6 @@
 import type { Handle } from '../types.js';
+import { gramKey } from './gram-key.js';
+import { GramTable } from './gram-table.js';
 import { shownInside } from './index-layout.js';
 
 /** Length of the text prefix the kept handles are indexed by (shorter texts are never inside another). */
@@ -7,20 +9,24 @@ const PREFIX = 4;
 /**
  * The kept handles charged for their own index line, and what placing a longer handle gives
  * back: the charged handles verbatim inside it (`shownInside`). Indexed by their first
- * characters, so a placement looks only at handles whose start occurs in its text, not at
- * every kept one.
+ * characters (their `gramKey`), so a placement looks only at handles whose start occurs in its
+ * text (and a few whose key it shares), not at every kept one.
  */
 export class ChargedHandles {
   private readonly costs = new Map<Handle, number>();
-  private readonly byPrefix = new Map<string, Handle[]>();
+  /** Indexes (into `prefixed`) of the charged handles, by the key of their first characters. */
+  private readonly byPrefix = new GramTable();
+  private readonly prefixed: Handle[] = [];
+  /** Per handle of `prefixed`: the number of the last refund that looked at it (each is looked at once per refund). */
+  private readonly looked: number[] = [];
+  private refunds = 0;
 
   /** Charge `handle` `cost` tokens (0: it is no longer listed on its own). */
   set(handle: Handle, cost: number): void {
     if (!this.costs.has(handle) && handle.text.length >= PREFIX) {
-      const prefix = handle.text.slice(0, PREFIX);
-      const list = this.byPrefix.get(prefix);
-      if (list) list.push(handle);
-      else this.byPrefix.set(prefix, [handle]);
+      this.byPrefix.add(gramKey(handle.text, 0), this.prefixed.length);
+      this.prefixed.push(handle);
+      this.looked.push(0);
     }
     this.costs.set(handle, cost);
   }
@@ -30,12 +36,15 @@ export class ChargedHandles {
     const handles: Handle[] = [];
     let tokens = 0;
     const { text } = handle;
-    const looked = new Set<string>();
+    const { byPrefix, looked } = this;
+    const refund = ++this.refunds;
     for (let at = 0; at + PREFIX <= text.length; at++) {
-      const prefix = text.slice(at, at + PREFIX);
-      if (looked.has(prefix)) continue;
-      looked.add(prefix);
-      for (const inside of this.byPrefix.get(prefix) ?? []) {
+      const prefix = gramKey(text, at);
+      for (let entry = byPrefix.first(prefix); entry >= 0; entry = byPrefix.following(entry, prefix)) {
+        const index = byPrefix.value(entry);
+        if (looked[index] === refund) continue;
+        looked[index] = refund;
+        const inside = this.prefixed[index] as Handle;
         const cost = this.costs.get(inside) ?? 0;
         const needle = inside.text;
         if (cost > 0 && needle.length < text.length && text.includes(needle) && shownInside(inside, [text])) {

@@ -6,7 +6,8 @@ import type { SourceUnit, Summarizer } from '../summarizers/summarizer.js';
 import type { TokenCounter } from '../token-counter.js';
 import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurrence, WindowConfig } from '../types.js';
 import { checkCarriedHandles, fitHandleBudget } from './guards.js';
-import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
+import { mergeHandles } from '../handles/handle-sets.js';
+import { identityOf } from './identities.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from './rank-handles.js';
 import type { RankWeights } from './rank-handles.js';
 import type { EvidenceTallies, RankEvidence, RankSpan } from './rank-handles.js';
@@ -151,10 +152,15 @@ function rankEvidence(
   const visible = (input.recent ?? [])
     .filter((occurrence) => occurrence.span.kind !== 'tool-result')
     .map((occurrence) => occurrence.span.text);
+  // The occurrences are joined only when the ranking reads them: not when their tallies are kept.
+  let occurrences: Handle[] | undefined;
   return {
-    occurrences: [...history.handles, ...fromAncestor.handles, ...regionHandles],
+    get occurrences() {
+      occurrences ??= [...history.handles, ...fromAncestor.handles, ...regionHandles];
+      return occurrences;
+    },
     spans,
-    carried: new Set(ancestorHandles.map(handleIdentity)),
+    carried: new Set(ancestorHandles.map(identityOf)),
     fromSeq: history.occurrences[0]?.seq ?? input.region[0]?.seq ?? 0,
     toSeq: input.region[input.region.length - 1]?.seq ?? 0,
     visibleText: visible.length > 0 ? visible.join('\n') : undefined,
@@ -209,11 +215,11 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
   const before = await history.before(first.seq);
-  const carriedIdentities = new Set(carried.map(handleIdentity));
+  const carriedIdentities = new Set(carried.map(identityOf));
   // Handles of the recent history that this compaction does not carry are already in the
   // checkpoint chain; they compete for the window again, but never need spilling again.
   const returning = (await history.distinctBefore(first.seq)).filter(
-    (handle) => !carriedIdentities.has(handleIdentity(handle)),
+    (handle) => !carriedIdentities.has(identityOf(handle)),
   );
   const candidates = [...carried, ...returning];
   // Kept by the session across compactions when the evidence is exactly the lookback and the region.
@@ -248,8 +254,8 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
       message: `compacts lossy record ${active.id} without intact stored originals`,
     });
   const allVerified = region.every((occurrence) => verifySpan(occurrence.span));
-  const accounted = new Set([...kept, ...spilled].map(handleIdentity));
-  const allHandlesCarried = regionHandles.every((handle) => accounted.has(handleIdentity(handle)));
+  const accounted = new Set([...kept, ...spilled].map(identityOf));
+  const allHandlesCarried = regionHandles.every((handle) => accounted.has(identityOf(handle)));
   const reversible = findings.length === 0 && allVerified && allHandlesCarried;
 
   const droppedRange: DroppedRange = {
@@ -267,7 +273,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   let checkpoint: CompactionRecord | undefined;
   let reused: CompactionRecord | undefined;
   if (spilled.length > 0) {
-    const content = { sessionId, type: 'checkpoint', handles: spilled.map(handleIdentity), droppedRange };
+    const content = { sessionId, type: 'checkpoint', handles: spilled.map(identityOf), droppedRange };
     const id = recordId('chk', content);
     reused = input.findRecord?.(id);
     checkpoint = reused ?? {

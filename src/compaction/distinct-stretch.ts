@@ -3,7 +3,7 @@
  * what `mergeHandles` gives for the stretch's rows (the earliest occurrence of each identity, oldest first), kept
  * as seqs enter and leave instead of merged again at each compaction.
  */
-import { handleIdentity } from '../handles/handle-sets.js';
+import { identityOf } from './identities.js';
 import type { Handle } from '../types.js';
 
 /** An identity's earliest row at one seq, and where the identity first occurs among that seq's rows. */
@@ -73,7 +73,7 @@ export class DistinctStretch {
   private static firstsOf(rows: readonly Handle[]): Map<string, SeqFirst> {
     const firsts = new Map<string, SeqFirst>();
     rows.forEach((row, order) => {
-      const identity = handleIdentity(row);
+      const identity = identityOf(row);
       const known = firsts.get(identity);
       if (known === undefined) firsts.set(identity, { row, order });
       else if (row.start < known.row.start) firsts.set(identity, { row, order: known.order });

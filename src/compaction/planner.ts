@@ -1,6 +1,6 @@
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { handleCost } from './guards.js';
-import { handleIdentity } from '../handles/handle-sets.js';
+import { identityOf } from './identities.js';
 import { chooseMasked } from './masking.js';
 import type { MaskingPolicy } from './masking.js';
 
@@ -136,7 +136,7 @@ export function planRefill(input: RefillInput): RefillPlan {
   let carried = 0;
   let shown = 0;
   const add = (handle: Handle) => {
-    const identity = handleIdentity(handle);
+    const identity = identityOf(handle);
     if (seen.has(identity)) return;
     seen.add(identity);
     carried += handleCost(handle) + (kinds.has(handle.kind) ? 0 : 4);
@@ -222,7 +222,7 @@ function withReturning(
   let carried = 0;
   let shown = 0;
   for (const handle of returning) {
-    const identity = handleIdentity(handle);
+    const identity = identityOf(handle);
     if (seen.has(identity) || identities.has(identity)) continue;
     identities.add(identity);
     carried += handleCost(handle);

@@ -1,8 +1,9 @@
 import { InvalidConfigError } from '../errors.js';
 import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
-import { handleIdentity } from '../handles/handle-sets.js';
-import { containsAtBoundary } from './near-duplicates.js';
+import { identityOf } from './identities.js';
+import { gramKey } from './gram-key.js';
+import { ChangedTargets } from './changed-match.js';
 
 /**
  * Weights of the handle ranking: a handle's score is the sum of each feature times its
@@ -282,7 +283,7 @@ function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): Map<stri
   const specs = new Set([...requirements].filter(([, count]) => count >= SPEC_REQUIREMENTS).map(([spanId]) => spanId));
   const counted = new Set<string>();
   for (const occurrence of evidence.occurrences) {
-    const identity = handleIdentity(occurrence);
+    const identity = identityOf(occurrence);
     let tally = tallies.get(identity);
     if (!tally) {
       tally = emptyTally();
@@ -332,20 +333,11 @@ function changedTexts(evidence: RankEvidence): string[] {
  */
 function includedIn(text: string | undefined): (needle: string) => boolean {
   if (text === undefined) return () => false;
-  const grams = new Set<string>();
-  for (let at = 0; at + 4 <= text.length; at++) grams.add(text.slice(at, at + 4));
+  const grams = new Set<number>();
+  for (let at = 0; at + 4 <= text.length; at++) grams.add(gramKey(text, at));
   return (needle) =>
-    (needle.length < 4 || (grams.has(needle.slice(0, 4)) && grams.has(needle.slice(-4)))) && text.includes(needle);
-}
-
-function isChanged(handle: Handle, targets: readonly string[]): boolean {
-  if (handle.kind !== 'path' && handle.kind !== 'identifier') return false;
-  return targets.some(
-    (target) =>
-      target === handle.text ||
-      containsAtBoundary(target, handle.text) ||
-      (handle.kind === 'path' && containsAtBoundary(handle.text, target) && target.includes('/')),
-  );
+    (needle.length < 4 || (grams.has(gramKey(needle, 0)) && grams.has(gramKey(needle, needle.length - 4)))) &&
+    text.includes(needle);
 }
 
 /** The features of every handle, from the evidence. */
@@ -359,11 +351,11 @@ export function handleFeatures(
     given?.bulkyTokens === weights.bulkyResultTokens
       ? given.byIdentity
       : tallyOccurrences(evidence, weights.bulkyResultTokens);
-  const targets = changedTexts(evidence);
+  const targets = new ChangedTargets(changedTexts(evidence));
   const visible = includedIn(evidence.visibleText);
   const features = new Map<Handle, HandleFeatures>();
   for (const handle of handles) {
-    const identity = handleIdentity(handle);
+    const identity = identityOf(handle);
     const tally = tallies.get(identity);
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
@@ -375,7 +367,7 @@ export function handleFeatures(
       agentUsed: (tally?.agentUsed ?? false) || role === 'assistant',
       toolCall: tally?.toolCall ?? false,
       userSaid: (tally?.userSaid ?? false) || role === 'user' || role === 'system',
-      changed: isChanged(handle, targets),
+      changed: targets.has(handle),
       commandRun: tally?.commandRun ?? false,
       specified: tally?.specified ?? false,
       carried,

@@ -129,6 +129,11 @@ export class RankHistory {
 
   /** The stored handle rows of `[fromSeq, toSeq]`, in store order; only the seqs not held yet are read. */
   async handles(fromSeq: number, toSeq: number): Promise<Handle[]> {
+    return (await this.rowsBySeq(fromSeq, toSeq)).flat();
+  }
+
+  /** `handles(fromSeq, toSeq)` grouped by seq (one list per seq, in order), not yet joined into one list. */
+  private async rowsBySeq(fromSeq: number, toSeq: number): Promise<(readonly Handle[])[]> {
     if (toSeq < fromSeq) return [];
     let held = this.handleRows.get(fromSeq, toSeq);
     if (!held) {
@@ -141,7 +146,7 @@ export class RankHistory {
       this.handleRows.put(readFrom, bySeq(rows, readFrom, readTo));
       held = this.handleRows.get(fromSeq, toSeq) ?? bySeq(rows, fromSeq, toSeq);
     }
-    return held.flat();
+    return held;
   }
 
   /** The occurrences and handle rows of the lookback range before a region starting at `regionFrom`. */
@@ -157,7 +162,16 @@ export class RankHistory {
       // A session's occurrences are gapless; a short read (not expected) is used as it is, not held.
       if (occurrences.length === toSeq - fromSeq + 1) this.spans.put(fromSeq, occurrences);
     }
-    const answer = { occurrences, handles: await this.handles(fromSeq, toSeq) };
+    const groups = await this.rowsBySeq(fromSeq, toSeq);
+    // Joined into one list only when read: a compaction whose tallies are kept never reads it.
+    let handles: Handle[] | undefined;
+    const answer: RankHistoryRange = {
+      occurrences,
+      get handles() {
+        handles ??= groups.flat();
+        return handles;
+      },
+    };
     this.lastBefore = { regionFrom, range: answer };
     return answer;
   }
@@ -189,11 +203,11 @@ export class RankHistory {
    * oldest first: the spilled handles a compaction there lets compete for the index again.
    */
   async distinctBefore(regionFrom: number): Promise<readonly Handle[]> {
-    const { handles } = await this.before(regionFrom);
+    const before = await this.before(regionFrom);
     const range = lookbackRange(regionFrom, this.lookback);
     if (!range) return [];
     const moved = this.distinct.moveTo(range.fromSeq, range.toSeq, (seq) => this.handleRows.get(seq, seq)?.[0]);
-    return moved ? this.distinct.handles() : mergeHandles(handles);
+    return moved ? this.distinct.handles() : mergeHandles(before.handles);
   }
 
   /** A region was compacted: hold its spans for the ranking of later compactions, and forget what falls out of reach. */

@@ -1,9 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { CompactionRecord } from '../types.js';
+import { recordJson } from './record-json.js';
+
+/** The last few JSON texts hashed and their digests: a record's id is computed when it is built and again when stored. */
+const recentDigests: { json: string; hex: string }[] = [];
+const RECENT_DIGESTS = 4;
+
+/** First 24 hex chars of the SHA-256 of `json`, remembered for the last few texts. */
+function digestOf(json: string): string {
+  for (const known of recentDigests) if (known.json === json) return known.hex;
+  const hex = createHash('sha256').update(json).digest('hex').slice(0, 24);
+  if (recentDigests.length >= RECENT_DIGESTS) recentDigests.shift();
+  recentDigests.push({ json, hex });
+  return hex;
+}
 
 /** A content-derived id for a record: prefix + first 24 hex chars of the SHA-256 of its JSON. */
 export function recordId(prefix: 'rec' | 'chk' | 'ext', content: unknown): string {
-  return `${prefix}_` + createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 24);
+  const json = typeof content === 'object' && content !== null ? recordJson(content) : JSON.stringify(content);
+  return `${prefix}_` + digestOf(json);
 }
 
 const CONTENT_ADDRESSED = /^(rec|chk|ext)_[0-9a-f]{24}$/;

@@ -1,16 +1,18 @@
+import { gramKey } from './gram-key.js';
+import { GramTable } from './gram-table.js';
 import { containsAtBoundary } from './near-duplicates.js';
 
 /** A text at least this long keeps its 4-character pieces in a set of its own, remembered across lists. */
 const LONG_TEXT = 256;
 
 /** The remembered sets of the last few long texts (a compaction's summary is searched by several lists in a row). */
-const longTextGrams = new Map<string, ReadonlySet<string>>();
+const longTextGrams = new Map<string, ReadonlySet<number>>();
 
-function gramsOf(text: string): ReadonlySet<string> {
+function gramsOf(text: string): ReadonlySet<number> {
   let grams = longTextGrams.get(text);
   if (grams === undefined) {
-    const built = new Set<string>();
-    for (let at = 0; at + 4 <= text.length; at++) built.add(text.slice(at, at + 4));
+    const built = new Set<number>();
+    for (let at = 0; at + 4 <= text.length; at++) built.add(gramKey(text, at));
     if (longTextGrams.size >= 8) longTextGrams.clear();
     longTextGrams.set(text, built);
     grams = built;
@@ -22,17 +24,18 @@ function gramsOf(text: string): ReadonlySet<string> {
  * A growing list of texts (the summary, the handles kept so far) asked many times whether a
  * needle is inside one of them on word boundaries: the same answer as `containsAtBoundary` on
  * each text, searching only the texts that hold the needle's first and last 4 characters (a
- * text holding the needle holds both). A match that is a whole text is not inside it
- * (`containsAtBoundary` needs a longer text).
+ * text holding the needle holds both; pieces are indexed by `gramKey`, so a few more texts may
+ * be searched). A match that is a whole text is not inside it (`containsAtBoundary` needs a
+ * longer text).
  */
 export class ShownTexts {
   /** The short texts. */
   private readonly texts: string[] = [];
-  /** Each 4 characters of a short text: the indexes (into `texts`, ascending, once each) of the texts holding them. */
-  private readonly holders = new Map<string, number[]>();
-  /** The long texts, and their pieces (a set per text). */
+  /** Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them. */
+  private readonly holders = new GramTable();
+  /** The long texts, and their pieces' keys (a set per text). */
   private readonly longTexts: string[] = [];
-  private readonly longGrams: ReadonlySet<string>[] = [];
+  private readonly longGrams: ReadonlySet<number>[] = [];
 
   constructor(texts: readonly string[] = []) {
     for (const text of texts) this.add(text);
@@ -47,28 +50,27 @@ export class ShownTexts {
     }
     const index = this.texts.length;
     this.texts.push(text);
-    for (let at = 0; at + 4 <= text.length; at++) {
-      const gram = text.slice(at, at + 4);
-      const list = this.holders.get(gram);
-      if (list === undefined) this.holders.set(gram, [index]);
-      else if (list[list.length - 1] !== index) list.push(index);
-    }
+    for (let at = 0; at + 4 <= text.length; at++) this.holders.add(gramKey(text, at), index);
   }
 
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
   contain(needle: string): boolean {
     if (needle.length < 4) return false;
-    const head = needle.slice(0, 4);
-    const tail = needle.slice(-4);
-    for (const [index, grams] of this.longGrams.entries())
+    const head = gramKey(needle, 0);
+    const tail = gramKey(needle, needle.length - 4);
+    for (let index = 0; index < this.longGrams.length; index++) {
+      const grams = this.longGrams[index] as ReadonlySet<number>;
       if (grams.has(head) && grams.has(tail) && containsAtBoundary(this.longTexts[index] as string, needle))
         return true;
-    const first = this.holders.get(head);
-    const last = this.holders.get(tail);
-    if (first === undefined || last === undefined) return false;
-    // A text holding the needle is in both lists: searching the texts of the shorter one is enough.
-    for (const index of first.length <= last.length ? first : last)
-      if (containsAtBoundary(this.texts[index] as string, needle)) return true;
+    }
+    const { holders } = this;
+    const first = holders.count(head);
+    const last = first === 0 ? 0 : holders.count(tail);
+    if (last === 0) return false;
+    // A text holding the needle is under both keys: searching the texts of the shorter list is enough.
+    const key = first <= last ? head : tail;
+    for (let entry = holders.first(key); entry >= 0; entry = holders.following(entry, key))
+      if (containsAtBoundary(this.texts[holders.value(entry)] as string, needle)) return true;
     return false;
   }
 }

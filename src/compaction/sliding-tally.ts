@@ -7,7 +7,7 @@
  * stretch, and here each seq judges its own span alone. The two agree unless a span id holding a requirement
  * occurs at two seqs of the stretch; then `tallies()` answers undefined and the caller tallies from scratch.
  */
-import { handleIdentity } from '../handles/handle-sets.js';
+import { identityOf } from './identities.js';
 import type { Handle } from '../types.js';
 import { emptyTally, isRequirement, markOccurrence, SPEC_REQUIREMENTS } from './rank-handles.js';
 import type { EvidenceTallies, RankSpan, Tally } from './rank-handles.js';
@@ -106,7 +106,7 @@ export class SlidingTally {
     const spec = this.requirementsOf(entry) >= SPEC_REQUIREMENTS;
     const marks = new Map<string, Tally>();
     for (const row of entry.rows) {
-      const identity = handleIdentity(row);
+      const identity = identityOf(row);
       let tally = marks.get(identity);
       if (tally === undefined) {
         tally = emptyTally();

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError } from '../errors.js';
+import { handleJson } from '../compaction/record-json.js';
 import type { CompactionRecord } from '../types.js';
 
 /** A record split for storage: its JSON with `handles: []`, and each carried handle as JSON with its digest. */
@@ -21,17 +22,52 @@ export interface RecordParts {
 
 /** Splits a (checked, JSON-safe) record into the parts the SQL stores write. */
 export function splitRecord(record: CompactionRecord): RecordParts {
-  const handles = record.handles.map((handle) => JSON.stringify(handle));
+  const handles = record.handles.map(handleJson);
   return {
     json: JSON.stringify({ ...record, handles: [] }),
     handles,
-    digests: handles.map(handleDigest),
+    digests: handles.map(rememberedDigest),
   };
 }
 
 /** Deduplication key of one handle's JSON. */
 export function handleDigest(json: string): Buffer {
   return createHash('sha256').update(json, 'utf8').digest().subarray(0, 16);
+}
+
+/** Most handle JSON texts a {@link BoundedMemo} holds: it is cleared when full (its values are just computed again). */
+export const MEMO_ENTRIES = 4_096;
+
+/**
+ * A map of at most {@link MEMO_ENTRIES} entries, cleared when full. A summary record re-carries most of its
+ * ancestor's handles, so the last records' handles are what a write looks up again.
+ */
+export class BoundedMemo<V> {
+  private readonly entries = new Map<string, V>();
+
+  /** The value remembered under `key`, if any. */
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Remember `value` under `key`. */
+  set(key: string, value: V): void {
+    if (this.entries.size >= MEMO_ENTRIES) this.entries.clear();
+    this.entries.set(key, value);
+  }
+}
+
+/** Digests of the handle JSON texts of the last records split (a pure function's results, shared by every store). */
+const digests = new BoundedMemo<Buffer>();
+
+/** `handleDigest(json)`, remembered for the handles of the last records. */
+function rememberedDigest(json: string): Buffer {
+  let digest = digests.get(json);
+  if (digest === undefined) {
+    digest = handleDigest(json);
+    digests.set(json, digest);
+  }
+  return digest;
 }
 
 /** Ids as text, runs of consecutive ids collapsed: `[0, 1, 2, 5, 7, 8]` → `0-2,5,7-8`. */

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError, type LedgerError } from '../errors.js';
 import { expectedRecordId } from '../compaction/record-id.js';
+import { recordCopy } from '../compaction/record-json.js';
 import { firstIndexWhere } from '../sorted-search.js';
 import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
@@ -216,7 +217,7 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
   checkId('record.id', record.id);
   checkId('record.sessionId', record.sessionId);
   checkCount('record.ordinal', record.ordinal, { sessionId: record.sessionId, recordId: record.id });
-  const copy = JSON.parse(JSON.stringify(record)) as CompactionRecord;
+  const { copy } = recordCopy(record);
   const expected = expectedRecordId(copy);
   if (expected !== undefined && expected !== copy.id) {
     throw new InvalidInputError(

@@ -143,6 +143,40 @@ describe('SQLite: carried handles stored once per session', () => {
     await store.close();
   });
 
+  it('remembers carried-handle ids per session and only once a record committed', async () => {
+    const store = createSqliteStore({ path });
+    for (const sessionId of ['a', 'b']) await store.openSession(sessionId);
+    const handle = (text: string) =>
+      Object.freeze({ ...sampleRecord('a').handles[0]!, text, key: text, end: 31 + text.length });
+    const withHandles = (sessionId: string, ordinal: number, texts: string[]): CompactionRecord => {
+      const record = sampleRecord(sessionId, { ordinal, ancestors: [], checkpointId: undefined });
+      const carried = { ...record, handles: texts.map(handle) };
+      return { ...carried, id: recordId('rec', recordIdContent(carried)) };
+    };
+    // Session b's ids are not session a's: the handles it names are stored in another order.
+    const a0 = withHandles('a', 0, ['alpha-1', 'beta-2']);
+    const b0 = withHandles('b', 0, ['beta-2', 'alpha-1']);
+    await store.writeRecord(a0);
+    await store.writeRecord(b0);
+    // A write that fails after storing its new handle rolls back: the id it got must not be remembered.
+    const failing = withHandles('a', 1, ['alpha-1', 'gamma-3']);
+    const raw = new Database(path);
+    raw.exec(`CREATE TRIGGER fail_once BEFORE INSERT ON records WHEN NEW.id = '${failing.id}'
+      BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    await expect(store.writeRecord(failing)).rejects.toThrow(/refused by the test/);
+    raw.exec('DROP TRIGGER fail_once');
+    raw.close();
+    const a1 = withHandles('a', 1, ['delta-4', 'alpha-1']);
+    const a2 = withHandles('a', 2, ['gamma-3', 'beta-2', 'delta-4']);
+    await store.writeRecord(a1);
+    await store.writeRecord(a2);
+    const b1 = withHandles('b', 1, ['alpha-1', 'beta-2']);
+    await store.writeRecord(b1);
+    expect(await store.records('a')).toEqual([a0, a1, a2]);
+    expect(await store.records('b')).toEqual([b0, b1]);
+    await store.close();
+  });
+
   it('opens a version 2 ledger: its inline records still load and verify, recall works, new records are stored by id', async () => {
     const older = new Database(path);
     older.exec(SQLITE_MIGRATIONS[0]!);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import { HANDLE_BATCH_ROWS } from '../../src/stores/sqlite/statements.js';
 import { entry } from './fixtures.js';
 
 /** The sessions stored in the main database file alone (what a checkpoint has copied out of the WAL). */
@@ -188,5 +189,38 @@ describe('SQLite deferred free-text index', () => {
     expect((await store.searchText('s', 'payments-db-eu-west-1a', 5)).length).toBe(1);
     expect(indexState(path)).toEqual({ mark: left.last, last: left.last });
     await store.close();
+  });
+});
+
+describe('SQLite handle rows written in batches', () => {
+  it('stores every handle of a seq in order, across whole batches and the rows after them', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'context-ledger-handle-batch-'));
+    try {
+      const store = createSqliteStore({ path: join(directory, 'ledger.db'), backgroundCheckpoint: false });
+      await store.openSession('batch');
+      const counts = [0, 1, HANDLE_BATCH_ROWS - 1, HANDLE_BATCH_ROWS, 2 * HANDLE_BATCH_ROWS + 5];
+      const entries = counts.map((count, index) => {
+        const words = Array.from({ length: count }, (_, word) => `host${index}x${word}`);
+        return entry(
+          'user',
+          `seq ${index}: ${words.join(' ')}`,
+          words.map((text) => ({ kind: 'identifier', text })),
+        );
+      });
+      const written = await store.append('batch', 0, entries);
+      const stored = await store.handles('batch');
+      const expected = entries.flatMap((item, seq) => item.handles.map((handle) => ({ ...handle, seq })));
+      expect(stored).toEqual(expected);
+      expect(written.map((occurrence) => occurrence.seq)).toEqual(counts.map((_, seq) => seq));
+      const raw = new Database(join(directory, 'ledger.db'), { readonly: true });
+      const positions = raw.prepare('SELECT seq, position FROM handles ORDER BY seq, position').all();
+      expect(positions).toEqual(
+        counts.flatMap((count, seq) => Array.from({ length: count }, (_, position) => ({ seq, position }))),
+      );
+      raw.close();
+      await store.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

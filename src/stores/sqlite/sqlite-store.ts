@@ -15,7 +15,14 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
-import { encodeHandleIds, rebuildRecordRows, recordRowIds, splitRecord, type RecordParts } from '../record-handles.js';
+import {
+  BoundedMemo,
+  encodeHandleIds,
+  rebuildRecordRows,
+  recordRowIds,
+  splitRecord,
+  type RecordParts,
+} from '../record-handles.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import {
   DEFAULT_AUTOCHECKPOINT_PAGES,
@@ -27,7 +34,9 @@ import { mapDriverError } from './driver-errors.js';
 import { openDatabase, type SqliteStoreOptions } from './open-database.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
 import {
+  HANDLE_BATCH_ROWS,
   prepareStatements,
+  type HandleRowValues,
   toHandle,
   toOccurrence,
   toSession,
@@ -146,6 +155,22 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     });
   }
 
+  /** Insert the handle rows of one seq, in order: `HANDLE_BATCH_ROWS` rows a statement, the rest one by one. */
+  function insertHandles(sessionId: string, seq: number, handles: readonly AppendEntry['handles'][number][]): void {
+    const row = (position: number): HandleRowValues => {
+      const handle = handles[position] as AppendEntry['handles'][number];
+      const { spanId, kind, text, key, start, end, role, tokens } = handle;
+      return [sessionId, seq, position, spanId, kind, text, key, start, end, role, tokens];
+    };
+    let position = 0;
+    for (; position + HANDLE_BATCH_ROWS <= handles.length; position += HANDLE_BATCH_ROWS) {
+      const values: HandleRowValues[number][] = [];
+      for (let index = position; index < position + HANDLE_BATCH_ROWS; index++) values.push(...row(index));
+      statements.insertHandleBatch.run(...values);
+    }
+    for (; position < handles.length; position++) statements.insertHandle.run(...row(position));
+  }
+
   function insertEntry(
     sessionId: string,
     tenantId: string | undefined,
@@ -165,21 +190,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       entry.chunk?.index ?? null,
       entry.chunk?.count ?? null,
     );
-    orderEntryHandles(entry.handles).forEach((handle, position) => {
-      statements.insertHandle.run(
-        sessionId,
-        seq,
-        position,
-        handle.spanId,
-        handle.kind,
-        handle.text,
-        handle.key,
-        handle.start,
-        handle.end,
-        handle.role,
-        handle.tokens,
-      );
-    });
+    insertHandles(sessionId, seq, orderEntryHandles(entry.handles));
     statements.insertTextRow.run(sessionId, seq);
     return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
   }
@@ -199,7 +210,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
   );
 
-  const recordTransaction = db.transaction((record: CompactionRecord): void => {
+  const recordTransaction = db.transaction((record: CompactionRecord): { parts: RecordParts; ids: number[] } => {
     const operation = `write record ${record.id}`;
     requireSession(record.sessionId, operation);
     if (statements.recordExists.get(record.sessionId, record.id) !== undefined) {
@@ -219,6 +230,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       );
     }
     const parts = splitRecord(record);
+    const ids = handleIds(record.sessionId, parts);
     statements.insertRecord.run(
       record.sessionId,
       record.id,
@@ -226,21 +238,37 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       record.type,
       parts.json,
       record.createdAt,
-      encodeHandleIds(handleIds(record.sessionId, parts)),
+      encodeHandleIds(ids),
     );
+    return { parts, ids };
   });
+
+  /**
+   * Ids of carried handles (by JSON) of the last records written, for the session they were written to: rows of
+   * `record_handles` are append-only, so a committed handle keeps its id. Filled only after a record commits.
+   */
+  let knownIds: { readonly sessionId: string; readonly ids: BoundedMemo<number> } | undefined;
 
   /** Ids of the record's carried handles, storing each handle the session has not stored yet. */
   function handleIds(sessionId: string, parts: RecordParts): number[] {
+    const known = knownIds?.sessionId === sessionId ? knownIds.ids : undefined;
     let next: number | undefined;
     return parts.digests.map((digest, index) => {
-      const stored = statements.recordHandleId.get(sessionId, digest);
+      const json = parts.handles[index] as string;
+      const stored = known?.get(json) ?? statements.recordHandleId.get(sessionId, digest);
       if (stored !== undefined) return stored;
       next ??= statements.nextRecordHandleId.get(sessionId) ?? 0;
-      statements.insertRecordHandle.run(sessionId, next, digest, parts.handles[index] as string);
+      statements.insertRecordHandle.run(sessionId, next, digest, json);
       next += 1;
       return next - 1;
     });
+  }
+
+  /** Remember the ids of a committed record's carried handles (see `knownIds`). */
+  function rememberIds(sessionId: string, parts: RecordParts, ids: readonly number[]): void {
+    if (knownIds?.sessionId !== sessionId) knownIds = { sessionId, ids: new BoundedMemo<number>() };
+    const memo = knownIds.ids;
+    ids.forEach((id, index) => memo.set(parts.handles[index] as string, id));
   }
 
   /**
@@ -396,7 +424,8 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       return guard(`write record ${String(record?.id)} of session ${String(record?.sessionId)}`, () => {
         const copy = checkRecord(record);
         checkWritable(`write record ${copy.id}`);
-        recordTransaction.immediate(copy);
+        const { parts, ids } = recordTransaction.immediate(copy);
+        rememberIds(copy.sessionId, parts, ids);
         wrote();
       });
     },

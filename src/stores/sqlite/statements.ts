@@ -69,6 +69,13 @@ type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 const OCCURRENCE_COLUMNS = `o.session_id, o.seq, o.span_id, o.role, o.byte_start, o.byte_end, o.label, o.chunk_index, o.chunk_count,
   s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens`;
 const HANDLE_COLUMNS = 'session_id, seq, position, span_id, kind, text, key, start, "end", role, tokens';
+const HANDLE_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** Handle rows one multi-row insert writes (`insertHandleBatch`; 11 values a row). */
+export const HANDLE_BATCH_ROWS = 16;
+
+/** The values of one handle row, in `HANDLE_COLUMNS` order. */
+export type HandleRowValues = [string, number, number, string, string, string, string, number, number, string, number];
 
 /** Every statement the store runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
@@ -101,6 +108,9 @@ export function prepareStatements(db: Database.Database) {
     insertHandle: db.prepare(
       `INSERT INTO handles (${HANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ) as Statement<[string, number, number, string, string, string, string, number, number, string, number]>,
+    insertHandleBatch: db.prepare(
+      `INSERT INTO handles (${HANDLE_COLUMNS}) VALUES ${Array.from({ length: HANDLE_BATCH_ROWS }, () => HANDLE_ROW).join(', ')}`,
+    ) as Statement<HandleRowValues[number][]>,
     insertTextRow: db.prepare('INSERT INTO occurrence_text_rows (session_id, seq) VALUES (?, ?)') as Statement<
       [string, number]
     >,

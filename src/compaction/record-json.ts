@@ -1,0 +1,97 @@
+/**
+ * The JSON of records, with each carried handle's JSON text built once: a summary record re-carries
+ * most of its ancestor's handles (the same frozen objects), and its id, its store check and its
+ * stored form each need the record as JSON. Every function here returns exactly what
+ * `JSON.stringify` returns; it only skips stringifying a handle it has stringified lately.
+ */
+import { RecentObjects } from './recent-objects.js';
+
+/** JSON text of the immutable handle objects stringified lately (see `isImmutableLeaf`). */
+const texts = new RecentObjects<string>();
+
+/**
+ * Whether `value`'s JSON can never change: a frozen object, no `toJSON`, every own property a data property
+ * holding a primitive. Only such objects have their JSON remembered.
+ */
+function isImmutableLeaf(value: object): boolean {
+  if (!Object.isFrozen(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (!('value' in descriptor)) return false;
+    const item: unknown = descriptor.value;
+    if ((typeof item === 'object' && item !== null) || typeof item === 'function') return false;
+  }
+  return true;
+}
+
+/** `JSON.stringify(handle)`, remembered for immutable handle objects. */
+export function handleJson(handle: object): string {
+  const known = texts.get(handle);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(handle);
+  if (isImmutableLeaf(handle)) texts.set(handle, text);
+  return text;
+}
+
+const EMPTY_HANDLES = '"handles":[]';
+
+/**
+ * A record-like object as the JSON of everything but its handles (`handles: []`) and each handle's JSON, or
+ * undefined when that would not give `JSON.stringify(value)` back: no `handles` array, a handle that is not an
+ * object or has a `toJSON`, or a nested `handles: []` that makes the place of the record's own not unique.
+ */
+function splitJson(value: object): { rest: string; open: number; handles: string[] } | undefined {
+  const own = Object.getOwnPropertyDescriptor(value, 'handles');
+  const handles: unknown = own?.value;
+  if (own?.enumerable !== true || !Array.isArray(handles)) return undefined;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  const parts: string[] = [];
+  for (const handle of handles as unknown[]) {
+    if (typeof handle !== 'object' || handle === null) return undefined;
+    if (typeof (handle as { toJSON?: unknown }).toJSON === 'function') return undefined;
+    parts.push(handleJson(handle));
+  }
+  const rest = JSON.stringify({ ...value, handles: [] });
+  const at = rest.indexOf(EMPTY_HANDLES);
+  // Inside a JSON string every quote is escaped, so each match is an object key: exactly one must be there.
+  if (at < 0 || rest.indexOf(EMPTY_HANDLES, at + 1) >= 0) return undefined;
+  return { rest, open: at + EMPTY_HANDLES.length - 1, handles: parts };
+}
+
+/** `JSON.stringify(value)`, the JSON of immutable carried handles taken from what is remembered. */
+export function recordJson(value: object): string {
+  const split = splitJson(value);
+  if (split === undefined) return JSON.stringify(value);
+  return split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
+}
+
+/** Frozen copies of the immutable handles copied lately, parsed once per handle object (a copy is its own copy). */
+const copies = new RecentObjects<object>();
+
+function handleCopy(handle: object, text: string): object {
+  const known = copies.get(handle);
+  if (known !== undefined) return known;
+  const copy = JSON.parse(text) as object;
+  if (!texts.has(handle)) return copy;
+  Object.freeze(copy);
+  texts.set(copy, text);
+  copies.set(handle, copy);
+  copies.set(copy, copy);
+  return copy;
+}
+
+/**
+ * `JSON.parse(JSON.stringify(value))` (a JSON-safe deep copy) and that JSON text. Immutable carried handles
+ * copied lately are not parsed again: their frozen copy is shared by the records that carry them.
+ */
+export function recordCopy<T extends object>(value: T): { copy: T; json: string } {
+  const split = splitJson(value);
+  if (split === undefined) {
+    const json = JSON.stringify(value);
+    return { copy: JSON.parse(json) as T, json };
+  }
+  const json = split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
+  const copy = JSON.parse(split.rest) as { handles: unknown[] };
+  const originals = (value as unknown as { handles: object[] }).handles;
+  copy.handles = originals.map((handle, index) => handleCopy(handle, split.handles[index] as string));
+  return { copy: copy as unknown as T, json };
+}

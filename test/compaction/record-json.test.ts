@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { recordId } from '../../src/compaction/record-id.js';
+import { RECENT_OBJECT_ENTRIES, RecentObjects } from '../../src/compaction/recent-objects.js';
+import { recordCopy, recordJson } from '../../src/compaction/record-json.js';
+
+/** Handle-like values: frozen or not, with odd numbers, undefined fields and nested values that JSON rewrites. */
+const handleValue = fc.record({
+  kind: fc.constantFrom('path', 'identifier', 'constraint'),
+  text: fc.string({ maxLength: 12 }),
+  start: fc.oneof(fc.integer(), fc.constant(Number.NaN), fc.constant(-0), fc.constant(Number.POSITIVE_INFINITY)),
+  key: fc.option(fc.string({ maxLength: 4 }), { nil: undefined }),
+  seq: fc.nat(),
+});
+
+const handles = fc.array(
+  fc.tuple(handleValue, fc.boolean()).map(([value, frozen]) => (frozen ? Object.freeze(value) : value)),
+  { maxLength: 6 },
+);
+
+function record(list: unknown[], summary = 'a "quoted" summary with "handles":[] inside') {
+  return { id: 'rec_1', summary, claims: [{ text: 'c', spanIds: ['s'] }], handles: list, ordinal: 3, tail: undefined };
+}
+
+describe('recordJson and recordCopy', () => {
+  it('give exactly JSON.stringify and JSON.parse(JSON.stringify()), frozen handles read from what is remembered', () => {
+    fc.assert(
+      fc.property(handles, fc.string({ maxLength: 20 }), (list, summary) => {
+        const value = record(list, summary);
+        for (let round = 0; round < 2; round++) {
+          const json = JSON.stringify(value);
+          expect(recordJson(value)).toBe(json);
+          const { copy, json: copied } = recordCopy(value);
+          expect(copied).toBe(json);
+          expect(JSON.stringify(copy)).toBe(json);
+          expect(copy).toStrictEqual(JSON.parse(json));
+        }
+      }),
+      { numRuns: 300, seed: 13 },
+    );
+  });
+
+  it('follow a handle that is not frozen when it changes, and fall back where the handles cannot be spliced', () => {
+    const mutable = { kind: 'path', text: 'a/b.ts' };
+    const value = record([mutable]);
+    expect(recordJson(value)).toBe(JSON.stringify(value));
+    mutable.text = 'c/d.ts';
+    expect(recordJson(value)).toBe(JSON.stringify(value));
+    expect(recordCopy(value).copy).toStrictEqual(JSON.parse(JSON.stringify(value)));
+    let calls = 0;
+    const getter = Object.freeze(
+      Object.defineProperty({ kind: 'path' }, 'text', { enumerable: true, get: () => `t${calls++}` }),
+    );
+    const withGetter = record([getter]);
+    expect(recordJson(withGetter)).toBe(
+      '{"id":"rec_1","summary":"a \\"quoted\\" summary with \\"handles\\":[] inside",' +
+        '"claims":[{"text":"c","spanIds":["s"]}],"handles":[{"kind":"path","text":"t0"}],"ordinal":3}',
+    );
+    expect(recordJson(withGetter)).toContain('"text":"t1"');
+    const odd = [
+      record([1, null, undefined, 'x']),
+      record([Object.freeze({ toJSON: () => 'custom' })]),
+      { ...record([Object.freeze({ kind: 'path' })]), claims: [{ handles: [] }] },
+      Object.create({ handles: [Object.freeze({ kind: 'path' })] }) as object,
+      { handles: 'not a list' },
+    ];
+    for (const item of odd) {
+      expect(recordJson(item)).toBe(JSON.stringify(item));
+      expect(recordCopy(item).copy).toStrictEqual(JSON.parse(JSON.stringify(item)));
+    }
+  });
+
+  it('share one frozen copy of an immutable handle between the records that carry it', () => {
+    const handle = Object.freeze({ kind: 'path', text: 'src/a.ts', seq: 1 });
+    const first = recordCopy(record([handle])).copy.handles[0];
+    const second = recordCopy(record([handle, handle])).copy.handles;
+    expect(second[0]).toBe(first);
+    expect(second[1]).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).not.toBe(handle);
+  });
+});
+
+describe('recordId', () => {
+  it('is the SHA-256 of the JSON, whether or not the text was hashed a moment ago', () => {
+    const expected = (content: unknown) =>
+      'rec_' + createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 24);
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 6 }), { maxLength: 30 }), (picks) => {
+        for (const pick of picks) {
+          const content = record([Object.freeze({ kind: 'path', text: `f${pick}.ts` })], `summary ${pick % 3}`);
+          expect(recordId('rec', content)).toBe(expected(content));
+        }
+      }),
+      { numRuns: 100, seed: 13 },
+    );
+  });
+});
+
+describe('RecentObjects', () => {
+  it('holds the last two generations of entries, and a read moves an old entry forward', () => {
+    const memo = new RecentObjects<number>();
+    const keys = Array.from({ length: RECENT_OBJECT_ENTRIES * 3 }, () => ({}));
+    const kept = keys[0]!;
+    memo.set(kept, -1);
+    keys.forEach((key, index) => {
+      if (index > 0) memo.set(key, index);
+      // Read once a generation, the first key stays held.
+      if (index % (RECENT_OBJECT_ENTRIES - 1) === 0) expect(memo.get(kept)).toBe(-1);
+    });
+    expect(memo.get(kept)).toBe(-1);
+    expect(memo.get(keys[1]!)).toBeUndefined();
+    expect(memo.get(keys[keys.length - 1]!)).toBe(keys.length - 1);
+    expect(memo.has(keys[RECENT_OBJECT_ENTRIES]!)).toBe(false);
+  });
+});
