@@ -165,12 +165,32 @@ export function recordRowIds(
   location: string,
   sessionId: string,
   rows: readonly StoredRecordRow[],
-): { ids: (number[] | undefined)[]; low: number; high: number } {
+): { ids: (number[] | undefined)[]; low: number; high: number; sparse: number[] | undefined } {
   const ids = rows.map((row) =>
     row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
   );
   const [low, high] = idBounds(ids);
-  return { ids, low, high };
+  return { ids, low, high, sparse: sparseIds(ids, low, high) };
+}
+
+/** A range read of record handles is replaced by reads of the ids themselves past this many rows per id named. */
+export const SPARSE_RANGE_FACTOR = 4;
+
+/**
+ * The distinct ids of `lists`, ascending, when reading their whole id range `[low, high]` would read more than
+ * {@link SPARSE_RANGE_FACTOR} rows per distinct id (a late record of a long session: its handles were first stored
+ * over thousands of other records' rows); undefined when the range read is the cheaper one.
+ */
+export function sparseIds(
+  lists: readonly (readonly number[] | undefined)[],
+  low: number,
+  high: number,
+): number[] | undefined {
+  if (!(low <= high)) return undefined;
+  const distinct = new Set<number>();
+  for (const list of lists) for (const id of list ?? []) distinct.add(id);
+  if (high - low + 1 <= SPARSE_RANGE_FACTOR * distinct.size + 64) return undefined;
+  return [...distinct].sort((a, b) => a - b);
 }
 
 /**

@@ -15,7 +15,7 @@ import { ImmutableSpanError } from '../../src/errors.js';
 import { createLedger } from '../../src/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { MIGRATIONS as PG_MIGRATIONS, createPostgresStore } from '../../src/stores/postgres/index.js';
-import { decodeHandleIds, encodeHandleIds } from '../../src/stores/record-handles.js';
+import { decodeHandleIds, encodeHandleIds, sparseIds } from '../../src/stores/record-handles.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
 import type { LedgerStore } from '../../src/stores/store.js';
@@ -47,7 +47,48 @@ function hashedRecord(sessionId: string, ordinal: number): CompactionRecord {
   return { ...record, id: recordId('rec', recordIdContent(record)) };
 }
 
+/** A record of `sessionId` at `ordinal` carrying handles with these texts (its id its content hash). */
+function recordCarrying(sessionId: string, ordinal: number, texts: readonly string[]): CompactionRecord {
+  const base = sampleRecord(sessionId, { ordinal, ancestors: [], checkpointId: undefined });
+  const handle = base.handles[0]!;
+  const handles = texts.map((text) => Object.freeze({ ...handle, text, key: text, end: handle.start + text.length }));
+  const carried = { ...base, handles };
+  return { ...carried, id: recordId('rec', recordIdContent(carried)) };
+}
+
+/**
+ * Writes 40 records of 8 new handles each, then one carrying the first record's and the last one's handles: its ids
+ * span some 320 stored rows for 16 handles, so a store reads them by id, not by range. Returns the last record.
+ */
+async function sparseRecords(store: LedgerStore, sessionId: string): Promise<CompactionRecord> {
+  await store.openSession(sessionId);
+  const texts = (record: number) => Array.from({ length: 8 }, (_, index) => `host-${record}-${index}.internal`);
+  for (let ordinal = 0; ordinal < 40; ordinal++)
+    await store.writeRecord(recordCarrying(sessionId, ordinal, texts(ordinal)));
+  const last = recordCarrying(sessionId, 40, [...texts(39), ...texts(0)]);
+  await store.writeRecord(last);
+  return last;
+}
+
 describe('carried-handle id runs', () => {
+  it('are read by id, not by range, when the range is much wider than the ids it holds', () => {
+    expect(
+      sparseIds(
+        [
+          [0, 1, 2],
+          [3, 4],
+        ],
+        0,
+        4,
+      ),
+    ).toBeUndefined();
+    expect(sparseIds([undefined], Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY)).toBeUndefined();
+    const wide = [Array.from({ length: 8 }, (_, index) => 312 + index), [7, 3, 0, 2, 1, 4, 5, 6]];
+    expect(sparseIds(wide, 0, 319)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, ...wide[0]!]);
+    expect(sparseIds([[0, 200]], 0, 200)).toEqual([0, 200]);
+    expect(sparseIds([[0, 60]], 0, 60)).toBeUndefined();
+  });
+
   it('round-trip, collapsing runs of consecutive ids', () => {
     for (const ids of [[], [0], [0, 1, 2, 5, 7, 8], [9, 3, 4, 5, 1], [2, 2, 3]]) {
       const text = encodeHandleIds(ids);
@@ -88,6 +129,21 @@ describe('SQLite: carried handles stored once per session', () => {
       expect(JSON.parse(json).handles).toEqual([]);
     raw.close();
     await store.close();
+  });
+
+  it('reads a late record whose handles were stored far apart (by id), and names a missing one', async () => {
+    const store = createSqliteStore({ path });
+    const last = await sparseRecords(store, 'sparse');
+    expect(await store.record('sparse', last.id)).toEqual(last);
+    expect((await store.records('sparse')).at(-1)).toEqual(last);
+    await store.close();
+    const raw = new Database(path);
+    raw.exec('DROP TRIGGER record_handles_no_delete');
+    raw.prepare("DELETE FROM record_handles WHERE session_id = 'sparse' AND id = 3").run();
+    raw.close();
+    const reopened = createSqliteStore({ path });
+    await expect(reopened.record('sparse', last.id)).rejects.toThrow(/carried handle 3 it names is missing/);
+    await reopened.close();
   });
 
   it('refuses changes to stored handles, and a record whose handles were changed below the API fails on load', async () => {
@@ -221,6 +277,17 @@ describePostgres('PostgreSQL: carried handles stored once per session', () => {
     schemas.push(name);
     return name;
   };
+
+  it('reads a late record whose handles were stored far apart (by id)', async () => {
+    const store = await createPostgresStore({ connectionString: PG_URL, schema: schema('sparse'), maxConnections: 2 });
+    try {
+      const last = await sparseRecords(store, 'sparse');
+      expect(await store.record('sparse', last.id)).toEqual(last);
+      expect((await store.records('sparse')).at(-1)).toEqual(last);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('reads records back as written, and fails loudly on a stored handle changed below the API', async () => {
     const name = schema('carried');

@@ -169,19 +169,25 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     return { keys: spanIds.map((id) => spanRowKey(id, scope)), plain: [...spanIds] };
   }
 
-  /** Record rows rebuilt (carried handles stored apart read in one range query, each parsed once) and verified. */
+  /**
+   * Record rows rebuilt (carried handles stored apart read in one query, of their id range or of the ids themselves when
+   * the range is sparse, each parsed once) and verified.
+   */
   async function loadRows(
     operation: string,
     sessionId: string,
     rows: readonly RecordRow[],
     checkRowId: boolean,
   ): Promise<CompactionRecord[]> {
-    const { ids, low, high } = recordRowIds(location, sessionId, rows);
+    const { ids, low, high, sparse } = recordRowIds(location, sessionId, rows);
     const stored = new Map<number, string>();
-    if (low <= high) {
-      for (const row of await read<{ id: string; json: string }>(operation, sql.recordHandles, [sessionId, low, high]))
-        stored.set(Number(row.id), row.json);
-    }
+    const found =
+      sparse !== undefined
+        ? await read<{ id: string; json: string }>(operation, sql.recordHandlesByIds, [sessionId, sparse])
+        : low <= high
+          ? await read<{ id: string; json: string }>(operation, sql.recordHandles, [sessionId, low, high])
+          : [];
+    for (const row of found) stored.set(Number(row.id), row.json);
     return rebuildRecordRows(location, sessionId, rows, ids, stored, (row, handles) =>
       loadRecord(location, sessionId, row.json, checkRowId ? row.id : undefined, handles),
     );

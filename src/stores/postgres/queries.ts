@@ -99,6 +99,7 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
     writeRecord: `SELECT ${t('write_record')}($1, $2, $3, $4, $5, $6, $7::bytea[], $8::text[]) AS id`,
     recordHandles: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id BETWEEN $2 AND $3`,
+    recordHandlesByIds: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id = ANY($2::bigint[])`,
     recordConflict: `SELECT id, ordinal FROM ${t('records')}
       WHERE session_id = $1 AND (id = $2 OR ordinal = $3) ORDER BY (id = $2) DESC LIMIT 1`,
     recordById: `SELECT id, json, handle_ids FROM ${t('records')} WHERE session_id = $1 AND id = $2`,

@@ -280,9 +280,14 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     rows: readonly (RecordRow & { id: string })[],
     checkRowId: boolean,
   ): CompactionRecord[] {
-    const { ids, low, high } = recordRowIds(location, sessionId, rows);
+    const { ids, low, high, sparse } = recordRowIds(location, sessionId, rows);
     const stored = new Map<number, string>();
-    if (low <= high)
+    if (sparse !== undefined)
+      for (const id of sparse) {
+        const json = statements.recordHandleJson.get(sessionId, id);
+        if (json !== undefined) stored.set(id, json);
+      }
+    else if (low <= high)
       for (const row of statements.recordHandlesBetween.iterate(sessionId, low, high)) stored.set(row.id, row.json);
     return rebuildRecordRows(location, sessionId, rows, ids, stored, (row, handles) =>
       loadRecord(location, sessionId, row.json, checkRowId ? row.id : undefined, handles),

@@ -175,6 +175,9 @@ export function prepareStatements(db: Database.Database) {
     insertRecordHandle: db.prepare(
       'INSERT INTO record_handles (session_id, id, digest, json) VALUES (?, ?, ?, ?)',
     ) as Statement<[string, number, Buffer, string]>,
+    recordHandleJson: db
+      .prepare('SELECT json FROM record_handles WHERE session_id = ? AND id = ?')
+      .pluck() as Statement<[string, number], string>,
     recordHandlesBetween: db.prepare(
       'SELECT id, json FROM record_handles WHERE session_id = ? AND id BETWEEN ? AND ?',
     ) as Statement<[string, number, number], { id: number; json: string }>,
