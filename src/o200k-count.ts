@@ -42,6 +42,22 @@ export function isPreTokenBoundary(text: string, index: number): boolean {
   return previous === 10 && !isWhitespace(next) && next !== 47;
 }
 
+/**
+ * Whether every stretch of `text` between pre-token boundaries (and its ends) is shorter than a counting piece
+ * (`COUNT_PIECE_TARGET`): then every piece of the text, and of any slice of it cut at a boundary, ends at a boundary,
+ * and counting piece by piece gives the text's true count.
+ */
+export function hasShortStretches(text: string): boolean {
+  if (text.length < COUNT_PIECE_TARGET) return true;
+  let last = 0;
+  for (let index = 1; index < text.length; index += 1) {
+    if (!isPreTokenBoundary(text, index)) continue;
+    if (index - last >= COUNT_PIECE_TARGET) return false;
+    last = index;
+  }
+  return text.length - last < COUNT_PIECE_TARGET;
+}
+
 /** Where the piece starting at `start` ends: the last boundary by the target, else the first by the cap, else the cap. */
 function pieceEnd(text: string, start: number): number {
   const target = start + COUNT_PIECE_TARGET;

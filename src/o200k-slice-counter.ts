@@ -15,23 +15,12 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { firstIndexWhere } from './sorted-search.js';
 import type { SliceCounter } from './token-counter.js';
-import { COUNT_PIECE_TARGET, countingPieces, countO200kTokens, isPreTokenBoundary, PLAIN_TEXT } from './o200k-count.js';
+import { COUNT_PIECE_TARGET, countingPieces, countO200kTokens, hasShortStretches, PLAIN_TEXT } from './o200k-count.js';
 
 /** Piece boundaries of the whole text (0 and its length included) and the tokens before each. */
 interface PieceTable {
   readonly bounds: readonly number[];
   readonly before: readonly number[];
-}
-
-/** Whether every stretch between pre-token boundaries (and the text's ends) is shorter than a piece target. */
-function hasShortStretches(text: string): boolean {
-  let last = 0;
-  for (let index = 1; index < text.length; index += 1) {
-    if (!isPreTokenBoundary(text, index)) continue;
-    if (index - last >= COUNT_PIECE_TARGET) return false;
-    last = index;
-  }
-  return text.length - last < COUNT_PIECE_TARGET;
 }
 
 /** The table of `text`'s counting pieces, or undefined when slices must be counted on their own. */

@@ -6,7 +6,7 @@
  * stretch between boundaries is shorter than a counting piece (`COUNT_PIECE_TARGET`) both are the text's true
  * count. A block with a longer stretch (the counter's one inexact case) is counted whole, as before.
  */
-import { COUNT_PIECE_TARGET, countO200kTokens, isPreTokenBoundary } from './o200k-count.js';
+import { countO200kTokens, hasShortStretches, isPreTokenBoundary } from './o200k-count.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Most segment counts remembered: the map is cleared when full (counts are pure, so they are just counted again). */
@@ -27,18 +27,6 @@ function isCut(text: string, index: number): boolean {
   const previous = text.charCodeAt(index - 1);
   const start = previous === 10 || (code === 32 && (text.charCodeAt(index + 1) === 124 || previous === 46));
   return start && isPreTokenBoundary(text, index);
-}
-
-/** Whether every stretch of `segment` between pre-token boundaries (and its ends) is shorter than a counting piece. */
-function hasShortStretches(segment: string): boolean {
-  if (segment.length < COUNT_PIECE_TARGET) return true;
-  let last = 0;
-  for (let index = 1; index < segment.length; index += 1) {
-    if (!isPreTokenBoundary(segment, index)) continue;
-    if (index - last >= COUNT_PIECE_TARGET) return false;
-    last = index;
-  }
-  return segment.length - last < COUNT_PIECE_TARGET;
 }
 
 /**
