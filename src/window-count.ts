@@ -6,6 +6,7 @@
  * stretch between boundaries is shorter than a counting piece (`COUNT_PIECE_TARGET`) both are the text's true
  * count. A block with a longer stretch (the counter's one inexact case) is counted whole, as before.
  */
+import { BoundedMemo } from './bounded-memo.js';
 import { countO200kTokens, hasShortStretches, isPreTokenBoundary } from './o200k-count.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -16,7 +17,7 @@ export const SEGMENT_COUNT_ENTRIES = 8_192;
 const REMEMBERED_SEGMENT_LENGTH = 512;
 
 /** Count of each segment seen, or -1 for a segment with a stretch of `COUNT_PIECE_TARGET` units or more. */
-const segmentCounts = new Map<string, number>();
+const segmentCounts = new BoundedMemo<string, number>(SEGMENT_COUNT_ENTRIES);
 
 /**
  * Whether a segment may start at `index`: a pre-token boundary at the start of a line, at the space before a
@@ -43,7 +44,6 @@ function segmentCount(segment: string): number {
   if (known !== undefined) return known;
   const count = hasShortStretches(segment) ? countO200kTokens(segment) : -1;
   if (segment.length <= REMEMBERED_SEGMENT_LENGTH) {
-    if (segmentCounts.size >= SEGMENT_COUNT_ENTRIES) segmentCounts.clear();
     segmentCounts.set(ownCopy(segment), count);
   }
   return count;

@@ -10,6 +10,7 @@
  * ({@link markContextual}) and it is not remembered. The memo starts over when full, so it never holds more than
  * {@link MEMO_LIMIT} entries.
  */
+import { BoundedMemo } from '../bounded-memo.js';
 import type { HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
 import type { Candidate } from './candidate.js';
@@ -18,7 +19,7 @@ import type { Candidate } from './candidate.js';
 export const MEMO_LIMIT = 8192;
 
 /** Remembered classifications: {@link NONE}, one packed candidate, or the candidates relative to the token start. */
-let memo = new Map<string, number | readonly Candidate[]>();
+const memo = new BoundedMemo<string, number | readonly Candidate[]>(MEMO_LIMIT);
 let contextual = false;
 
 /** Marks the classification under way as depending on text beyond the memo key. */
@@ -104,11 +105,10 @@ function entryOf(start: number, out: readonly Candidate[], from: number): number
  */
 export function remember(key: string, start: number, out: readonly Candidate[], from: number): void {
   if (contextual) return;
-  if (memo.size >= MEMO_LIMIT) memo = new Map();
   memo.set(key, entryOf(start, out, from));
 }
 
 /** Forgets every remembered classification (for tests). */
 export function clearTokenMemo(): void {
-  memo = new Map();
+  memo.clear();
 }

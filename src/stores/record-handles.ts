@@ -5,6 +5,7 @@
  * with records × handles; by id it grows with the distinct handles. The record is rebuilt on
  * load and verified against its content-derived id exactly as an inline one is (`loadRecord`).
  */
+import { BoundedMemo } from '../bounded-memo.js';
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError } from '../errors.js';
 import { handleJson } from '../compaction/record-json.js';
@@ -35,30 +36,11 @@ export function handleDigest(json: string): Buffer {
   return createHash('sha256').update(json, 'utf8').digest().subarray(0, 16);
 }
 
-/** Most handle JSON texts a {@link BoundedMemo} holds: it is cleared when full (its values are just computed again). */
+/** Most handle JSON texts a record-handle memo holds: it is cleared when full (its values are just computed again). */
 export const MEMO_ENTRIES = 4_096;
 
-/**
- * A map of at most {@link MEMO_ENTRIES} entries, cleared when full. A summary record re-carries most of its
- * ancestor's handles, so the last records' handles are what a write looks up again.
- */
-export class BoundedMemo<V> {
-  private readonly entries = new Map<string, V>();
-
-  /** The value remembered under `key`, if any. */
-  get(key: string): V | undefined {
-    return this.entries.get(key);
-  }
-
-  /** Remember `value` under `key`. */
-  set(key: string, value: V): void {
-    if (this.entries.size >= MEMO_ENTRIES) this.entries.clear();
-    this.entries.set(key, value);
-  }
-}
-
 /** Digests of the handle JSON texts of the last records split (a pure function's results, shared by every store). */
-const digests = new BoundedMemo<Buffer>();
+const digests = new BoundedMemo<string, Buffer>(MEMO_ENTRIES);
 
 /** `handleDigest(json)`, remembered for the handles of the last records. */
 function rememberedDigest(json: string): Buffer {

@@ -15,9 +15,10 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
+import { BoundedMemo } from '../../bounded-memo.js';
 import {
-  BoundedMemo,
   encodeHandleIds,
+  MEMO_ENTRIES,
   rebuildRecordRows,
   recordRowIds,
   splitRecord,
@@ -247,7 +248,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
    * Ids of carried handles (by JSON) of the last records written, for the session they were written to: rows of
    * `record_handles` are append-only, so a committed handle keeps its id. Filled only after a record commits.
    */
-  let knownIds: { readonly sessionId: string; readonly ids: BoundedMemo<number> } | undefined;
+  let knownIds: { readonly sessionId: string; readonly ids: BoundedMemo<string, number> } | undefined;
 
   /** Ids of the record's carried handles, storing each handle the session has not stored yet. */
   function handleIds(sessionId: string, parts: RecordParts): number[] {
@@ -266,7 +267,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
 
   /** Remember the ids of a committed record's carried handles (see `knownIds`). */
   function rememberIds(sessionId: string, parts: RecordParts, ids: readonly number[]): void {
-    if (knownIds?.sessionId !== sessionId) knownIds = { sessionId, ids: new BoundedMemo<number>() };
+    if (knownIds?.sessionId !== sessionId) knownIds = { sessionId, ids: new BoundedMemo<string, number>(MEMO_ENTRIES) };
     const memo = knownIds.ids;
     ids.forEach((id, index) => memo.set(parts.handles[index] as string, id));
   }
