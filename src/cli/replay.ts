@@ -142,7 +142,8 @@ export async function replayFile(
   };
   const { items: total, skipped } = await scanConversation(file, options, sessionId, log);
   const items = () => conversationItems(file, options, sessionId, { log: () => undefined }, total);
-  const store = await openStore(options.store);
+  // A batch write no agent waits on: WAL checkpoints inline, no worker thread (see OpenStoreOptions).
+  const store = await openStore(options.store, { backgroundCheckpoint: false });
   try {
     const existing = await store.nextSeq(sessionId);
     if (existing > 0 && options.resume !== true) {

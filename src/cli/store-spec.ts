@@ -14,10 +14,12 @@ export interface OpenStoreOptions {
    */
   readonly readonly?: boolean | undefined;
   /**
-   * For a process that writes a few turns and exits (a hook call): a SQLite store checkpoints its WAL itself instead
-   * of starting a background checkpoint worker it would stop again milliseconds later.
+   * False: a SQLite store checkpoints its WAL inside the append that crosses SQLite's threshold instead of in a
+   * background worker (default true). For a process that writes a few turns and exits (a hook call, which would stop
+   * the worker again milliseconds later) and for a batch write no agent waits on (`replay`: the worker's thread,
+   * connection and heap cost about 10 MB of peak RSS and no throughput).
    */
-  readonly shortLived?: boolean | undefined;
+  readonly backgroundCheckpoint?: boolean | undefined;
 }
 
 /**
@@ -38,7 +40,10 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
       );
     const { createSqliteStore } = await import('../stores/sqlite/sqlite-store.js');
     if (options.readonly !== true || path === ':memory:')
-      return createSqliteStore({ path, ...(options.shortLived === true ? { backgroundCheckpoint: false } : {}) });
+      return createSqliteStore({
+        path,
+        ...(options.backgroundCheckpoint === false ? { backgroundCheckpoint: false } : {}),
+      });
     const stats = await stat(path).catch(() => undefined);
     if (!stats?.isFile()) {
       throw new NotFoundError(

@@ -4,7 +4,7 @@
  * steps instead of by FTS5 automerge.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,21 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { HANDLE_BATCH_ROWS } from '../../src/stores/sqlite/statements.js';
 import { entry } from './fixtures.js';
-
-/** The sessions stored in the main database file alone (what a checkpoint has copied out of the WAL). */
-function sessionsInMainFile(path: string): string[] {
-  const image = readFileSync(path);
-  // Bytes 18-19 say "WAL"; read the image as a rollback-journal file, without its WAL.
-  image[18] = 1;
-  image[19] = 1;
-  const db = new Database(image, { readonly: true });
-  try {
-    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;
-    return hasTable ? (db.prepare('SELECT id FROM sessions ORDER BY id').pluck().all() as string[]) : [];
-  } finally {
-    db.close();
-  }
-}
+import { sessionsInMainFile } from './sqlite-main-file.js';
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {

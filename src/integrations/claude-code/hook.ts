@@ -113,7 +113,7 @@ export async function runClaudeCodeHook(
     await record();
     return { input };
   }
-  const store = await openStore(paths.store, { shortLived: true });
+  const store = await openStore(paths.store, { backgroundCheckpoint: false });
   const ledger = createLedger({ store });
   try {
     // Codex may run without a rollout file (an ephemeral session): nothing to ingest, the ledger holds what it holds.

@@ -1,0 +1,52 @@
+/**
+ * `replay` is a batch write no agent waits on: its SQLite store checkpoints the WAL inline (SQLite's automatic
+ * checkpoint) instead of starting the background checkpoint worker, whose thread and heap cost peak RSS.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { replayFile } from '../../src/cli/replay.js';
+import { openStore } from '../../src/cli/store-spec.js';
+import { entry } from '../stores/fixtures.js';
+import { sessionsInMainFile } from '../stores/sqlite-main-file.js';
+
+const FIXTURE = join(process.cwd(), 'test/importers/fixtures/claude-code-session.jsonl');
+/** Well past the background worker's delay (100 ms): a running worker would have checkpointed by then. */
+const PAST_WORKER_DELAY_MS = 400;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('replay checkpoints its SQLite WAL inline', () => {
+  let directory: string;
+  let path: string;
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'context-ledger-replay-wal-'));
+    path = join(directory, 'ledger.db');
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('leaves a small replay in the WAL until the store closes (no background worker copied it out)', async () => {
+    const outcome = await replayFile(FIXTURE, { store: `sqlite:${path}`, session: 'replayed' });
+    await pause(PAST_WORKER_DELAY_MS);
+    expect(sessionsInMainFile(path)).toEqual([]);
+    await outcome.close();
+    expect(sessionsInMainFile(path)).toEqual(['replayed']);
+  });
+
+  it('openStore starts the worker by default and not with backgroundCheckpoint: false', async () => {
+    const background = await openStore(`sqlite:${path}`);
+    await background.openSession('worker');
+    await background.append('worker', 0, [entry('user', 'deploy to eu-west-2b')]);
+    for (let attempt = 0; attempt < 100 && !sessionsInMainFile(path).includes('worker'); attempt++) await pause(50);
+    expect(sessionsInMainFile(path)).toEqual(['worker']);
+    await background.close();
+
+    const inline = await openStore(`sqlite:${path}`, { backgroundCheckpoint: false });
+    await inline.openSession('inline');
+    await inline.append('inline', 0, [entry('user', 'do not target eu-west-1')]);
+    await pause(PAST_WORKER_DELAY_MS);
+    expect(sessionsInMainFile(path)).toEqual(['worker']);
+    await inline.close();
+    expect(sessionsInMainFile(path)).toEqual(['inline', 'worker']);
+  });
+});

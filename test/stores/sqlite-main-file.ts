@@ -1,0 +1,18 @@
+/** Reading a WAL-mode SQLite ledger's main file alone, for tests of when checkpoints copy the WAL out. */
+import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+
+/** The sessions stored in the main database file alone (what a checkpoint has copied out of the WAL). */
+export function sessionsInMainFile(path: string): string[] {
+  const image = readFileSync(path);
+  // Bytes 18-19 say "WAL"; read the image as a rollback-journal file, without its WAL.
+  image[18] = 1;
+  image[19] = 1;
+  const db = new Database(image, { readonly: true });
+  try {
+    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;
+    return hasTable ? (db.prepare('SELECT id FROM sessions ORDER BY id').pluck().all() as string[]) : [];
+  } finally {
+    db.close();
+  }
+}
