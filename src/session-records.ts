@@ -3,8 +3,8 @@
  * record is in the store; the session holds the latest `held` summary and external records and the
  * latest `held` spill checkpoints (never the one in the window, nor the head of its checkpoint
  * chain), so a long replay's memory follows the window, not the number of compactions. Of each
- * released record it keeps a few numbers (`RecordSummary`) and its gap, if lossy; of the checkpoint
- * chain, the window's counts (`CheckpointChains`). The full handle index then reads the released
+ * released record it keeps a few numbers (`RecordSummary`, in a `RecordSummaryTable`) and its gap, if
+ * lossy; of the checkpoint chain, the window's counts (`CheckpointChains`). The full handle index then reads the released
  * checkpoints back from the store (`loadHandleIndex`).
  */
 import { CheckpointChains, loadChainHandles } from './checkpoints.js';
@@ -13,42 +13,17 @@ import { InvalidInputError } from './errors.js';
 import { gapOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { mergeHandles } from './handles/handle-sets.js';
-import type { CompactionRecord, DroppedRange, Finding, Handle } from './types.js';
+import { RecordSummaryTable, type RecordSummary } from './record-summary-table.js';
+import type { CompactionRecord, Handle } from './types.js';
 
-/** What a session remembers of every record, held or not. */
-export interface RecordSummary {
-  readonly id: string;
-  readonly type: CompactionRecord['type'];
-  readonly depth: number;
-  readonly reversible: boolean;
-  /** How many handles the record carries. */
-  readonly handles: number;
-  readonly droppedRange: DroppedRange;
-  readonly summaryTokens: number;
-  readonly ancestors: readonly string[];
-  readonly findings: readonly Finding[];
-}
-
-function summaryOf(record: CompactionRecord): RecordSummary {
-  return {
-    id: record.id,
-    type: record.type,
-    depth: record.depth,
-    reversible: record.reversible,
-    handles: record.handles.length,
-    droppedRange: record.droppedRange,
-    summaryTokens: record.summaryTokens,
-    ancestors: record.ancestors,
-    findings: record.findings,
-  };
-}
+export type { RecordSummary } from './record-summary-table.js';
 
 /** See the module comment. */
 export class SessionRecords {
   /** Held records, oldest first: the latest `held` checkpoints and the latest `held` others. */
   private list: CompactionRecord[] = [];
   private readonly byId = new Map<string, CompactionRecord>();
-  private readonly summaryList: RecordSummary[] = [];
+  private readonly summaryTable = new RecordSummaryTable();
   private readonly gapList: Gap[] = [];
   private heldOthers = 0;
   private heldCheckpoints = 0;
@@ -92,7 +67,7 @@ export class SessionRecords {
   add(record: CompactionRecord): void {
     this.list.push(record);
     this.byId.set(record.id, record);
-    this.summaryList.push(summaryOf(record));
+    this.summaryTable.add(record);
     const gap = gapOf(record);
     if (gap) this.gapList.push(gap);
     if (record.type === 'checkpoint') {
@@ -149,7 +124,7 @@ export class SessionRecords {
 
   /** What is remembered of every record, oldest first. */
   summaries(): RecordSummary[] {
-    return [...this.summaryList];
+    return this.summaryTable.all();
   }
 
   /** Gaps of every lossy record, oldest first. */
