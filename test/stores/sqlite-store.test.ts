@@ -12,6 +12,7 @@ import {
   StoreUnavailableError,
 } from '../../src/errors.js';
 import { mapDriverError } from '../../src/stores/sqlite/driver-errors.js';
+import { openDatabase } from '../../src/stores/sqlite/open-database.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { entry, expectLedgerError, sampleEntries, sampleRecord } from './fixtures.js';
 
@@ -40,6 +41,13 @@ describe('SQLite store', () => {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       raw.close();
+    });
+
+    it('keeps statement journals in memory on a writable connection (temp_store = MEMORY)', () => {
+      const { db } = openDatabase({ path });
+      // 2 = MEMORY: an append's statement journals never spill to a temporary file.
+      expect(db.pragma('temp_store', { simple: true })).toBe(2);
+      db.close();
     });
 
     it('refuses paths it cannot create, before doing any work', () => {

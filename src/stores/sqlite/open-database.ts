@@ -169,6 +169,10 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
     } else {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // Statement journals in memory: each INSERT of an append journals the pages it changes (foreign keys and
+      // multi-row inserts need one), and past 64 KiB SQLite spilled that journal to a temporary file: measured
+      // about 60 page writes (120 write calls) an append of a 1-20 KB turn, 218 write calls an append before, 96 after.
+      db.pragma('temp_store = MEMORY');
       migrate(db, location);
       useStepMerging(db);
     }
