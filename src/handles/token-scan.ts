@@ -29,7 +29,7 @@ import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
 import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
-import { beginClassification, markContextual, memoKey, remember, replay } from './token-memo.js';
+import { beginClassification, markContextual, memoKeyEnd, memoKeyStart, remember, replay } from './token-memo.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
 import { isUrl } from './urls.js';
 import { isVersionToken, matchProductVersionAt } from './versions.js';
@@ -214,13 +214,14 @@ function classifyMemoized(
 ): void {
   // A one-character token is trimmed to nothing or too short: cheaper than a memo lookup.
   if (end - start < 2) return classifyToken(text, source, start, end, out, 0, flags);
-  const key = memoKey(text, source, start, end);
-  if (key === undefined) return classifyToken(text, source, start, end, out, 0, flags);
-  if (replay(key, start, out)) return;
-  const from = out.length;
+  const from = memoKeyStart(text, source, start, end);
+  if (from === -1) return classifyToken(text, source, start, end, out, 0, flags);
+  const to = memoKeyEnd(text, end);
+  if (replay(text, from, to, start, out)) return;
+  const first = out.length;
   beginClassification();
   classifyToken(text, source, start, end, out, 0, flags);
-  remember(key, start, out, from);
+  remember(text, from, to, start, out, first);
 }
 
 /** Runs the token pass over the whole text, pushing candidates to `out`. */
