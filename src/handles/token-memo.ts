@@ -36,13 +36,14 @@ export function memoKeyEnd(view: string, end: number): number {
  * Start of the memo key of the token `[start, end)` of `view` (whose verbatim text is `source`, same length): the
  * character before it (two when that one is a `"`, for a `\\"…\\"` escaped quote); the key runs to
  * {@link memoKeyEnd}. -1 when the token is too near an edge or the verbatim text differs from the view in the key
- * (masked markup next to the token). The key's layout can be read back from it: the token starts after a `"` second
+ * (masked markup next to the token). `source` is undefined when it is the view itself (comparing two long strings
+ * for every token would cost a walk up to their first difference each time). The key's layout can be read back from it: the token starts after a `"` second
  * character, and ends before a `(` second-to-last one (a token holds neither).
  */
-export function memoKeyStart(view: string, source: string, start: number, end: number): number {
+export function memoKeyStart(view: string, source: string | undefined, start: number, end: number): number {
   if (start < 2 || end + 2 > view.length) return -1;
   const from = view.charCodeAt(start - 1) === 34 ? start - 2 : start - 1;
-  if (source !== view) {
+  if (source !== undefined) {
     const to = memoKeyEnd(view, end);
     for (let index = from; index < start; index++) if (source.charCodeAt(index) !== view.charCodeAt(index)) return -1;
     for (let index = end; index < to; index++) if (source.charCodeAt(index) !== view.charCodeAt(index)) return -1;
@@ -52,7 +53,7 @@ export function memoKeyStart(view: string, source: string, start: number, end: n
 
 /** The memo key of the token `[start, end)` as a string (see {@link memoKeyStart}), or undefined when it has none. */
 export function memoKey(view: string, source: string, start: number, end: number): string | undefined {
-  const from = memoKeyStart(view, source, start, end);
+  const from = memoKeyStart(view, source === view ? undefined : source, start, end);
   return from === -1 ? undefined : view.slice(from, memoKeyEnd(view, end));
 }
 
