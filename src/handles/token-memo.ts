@@ -37,8 +37,9 @@ export function memoKeyEnd(view: string, end: number): number {
  * character before it (two when that one is a `"`, for a `\\"…\\"` escaped quote); the key runs to
  * {@link memoKeyEnd}. -1 when the token is too near an edge or the verbatim text differs from the view in the key
  * (masked markup next to the token). `source` is undefined when it is the view itself (comparing two long strings
- * for every token would cost a walk up to their first difference each time). The key's layout can be read back from it: the token starts after a `"` second
- * character, and ends before a `(` second-to-last one (a token holds neither).
+ * for every token would cost a walk up to their first difference each time). The key's layout can be read back
+ * from it: the token starts after a `"` second character, and ends before a `(` second-to-last one (a token holds
+ * neither).
  */
 export function memoKeyStart(view: string, source: string | undefined, start: number, end: number): number {
   if (start < 2 || end + 2 > view.length) return -1;
