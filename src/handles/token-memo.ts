@@ -8,18 +8,18 @@
  * further (a URL's `(…)` group, an ssh command before an email, a selector's rest of line, a time after a date, a
  * quoted or listed assignment value, the words before a version) marks the classification contextual
  * ({@link markContextual}) and it is not remembered. The memo starts over when full, so it never holds more than
- * {@link MEMO_LIMIT} entries.
+ * {@link MEMO_LIMIT} entries. It is a {@link StretchTable}: keys are read in place, never sliced out of the text.
  */
-import { BoundedMemo } from '../bounded-memo.js';
 import type { HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
 import type { Candidate } from './candidate.js';
+import { StretchTable } from './stretch-table.js';
 
 /** Most classifications the memo holds. */
 export const MEMO_LIMIT = 8192;
 
 /** Remembered classifications: {@link NONE}, one packed candidate, or the candidates relative to the token start. */
-const memo = new BoundedMemo<string, number | readonly Candidate[]>(MEMO_LIMIT);
+const memo = new StretchTable<number | readonly Candidate[]>(MEMO_LIMIT);
 let contextual = false;
 
 /** Marks the classification under way as depending on text beyond the memo key. */
@@ -27,24 +27,35 @@ export function markContextual(): void {
   contextual = true;
 }
 
+/** End of the memo key of a token ending at `end`: the character after it, two when that one is a `(`. */
+export function memoKeyEnd(view: string, end: number): number {
+  return view.charCodeAt(end) === 40 ? end + 2 : end + 1;
+}
+
 /**
- * The memo key of the token `[start, end)` of `view` (whose verbatim text is `source`, same length): the token with
- * the character before it (two when that one is a `"`, for a `\\"…\\"` escaped quote) and the one after it (two when
- * that one is a `(`, for a `()` call), or undefined when the token is too near an edge or the verbatim text differs
- * from the view there (masked markup next to the token). The key's layout can be read back from it: the token starts
- * after a `"` second character, and ends before a `(` second-to-last one (a token holds neither).
+ * Start of the memo key of the token `[start, end)` of `view` (whose verbatim text is `source`, same length): the
+ * character before it (two when that one is a `"`, for a `\\"…\\"` escaped quote); the key runs to
+ * {@link memoKeyEnd}. -1 when the token is too near an edge or the verbatim text differs from the view in the key
+ * (masked markup next to the token). `source` is undefined when it is the view itself (comparing two long strings
+ * for every token would cost a walk up to their first difference each time). The key's layout can be read back
+ * from it: the token starts after a `"` second character, and ends before a `(` second-to-last one (a token holds
+ * neither).
  */
-export function memoKey(view: string, source: string, start: number, end: number): string | undefined {
-  if (start < 2 || end + 2 > view.length) return undefined;
+export function memoKeyStart(view: string, source: string | undefined, start: number, end: number): number {
+  if (start < 2 || end + 2 > view.length) return -1;
   const from = view.charCodeAt(start - 1) === 34 ? start - 2 : start - 1;
-  const to = view.charCodeAt(end) === 40 ? end + 2 : end + 1;
-  if (source !== view) {
-    for (let index = from; index < start; index++)
-      if (source.charCodeAt(index) !== view.charCodeAt(index)) return undefined;
-    for (let index = end; index < to; index++)
-      if (source.charCodeAt(index) !== view.charCodeAt(index)) return undefined;
+  if (source !== undefined) {
+    const to = memoKeyEnd(view, end);
+    for (let index = from; index < start; index++) if (source.charCodeAt(index) !== view.charCodeAt(index)) return -1;
+    for (let index = end; index < to; index++) if (source.charCodeAt(index) !== view.charCodeAt(index)) return -1;
   }
-  return view.slice(from, to);
+  return from;
+}
+
+/** The memo key of the token `[start, end)` as a string (see {@link memoKeyStart}), or undefined when it has none. */
+export function memoKey(view: string, source: string, start: number, end: number): string | undefined {
+  const from = memoKeyStart(view, source === view ? undefined : source, start, end);
+  return from === -1 ? undefined : view.slice(from, memoKeyEnd(view, end));
 }
 
 /** A remembered classification with no candidates. */
@@ -62,9 +73,12 @@ function packed(kind: number, start: number, end: number): number {
   return (kind << (START_BITS + END_BITS)) | (start << END_BITS) | end;
 }
 
-/** Pushes the remembered candidates of `key`, placed at `start`, to `out`; returns false when none are remembered. */
-export function replay(key: string, start: number, out: Candidate[]): boolean {
-  const found = memo.get(key);
+/**
+ * Pushes the remembered candidates of the key `text[from, to)`, placed at `start`, to `out`; returns false when none
+ * are remembered.
+ */
+export function replay(text: string, from: number, to: number, start: number, out: Candidate[]): boolean {
+  const found = memo.get(text, from, to);
   if (found === undefined) return false;
   if (typeof found === 'number') {
     if (found === NONE) return true;
@@ -100,12 +114,19 @@ function entryOf(start: number, out: readonly Candidate[], from: number): number
 }
 
 /**
- * Remembers `out[from…]`, the candidates of the token at `start` classified since {@link beginClassification}, under
- * `key`, unless the classification was marked contextual.
+ * Remembers `out[first…]`, the candidates of the token at `start` classified since {@link beginClassification}, under
+ * the key `text[from, to)`, unless the classification was marked contextual.
  */
-export function remember(key: string, start: number, out: readonly Candidate[], from: number): void {
+export function remember(
+  text: string,
+  from: number,
+  to: number,
+  start: number,
+  out: readonly Candidate[],
+  first: number,
+): void {
   if (contextual) return;
-  memo.set(key, entryOf(start, out, from));
+  memo.set(text, from, to, entryOf(start, out, first));
 }
 
 /** Forgets every remembered classification (for tests). */

@@ -29,7 +29,7 @@ import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
 import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
-import { beginClassification, markContextual, memoKey, remember, replay } from './token-memo.js';
+import { beginClassification, markContextual, memoKeyEnd, memoKeyStart, remember, replay } from './token-memo.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
 import { isUrl } from './urls.js';
 import { isVersionToken, matchProductVersionAt } from './versions.js';
@@ -203,7 +203,7 @@ function classifyToken(
   classify(text, source, start, end, flags, out, depth);
 }
 
-/** {@link classifyToken} at depth 0 through the token memo (see `token-memo.ts`). */
+/** {@link classifyToken} at depth 0 through the token memo (see `token-memo.ts`); `masked`: `source` when not the view. */
 function classifyMemoized(
   text: string,
   source: string,
@@ -211,25 +211,29 @@ function classifyMemoized(
   end: number,
   flags: number,
   out: Candidate[],
+  masked: string | undefined,
 ): void {
   // A one-character token is trimmed to nothing or too short: cheaper than a memo lookup.
   if (end - start < 2) return classifyToken(text, source, start, end, out, 0, flags);
-  const key = memoKey(text, source, start, end);
-  if (key === undefined) return classifyToken(text, source, start, end, out, 0, flags);
-  if (replay(key, start, out)) return;
-  const from = out.length;
+  const from = memoKeyStart(text, masked, start, end);
+  if (from === -1) return classifyToken(text, source, start, end, out, 0, flags);
+  const to = memoKeyEnd(text, end);
+  if (replay(text, from, to, start, out)) return;
+  const first = out.length;
   beginClassification();
   classifyToken(text, source, start, end, out, 0, flags);
-  remember(key, start, out, from);
+  remember(text, from, to, start, out, first);
 }
 
 /** Runs the token pass over the whole text, pushing candidates to `out`. */
 export function findTokenHandles(text: string, phrases: TokenPhrases, out: Candidate[]): void {
   let dateEnd = -1;
   const source = phrases.source ?? text;
+  // Compared once here: the memo needs to know whether the verbatim text differs from the view.
+  const masked = source === text ? undefined : source;
   scanTokens(text, (start, end, flags) => {
     const code = text.charCodeAt(start);
-    classifyMemoized(text, source, start, end, flags, out);
+    classifyMemoized(text, source, start, end, flags, out, masked);
     const second = text.charCodeAt(start + 1);
     if ((code >= 48 && code <= 57) || (code === 118 && second >= 48 && second <= 57)) {
       let stop = end;

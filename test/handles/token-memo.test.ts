@@ -88,10 +88,10 @@ describe('memo entries', () => {
   it('places a remembered candidate that starts before its token, or reaches far past it, where it belongs', () => {
     const out: Candidate[] = [];
     beginClassification();
-    remember('k1', 10, [{ kind: 'path', start: 8, end: 15 }], 0);
-    remember('k2', 10, [{ kind: 'identifier', start: 10, end: 10 + (1 << 16) }], 0);
-    expect(replay('k1', 100, out)).toBe(true);
-    expect(replay('k2', 0, out)).toBe(true);
+    remember('k1', 0, 2, 10, [{ kind: 'path', start: 8, end: 15 }], 0);
+    remember('k2', 0, 2, 10, [{ kind: 'identifier', start: 10, end: 10 + (1 << 16) }], 0);
+    expect(replay('k1', 0, 2, 100, out)).toBe(true);
+    expect(replay('k2', 0, 2, 0, out)).toBe(true);
     expect(out).toEqual([
       { kind: 'path', start: 98, end: 105 },
       { kind: 'identifier', start: 0, end: 1 << 16 },
@@ -101,11 +101,11 @@ describe('memo entries', () => {
   it('remembers a classification with no candidates, and none marked contextual', () => {
     const out: Candidate[] = [];
     beginClassification();
-    remember('none', 0, [], 0);
+    remember('none', 0, 4, 0, [], 0);
     markContextual();
-    remember('ctx', 0, [{ kind: 'path', start: 0, end: 3 }], 0);
-    expect(replay('none', 5, out)).toBe(true);
-    expect(replay('ctx', 5, out)).toBe(false);
+    remember('ctx', 0, 3, 0, [{ kind: 'path', start: 0, end: 3 }], 0);
+    expect(replay('none', 0, 4, 5, out)).toBe(true);
+    expect(replay('ctx', 0, 3, 5, out)).toBe(false);
     expect(out).toEqual([]);
   });
 });

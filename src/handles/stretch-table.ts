@@ -1,0 +1,100 @@
+/**
+ * A bounded hash table keyed by a stretch of a string (`text[from, to)`), read and written without slicing the
+ * stretch out: the key's char codes are hashed and compared in place, and a stored key is copied into one char pool.
+ * A lookup then allocates nothing, and the stored keys are no strings for the garbage collector to trace (nor
+ * slices that keep a whole text alive). The table holds at most `limit` entries and a pool of `limit * 32` code
+ * units; it starts over when either is full, like `BoundedMemo`.
+ */
+
+/** Open addressing with linear probing over a power-of-two number of slots, at most half of them filled. */
+export class StretchTable<V> {
+  private readonly mask: number;
+  /** The generation a slot was filled in; a slot of an older generation is empty. */
+  private readonly stamps: Uint32Array;
+  private readonly hashes: Int32Array;
+  private readonly offsets: Int32Array;
+  private readonly lengths: Int32Array;
+  private readonly values: (V | undefined)[];
+  private readonly pool: Uint16Array;
+  private generation = 1;
+  private used = 0;
+  private pooled = 0;
+  /** The slot the last {@link find} stopped at: the key's, or the empty slot it would go in. */
+  private slot = 0;
+
+  constructor(private readonly limit: number) {
+    let slots = 2;
+    while (slots < limit * 2) slots *= 2;
+    this.mask = slots - 1;
+    this.stamps = new Uint32Array(slots);
+    this.hashes = new Int32Array(slots);
+    this.offsets = new Int32Array(slots);
+    this.lengths = new Int32Array(slots);
+    this.values = new Array<V | undefined>(slots).fill(undefined);
+    this.pool = new Uint16Array(limit * 32);
+  }
+
+  /** How many entries are held now (at most the limit). */
+  get size(): number {
+    return this.used;
+  }
+
+  /** The value stored under `text[from, to)`, if any. */
+  get(text: string, from: number, to: number): V | undefined {
+    return this.find(text, from, to, hashOf(text, from, to)) ? this.values[this.slot] : undefined;
+  }
+
+  /** Stores `value` under `text[from, to)`, starting over first when the table or its pool is full. */
+  set(text: string, from: number, to: number, value: V): void {
+    const length = to - from;
+    if (length > this.pool.length) return;
+    const hash = hashOf(text, from, to);
+    if (this.find(text, from, to, hash)) {
+      this.values[this.slot] = value;
+      return;
+    }
+    if (this.used >= this.limit || this.pooled + length > this.pool.length) {
+      this.clear();
+      this.find(text, from, to, hash);
+    }
+    const slot = this.slot;
+    this.stamps[slot] = this.generation;
+    this.hashes[slot] = hash;
+    this.offsets[slot] = this.pooled;
+    this.lengths[slot] = length;
+    this.values[slot] = value;
+    for (let index = from; index < to; index++) this.pool[this.pooled++] = text.charCodeAt(index);
+    this.used++;
+  }
+
+  /** Forgets every entry. */
+  clear(): void {
+    this.generation++;
+    this.values.fill(undefined);
+    this.used = 0;
+    this.pooled = 0;
+  }
+
+  /** Whether `text[from, to)` (hashing to `hash`) is stored; {@link slot} is then its slot, else the free one. */
+  private find(text: string, from: number, to: number, hash: number): boolean {
+    const length = to - from;
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      this.slot = slot;
+      if (this.stamps[slot] !== this.generation) return false;
+      if (this.hashes[slot] !== hash || this.lengths[slot] !== length) continue;
+      if (this.holds(this.offsets[slot] ?? 0, text, from, to)) return true;
+    }
+  }
+
+  private holds(offset: number, text: string, from: number, to: number): boolean {
+    for (let index = from; index < to; index++) if (this.pool[offset++] !== text.charCodeAt(index)) return false;
+    return true;
+  }
+}
+
+/** FNV-1a over the char codes of `text[from, to)`. */
+function hashOf(text: string, from: number, to: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let index = from; index < to; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash;
+}
