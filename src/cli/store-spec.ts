@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
    * connection and heap cost about 10 MB of peak RSS and no throughput).
    */
   readonly backgroundCheckpoint?: boolean | undefined;
+  /** A SQLite store's page cache in KiB (`SqliteStoreOptions.cacheSizeKiB`); other stores ignore it. */
+  readonly sqliteCacheKiB?: number | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
       return createSqliteStore({
         path,
         ...(options.backgroundCheckpoint === false ? { backgroundCheckpoint: false } : {}),
+        ...(options.sqliteCacheKiB !== undefined ? { cacheSizeKiB: options.sqliteCacheKiB } : {}),
       });
     const stats = await stat(path).catch(() => undefined);
     if (!stats?.isFile()) {

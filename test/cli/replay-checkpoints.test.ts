@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replayFile } from '../../src/cli/replay.js';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { REPLAY_SQLITE_CACHE_KIB, replayFile } from '../../src/cli/replay.js';
 import { openStore } from '../../src/cli/store-spec.js';
 import { entry } from '../stores/fixtures.js';
 import { sessionsInMainFile } from '../stores/sqlite-main-file.js';
@@ -31,6 +32,28 @@ describe('replay checkpoints its SQLite WAL inline', () => {
     expect(sessionsInMainFile(path)).toEqual([]);
     await outcome.close();
     expect(sessionsInMainFile(path)).toEqual(['replayed']);
+  });
+
+  it('opens the SQLite store with the replay page cache (REPLAY_SQLITE_CACHE_KIB), other commands with the default', async () => {
+    const spied: number[] = [];
+    const original = Database.prototype.pragma;
+    const spy = vi.spyOn(Database.prototype, 'pragma').mockImplementation(function (
+      this: Database.Database,
+      source,
+      options,
+    ) {
+      const match = /^cache_size = -(\d+)$/u.exec(source);
+      if (match) spied.push(Number(match[1]));
+      return original.call(this, source, options);
+    });
+    try {
+      await (await replayFile(FIXTURE, { store: `sqlite:${path}`, session: 'again' })).close();
+      expect(spied).toEqual([REPLAY_SQLITE_CACHE_KIB]);
+      await (await openStore(`sqlite:${path}`)).close();
+      expect(spied).toEqual([REPLAY_SQLITE_CACHE_KIB]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('openStore starts the worker by default and not with backgroundCheckpoint: false', async () => {

@@ -50,6 +50,23 @@ describe('SQLite store', () => {
       db.close();
     });
 
+    it('sets the page cache it is given (cacheSizeKiB) and keeps the driver default otherwise', () => {
+      const sized = openDatabase({ path, cacheSizeKiB: 4_000 });
+      expect(sized.db.pragma('cache_size', { simple: true })).toBe(-4_000);
+      sized.db.close();
+      const plain = openDatabase({ path });
+      expect(plain.db.pragma('cache_size', { simple: true })).not.toBe(-4_000);
+      plain.db.close();
+    });
+
+    it('refuses a cacheSizeKiB that is not a whole number of KiB ≥ 1, naming the option', () => {
+      for (const bad of [0, -5, 1.5, Number.NaN]) {
+        expect(() => openDatabase({ path, cacheSizeKiB: bad })).toThrow(
+          /options\.cacheSizeKiB must be a whole number/u,
+        );
+      }
+    });
+
     it('refuses paths it cannot create, before doing any work', () => {
       const fileAsDirectory = join(directory, 'plain-file');
       writeFileSync(fileAsDirectory, 'not a directory');
