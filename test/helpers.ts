@@ -3,7 +3,7 @@ import type { TranscriptMessage } from '../src/messages.js';
 import { createMemoryStore } from '../src/stores/memory/memory-store.js';
 import { createExtractiveSummarizer } from '../src/summarizers/extractive.js';
 import type { Summarizer } from '../src/summarizers/summarizer.js';
-import type { Handle, HandleKind, Role } from '../src/types.js';
+import type { CompactionRecord, Handle, HandleKind, Role } from '../src/types.js';
 
 /** A ledger on the memory store with a fixed clock. */
 export function memoryLedger(summarizer?: Summarizer) {
@@ -79,5 +79,29 @@ export function handleAt(text: string, kind: HandleKind = 'identifier', role: Ro
     seq,
     role,
     tokens: Math.ceil(text.length / 4),
+  };
+}
+
+/** A summary record of session `s` over seqs 0-9 with no handles, claims or ancestors; `fields` override any field. */
+export function summaryRecord(fields: Partial<CompactionRecord> = {}): CompactionRecord {
+  return {
+    id: 'rec_test',
+    sessionId: 's',
+    ordinal: 0,
+    type: 'summary',
+    summary: '',
+    claims: [],
+    handles: [],
+    reversible: true,
+    depth: 1,
+    droppedRange: { fromSeq: 0, toSeq: 9, byteStart: 0, byteEnd: 100 },
+    ancestors: [],
+    rederived: false,
+    summarizer: { name: 'test', version: '1' },
+    findings: [],
+    summaryTokens: 0,
+    atSeq: 10,
+    createdAt: '2026-11-12T10:00:00Z',
+    ...fields,
   };
 }

@@ -3,33 +3,13 @@ import { layoutIndex } from '../../src/compaction/index-layout.js';
 import { createLedger } from '../../src/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
-import type { CompactionRecord, Handle } from '../../src/types.js';
+import type { Handle } from '../../src/types.js';
 import { ledgerBlock } from '../../src/window.js';
-import { fillerTurns, handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
+import { fillerTurns, handleAt, memoryLedger, SEED_OPENING, summaryRecord } from '../helpers.js';
 
 const handle = handleAt;
 
-function record(handles: readonly Handle[], summary = ''): CompactionRecord {
-  return {
-    id: 'rec_test',
-    sessionId: 's',
-    ordinal: 0,
-    type: 'summary',
-    summary,
-    claims: [],
-    handles,
-    reversible: true,
-    depth: 1,
-    droppedRange: { fromSeq: 0, toSeq: 9, byteStart: 0, byteEnd: 100 },
-    ancestors: [],
-    rederived: false,
-    summarizer: { name: 'test', version: '1' },
-    findings: [],
-    summaryTokens: 0,
-    atSeq: 10,
-    createdAt: '2026-11-12T10:00:00Z',
-  };
-}
+const record = (handles: readonly Handle[], summary = '') => summaryRecord({ handles, summary });
 
 const block = (handles: readonly Handle[], summary = '') =>
   ledgerBlock({ active: record(handles, summary), gaps: [], originals: [] }) ?? '';

@@ -6,27 +6,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordSummaryTable, type RecordSummary } from '../../src/record-summary-table.js';
 import type { CompactionRecord, Finding } from '../../src/types.js';
+import { summaryRecord } from '../helpers.js';
 
 function record(fields: Partial<CompactionRecord> & Pick<CompactionRecord, 'id'>): CompactionRecord {
-  return {
-    sessionId: 's',
-    ordinal: 0,
-    type: 'summary',
-    summary: '',
-    claims: [],
-    handles: [],
-    reversible: true,
-    depth: 1,
-    droppedRange: { fromSeq: 0, toSeq: 9, byteStart: 0, byteEnd: 100 },
-    ancestors: [],
-    rederived: false,
-    summarizer: { name: 'test', version: '1' },
-    findings: [],
-    summaryTokens: 10,
-    atSeq: 10,
-    createdAt: '2026-12-02T00:00:00.000Z',
-    ...fields,
-  } as CompactionRecord;
+  return summaryRecord({ summaryTokens: 10, ...fields });
 }
 
 /** The plain summary of a record, field by field (what a session kept before the table). */
