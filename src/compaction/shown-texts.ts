@@ -32,12 +32,16 @@ export class ShownTexts {
   /** The short texts. */
   private readonly texts: string[] = [];
   /** Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them. */
-  private readonly holders = new GramTable();
+  private readonly holders: GramTable;
   /** The long texts, and their pieces' keys (a set per text). */
   private readonly longTexts: string[] = [];
   private readonly longGrams: ReadonlySet<number>[] = [];
 
   constructor(texts: readonly string[] = []) {
+    // Sized for the pieces of the texts given, so a table built from a whole list is not grown piece by piece.
+    let pieces = 0;
+    for (const text of texts) if (text.length < LONG_TEXT) pieces += Math.max(0, text.length - 3);
+    this.holders = new GramTable(pieces);
     for (const text of texts) this.add(text);
   }
 
