@@ -23,12 +23,15 @@ export class ChargedHandles {
 
   /** Charge `handle` `cost` tokens (0: it is no longer listed on its own). */
   set(handle: Handle, cost: number): void {
-    if (!this.costs.has(handle) && handle.text.length >= PREFIX) {
+    const { costs } = this;
+    const held = costs.size;
+    costs.set(handle, cost);
+    // A handle charged for the first time grows the map: only then is it indexed.
+    if (costs.size > held && handle.text.length >= PREFIX) {
       this.byPrefix.add(gramKey(handle.text, 0), this.prefixed.length);
       this.prefixed.push(handle);
       this.looked.push(0);
     }
-    this.costs.set(handle, cost);
   }
 
   /** What placing `handle` gives back: the charged handles verbatim inside its text, and their tokens. */

@@ -68,11 +68,16 @@ export class ShownTexts {
         return true;
     }
     const { holders } = this;
-    const first = holders.count(head);
-    const last = first === 0 ? 0 : holders.count(tail);
-    if (last === 0) return false;
-    // A text holding the needle is under both keys: searching the texts of the shorter list is enough.
-    const key = first <= last ? head : tail;
+    let first = holders.first(head);
+    let last = first < 0 ? -1 : holders.first(tail);
+    if (last < 0) return false;
+    // A text holding the needle is under both keys: searching the texts of the shorter list (the head's on a tie)
+    // is enough. Walking both lists in step finds it without counting the longer one to its end.
+    while (first >= 0 && last >= 0) {
+      first = holders.following(first, head);
+      last = holders.following(last, tail);
+    }
+    const key = first < 0 ? head : tail;
     for (let entry = holders.first(key); entry >= 0; entry = holders.following(entry, key))
       if (containsAtBoundary(this.texts[holders.value(entry)] as string, needle)) return true;
     return false;
