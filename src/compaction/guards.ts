@@ -110,7 +110,8 @@ function placeHandles(
     for (const inside of refund.handles) charged.set(inside, 0);
     used += cost - refund.tokens;
     kept.push(handle);
-    if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
+    // Only a placement that checks containment asks for refunds.
+    if (containment && key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
     if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
     // Only a placement that checks containment reads the kept texts.

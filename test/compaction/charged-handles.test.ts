@@ -70,4 +70,12 @@ describe('ChargedHandles', () => {
     for (const held of refund.handles) charged.set(held, 0);
     expect(charged.refund(handle('/home/z /home/a/b.ts /home/q/r', 'constraint', 4)).tokens).toBe(4);
   });
+
+  it('finds a charged handle on word boundaries after an occurrence of it inside a word, and not only inside one', () => {
+    const charged = new ChargedHandles();
+    const name = handle('retry_limit', 'identifier', 0);
+    charged.set(name, 2);
+    expect(charged.refund(handle('max_retry_limit is not it', 'constraint', 1)).tokens).toBe(0);
+    expect(charged.refund(handle('max_retry_limit or retry_limit.', 'constraint', 2)).handles).toEqual([name]);
+  });
 });
