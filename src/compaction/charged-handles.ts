@@ -2,11 +2,7 @@ import type { Handle } from '../types.js';
 import { gramKey } from './gram-key.js';
 import { GramTable } from './gram-table.js';
 import { shownInside } from './index-layout.js';
-
-/** Whether a UTF-16 unit is a word character of `containsAtBoundary` (`[A-Za-z0-9_]`). */
-function isWordUnit(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
-}
+import { mayStartAt } from './near-duplicates.js';
 
 /** Length of the text prefix the kept handles are indexed by (shorter texts are never inside another). */
 const PREFIX = 4;
@@ -58,7 +54,7 @@ export class ChargedHandles {
     for (let at = 0; at + PREFIX <= text.length; at++) {
       // A handle starting inside a word here is not on a word boundary here (`containsAtBoundary`): if it is inside
       // the text on boundaries, it starts at another place too, one that is looked at.
-      if (at > 0 && isWordUnit(text.charCodeAt(at)) && isWordUnit(text.charCodeAt(at - 1))) continue;
+      if (!mayStartAt(text, at)) continue;
       const prefix = gramKey(text, at);
       for (let entry = byPrefix.first(prefix); entry >= 0; entry = byPrefix.following(entry, prefix)) {
         const index = byPrefix.value(entry);
