@@ -2,6 +2,7 @@ import type { Handle } from '../types.js';
 import { gramKey } from './gram-key.js';
 import { GramTable } from './gram-table.js';
 import { shownInside } from './index-layout.js';
+import { mayStartAt } from './near-duplicates.js';
 
 /** Length of the text prefix the kept handles are indexed by (shorter texts are never inside another). */
 const PREFIX = 4;
@@ -13,41 +14,57 @@ const PREFIX = 4;
  * text (and a few whose key it shares), not at every kept one.
  */
 export class ChargedHandles {
-  private readonly costs = new Map<Handle, number>();
+  /** Index (into `prefixed`) of each charged handle long enough to be inside another (shorter ones never are). */
+  private readonly indexes = new Map<Handle, number>();
   /** Indexes (into `prefixed`) of the charged handles, by the key of their first characters. */
   private readonly byPrefix = new GramTable();
   private readonly prefixed: Handle[] = [];
+  /** Per handle of `prefixed`: the tokens it is charged. */
+  private readonly costs: number[] = [];
   /** Per handle of `prefixed`: the number of the last refund that looked at it (each is looked at once per refund). */
   private readonly looked: number[] = [];
   private refunds = 0;
 
   /** Charge `handle` `cost` tokens (0: it is no longer listed on its own). */
   set(handle: Handle, cost: number): void {
-    if (!this.costs.has(handle) && handle.text.length >= PREFIX) {
-      this.byPrefix.add(gramKey(handle.text, 0), this.prefixed.length);
-      this.prefixed.push(handle);
-      this.looked.push(0);
+    // A text shorter than a prefix is never verbatim inside another (`shownInside`): its charge is never given back.
+    if (handle.text.length < PREFIX) return;
+    const known = this.indexes.get(handle);
+    if (known !== undefined) {
+      this.costs[known] = cost;
+      return;
     }
-    this.costs.set(handle, cost);
+    this.indexes.set(handle, this.prefixed.length);
+    this.byPrefix.add(gramKey(handle.text, 0), this.prefixed.length);
+    this.prefixed.push(handle);
+    this.costs.push(cost);
+    this.looked.push(0);
   }
 
-  /** What placing `handle` gives back: the charged handles verbatim inside its text, and their tokens. */
+  /**
+   * What placing `handle` gives back: the charged handles verbatim inside its text, and their tokens. A charged
+   * handle is looked at where its text starts in `handle`'s (found by its first characters' key), once.
+   */
   refund(handle: Handle): { tokens: number; handles: Handle[] } {
     const handles: Handle[] = [];
     let tokens = 0;
     const { text } = handle;
-    const { byPrefix, looked } = this;
+    const { byPrefix, looked, costs, prefixed } = this;
     const refund = ++this.refunds;
     for (let at = 0; at + PREFIX <= text.length; at++) {
+      // A handle starting inside a word here is not on a word boundary here (`containsAtBoundary`): if it is inside
+      // the text on boundaries, it starts at another place too, one that is looked at.
+      if (!mayStartAt(text, at)) continue;
       const prefix = gramKey(text, at);
       for (let entry = byPrefix.first(prefix); entry >= 0; entry = byPrefix.following(entry, prefix)) {
         const index = byPrefix.value(entry);
         if (looked[index] === refund) continue;
-        looked[index] = refund;
-        const inside = this.prefixed[index] as Handle;
-        const cost = this.costs.get(inside) ?? 0;
+        const inside = prefixed[index] as Handle;
         const needle = inside.text;
-        if (cost > 0 && needle.length < text.length && text.includes(needle) && shownInside(inside, [text])) {
+        if (needle.length >= text.length || !text.startsWith(needle, at)) continue;
+        looked[index] = refund;
+        const cost = costs[index] ?? 0;
+        if (cost > 0 && shownInside(inside, [text])) {
           handles.push(inside);
           tokens += cost;
         }

@@ -5,13 +5,24 @@
  */
 export class GramTable {
   /** Per slot (`key & mask`): 1 + the most recent entry in the slot, 0 when empty. */
-  private slots = new Int32Array(256);
-  private mask = 255;
-  private keys = new Int32Array(256);
-  private values = new Int32Array(256);
+  private slots: Int32Array;
+  private mask: number;
+  private keys: Int32Array;
+  private values: Int32Array;
   /** Per entry: 1 + the previous entry of its slot, 0 at the end. */
-  private next = new Int32Array(256);
+  private next: Int32Array;
   private size = 0;
+
+  /** A table sized for about `entries` entries (it grows past them as needed). */
+  constructor(entries = 128) {
+    let length = 256;
+    while (length < 2 * entries) length *= 2;
+    this.slots = new Int32Array(length);
+    this.mask = length - 1;
+    this.keys = new Int32Array(length);
+    this.values = new Int32Array(length);
+    this.next = new Int32Array(length);
+  }
 
   /** Add `value` under `key`, unless the most recent value under `key` is `value` already. */
   add(key: number, value: number): void {

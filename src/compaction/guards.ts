@@ -5,6 +5,7 @@ import {
   entryCost,
   GROUP_HEADER_TOKENS,
   groupLabel,
+  rememberShownTexts,
   sectionOf,
   shownInside,
   SIMILAR_NOTE_TOKENS,
@@ -75,7 +76,7 @@ function placeHandles(
   budgetTokens: number,
   visibleText: string,
   containment = true,
-): { kept: Handle[]; used: number } {
+): { kept: Handle[]; used: number; shown: ShownTexts } {
   const order = placementOrder(ranked, budgetTokens);
   const kept: Handle[] = [];
   const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
@@ -110,13 +111,14 @@ function placeHandles(
     for (const inside of refund.handles) charged.set(inside, 0);
     used += cost - refund.tokens;
     kept.push(handle);
-    if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
+    // Only a placement that checks containment asks for refunds.
+    if (containment && key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
     if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
     // Only a placement that checks containment reads the kept texts.
     if (containment && copies === undefined) keptTexts.add(handle.text);
   }
-  return { kept, used };
+  return { kept, used, shown: keptTexts };
 }
 
 /**
@@ -157,7 +159,8 @@ export function fitHandleBudget(
     );
   }
   const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText, false);
-  const { kept } = all.used <= budgetTokens ? all : placeHandles(ranked, budgetTokens, visibleText);
+  const placed = all.used <= budgetTokens ? undefined : placeHandles(ranked, budgetTokens, visibleText);
+  const { kept } = placed ?? all;
   if (kept.length < handles.length && onOverflow === 'throw') {
     throw new HandleBudgetExceededError(
       `Session ${context.sessionId}: ${handles.length} handles need up to ${all.used} tokens, over the handle budget of ${budgetTokens}. ` +
@@ -167,10 +170,15 @@ export function fitHandleBudget(
     );
   }
   const keptSet = new Set(kept);
-  return {
+  const result = {
     kept: all.kept.filter((handle) => keptSet.has(handle)),
     spilled: all.kept.filter((handle) => !keptSet.has(handle)),
   };
+  // The placement that checked containment holds the texts the layout of these handles searches (the summary and
+  // each kept handle but near-identical copies) when it kept them in this order: the layout takes them.
+  if (placed !== undefined && result.kept.every((handle, index) => placed.kept[index] === handle))
+    rememberShownTexts(result.kept, visibleText, placed.shown);
+  return result;
 }
 
 function minSeq(handles: readonly Handle[]): number {

@@ -65,6 +65,18 @@ export function shownInside(handle: Handle, texts: readonly string[] | ShownText
   return texts.some((text) => containsAtBoundary(text, handle.text));
 }
 
+/** Per handle list a placement kept: the summary it placed them beside and the texts it had shown (see `layoutIndex`). */
+const shownByPlacement = new WeakMap<readonly Handle[], { readonly summary: string; readonly texts: ShownTexts }>();
+
+/**
+ * Remember that `texts` holds `summary` (when not empty) and the text of each of `handles` that is not a
+ * near-identical copy of an earlier one (`collapseKey`): what `layoutIndex(handles, summary)` searches. The placement
+ * that kept `handles` (a list nothing changes afterwards) built it already.
+ */
+export function rememberShownTexts(handles: readonly Handle[], summary: string, texts: ShownTexts): void {
+  shownByPlacement.set(handles, { summary, texts });
+}
+
 /**
  * Lay out kept handles (in rank order, most useful first) for the window: pinned
  * instructions, quoted tool constraints, and the index grouped by kind. Near-identical
@@ -96,11 +108,15 @@ export function layoutIndex(handles: readonly Handle[], summary = ''): IndexLayo
     list.push(entry);
     if (key !== undefined) representatives.set(key, { entry, list, index: list.length - 1 });
   }
-  const covers = new ShownTexts(
-    [summary, ...handles.filter((handle) => !collapsed.has(handle)).map((handle) => handle.text)].filter(
-      (text) => text.length > 0,
-    ),
-  );
+  const placed = shownByPlacement.get(handles);
+  const covers =
+    placed !== undefined && placed.summary === summary
+      ? placed.texts
+      : new ShownTexts(
+          [summary, ...handles.filter((handle) => !collapsed.has(handle)).map((handle) => handle.text)].filter(
+            (text) => text.length > 0,
+          ),
+        );
   let inside = 0;
   const visible: IndexGroup[] = [];
   for (const [label, entries] of groups) {

@@ -27,6 +27,16 @@ export function collapseKey(handle: Pick<Handle, 'kind' | 'text' | 'role'>): str
 
 const WORD = /[A-Za-z0-9_]/;
 
+/** Whether a UTF-16 unit is a word character of `containsAtBoundary` (what `WORD` matches). */
+export function isWordUnit(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+}
+
+/** Whether a needle found at `at` in `text` may start on a word boundary there: not a word character after another. */
+export function mayStartAt(text: string, at: number): boolean {
+  return at === 0 || !isWordUnit(text.charCodeAt(at)) || !isWordUnit(text.charCodeAt(at - 1));
+}
+
 /**
  * Whether `needle` occurs verbatim in `haystack` on word boundaries (so `lib/a.ex` is inside
  * `/home/u/app/lib/a.ex`, `ReviewTokenStore` inside `ReviewTokenStore.mint`, but `Review`

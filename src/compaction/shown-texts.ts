@@ -1,6 +1,6 @@
 import { gramKey } from './gram-key.js';
 import { GramTable } from './gram-table.js';
-import { containsAtBoundary } from './near-duplicates.js';
+import { containsAtBoundary, mayStartAt } from './near-duplicates.js';
 
 /** A text at least this long keeps its 4-character pieces in a set of its own, remembered across lists. */
 const LONG_TEXT = 256;
@@ -23,21 +23,27 @@ function gramsOf(text: string): ReadonlySet<number> {
 /**
  * A growing list of texts (the summary, the handles kept so far) asked many times whether a
  * needle is inside one of them on word boundaries: the same answer as `containsAtBoundary` on
- * each text, searching only the texts that hold the needle's first and last 4 characters (a
- * text holding the needle holds both; pieces are indexed by `gramKey`, so a few more texts may
- * be searched). A match that is a whole text is not inside it (`containsAtBoundary` needs a
- * longer text).
+ * each text. A long text is searched when it holds the needle's first and last 4 characters (its
+ * pieces' keys are kept in a set); a short text is indexed only by the pieces that start where a
+ * word boundary may be (`mayStartAt`), and searched when it is under the needle's first key: a
+ * needle inside it on boundaries starts at such a place (pieces are indexed by `gramKey`, so a
+ * few more texts may be searched). A match that is a whole text is not inside it
+ * (`containsAtBoundary` needs a longer text).
  */
 export class ShownTexts {
   /** The short texts. */
   private readonly texts: string[] = [];
-  /** Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them. */
-  private readonly holders = new GramTable();
+  /** Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them where a word may start. */
+  private readonly starts: GramTable;
   /** The long texts, and their pieces' keys (a set per text). */
   private readonly longTexts: string[] = [];
   private readonly longGrams: ReadonlySet<number>[] = [];
 
   constructor(texts: readonly string[] = []) {
+    // Sized for the pieces of the texts given, so a table built from a whole list is not grown piece by piece.
+    let pieces = 0;
+    for (const text of texts) if (text.length < LONG_TEXT) pieces += Math.max(0, text.length - 3);
+    this.starts = new GramTable(pieces);
     for (const text of texts) this.add(text);
   }
 
@@ -50,7 +56,7 @@ export class ShownTexts {
     }
     const index = this.texts.length;
     this.texts.push(text);
-    for (let at = 0; at + 4 <= text.length; at++) this.holders.add(gramKey(text, at), index);
+    for (let at = 0; at + 4 <= text.length; at++) if (mayStartAt(text, at)) this.starts.add(gramKey(text, at), index);
   }
 
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
@@ -63,14 +69,10 @@ export class ShownTexts {
       if (grams.has(head) && grams.has(tail) && containsAtBoundary(this.longTexts[index] as string, needle))
         return true;
     }
-    const { holders } = this;
-    const first = holders.count(head);
-    const last = first === 0 ? 0 : holders.count(tail);
-    if (last === 0) return false;
-    // A text holding the needle is under both keys: searching the texts of the shorter list is enough.
-    const key = first <= last ? head : tail;
-    for (let entry = holders.first(key); entry >= 0; entry = holders.following(entry, key))
-      if (containsAtBoundary(this.texts[holders.value(entry)] as string, needle)) return true;
+    const { starts } = this;
+    // A text holding the needle on boundaries holds it where it may start: it is under the needle's first key.
+    for (let entry = starts.first(head); entry >= 0; entry = starts.following(entry, head))
+      if (containsAtBoundary(this.texts[starts.value(entry)] as string, needle)) return true;
     return false;
   }
 }

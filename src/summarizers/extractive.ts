@@ -90,6 +90,19 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
+/** `compute` remembered per text, for one summary (a pure function of the text). */
+function memoized<T>(compute: (text: string) => T): (text: string) => T {
+  const known = new Map<string, T>();
+  return (text) => {
+    let value = known.get(text);
+    if (value === undefined) {
+      value = compute(text);
+      known.set(text, value);
+    }
+    return value;
+  };
+}
+
 /** Lines of the region by section, each a verbatim extract of the unit it cites. */
 interface Gathered {
   readonly task: Candidate[];
@@ -258,20 +271,23 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
       const budget = request.budgetTokens;
       const gathered = gather(request, maxChars);
       const chosen = new Map<SectionName, Candidate[]>();
-      const seen: Set<string>[] = [];
+      const seen: ReadonlySet<string>[] = [];
       const used = new Set<string>();
       let spent = 0;
+      // Both passes read the same lines: each line's count and word set are computed once per summary.
+      const tokensOf = memoized((text: string) => request.counter.count(text));
+      const wordSetOf = memoized((text: string): ReadonlySet<string> => new Set(words(text)));
       const take = (section: SectionName, candidates: readonly Candidate[], share: number) => {
         const members = chosen.get(section) ?? [];
-        let cost = members.length === 0 ? request.counter.count(SECTION_TITLES[section]) + 2 : 0;
-        let sectionSpent = members.reduce((sum, candidate) => sum + request.counter.count(candidate.text) + 2, 0);
+        let cost = members.length === 0 ? tokensOf(SECTION_TITLES[section]) + 2 : 0;
+        let sectionSpent = members.reduce((sum, candidate) => sum + tokensOf(candidate.text) + 2, 0);
         const limit = Math.floor(budget * share);
         for (const candidate of candidates) {
           if (used.has(candidate.text)) continue;
-          const candidateWords = new Set(words(candidate.text));
+          const candidateWords = wordSetOf(candidate.text);
           if (section !== 'files' && section !== 'errors' && seen.some((other) => overlap(candidateWords, other) > 0.6))
             continue;
-          const lineCost = request.counter.count(candidate.text) + 2;
+          const lineCost = tokensOf(candidate.text) + 2;
           if (sectionSpent + cost + lineCost > limit || spent + cost + lineCost > budget) continue;
           members.push(candidate);
           seen.push(candidateWords);

@@ -76,6 +76,21 @@ function renderBlocks(blocks: readonly Block[]): string {
     .join('\n');
 }
 
+/** The count of the last summary `fitSummary` returned: a compaction fits the summarizer's fitted summary again. */
+let lastFitted: { readonly counter: TokenCounter; readonly text: string; readonly tokens: number } | undefined;
+
+/** `counter.count(text)`, taken from the last fit when it returned this text. */
+function countOf(counter: TokenCounter, text: string): number {
+  if (lastFitted !== undefined && lastFitted.counter === counter && lastFitted.text === text) return lastFitted.tokens;
+  return counter.count(text);
+}
+
+/** Return `fit`, remembering its count. */
+function fitted(counter: TokenCounter, fit: { summary: string; claims: Claim[]; tokens: number }): typeof fit {
+  lastFitted = { counter, text: fit.summary, tokens: fit.tokens };
+  return fit;
+}
+
 /**
  * Fit a summary to `budget` tokens of `counter`. A structured summary (titles on lines of
  * their own, each claim a `- …` line, as {@link renderSections} writes) keeps its
@@ -92,7 +107,7 @@ export function fitSummary(
   const blocks = blocksOf(summary, claims);
   if (blocks !== undefined) {
     let text = renderBlocks(blocks);
-    let tokens = counter.count(text);
+    let tokens = countOf(counter, text);
     while (tokens > budget) {
       let longest: Block | undefined;
       for (const block of blocks)
@@ -102,11 +117,15 @@ export function fitSummary(
       text = renderBlocks(blocks);
       tokens = counter.count(text);
     }
-    return { summary: text, claims: blocks.flatMap((block) => block.items.map((item) => item.claim)), tokens };
+    return fitted(counter, {
+      summary: text,
+      claims: blocks.flatMap((block) => block.items.map((item) => item.claim)),
+      tokens,
+    });
   }
   let kept = [...claims];
   let text = kept.length > 0 ? kept.map((claim) => claim.text).join(' ') : summary;
-  let tokens = counter.count(text);
+  let tokens = countOf(counter, text);
   while (tokens > budget && kept.length > 0) {
     kept = kept.slice(0, -1);
     text = kept.map((claim) => claim.text).join(' ');
@@ -116,5 +135,5 @@ export function fitSummary(
     text = text.slice(0, Math.floor((text.length * budget) / tokens / 1.2));
     tokens = counter.count(text);
   }
-  return { summary: text, claims: kept, tokens };
+  return fitted(counter, { summary: text, claims: kept, tokens });
 }

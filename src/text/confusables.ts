@@ -22,13 +22,18 @@ const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
 
 /** True for a character that renders as nothing. */
 export function isInvisible(code: number): boolean {
+  if (code < 0x00ad) return false;
   return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
 }
 
 /** The text without characters that render as nothing. */
 export function removeInvisible(text: string): string {
-  let result = '';
-  for (let index = 0; index < text.length; index++)
+  let start = 0;
+  while (start < text.length && !isInvisible(text.charCodeAt(start))) start++;
+  // Most texts have none: they are returned as they are, not rebuilt one character at a time.
+  if (start === text.length) return text;
+  let result = text.slice(0, start);
+  for (let index = start; index < text.length; index++)
     if (!isInvisible(text.charCodeAt(index))) result += text.charAt(index);
   return result;
 }

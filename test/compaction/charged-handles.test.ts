@@ -53,4 +53,29 @@ describe('ChargedHandles', () => {
       { numRuns: 300, seed: 13 },
     );
   });
+
+  it('finds a charged handle whose first characters occur earlier in the placed text than the handle itself', () => {
+    const charged = new ChargedHandles();
+    const deep = handle('/home/a/b.ts', 'path', 0);
+    const other = handle('/home/z', 'path', 1);
+    const absent = handle('/home/q/r', 'path', 2);
+    charged.set(deep, 5);
+    charged.set(other, 3);
+    charged.set(absent, 4);
+    const placed = handle('/home/x and /home/z then /home/a/b.ts', 'constraint', 3);
+    const refund = charged.refund(placed);
+    expect(refund.tokens).toBe(8);
+    expect(new Set(refund.handles)).toEqual(new Set([deep, other]));
+    // Given back once: charged 0 now, a second placement holding them refunds nothing for them.
+    for (const held of refund.handles) charged.set(held, 0);
+    expect(charged.refund(handle('/home/z /home/a/b.ts /home/q/r', 'constraint', 4)).tokens).toBe(4);
+  });
+
+  it('finds a charged handle on word boundaries after an occurrence of it inside a word, and not only inside one', () => {
+    const charged = new ChargedHandles();
+    const name = handle('retry_limit', 'identifier', 0);
+    charged.set(name, 2);
+    expect(charged.refund(handle('max_retry_limit is not it', 'constraint', 1)).tokens).toBe(0);
+    expect(charged.refund(handle('max_retry_limit or retry_limit.', 'constraint', 2)).handles).toEqual([name]);
+  });
 });

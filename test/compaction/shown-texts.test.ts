@@ -27,6 +27,21 @@ describe('ShownTexts', () => {
     );
   });
 
+  it('answers the same when its texts are given at once (its table sized for them) and many share pieces', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 300 }),
+        fc.array(piece, { minLength: 1, maxLength: 12 }),
+        (texts, needles) => {
+          const shown = new ShownTexts(texts);
+          for (const needle of [...needles, ...texts.slice(0, 12)])
+            expect(shown.contain(needle)).toBe(texts.some((held) => containsAtBoundary(held, needle)));
+        },
+      ),
+      { numRuns: 100, seed: 13 },
+    );
+  });
+
   it('answers the same for long texts (their pieces kept in a set per text) and needles cut from them', () => {
     const long = fc.string({ unit: fc.constantFrom('a', 'b', '1', '/', ' ', '.'), minLength: 256, maxLength: 320 });
     fc.assert(

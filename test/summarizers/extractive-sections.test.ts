@@ -127,6 +127,18 @@ describe('the structured extractive summary', () => {
     for (const claim of claims) expect(claim.text).toMatch(/^[A-Za-z0-9/]/);
   });
 
+  it('counts each candidate line once, though both passes over the sections read it', async () => {
+    const texts: string[] = [];
+    const counting = { name: 'counting', count: (text: string) => (texts.push(text), counter.count(text)) };
+    const summarizer = createExtractiveSummarizer();
+    const request = { sessionId: 's', units: FIXTURE, budgetTokens: 60, handles: [], counter: counting };
+    const result = await summarizer.summarize(request);
+    expect(result).toEqual(await summarize(FIXTURE, 60));
+    // Only the whole summary may be counted again (once per fit step): no line is counted twice.
+    const lines = texts.filter((text) => !text.includes('\n'));
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+
   it('is deterministic and fits the budget by the counter, keeping its sections', async () => {
     const first = await summarize(FIXTURE, 60);
     const second = await summarize(FIXTURE, 60);
@@ -193,6 +205,25 @@ describe('fitSummary', () => {
     );
     expect(fitted.summary).toBe(taskOnly);
     expect(fitted.claims).toEqual(claims.slice(0, 1));
+  });
+
+  it('counts a summary it fitted last once when fitting it again, and only with the counter that counted it', () => {
+    const texts: string[] = [];
+    const counting = { name: 'counting', count: (text: string) => (texts.push(text), counter.count(text)) };
+    const budget = counter.count(structured) - 2;
+    const first = fitSummary(structured, claims, budget, counting);
+    const counted = texts.length;
+    const again = fitSummary(first.summary, first.claims, budget, counting);
+    expect(again).toEqual(first);
+    expect(texts.length).toBe(counted);
+    // Another counter (here one that counts every character) counts the text itself.
+    const other = { name: 'chars', count: (text: string) => text.length };
+    const byOther = fitSummary(first.summary, first.claims, 10_000, other);
+    expect(byOther.tokens).toBe(first.summary.length);
+    // A different text is counted, not taken from the last fit.
+    const shorter = fitSummary(`Task:\n- ${claims[0]?.text}`, claims.slice(0, 1), budget, counting);
+    expect(shorter.tokens).toBe(counter.count(`Task:\n- ${claims[0]?.text}`));
+    expect(texts.length).toBe(counted + 1);
   });
 
   it('joins unstructured claims with spaces, as before', () => {

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fitHandleBudget } from '../../src/compaction/guards.js';
+import { layoutIndex } from '../../src/compaction/index-layout.js';
+import type { Handle, HandleKind, Role } from '../../src/types.js';
+
+const word = fc.constantFrom('src', 'lib', 'retry', 'a.ts', 'b_c', 'x1', 'timeout', 'must', 'not', '7', '2026-11-01');
+const text = fc
+  .array(word, { minLength: 1, maxLength: 5 })
+  .chain((words) => fc.constantFrom(' ', '/', '.').map((joint) => words.join(joint)));
+const kind = fc.constantFrom<HandleKind>('path', 'identifier', 'constraint', 'error');
+const role = fc.constantFrom<Role>('tool', 'user', 'assistant');
+
+function handle(value: string, handleKind: HandleKind, handleRole: Role, seq: number): Handle {
+  return Object.freeze({
+    kind: handleKind,
+    text: value,
+    key: value,
+    start: 0,
+    end: value.length,
+    spanId: `s${seq}`,
+    seq,
+    role: handleRole,
+    tokens: 1 + Math.ceil(value.length / 4),
+  });
+}
+
+describe('the layout of a placement', () => {
+  it('is the layout the kept handles and the summary give on their own, whatever the budget', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ text, kind, role }), { maxLength: 40 }),
+        fc.array(word, { maxLength: 80 }),
+        fc.nat(120),
+        (rows, summaryWords, budget) => {
+          const handles = rows.map((row, seq) => handle(row.text, row.kind, row.role, seq));
+          const summary = summaryWords.join(' ');
+          const fit = fitHandleBudget(
+            handles,
+            budget,
+            'spill',
+            { sessionId: 's' },
+            { ranked: handles, visibleText: summary },
+          );
+          expect(layoutIndex(fit.kept, summary)).toEqual(layoutIndex([...fit.kept], summary));
+          // Laid out beside another summary, the kept handles are searched in that summary, not the placed one.
+          expect(layoutIndex(fit.kept, `${summary} retry`)).toEqual(layoutIndex([...fit.kept], `${summary} retry`));
+          expect(layoutIndex(fit.kept)).toEqual(layoutIndex([...fit.kept]));
+        },
+      ),
+      { numRuns: 300, seed: 13 },
+    );
+  });
+});
