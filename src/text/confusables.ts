@@ -20,9 +20,12 @@ const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
   [0xffa0, 0xffa0],
 ];
 
+/** The lowest code point of `INVISIBLE_RANGES`: below it nothing is invisible. */
+const FIRST_INVISIBLE = Math.min(...INVISIBLE_RANGES.map(([from]) => from));
+
 /** True for a character that renders as nothing. */
 export function isInvisible(code: number): boolean {
-  if (code < 0x00ad) return false;
+  if (code < FIRST_INVISIBLE) return false;
   return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
 }
 
