@@ -128,13 +128,13 @@ export class RecordSummaryTable {
 
   /** Store `id` for `row`; returns its prefix's index + 1, or 0 when the id is kept as given. */
   private storeId(row: number, id: string): number {
-    const match = CONTENT_ID.exec(id);
-    if (!match) {
+    const packed = packedId(id);
+    if (!packed) {
       this.otherIds.set(row, id);
       return 0;
     }
-    this.idBytes.set(Buffer.from(match[2] as string, 'hex'), row * ID_BYTES);
-    return ID_PREFIXES.indexOf(match[1] as (typeof ID_PREFIXES)[number]) + 1;
+    this.idBytes.set(packed.digest, row * ID_BYTES);
+    return packed.prefix;
   }
 
   private idAt(row: number): string {
@@ -172,13 +172,12 @@ export class RecordSummaryTable {
   /** The row before `before` (at most `ANCESTOR_LOOKBACK` back) whose id is `id`, or -1. */
   private rowOf(id: string, before: number): number {
     const last = Math.max(0, before - ANCESTOR_LOOKBACK);
-    const match = CONTENT_ID.exec(id);
-    if (!match) {
+    const packed = packedId(id);
+    if (!packed) {
       for (let row = before - 1; row >= last; row--) if (this.otherIds.get(row) === id) return row;
       return -1;
     }
-    const prefix = ID_PREFIXES.indexOf(match[1] as (typeof ID_PREFIXES)[number]) + 1;
-    const digest = Buffer.from(match[2] as string, 'hex');
+    const { prefix, digest } = packed;
     const bytes = this.idBytes;
     for (let row = before - 1; row >= last; row--) {
       if ((this.numbers[row * COLUMNS + FLAGS] as number) >> PREFIX_SHIFT !== prefix) continue;
@@ -189,6 +188,14 @@ export class RecordSummaryTable {
     }
     return -1;
   }
+}
+
+/** A content-addressed id as its prefix's index + 1 and its 12 digest bytes; undefined for an id of another form. */
+function packedId(id: string): { readonly prefix: number; readonly digest: Buffer } | undefined {
+  const match = CONTENT_ID.exec(id);
+  if (!match) return undefined;
+  const prefix = ID_PREFIXES.indexOf(match[1] as (typeof ID_PREFIXES)[number]) + 1;
+  return { prefix, digest: Buffer.from(match[2] as string, 'hex') };
 }
 
 function grown<T extends Float64Array | Uint8Array | Int32Array>(from: T, to: T): T {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REPLAY_SQLITE_CACHE_KIB, replayFile } from '../../src/cli/replay.js';
 import { openStore } from '../../src/cli/store-spec.js';
 import { entry } from '../stores/fixtures.js';
-import { sessionsInMainFile } from '../stores/sqlite-main-file.js';
+import { sessionsInMainFile, waitFor } from '../stores/sqlite-main-file.js';
 
 const FIXTURE = join(process.cwd(), 'test/importers/fixtures/claude-code-session.jsonl');
 /** Well past the background worker's delay (100 ms): a running worker would have checkpointed by then. */
@@ -60,7 +60,7 @@ describe('replay checkpoints its SQLite WAL inline', () => {
     const background = await openStore(`sqlite:${path}`);
     await background.openSession('worker');
     await background.append('worker', 0, [entry('user', 'deploy to eu-west-2b')]);
-    for (let attempt = 0; attempt < 100 && !sessionsInMainFile(path).includes('worker'); attempt++) await pause(50);
+    await waitFor(() => sessionsInMainFile(path).includes('worker'), 'the background worker to checkpoint');
     expect(sessionsInMainFile(path)).toEqual(['worker']);
     await background.close();
 

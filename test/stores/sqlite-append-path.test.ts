@@ -12,15 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { HANDLE_BATCH_ROWS } from '../../src/stores/sqlite/statements.js';
 import { entry } from './fixtures.js';
-import { sessionsInMainFile } from './sqlite-main-file.js';
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting: ${what}`);
-}
+import { sessionsInMainFile, waitFor } from './sqlite-main-file.js';
 
 function turn(index: number): ReturnType<typeof entry> {
   return entry('user', `turn ${index}: deploy host-${index} to eu-west-${index % 7}b with PORT=${8000 + index}`);

@@ -16,3 +16,12 @@ export function sessionsInMainFile(path: string): string[] {
     db.close();
   }
 }
+
+/** Polls `condition` every 50 ms for up to 10 s; throws naming `what` when it never holds. */
+export async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting: ${what}`);
+}
