@@ -2,15 +2,12 @@
  * The o200k_base count in linear time: the text is counted in pieces of about 1,000 characters cut
  * at pre-token boundaries (see `countO200kTokens`).
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200kPiece } from './o200k-bpe.js';
 
 /** Pieces are cut near this many UTF-16 units, at a pre-token boundary. */
 export const COUNT_PIECE_TARGET = 1_000;
 /** Longest piece: a run with no pre-token boundary this long is cut here (the only inexact case). */
 export const COUNT_PIECE_CAP = 2_000;
-
-/** Special-token strings such as `<|endoftext|>` in a transcript are counted as the plain text they are. */
-export const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** True for the UTF-16 units JavaScript's `\s` matches (the o200k pre-tokenizer's whitespace). */
 function isWhitespace(code: number): boolean {
@@ -85,8 +82,9 @@ export function countingPieces(text: string): string[] {
 }
 
 /**
- * o200k_base token count in linear time. gpt-tokenizer's byte-pair merge is quadratic in the
- * length of one pre-token (10 KB of `x` takes 0.17 s, 120 KB blocks for about 18 s), so the text
+ * o200k_base token count in linear time. The byte-pair merge (`countO200kPiece`, like
+ * gpt-tokenizer's) is quadratic in the length of one pre-token (in gpt-tokenizer, 10 KB of `x` took
+ * 0.17 s and 120 KB blocked for about 18 s), so the text
  * is counted in pieces of about 1,000 characters cut at pre-token boundaries. Pre-tokens never
  * span such a boundary, so the sum equals `countTokens(text)` exactly for ordinary text
  * (anything with a space, tab or line break at least every 2,000 characters). Only a run of
@@ -96,8 +94,8 @@ export function countingPieces(text: string): string[] {
  * `bench/token-count.ts` measures it). Special-token strings count as plain text.
  */
 export function countO200kTokens(text: string): number {
-  if (text.length <= COUNT_PIECE_TARGET) return text.length === 0 ? 0 : countTokens(text, PLAIN_TEXT);
+  if (text.length <= COUNT_PIECE_TARGET) return countO200kPiece(text);
   let total = 0;
-  for (const piece of countingPieces(text)) total += countTokens(piece, PLAIN_TEXT);
+  for (const piece of countingPieces(text)) total += countO200kPiece(piece);
   return total;
 }

@@ -12,10 +12,10 @@
  * text's boundaries). A text with a longer stretch (a long run with no space, tab or line break,
  * the only inexact case of the counter) is counted slice by slice as before.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200kPiece } from './o200k-bpe.js';
 import { firstIndexWhere } from './sorted-search.js';
 import type { SliceCounter } from './token-counter.js';
-import { COUNT_PIECE_TARGET, countingPieces, countO200kTokens, hasShortStretches, PLAIN_TEXT } from './o200k-count.js';
+import { COUNT_PIECE_TARGET, countingPieces, countO200kTokens, hasShortStretches } from './o200k-count.js';
 
 /** Piece boundaries of the whole text (0 and its length included) and the tokens before each. */
 interface PieceTable {
@@ -32,7 +32,7 @@ function pieceTable(text: string): PieceTable | undefined {
   let tokens = 0;
   for (const piece of countingPieces(text)) {
     at += piece.length;
-    tokens += countTokens(piece, PLAIN_TEXT);
+    tokens += countO200kPiece(piece);
     bounds.push(at);
     before.push(tokens);
   }

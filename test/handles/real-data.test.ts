@@ -12,16 +12,9 @@ import { createLedger } from '../../src/ledger.js';
 import type { TranscriptMessage } from '../../src/messages.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
+import { DATA } from '../data-dir.js';
 import { handleArtifacts, spanArtifacts } from './artifacts.js';
 
-const CANDIDATES = [
-  process.env.CONTEXT_LEDGER_DATA,
-  join(process.cwd(), '..', 'shared', 'data'),
-  join(process.cwd(), '..', '..', 'shared', 'data'),
-];
-const DATA = CANDIDATES.find(
-  (candidate): candidate is string => candidate !== undefined && existsSync(join(candidate, 'claude-code')),
-);
 const SWE_AGENT_TRAJECTORIES = 10;
 
 function dataFiles(directory: string): { file: string; conversations: number }[] {

@@ -1,0 +1,130 @@
+/**
+ * o200k_base's pre-tokenizer, read one pre-token at a time: `preTokenEnd(text, at)` is where the
+ * pre-token starting at `at` ends, exactly where gpt-tokenizer's split regex
+ * (`O200K_TOKEN_SPLIT_REGEX`) would end it.
+ *
+ * Most agent text is ASCII, where the regex's Unicode classes reduce to a few character ranges:
+ * a scan over char codes decides the pre-token when every character it has to read is ASCII.
+ * Whenever it would have to classify a character above U+007F, the regex itself decides, run
+ * from `at` (every character belongs to some alternative, so its match starts at `at`). About
+ * four times faster than the regex alone on the development transcripts; `test/core/o200k-pretokens.test.ts`
+ * compares the two on random and real text.
+ *
+ * The pattern's alternatives, in the order the regex tries them, with their ASCII meaning:
+ * 1. `[^\r\n\p{L}\p{N}]?[Lu Lt Lm Lo M]*[Ll Lm Lo M]+` contraction? — an optional prefix (a space,
+ *    tab or punctuation) and a letter run: capitals, then lower case letters (at least one);
+ * 2. the same prefix, `[Lu Lt Lm Lo M]+[Ll Lm Lo M]*` contraction? — capitals then lower case;
+ * 3. `\p{N}{1,3}` — up to three digits;
+ * 4. ` ?[^\s\p{L}\p{N}]+[\r\n/]*` — an optional space, punctuation, then line breaks and slashes;
+ * 5. `\s*[\r\n]+` — white space up to its last line break;
+ * 6. `\s+(?!\S)` — white space not followed by a non-space (all but the last of a run before text);
+ * 7. `\s+`.
+ */
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+
+/** The regex, for pre-tokens with characters above U+007F: a copy whose `lastIndex` is this module's. */
+const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+
+/** Classes of ASCII char codes. */
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 3;
+/** Space, tab, vertical tab and form feed: white space that may prefix a letter run. */
+const BLANK = 4;
+/** Line feed and carriage return. */
+const BREAK = 5;
+/** Everything else below U+0080 (`[^\s\p{L}\p{N}]`), control characters included. */
+const PUNCT = 6;
+/** Above U+007F: the regex decides. */
+const OTHER = 0;
+
+const ASCII_CLASS = new Uint8Array(128).map((_, code) => {
+  if (code >= 65 && code <= 90) return UPPER;
+  if (code >= 97 && code <= 122) return LOWER;
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code === 10 || code === 13) return BREAK;
+  if (code === 9 || code === 11 || code === 12 || code === 32) return BLANK;
+  return PUNCT;
+});
+
+/** The class of the char code at `index`; `BREAK`-like end marker -1 past the end. */
+function classAt(text: string, index: number): number {
+  if (index >= text.length) return -1;
+  const code = text.charCodeAt(index);
+  return code < 128 ? (ASCII_CLASS[code] ?? OTHER) : OTHER;
+}
+
+/** Where the regex ends the pre-token at `at`. */
+function regexEnd(text: string, at: number): number {
+  split.lastIndex = at;
+  const match = split.exec(text);
+  return match === null ? text.length : match.index + match[0].length;
+}
+
+/** The end of `'s`, `'d`, `'m`, `'t`, `'ll`, `'ve` or `'re` (either case) at `at`, else `at`. */
+function contractionEnd(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 39) return at;
+  const first = text.charCodeAt(at + 1) | 0x20;
+  if (first === 115 || first === 100 || first === 109 || first === 116) return at + 2;
+  const second = text.charCodeAt(at + 2) | 0x20;
+  if ((first === 108 && second === 108) || (first === 118 && second === 101) || (first === 114 && second === 101)) {
+    return at + 3;
+  }
+  return at;
+}
+
+/** Alternatives 1 and 2 from the first letter at `from`: capitals, lower case, a contraction; -1 when a character above U+007F decides. */
+function letterRunEnd(text: string, from: number): number {
+  let end = from;
+  while (classAt(text, end) === UPPER) end += 1;
+  while (classAt(text, end) === LOWER) end += 1;
+  return classAt(text, end) === OTHER ? -1 : contractionEnd(text, end);
+}
+
+/** Alternative 4 from its punctuation at `from`; -1 when a character above U+007F decides. */
+function punctuationEnd(text: string, from: number): number {
+  let end = from;
+  while (classAt(text, end) === PUNCT) end += 1;
+  if (classAt(text, end) === OTHER) return -1;
+  for (let code = text.charCodeAt(end); code === 10 || code === 13 || code === 47; code = text.charCodeAt(end))
+    end += 1;
+  return end;
+}
+
+/** Alternatives 5–7 for the white space at `at`; -1 when a character above U+007F decides. */
+function whiteSpaceEnd(text: string, at: number): number {
+  let end = at;
+  let lastBreak = -1;
+  for (let kind = classAt(text, end); kind === BLANK || kind === BREAK; kind = classAt(text, end)) {
+    if (kind === BREAK) lastBreak = end;
+    end += 1;
+  }
+  if (classAt(text, end) === OTHER) return -1;
+  if (lastBreak >= 0) return lastBreak + 1;
+  if (end === text.length || end - at === 1) return end;
+  return end - 1;
+}
+
+/** The ASCII scan's end of the pre-token at `at`, or -1 when the regex must decide. */
+function asciiEnd(text: string, at: number): number {
+  const kind = classAt(text, at);
+  if (kind === UPPER || kind === LOWER) return letterRunEnd(text, at);
+  if (kind === DIGIT) {
+    let end = at + 1;
+    while (end < at + 3 && classAt(text, end) === DIGIT) end += 1;
+    return end < at + 3 && classAt(text, end) === OTHER ? -1 : end;
+  }
+  if (kind === OTHER) return -1;
+  const next = classAt(text, at + 1);
+  if (next === OTHER) return -1;
+  if (kind !== BREAK && (next === UPPER || next === LOWER)) return letterRunEnd(text, at + 1);
+  if (kind === PUNCT) return punctuationEnd(text, at);
+  if (text.charCodeAt(at) === 32 && next === PUNCT) return punctuationEnd(text, at + 1);
+  return whiteSpaceEnd(text, at);
+}
+
+/** Where the o200k pre-token that starts at `at` (`at < text.length`, at a pre-token start) ends. */
+export function preTokenEnd(text: string, at: number): number {
+  const end = asciiEnd(text, at);
+  return end < 0 ? regexEnd(text, at) : end;
+}
