@@ -208,6 +208,17 @@ function mergedCount(ranks: RankTable, size: number): number {
   return parts;
 }
 
+/**
+ * Merged counts of recent long pre-tokens. The merge is quadratic in a pre-token's length, and an append
+ * counts a text more than once (the message, its chunks, the window), so a long pre-token (a hash, a path,
+ * a line of `=`) is often merged again soon; a short one merges faster than it can be looked up.
+ */
+const mergedCounts = new Map<string, number>();
+/** Pre-tokens of at least this many UTF-8 bytes are remembered. */
+const REMEMBERED_BYTES = 24;
+/** The memo is emptied when it holds this many pre-tokens. */
+const REMEMBERED_LIMIT = 8_192;
+
 /** Tokens of the pre-token `text.slice(from, to)`: one when its bytes are a token, else what the merge leaves. */
 function preTokenCount(ranks: RankTable, text: string, from: number, to: number): number {
   const encoded = encodeUtf8(text, from, to);
@@ -215,7 +226,14 @@ function preTokenCount(ranks: RankTable, text: string, from: number, to: number)
   if (size <= 1) return size;
   // gpt-tokenizer looks the pre-token up whole only as a string, which a replaced surrogate never matches.
   if (encoded > 0 && rankOf(ranks, utf8, 0, size) !== NO_RANK) return 1;
-  return mergedCount(ranks, size);
+  if (size < REMEMBERED_BYTES) return mergedCount(ranks, size);
+  const preToken = text.slice(from, to);
+  const known = mergedCounts.get(preToken);
+  if (known !== undefined) return known;
+  const count = mergedCount(ranks, size);
+  if (mergedCounts.size >= REMEMBERED_LIMIT) mergedCounts.clear();
+  mergedCounts.set(preToken, count);
+  return count;
 }
 
 /**
