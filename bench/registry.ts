@@ -5,6 +5,7 @@ import { runCutQuality } from './quality/cut-quality.js';
 import { runHookContextBench } from './quality/hook-context.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
+import { runCountBench } from './speed/count-bench.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
 import { runAppendLatencyBench } from './speed/append-latency-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
@@ -22,6 +23,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent') },
   { name: 'quality-locomo', run: runLocomoQuality },
   { name: 'speed-extraction', run: runExtractionBench },
+  { name: 'speed-count', run: runCountBench },
   { name: 'speed-ingest', run: runIngestBench },
   { name: 'speed-recall', run: runRecallLatencyBench },
   { name: 'speed-compaction', run: runCompactionCycleBench },

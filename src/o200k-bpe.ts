@@ -16,6 +16,13 @@
  * 20 MB less resident memory than gpt-tokenizer's encoder with its string Map.
  */
 import rankList from 'gpt-tokenizer/bpeRanks/o200k_base';
+import {
+  longMergedCount,
+  rememberLongMergedCount,
+  rememberShortMergedCount,
+  shortMergedCount,
+  SHORT_BYTES,
+} from './o200k-merge-memo.js';
 import { preTokenEnd } from './o200k-pretokens.js';
 
 /** Ranks by bytes: token `r` is `bytes[start[r] .. start[r] + length[r])`; `slots` hold rank + 1 (0 = empty). */
@@ -99,9 +106,14 @@ function rankTable(): RankTable {
 
 /** The rank of the token whose bytes are `buffer[from, to)`, or `NO_RANK`. */
 function rankOf(ranks: RankTable, buffer: Uint8Array, from: number, to: number): number {
+  return hashedRankOf(ranks, buffer, from, to, hashBytes(buffer, from, to));
+}
+
+/** `rankOf` with the bytes' hash already computed. */
+function hashedRankOf(ranks: RankTable, buffer: Uint8Array, from: number, to: number, hash: number): number {
   const { bytes, start, length, slots, mask } = ranks;
   const size = to - from;
-  let slot = hashBytes(buffer, from, to) & mask;
+  let slot = hash & mask;
   for (let entry = slots[slot] ?? 0; entry !== 0; entry = slots[slot] ?? 0) {
     const rank = entry - 1;
     if (length[rank] === size) {
@@ -208,31 +220,26 @@ function mergedCount(ranks: RankTable, size: number): number {
   return parts;
 }
 
-/**
- * Merged counts of recent long pre-tokens. The merge is quadratic in a pre-token's length, and an append
- * counts a text more than once (the message, its chunks, the window), so a long pre-token (a hash, a path,
- * a line of `=`) is often merged again soon; a short one merges faster than it can be looked up.
- */
-const mergedCounts = new Map<string, number>();
-/** Pre-tokens of at least this many UTF-8 bytes are remembered. */
-const REMEMBERED_BYTES = 24;
-/** The memo is emptied when it holds this many pre-tokens. */
-const REMEMBERED_LIMIT = 8_192;
-
 /** Tokens of the pre-token `text.slice(from, to)`: one when its bytes are a token, else what the merge leaves. */
 function preTokenCount(ranks: RankTable, text: string, from: number, to: number): number {
   const encoded = encodeUtf8(text, from, to);
   const size = Math.abs(encoded);
   if (size <= 1) return size;
+  const hash = hashBytes(utf8, 0, size);
   // gpt-tokenizer looks the pre-token up whole only as a string, which a replaced surrogate never matches.
-  if (encoded > 0 && rankOf(ranks, utf8, 0, size) !== NO_RANK) return 1;
-  if (size < REMEMBERED_BYTES) return mergedCount(ranks, size);
+  if (encoded > 0 && hashedRankOf(ranks, utf8, 0, size, hash) !== NO_RANK) return 1;
+  if (size < SHORT_BYTES) {
+    const known = shortMergedCount(utf8, size, hash);
+    if (known >= 0) return known;
+    const count = mergedCount(ranks, size);
+    rememberShortMergedCount(utf8, size, hash, count);
+    return count;
+  }
   const preToken = text.slice(from, to);
-  const known = mergedCounts.get(preToken);
+  const known = longMergedCount(preToken);
   if (known !== undefined) return known;
   const count = mergedCount(ranks, size);
-  if (mergedCounts.size >= REMEMBERED_LIMIT) mergedCounts.clear();
-  mergedCounts.set(preToken, count);
+  rememberLongMergedCount(preToken, count);
   return count;
 }
 

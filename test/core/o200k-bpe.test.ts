@@ -36,6 +36,16 @@ describe('countO200kPiece', () => {
     }
   });
 
+  it('stays exact when a memo slot is reused or the long memo fills up (each text counted twice)', () => {
+    const short = randomTexts(40_000, 6, 21).map((text, index) => `${text}${index.toString(36)}\u00e9`);
+    const long = Array.from({ length: 9_000 }, (_, index) => `${'=-'.repeat(8)}${index.toString(16)}${'#'.repeat(12)}`);
+    for (const text of [...short, ...long, ...short.slice(0, 5_000), ...long.slice(0, 500)]) {
+      const expected = countTokens(text, PLAIN_TEXT);
+      expect(countO200kPiece(text), JSON.stringify(text)).toBe(expected);
+      expect(countO200kPiece(text), JSON.stringify(text)).toBe(expected);
+    }
+  });
+
   it.skipIf(DATA === undefined)('equals gpt-tokenizer on every counting piece of the real transcripts', () => {
     let pieces = 0;
     let mismatched = 0;
