@@ -34,6 +34,9 @@ export interface PostgresStoreOptions {
    * machine may then lose the last acknowledged appends and records (up to about three `wal_writer_delay`, 600 ms
    * by default); it never corrupts the database or breaks the ledger's order. Default (unset): the server's own
    * setting, normally `on`, where an acknowledged append is on disk. Not allowed with `pool` (set it on that pool).
+   * The `SET` is sent when a connection opens; if it fails there (only a broken connection refuses it, and that
+   * connection's next query then fails with the real error), the connection keeps the server's setting: its
+   * commits stay synchronous, the durable side.
    */
   readonly synchronousCommit?: 'off' | undefined;
 }
@@ -151,7 +154,8 @@ export function openConnection(options: PostgresStoreOptions): Connection {
     connectionTimeoutMillis: checkPositive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
     application_name: 'context-ledger',
   });
-  // Queued on the new client before any query of the store, so each of them runs with it.
+  // Queued on the new client before any query of the store, so each of them runs with it. A failed SET leaves the
+  // connection synchronous (see the option), so the error is not raised here: the client's next query reports it.
   if (relaxed) pool.on('connect', (client) => void client.query('SET synchronous_commit = off').catch(() => undefined));
   return { pool, ownsPool: true, location: describeConnectionString(connectionString) + suffix, schema };
 }
