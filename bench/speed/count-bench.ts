@@ -4,24 +4,16 @@
  * same total. Two ways: with every cache emptied before each round (text neither has seen: an append of new text)
  * and with the caches kept (text counted again). Rounds alternate the two counters to share the noise.
  */
-import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base';
 import { clearMergedCounts } from '../../src/o200k-merge-memo.js';
-import { countingPieces, countO200kTokens } from '../../src/o200k-count.js';
+import { countO200kTokens } from '../../src/o200k-count.js';
 import { atLeast, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { loadCorpus } from './corpus.js';
+import { referenceCount } from './reference-count.js';
 import { speedResult } from './speed-result.js';
 import { interleavedMedians } from './timing.js';
-
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-/** gpt-tokenizer over the same pieces `countO200kTokens` counts (its merge is quadratic on one long pre-token). */
-function referenceCount(text: string): number {
-  let total = 0;
-  for (const piece of countingPieces(text)) total += countTokens(piece, PLAIN_TEXT);
-  return total;
-}
 
 /** Run the counting benchmark. */
 export async function runCountBench(context: BenchContext): Promise<BenchResult> {

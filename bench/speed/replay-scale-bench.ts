@@ -19,6 +19,7 @@ import { createO200kCounter } from '../../src/token-counter.js';
 import { atLeast, atMost, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
+import { referenceCount } from './reference-count.js';
 import { claudeCodeSessions, writeClaudeCodeTranscript } from './claude-code-corpus.js';
 import { benchCli } from './bench-cli.js';
 import { speedResult } from './speed-result.js';
@@ -29,6 +30,8 @@ const TIME = '/usr/bin/time';
 export interface ScaleRun {
   readonly megabytes: number;
   readonly tokenizerMBps: number;
+  /** The same pass counted by gpt-tokenizer (the counter of sessions before 9), for comparison. */
+  readonly referenceMBps: number;
   readonly replayMBps: number | null;
   readonly ratio: number | null;
   readonly peakRssMB: number | null;
@@ -39,15 +42,21 @@ export interface ScaleRun {
   readonly exitCode: number | null;
 }
 
-/** MB/s of counting every message text of `file` once (content and tool-call arguments), read through the importer. */
-export async function tokenizerPass(file: string, megabytes: number): Promise<number> {
-  const counter = createO200kCounter();
+/**
+ * MB/s of counting every message text of `file` once (content and tool-call arguments), read through the importer,
+ * with the project's o200k counter or with `count` (gpt-tokenizer's, for the reference column).
+ */
+export async function tokenizerPass(
+  file: string,
+  megabytes: number,
+  count: (text: string) => number = createO200kCounter().count,
+): Promise<number> {
   const started = performance.now();
   let tokens = 0;
   for await (const event of readEvents(file)) {
     if (event.type !== 'message') continue;
-    tokens += counter.count(event.message.content);
-    for (const call of event.message.toolCalls ?? []) tokens += counter.count(call.arguments);
+    tokens += count(event.message.content);
+    for (const call of event.message.toolCalls ?? []) tokens += count(call.arguments);
   }
   const seconds = (performance.now() - started) / 1000;
   if (tokens === 0) throw new Error(`${file}: the tokenizer pass counted no tokens`);
@@ -97,7 +106,11 @@ export async function scaleRun(context: BenchContext, bytes: number, maxSeconds:
   const megabytes = written / 1e6;
   try {
     const tokenizerMBps = await tokenizerPass(file, megabytes);
-    context.log(`replay-scale: ${megabytes.toFixed(0)} MB, tokenizer pass ${tokenizerMBps.toFixed(2)} MB/s; replaying`);
+    const referenceMBps = await tokenizerPass(file, megabytes, referenceCount);
+    context.log(
+      `replay-scale: ${megabytes.toFixed(0)} MB, tokenizer pass ${tokenizerMBps.toFixed(2)} MB/s ` +
+        `(gpt-tokenizer ${referenceMBps.toFixed(2)}); replaying`,
+    );
     // No --json: the replay's progress lines on stderr say how far a stopped run got.
     const args = [file, '--store', `sqlite:${database}`, '--max-tokens', '8000'];
     const result = await replayCli(args, maxSeconds);
@@ -111,6 +124,7 @@ export async function scaleRun(context: BenchContext, bytes: number, maxSeconds:
     const run: ScaleRun = {
       megabytes: round(megabytes, 1) ?? 0,
       tokenizerMBps: round(tokenizerMBps, 3) ?? 0,
+      referenceMBps: round(referenceMBps, 3) ?? 0,
       replayMBps: round(replayMBps, 3),
       ratio: replayMBps === null ? null : round(replayMBps / tokenizerMBps, 4),
       peakRssMB: round(kilobytes / 1024, 1),
@@ -158,6 +172,8 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
           'tokenizer MB/s',
           'replay MB/s',
           'replay / tokenizer',
+          'gpt-tokenizer MB/s',
+          'replay / gpt-tokenizer',
           'peak RSS MB',
           'wall s',
           'share replayed',
@@ -168,6 +184,8 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
           run.tokenizerMBps,
           run.replayMBps,
           run.ratio,
+          run.referenceMBps,
+          run.replayMBps === null ? null : round(run.replayMBps / run.referenceMBps, 4),
           run.peakRssMB,
           run.wallSeconds,
           run.reached,
