@@ -9,13 +9,12 @@
  * over one byte buffer, with no allocation per lookup. The merge is the same lowest-rank-first,
  * leftmost-on-ties byte-pair merge, so the count equals `countTokens(text, { disallowedSpecial:
  * new Set() })` for every string (special-token strings count as the plain text they are), down
- * to gpt-tokenizer's handling of byte-order marks (see `unreachable`); `test/core/o200k-bpe.test.ts`
- * checks that against gpt-tokenizer on random and real text.
+ * to gpt-tokenizer's handling of byte-order marks (`unreachable` in `o200k-rank-table.ts`, and
+ * `pairRank`); `test/core/o200k-bpe.test.ts` checks that against gpt-tokenizer on random and real text.
  *
- * The table is built on first use, in about 80 ms: 1.4 MB of token bytes and 2 MB of slots, about
+ * The rank table (`o200k-rank-table.ts`) is built on first use; with it the counter needs about
  * 20 MB less resident memory than gpt-tokenizer's encoder with its string Map.
  */
-import rankList from 'gpt-tokenizer/bpeRanks/o200k_base';
 import {
   longMergedCount,
   rememberLongMergedCount,
@@ -24,108 +23,8 @@ import {
   SHORT_BYTES,
 } from './o200k-merge-memo.js';
 import { preTokenEnd } from './o200k-pretokens.js';
-
-/** Ranks by bytes: token `r` is `bytes[start[r] .. start[r] + length[r])`; `slots` hold rank + 1 (0 = empty). */
-interface RankTable {
-  readonly bytes: Uint8Array;
-  readonly start: Int32Array;
-  readonly length: Uint8Array;
-  readonly slots: Int32Array;
-  readonly mask: number;
-}
-
-/** No rank: a pair that is not a token (larger than every rank). */
-const NO_RANK = 0x7fffffff;
-
-let table: RankTable | undefined;
-
-/** FNV-1a over `buffer[from, to)`. */
-function hashBytes(buffer: Uint8Array, from: number, to: number): number {
-  let hash = 0x811c9dc5;
-  for (let index = from; index < to; index += 1) hash = Math.imul(hash ^ (buffer[index] ?? 0), 0x01000193);
-  return hash >>> 0;
-}
-
-const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * True for a token gpt-tokenizer never finds, so counts stay what they were: it keeps tokens whose bytes decode
- * to a string under that string and the rest as byte arrays, and looks any valid UTF-8 up as a string decoded
- * by a TextDecoder, which drops a leading byte-order mark. The nine tokens that start with the mark's bytes
- * (U+FEFF) are kept as byte arrays although they are valid UTF-8, and no lookup reaches them.
- */
-function unreachable(token: string | readonly number[] | undefined): boolean {
-  if (token === undefined || typeof token === 'string') return false;
-  try {
-    strictDecoder.decode(new Uint8Array(token));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function buildTable(): RankTable {
-  const encoder = new TextEncoder();
-  const count = rankList.length;
-  const start = new Int32Array(count);
-  const length = new Uint8Array(count);
-  let bytes = new Uint8Array(1 << 21);
-  let at = 0;
-  for (let rank = 0; rank < count; rank += 1) {
-    const token = rankList[rank] ?? [];
-    const size = typeof token === 'string' ? token.length * 3 : token.length;
-    if (at + size > bytes.length) {
-      const grown = new Uint8Array(Math.max(bytes.length * 2, at + size));
-      grown.set(bytes.subarray(0, at));
-      bytes = grown;
-    }
-    start[rank] = at;
-    if (typeof token === 'string') at += encoder.encodeInto(token, bytes.subarray(at)).written;
-    else for (const byte of token) bytes[at++] = byte;
-    length[rank] = at - (start[rank] ?? 0);
-  }
-  let size = 1;
-  while (size < count * 2.5) size *= 2;
-  const slots = new Int32Array(size);
-  const mask = size - 1;
-  for (let rank = 0; rank < count; rank += 1) {
-    if (unreachable(rankList[rank])) continue;
-    const from = start[rank] ?? 0;
-    let slot = hashBytes(bytes, from, from + (length[rank] ?? 0)) & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = rank + 1;
-  }
-  return { bytes, start, length, slots, mask };
-}
-
-/** The rank table, built on first use. */
-function rankTable(): RankTable {
-  table ??= buildTable();
-  return table;
-}
-
-/** The rank of the token whose bytes are `buffer[from, to)`, or `NO_RANK`. */
-function rankOf(ranks: RankTable, buffer: Uint8Array, from: number, to: number): number {
-  return hashedRankOf(ranks, buffer, from, to, hashBytes(buffer, from, to));
-}
-
-/** `rankOf` with the bytes' hash already computed. */
-function hashedRankOf(ranks: RankTable, buffer: Uint8Array, from: number, to: number, hash: number): number {
-  const { bytes, start, length, slots, mask } = ranks;
-  const size = to - from;
-  let slot = hash & mask;
-  for (let entry = slots[slot] ?? 0; entry !== 0; entry = slots[slot] ?? 0) {
-    const rank = entry - 1;
-    if (length[rank] === size) {
-      const at = start[rank] ?? 0;
-      let index = 0;
-      while (index < size && bytes[at + index] === buffer[from + index]) index += 1;
-      if (index === size) return rank;
-    }
-    slot = (slot + 1) & mask;
-  }
-  return NO_RANK;
-}
+import { hashBytes, hashedRankOf, NO_RANK, rankOf, rankTable } from './o200k-rank-table.js';
+import type { RankTable } from './o200k-rank-table.js';
 
 /** Scratch space, grown as needed: UTF-8 bytes of one pre-token, part starts and pair ranks. */
 let utf8 = new Uint8Array(1024);
