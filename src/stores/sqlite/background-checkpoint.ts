@@ -97,8 +97,8 @@ export function startBackgroundCheckpoint(file: string, onStopped: (error?: unkn
   let stopping: Promise<void> | undefined;
   worker.on('message', (message: unknown) => {
     checkpoints += 1;
-    const [busy, log, done] = Array.isArray(message) ? (message as number[]) : [];
-    tail = busy === 0 && log !== undefined && done !== undefined && log >= TAIL_MIN_FRAMES && done < log;
+    const [busy, log] = Array.isArray(message) ? (message as number[]) : [];
+    tail = busy === 0 && log !== undefined && log >= TAIL_MIN_FRAMES;
   });
   const stopped = (error?: unknown) => {
     if (!running) return;
