@@ -11,13 +11,17 @@
  * (`FALLBACK_AUTOCHECKPOINT_PAGES`) in case the worker falls behind, and back at SQLite's
  * default if the worker stops.
  *
- * What stays on the writer (measured with strace on back-to-back appends of 1-20 KB turns): when
- * a worker checkpoint has copied the whole WAL, the next append restarts the WAL from its start
- * and SQLite syncs the new WAL header there (one fsync, usually 0.3-2 ms, up to about 13 ms when
- * other processes load the disk; about once in 100-200 appends); when appends come so fast that
- * no worker checkpoint ever catches up, the writer's own checkpoint at the fallback threshold
- * (two fsyncs, 20-60 ms, about once in 200-500 appends). Both are needed to keep the WAL bounded
- * without weakening `synchronous=NORMAL`.
+ * The WAL restarts from its start (and stays bounded) only when a write begins while every frame
+ * is checkpointed. Under a steady stream of appends a worker checkpoint never gets there: the
+ * appends written while it copies and syncs stay behind, so the WAL grew to the writer's fallback
+ * threshold and that append's COMMIT ran the checkpoint (measured with perf on the append bench:
+ * 17-43 ms of copying and fsync in COMMIT, 5-6 appends in 2,000). So the worker reports the WAL
+ * size it saw: a WAL of `TAIL_MIN_FRAMES` or more has not restarted since it got there, and
+ * `takeTail()` says so once; the writer then copies the short tail (frames written during the
+ * worker's checkpoint) itself at the start of its next idle step, where no append of its
+ * connection can run, and that step's text-index write restarts the WAL and syncs the new header
+ * (measured: no fsync left inside any of 2,000 appends, before 11; the idle steps' fsyncs about
+ * 1.4 ms each, 3 per tail, a tail about every 20 appends of that stream).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -28,13 +32,17 @@ export const DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
 /** The writer's own `wal_autocheckpoint` while the worker runs: a bound on the WAL, never reached when it keeps up. */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 16_000;
 
+/** The WAL size (frames) from which frames a worker checkpoint left behind are copied by the writer when idle. */
+export const TAIL_MIN_FRAMES = 1_000;
+
 /** How long after the first write since the last checkpoint the worker checkpoints (ms). */
 export const CHECKPOINT_DELAY_MS = 100;
 
 /**
  * The worker (CommonJS, run with `eval` so it works from the sources and from `dist`). The shared
  * flag is 1 while a checkpoint is requested and not yet started; the writer posts only when it
- * flips it from 0, so there is at most one message per checkpoint.
+ * flips it from 0, so there is at most one message per checkpoint. It answers each checkpoint with
+ * the pragma's row: busy, frames in the WAL, frames checkpointed.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -48,8 +56,8 @@ parentPort.on('message', () => {
     timer = undefined;
     Atomics.store(requested, 0, 0);
     try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-      parentPort.postMessage('checkpointed');
+      const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+      parentPort.postMessage([result.busy, result.log, result.checkpointed]);
     } catch {
       // Another connection was checkpointing (SQLITE_BUSY): the next write asks again.
     }
@@ -63,6 +71,11 @@ export interface BackgroundCheckpoint {
   wrote(): void;
   /** Number of checkpoints the worker has run (for tests and diagnostics). */
   readonly checkpoints: number;
+  /**
+   * True once after a worker checkpoint that left frames behind in a WAL of at least `TAIL_MIN_FRAMES` frames (then
+   * false until the next such checkpoint): the writer should checkpoint the rest when idle.
+   */
+  takeTail(): boolean;
   /** Stops the worker (its connection is closed with it). */
   stop(): Promise<void>;
 }
@@ -82,9 +95,12 @@ export function startBackgroundCheckpoint(file: string, onStopped: (error?: unkn
   worker.unref();
   let running = true;
   let checkpoints = 0;
+  let tail = false;
   let stopping: Promise<void> | undefined;
-  worker.on('message', () => {
+  worker.on('message', (message: unknown) => {
     checkpoints += 1;
+    const [busy, log] = Array.isArray(message) ? (message as number[]) : [];
+    tail = busy === 0 && log !== undefined && log >= TAIL_MIN_FRAMES;
   });
   const stopped = (error?: unknown) => {
     if (!running) return;
@@ -99,6 +115,11 @@ export function startBackgroundCheckpoint(file: string, onStopped: (error?: unkn
     },
     get checkpoints() {
       return checkpoints;
+    },
+    takeTail() {
+      const taken = tail;
+      tail = false;
+      return taken;
     },
     stop() {
       stopping ??= worker.terminate().then(() => {

@@ -49,8 +49,15 @@ export interface DeferredTextIndex {
   stop(): void;
 }
 
-/** The deferred index over `db` (a writable connection; pass `writable: false` to only read the mark). */
-export function createDeferredTextIndex(db: Database.Database, writable: boolean): DeferredTextIndex {
+/**
+ * The deferred index over `db` (a writable connection; pass `writable: false` to only read the mark). `beforeIdleStep`
+ * runs first in each idle step (the writer's other idle work: see `background-checkpoint.ts`).
+ */
+export function createDeferredTextIndex(
+  db: Database.Database,
+  writable: boolean,
+  beforeIdleStep: () => void = () => undefined,
+): DeferredTextIndex {
   const statements: TextIndexStatements = {
     mark: db.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck() as Statement<[], number>,
     last: db.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck() as Statement<[], number>,
@@ -120,6 +127,7 @@ export function createDeferredTextIndex(db: Database.Database, writable: boolean
     if (stopped || !db.open) return;
     let more: boolean;
     try {
+      beforeIdleStep();
       more = index.step(IDLE_STEP_CHARS);
     } catch {
       // Busy (another writer) or closing: the next append, search or close catches up from the mark.

@@ -76,9 +76,18 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   const { db, location, busyTimeoutMs, file } = openDatabase(options);
   const readonly = options.readonly === true;
   const statements = prepareStatements(db);
-  const textIndex = createDeferredTextIndex(db, !readonly);
   const checkpointInBackground = !readonly && file !== undefined && options.backgroundCheckpoint !== false;
   let checkpointer: BackgroundCheckpoint | undefined;
+  /** In the idle step, before the text-index write: the frames the worker's last checkpoint left behind, if it says so. */
+  const checkpointTail = () => {
+    if (checkpointer?.takeTail() !== true) return;
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Failing (closing, I/O error): the worker's next checkpoint, or the fallback in a COMMIT, copies it instead.
+    }
+  };
+  const textIndex = createDeferredTextIndex(db, !readonly, checkpointTail);
 
   /** After a committed write: the background checkpointer (started on the first write) checkpoints soon. */
   function wrote(): void {
