@@ -29,7 +29,15 @@ import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
 import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
-import { beginClassification, markContextual, memoKeyEnd, memoKeyStart, remember, replay } from './token-memo.js';
+import {
+  beginClassification,
+  markContextual,
+  memoKeyEnd,
+  memoKeyStart,
+  remember,
+  replay,
+  wideMemoKey,
+} from './token-memo.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
 import { isUrl } from './urls.js';
 import { isVersionToken, matchProductVersionAt } from './versions.js';
@@ -216,13 +224,24 @@ function classifyMemoized(
   // A one-character token is trimmed to nothing or too short: cheaper than a memo lookup.
   if (end - start < 2) return classifyToken(text, source, start, end, out, 0, flags);
   const from = memoKeyStart(text, masked, start, end);
-  if (from === -1) return classifyToken(text, source, start, end, out, 0, flags);
+  if (from === -1) return classifyWide(text, source, start, end, flags, out);
   const to = memoKeyEnd(text, end);
   if (replay(text, from, to, start, out)) return;
   const first = out.length;
   beginClassification();
   classifyToken(text, source, start, end, out, 0, flags);
   remember(text, from, to, start, out, first);
+}
+
+/** {@link classifyMemoized} for a token with no stretch key: through its {@link wideMemoKey}. */
+function classifyWide(text: string, source: string, start: number, end: number, flags: number, out: Candidate[]): void {
+  const key = wideMemoKey(text, source, start, end);
+  if (key === undefined) return classifyToken(text, source, start, end, out, 0, flags);
+  if (replay(key, 0, key.length, start, out, true)) return;
+  const first = out.length;
+  beginClassification();
+  classifyToken(text, source, start, end, out, 0, flags);
+  remember(key, 0, key.length, start, out, first, true);
 }
 
 /** Runs the token pass over the whole text, pushing candidates to `out`. */
