@@ -100,9 +100,17 @@ export class StretchTable<V> {
   }
 }
 
-/** FNV-1a over the char codes of `text[from, to)`. */
+/**
+ * FNV-1a over the char codes of `text[from, to)` taken two at a time (half the chain of multiplications), then
+ * murmur3's finaliser, since the slot is taken from the low bits and a product's low bits see no high ones.
+ */
 function hashOf(text: string, from: number, to: number): number {
   let hash = 0x811c9dc5 | 0;
-  for (let index = from; index < to; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return hash;
+  let index = from;
+  for (; index + 1 < to; index += 2)
+    hash = Math.imul(hash ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)), 0x01000193);
+  if (index < to) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
 }
