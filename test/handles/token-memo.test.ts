@@ -143,3 +143,18 @@ describe('memo entries', () => {
     expect(out).toEqual([]);
   });
 });
+
+describe('words ending a sentence or label', () => {
+  beforeEach(() => clearTokenMemo());
+
+  it('yield nothing, while the same word called, camel-cased or with a digit or member still does', () => {
+    expect(pairs('Note: the end. Done!. 42: and 2024. ok:: x.')).toEqual([]);
+    expect(pairs('call self() and map.() then self(x), runIt. run_it. abc1. self.end.')).toEqual([
+      'identifier:self()',
+      'identifier:runIt',
+      'identifier:run_it',
+      'identifier:abc1',
+      'identifier:self.end',
+    ]);
+  });
+});
