@@ -101,7 +101,8 @@ export function matchErrorLine(
   out: Candidate[],
 ): boolean {
   ERROR_LINE.lastIndex = lineStart;
-  if (!inline.has(lineStart) && !(mayBeErrorLine(text, lineStart, lineEnd) && ERROR_LINE.test(text))) return false;
+  const marked = inline.size > 0 && inline.has(lineStart);
+  if (!marked && !(mayBeErrorLine(text, lineStart, lineEnd) && ERROR_LINE.test(text))) return false;
   let start = lineStart;
   let end = lineEnd;
   while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;

@@ -68,8 +68,10 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   if (config || kinds.has('error'))
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
   if (kinds.has('constraint')) findConstraints(view, candidates, markup.gutterLines);
+  const clean: Candidate[] = [];
+  for (const candidate of candidates) if (isClean(view, markup, candidate)) clean.push(candidate);
   const handles: ExtractedHandle[] = [];
-  for (const candidate of resolveCandidates(candidates.filter((candidate) => isClean(view, markup, candidate)))) {
+  for (const candidate of resolveCandidates(clean)) {
     if (!kinds.has(candidate.kind)) continue;
     const handleText = text.slice(candidate.start, candidate.end);
     handles.push({

@@ -101,12 +101,13 @@ function isHyphenatedId(token: string): boolean {
 }
 
 function isSymbolWord(word: string): boolean {
-  if (BRAND_WORDS.has(word) || word.startsWith('Mc')) return false;
-  // Each shape regex is tried only when the first character allows it.
+  // Each shape regex is tried only when the first character allows it; brands are looked up only for a shape.
   const first = word.charCodeAt(0);
-  if (isLowerCode(first) && CAMEL.test(word)) return true;
-  if (isUpperCode(first) && (PASCAL.test(word) || ACRONYM_WORD.test(word))) return true;
-  return isSnake(word);
+  const shaped =
+    (isLowerCode(first) && CAMEL.test(word)) ||
+    (isUpperCode(first) && (PASCAL.test(word) || ACRONYM_WORD.test(word))) ||
+    isSnake(word);
+  return shaped && !BRAND_WORDS.has(word) && !word.startsWith('Mc');
 }
 
 /**
@@ -117,9 +118,15 @@ function isDottedSymbol(token: string, call: boolean): boolean {
   if (!DOTTED.test(token) || JS_LIBRARY.test(token)) return false;
   if (call) return true;
   if (LOCAL_MEMBER.test(token)) return true;
-  const parts = token.split('.');
-  if (parts.some((part) => isSymbolWord(part))) return true;
-  return parts.filter((part) => part.length >= 2).length >= 2;
+  // Two names of two or more characters decide it without splitting the token.
+  let long = 0;
+  for (let from = 0; from <= token.length;) {
+    let dot = token.indexOf('.', from);
+    if (dot === -1) dot = token.length;
+    if (dot - from >= 2 && ++long >= 2) return true;
+    from = dot + 1;
+  }
+  return token.split('.').some((part) => isSymbolWord(part));
 }
 
 /** The shapes that need no `/`: each regex is tried only when the token's classes, length and first characters allow it. */

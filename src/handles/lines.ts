@@ -22,7 +22,7 @@ export interface LineDetectors {
 /** Runs the line detectors over every non-blank line of `text`. */
 export function findLineHandles(text: string, detectors: LineDetectors, out: Candidate[]): void {
   const inline = detectors.errors ? findInlineErrorLines(text) : new Set<number>();
-  const gutters = detectors.gutterLines;
+  const gutters = detectors.gutterLines?.size === 0 ? undefined : detectors.gutterLines;
   let lineStart = 0;
   while (lineStart < text.length) {
     let lineEnd = text.indexOf('\n', lineStart);

@@ -222,19 +222,50 @@ function isSorted(ranges: readonly Masked[]): boolean {
   return true;
 }
 
-/** Applies sorted, non-overlapping ranges to `text`, marking them in `mask`. */
-function apply(text: string, ranges: readonly Masked[], mask: Uint8Array): string {
+/** Applies ranges to `text` (sorted by start; one overlapping an earlier one is skipped), pushing those applied to `applied`. */
+function apply(text: string, ranges: readonly Masked[], applied: Masked[]): string {
   if (ranges.length === 0) return text;
   const parts: string[] = [];
   let last = 0;
   for (const range of isSorted(ranges) ? ranges : [...ranges].sort((a, b) => a.start - b.start)) {
     if (range.start < last) continue;
     parts.push(text.slice(last, range.start), range.fill);
-    mask.fill(1, range.start, range.end);
+    applied.push(range);
     last = range.end;
   }
   parts.push(text.slice(last));
   return parts.join('');
+}
+
+/**
+ * Whether any position in `[start, end)` is masked, over the applied ranges merged into sorted disjoint spans:
+ * a binary search instead of a byte per position of the text (allocating that costs more than the searches).
+ */
+function maskTest(applied: readonly Masked[]): (start: number, end: number) => boolean {
+  const sorted = isSorted(applied) ? applied : [...applied].sort((a, b) => a.start - b.start);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const range of sorted) {
+    if (range.end <= range.start) continue;
+    const last = ends.length - 1;
+    if (last >= 0 && range.start <= (ends[last] ?? 0)) ends[last] = Math.max(ends[last] ?? 0, range.end);
+    else {
+      starts.push(range.start);
+      ends.push(range.end);
+    }
+  }
+  return (start, end) => {
+    if (end <= start) return false;
+    // The first span ending after `start`: the only one that may overlap without starting at or after `end`.
+    let low = 0;
+    let high = ends.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((ends[middle] ?? 0) <= start) low = middle + 1;
+      else high = middle;
+    }
+    return low < starts.length && (starts[low] ?? 0) < end;
+  };
 }
 
 const NOTHING: ReadonlySet<number> = new Set();
@@ -246,30 +277,28 @@ export function maskMarkup(text: string, options: MarkupOptions = {}): MarkupVie
   const tags = text.includes('<');
   const gutters = text.includes('→') || (toolOutput && /^[ \t]*\d/m.test(text));
   if (!escapes && !tags && !gutters) return { view: text, masked: false, isMasked: () => false, gutterLines: NOTHING };
-  const mask = new Uint8Array(text.length);
   let view = text;
-  const ranges: Masked[] = [];
+  const applied: Masked[] = [];
+  let found = 0;
   if (escapes) {
+    const ranges: Masked[] = [];
     findEscapes(view, ranges);
-    view = apply(view, ranges, mask);
+    view = apply(view, ranges, applied);
+    found += ranges.length;
   }
   if (tags) {
-    const found: Masked[] = [];
-    findTags(view, found);
-    view = apply(view, found, mask);
-    ranges.push(...found);
+    const ranges: Masked[] = [];
+    findTags(view, ranges);
+    view = apply(view, ranges, applied);
+    found += ranges.length;
   }
   const lines = new Set<number>();
   if (gutters) {
-    const found: Masked[] = [];
-    findGutters(view, toolOutput, found, lines);
-    view = apply(view, found, mask);
-    ranges.push(...found);
+    const ranges: Masked[] = [];
+    findGutters(view, toolOutput, ranges, lines);
+    view = apply(view, ranges, applied);
+    found += ranges.length;
   }
-  if (ranges.length === 0) return { view: text, masked: false, isMasked: () => false, gutterLines: NOTHING };
-  const isMasked = (start: number, end: number): boolean => {
-    for (let index = start; index < end; index++) if (mask[index] === 1) return true;
-    return false;
-  };
-  return { view, masked: true, isMasked, gutterLines: lines };
+  if (found === 0) return { view: text, masked: false, isMasked: () => false, gutterLines: NOTHING };
+  return { view, masked: true, isMasked: maskTest(applied), gutterLines: lines };
 }

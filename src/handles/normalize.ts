@@ -35,10 +35,19 @@ const HEX_LIKE =
   /^(?:sha\d{1,3}:)?[0-9a-fA-F]{7,128}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const METHOD_ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(\S+)$/i;
 
+/** Char codes of the opening characters of {@link PAIRS}, and of a space, tab and line feed. */
+const OPENING_CODES: ReadonlySet<number> = new Set(
+  [...Object.keys(PAIRS), ' ', '\t', '\n'].map((char) => char.charCodeAt(0)),
+);
+
+/** A first character {@link HEX_LIKE} allows: a hex digit, or the `s` of `sha256:`. */
+function isHexStart(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102) || code === 115;
+}
+
 function isPlainEdge(text: string): boolean {
-  const first = text[0] ?? '';
   const last = text.charCodeAt(text.length - 1);
-  if (PAIRS[first] !== undefined || first === ' ' || first === '\t' || first === '\n') return false;
+  if (OPENING_CODES.has(text.charCodeAt(0))) return false;
   return !(last === 46 || last === 44 || last === 59 || last === 58 || last === 33 || last === 63 || last <= 32);
 }
 
@@ -54,8 +63,24 @@ function unwrap(text: string): string {
   }
 }
 
+/**
+ * Whether `text` may hold a whitespace run or a tab, line feed or other control space: it holds a character below the
+ * space, above U+007F (the other spaces), or two spaces in a row. A cheap test before {@link COLLAPSIBLE}.
+ */
+function mayCollapse(text: string): boolean {
+  let space = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 32 || code > 127 || (space && code === 32)) return true;
+    space = code === 32;
+  }
+  return false;
+}
+
+const COLLAPSIBLE = /\s\s|[\t\n\r\f\v]/;
+
 function collapse(text: string): string {
-  return /\s\s|[\t\n\r\f\v]/.test(text) ? text.replace(/\s+/g, ' ') : text;
+  return mayCollapse(text) && COLLAPSIBLE.test(text) ? text.replace(/\s+/g, ' ') : text;
 }
 
 function pathKey(value: string): string {
@@ -89,7 +114,7 @@ export function handleKey(kind: HandleKind, text: string): string {
     case 'identifier': {
       let key = value.startsWith('$') ? value.slice(1) : value;
       if (key.endsWith('()')) key = key.slice(0, -2);
-      return key.length >= 7 && HEX_LIKE.test(key) ? key.toLowerCase() : key;
+      return key.length >= 7 && isHexStart(key.charCodeAt(0)) && HEX_LIKE.test(key) ? key.toLowerCase() : key;
     }
     case 'version':
       return collapse(value)

@@ -54,11 +54,12 @@ export function scanTokens(text: string, visit: TokenVisitor): void {
   let flags = 0;
   let previous = 0;
   let upperRun = 0;
-  for (let index = 0; index <= length; index++) {
-    const code = index < length ? text.charCodeAt(index) : 32;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
     const kind = TABLE[code] ?? 0;
     if (kind === BOUNDARY) {
-      if (code === 123 && start !== -1 && text.charCodeAt(index - 1) === 36) {
+      if (start === -1) continue;
+      if (code === 123 && text.charCodeAt(index - 1) === 36) {
         const close = templateEnd(text, index);
         if (close !== -1) {
           flags |= SPECIAL;
@@ -68,11 +69,9 @@ export function scanTokens(text: string, visit: TokenVisitor): void {
           continue;
         }
       }
-      if (start !== -1) {
-        if (code === 40 && text.charCodeAt(index + 1) === 41) flags |= CALL;
-        if (flags !== 0) visit(start, index, flags);
-        start = -1;
-      }
+      if (code === 40 && text.charCodeAt(index + 1) === 41) flags |= CALL;
+      if (flags !== 0) visit(start, index, flags);
+      start = -1;
       continue;
     }
     if (start === -1) {
@@ -85,8 +84,12 @@ export function scanTokens(text: string, visit: TokenVisitor): void {
       if (upperRun >= 3) flags |= CAMEL;
       upperRun = 0;
       previous = LOWER;
-      // The rest of a lowercase run changes nothing.
-      while (index + 1 < length && TABLE[text.charCodeAt(index + 1)] === LOWER) index++;
+      // The rest of a lowercase run (`a-z`) changes nothing.
+      while (index + 1 < length) {
+        const next = text.charCodeAt(index + 1);
+        if (next < 97 || next > 122) break;
+        index++;
+      }
       continue;
     } else if (kind === UPPER) {
       if (previous === LOWER) flags |= CAMEL;
@@ -97,4 +100,6 @@ export function scanTokens(text: string, visit: TokenVisitor): void {
     }
     previous = kind;
   }
+  // The end of the text ends the last token.
+  if (start !== -1 && flags !== 0) visit(start, length, flags);
 }

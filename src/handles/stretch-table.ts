@@ -6,14 +6,21 @@
  * units; it starts over when either is full, like `BoundedMemo`.
  */
 
+/** Fields of a slot in {@link StretchTable}'s `slots`. */
+const SLOT_FIELDS = 4;
+const STAMP = 0;
+const HASH = 1;
+const LENGTH = 2;
+const OFFSET = 3;
+
 /** Open addressing with linear probing over a power-of-two number of slots, at most half of them filled. */
 export class StretchTable<V> {
   private readonly mask: number;
-  /** The generation a slot was filled in; a slot of an older generation is empty. */
-  private readonly stamps: Uint32Array;
-  private readonly hashes: Int32Array;
-  private readonly offsets: Int32Array;
-  private readonly lengths: Int32Array;
+  /**
+   * Per slot, side by side so that one probe reads one cache line: the generation the slot was filled in (a slot of
+   * an older generation is empty), the key's hash, its length and its offset in the pool.
+   */
+  private readonly slots: Int32Array;
   private readonly values: (V | undefined)[];
   private readonly pool: Uint16Array;
   private generation = 1;
@@ -26,10 +33,7 @@ export class StretchTable<V> {
     let slots = 2;
     while (slots < limit * 2) slots *= 2;
     this.mask = slots - 1;
-    this.stamps = new Uint32Array(slots);
-    this.hashes = new Int32Array(slots);
-    this.offsets = new Int32Array(slots);
-    this.lengths = new Int32Array(slots);
+    this.slots = new Int32Array(slots * SLOT_FIELDS);
     this.values = new Array<V | undefined>(slots).fill(undefined);
     this.pool = new Uint16Array(limit * 32);
   }
@@ -58,10 +62,11 @@ export class StretchTable<V> {
       this.find(text, from, to, hash);
     }
     const slot = this.slot;
-    this.stamps[slot] = this.generation;
-    this.hashes[slot] = hash;
-    this.offsets[slot] = this.pooled;
-    this.lengths[slot] = length;
+    const at = slot * SLOT_FIELDS;
+    this.slots[at + STAMP] = this.generation;
+    this.slots[at + HASH] = hash;
+    this.slots[at + LENGTH] = length;
+    this.slots[at + OFFSET] = this.pooled;
     this.values[slot] = value;
     for (let index = from; index < to; index++) this.pool[this.pooled++] = text.charCodeAt(index);
     this.used++;
@@ -69,7 +74,8 @@ export class StretchTable<V> {
 
   /** Forgets every entry. */
   clear(): void {
-    this.generation++;
+    // A stamp is an int32, and 0 is the stamp of a never-filled slot.
+    this.generation = (this.generation % 0x7fffffff) + 1;
     this.values.fill(undefined);
     this.used = 0;
     this.pooled = 0;
@@ -78,11 +84,13 @@ export class StretchTable<V> {
   /** Whether `text[from, to)` (hashing to `hash`) is stored; {@link slot} is then its slot, else the free one. */
   private find(text: string, from: number, to: number, hash: number): boolean {
     const length = to - from;
+    const slots = this.slots;
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
       this.slot = slot;
-      if (this.stamps[slot] !== this.generation) return false;
-      if (this.hashes[slot] !== hash || this.lengths[slot] !== length) continue;
-      if (this.holds(this.offsets[slot] ?? 0, text, from, to)) return true;
+      const at = slot * SLOT_FIELDS;
+      if (slots[at + STAMP] !== this.generation) return false;
+      if (slots[at + HASH] !== hash || slots[at + LENGTH] !== length) continue;
+      if (this.holds(slots[at + OFFSET] ?? 0, text, from, to)) return true;
     }
   }
 
@@ -92,9 +100,17 @@ export class StretchTable<V> {
   }
 }
 
-/** FNV-1a over the char codes of `text[from, to)`. */
+/**
+ * FNV-1a over the char codes of `text[from, to)` taken two at a time (half the chain of multiplications), then
+ * murmur3's finaliser, since the slot is taken from the low bits and a product's low bits see no high ones.
+ */
 function hashOf(text: string, from: number, to: number): number {
   let hash = 0x811c9dc5 | 0;
-  for (let index = from; index < to; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return hash;
+  let index = from;
+  for (; index + 1 < to; index += 2)
+    hash = Math.imul(hash ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)), 0x01000193);
+  if (index < to) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
 }

@@ -20,6 +20,8 @@ export const MEMO_LIMIT = 8192;
 
 /** Remembered classifications: {@link NONE}, one packed candidate, or the candidates relative to the token start. */
 const memo = new StretchTable<number | readonly Candidate[]>(MEMO_LIMIT);
+/** The same for the tokens keyed by {@link wideMemoKey}: next to masked markup or to an edge of the text. */
+const wideMemo = new StretchTable<number | readonly Candidate[]>(MEMO_LIMIT / 2);
 let contextual = false;
 
 /** Marks the classification under way as depending on text beyond the memo key. */
@@ -58,6 +60,27 @@ export function memoKey(view: string, source: string, start: number, end: number
   return from === -1 ? undefined : view.slice(from, memoKeyEnd(view, end));
 }
 
+/** Longest token keyed by {@link wideMemoKey} (its length is one character of the key). */
+export const MAX_WIDE_TOKEN = 0xffff;
+
+/**
+ * The key of a token that has no {@link memoKeyStart} (next to masked markup, or near an edge of the text): the
+ * token with the two characters either side of it in the view, then those of the verbatim text, after a header of
+ * the token's length and which of those four positions lie outside the text. It holds everything the stretch key
+ * holds and more, so it is as exact; being a string built per token, it is kept in a table of its own. Undefined
+ * for a token longer than {@link MAX_WIDE_TOKEN}.
+ */
+export function wideMemoKey(view: string, source: string, start: number, end: number): string | undefined {
+  if (end - start > MAX_WIDE_TOKEN) return undefined;
+  const length = view.length;
+  const from = Math.max(0, start - 2);
+  const to = Math.min(length, end + 2);
+  const outside = (start < 2 ? 1 : 0) | (start < 1 ? 2 : 0) | (end + 1 >= length ? 4 : 0) | (end >= length ? 8 : 0);
+  return (
+    String.fromCharCode(end - start, outside) + view.slice(from, to) + source.slice(from, start) + source.slice(end, to)
+  );
+}
+
 /** A remembered classification with no candidates. */
 const NONE = -1;
 const START_BITS = 11;
@@ -75,10 +98,10 @@ function packed(kind: number, start: number, end: number): number {
 
 /**
  * Pushes the remembered candidates of the key `text[from, to)`, placed at `start`, to `out`; returns false when none
- * are remembered.
+ * are remembered. `wide`: the key is a {@link wideMemoKey}.
  */
-export function replay(text: string, from: number, to: number, start: number, out: Candidate[]): boolean {
-  const found = memo.get(text, from, to);
+export function replay(text: string, from: number, to: number, start: number, out: Candidate[], wide = false): boolean {
+  const found = (wide ? wideMemo : memo).get(text, from, to);
   if (found === undefined) return false;
   if (typeof found === 'number') {
     if (found === NONE) return true;
@@ -124,12 +147,14 @@ export function remember(
   start: number,
   out: readonly Candidate[],
   first: number,
+  wide = false,
 ): void {
   if (contextual) return;
-  memo.set(text, from, to, entryOf(start, out, first));
+  (wide ? wideMemo : memo).set(text, from, to, entryOf(start, out, first));
 }
 
 /** Forgets every remembered classification (for tests). */
 export function clearTokenMemo(): void {
   memo.clear();
+  wideMemo.clear();
 }

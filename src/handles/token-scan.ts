@@ -29,7 +29,15 @@ import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
 import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
-import { beginClassification, markContextual, memoKeyEnd, memoKeyStart, remember, replay } from './token-memo.js';
+import {
+  beginClassification,
+  markContextual,
+  memoKeyEnd,
+  memoKeyStart,
+  remember,
+  replay,
+  wideMemoKey,
+} from './token-memo.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
 import { isUrl } from './urls.js';
 import { isVersionToken, matchProductVersionAt } from './versions.js';
@@ -203,6 +211,33 @@ function classifyToken(
   classify(text, source, start, end, flags, out, depth);
 }
 
+/**
+ * Whether the classifiers find nothing in the raw token `[start, end)` whatever surrounds it, so that it needs neither
+ * them nor a memo lookup: without its trailing punctuation it is shorter than two characters, all digits, or a word
+ * (`end.`, `Note:`: a letter, then lowercase ones) not called, which no classifier takes without a digit, a special
+ * character or an inner capital. About one token in eight of agent transcripts is such a word ending a sentence or label.
+ */
+function isInert(text: string, start: number, end: number): boolean {
+  let stop = end;
+  while (stop > start && isTrailing(text.charCodeAt(stop - 1))) stop--;
+  if (stop - start < 2) return true;
+  const first = text.charCodeAt(start);
+  if (first >= 48 && first <= 57) {
+    for (let index = start + 1; index < stop; index++) {
+      const code = text.charCodeAt(index);
+      if (code < 48 || code > 57) return false;
+    }
+    return true;
+  }
+  // A word before `()` is a call.
+  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122)) || text.charCodeAt(stop) === 40) return false;
+  for (let index = start + 1; index < stop; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
+}
+
 /** {@link classifyToken} at depth 0 through the token memo (see `token-memo.ts`); `masked`: `source` when not the view. */
 function classifyMemoized(
   text: string,
@@ -215,14 +250,26 @@ function classifyMemoized(
 ): void {
   // A one-character token is trimmed to nothing or too short: cheaper than a memo lookup.
   if (end - start < 2) return classifyToken(text, source, start, end, out, 0, flags);
+  if (isInert(text, start, end)) return;
   const from = memoKeyStart(text, masked, start, end);
-  if (from === -1) return classifyToken(text, source, start, end, out, 0, flags);
+  if (from === -1) return classifyWide(text, source, start, end, flags, out);
   const to = memoKeyEnd(text, end);
   if (replay(text, from, to, start, out)) return;
   const first = out.length;
   beginClassification();
   classifyToken(text, source, start, end, out, 0, flags);
   remember(text, from, to, start, out, first);
+}
+
+/** {@link classifyMemoized} for a token with no stretch key: through its {@link wideMemoKey}. */
+function classifyWide(text: string, source: string, start: number, end: number, flags: number, out: Candidate[]): void {
+  const key = wideMemoKey(text, source, start, end);
+  if (key === undefined) return classifyToken(text, source, start, end, out, 0, flags);
+  if (replay(key, 0, key.length, start, out, true)) return;
+  const first = out.length;
+  beginClassification();
+  classifyToken(text, source, start, end, out, 0, flags);
+  remember(key, 0, key.length, start, out, first, true);
 }
 
 /** Runs the token pass over the whole text, pushing candidates to `out`. */

@@ -9,7 +9,9 @@ import {
   memoKey,
   remember,
   replay,
+  wideMemoKey,
 } from '../../src/handles/token-memo.js';
+import { maskMarkup } from '../../src/handles/markup.js';
 
 function pairs(text: string): string[] {
   return extractHandles(text).map((handle) => `${handle.kind}:${handle.text}`);
@@ -72,6 +74,38 @@ describe('token memo', () => {
     expect(memoKey('ab foo    ', 'ab foo \\n ', 3, 6)).toBe(' foo ');
   });
 
+  it('keys a token next to masked markup or an edge by its wide key, the verbatim characters beside the view ones', () => {
+    // `\\"x\\"` blanks to spaces in the view; the verbatim quotes decide whether a hyphenated word is quoted whole
+    const quoted = maskMarkup('x \\"payments-api\\" y');
+    const open = maskMarkup('x \\"payments-api y ');
+    expect(quoted.view.slice(0, 8)).toBe(open.view.slice(0, 8));
+    const keys = [
+      wideMemoKey(quoted.view, 'x \\"payments-api\\" y', 4, 16),
+      wideMemoKey(open.view, 'x \\"payments-api y ', 4, 16),
+    ];
+    expect(keys[0]).not.toBe(keys[1]);
+    // the header: the token's length, and which neighbours lie outside the text (here three of the four)
+    expect(wideMemoKey('ab', 'ab', 0, 2)).not.toBe(wideMemoKey('ab  ', 'ab  ', 0, 2));
+    expect(wideMemoKey(' ab', ' ab', 1, 3)).toBe('\u0002\u000d ab ');
+    expect(wideMemoKey('a', 'a', 0, 1 << 16)).toBeUndefined();
+  });
+
+  it('remembers a token next to masked markup, and tells apart what only the verbatim text shows', () => {
+    const texts = ['x \\"payments-api\\" y', 'x \\"payments-api y', '"payments-api" and', '"payments-api and'];
+    const alone = texts.map((text) => pairs(text));
+    expect(alone[0]).toEqual(['identifier:payments-api']);
+    expect(alone[2]).toEqual(['identifier:payments-api']);
+    for (const order of [texts, [...texts].reverse()]) {
+      clearTokenMemo();
+      for (const text of order) expect(pairs(text)).toEqual(alone[texts.indexOf(text)]);
+    }
+    const { view } = maskMarkup(texts[0] ?? '');
+    const key = wideMemoKey(view, texts[0] ?? '', 4, 16) ?? '';
+    const out: Candidate[] = [];
+    expect(replay(key, 0, key.length, 4, out, true)).toBe(true);
+    expect(out).toEqual([{ kind: 'identifier', start: 4, end: 16 }]);
+  });
+
   it('yields the same handles whatever it holds, also after starting over when full', () => {
     const text = 'see `payments-api` and self.retry_count(), src/a.ts:12, v1.2.3, "test-dir" and PAY-4412.';
     const fresh = extractHandles(text);
@@ -107,5 +141,20 @@ describe('memo entries', () => {
     expect(replay('none', 0, 4, 5, out)).toBe(true);
     expect(replay('ctx', 0, 3, 5, out)).toBe(false);
     expect(out).toEqual([]);
+  });
+});
+
+describe('words ending a sentence or label', () => {
+  beforeEach(() => clearTokenMemo());
+
+  it('yield nothing, while the same word called, camel-cased or with a digit or member still does', () => {
+    expect(pairs('Note: the end. Done!. 42: and 2024. ok:: x.')).toEqual([]);
+    expect(pairs('call self() and map.() then self(x), runIt. run_it. abc1. self.end.')).toEqual([
+      'identifier:self()',
+      'identifier:runIt',
+      'identifier:run_it',
+      'identifier:abc1',
+      'identifier:self.end',
+    ]);
   });
 });
