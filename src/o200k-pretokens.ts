@@ -47,7 +47,7 @@ const ASCII_CLASS = new Uint8Array(128).map((_, code) => {
   return PUNCT;
 });
 
-/** The class of the char code at `index`; `BREAK`-like end marker -1 past the end. */
+/** The class of the char code at `index` (`OTHER` above U+007F), or -1 past the end of the text. */
 function classAt(text: string, index: number): number {
   if (index >= text.length) return -1;
   const code = text.charCodeAt(index);
