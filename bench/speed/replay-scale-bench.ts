@@ -7,7 +7,9 @@
  * each text counted once with the o200k counter). Targets: replay >= 0.5x the tokenizer pass,
  * flat within 20% from the smallest to the largest size. A run over `maxSeconds` is stopped and
  * reported with how far it got (the replay's progress lines on stderr). Sizes: 10 MB, 100 MB,
- * 1 GB; `--quick`: 2 MB, 10 MB.
+ * 1 GB; `--quick`: 2 MB, 10 MB. Sizes under 500 MB are replayed `CONTEXT_LEDGER_SCALE_REPEATS`
+ * times (default 3) and their median MB/s reported: a 10 MB replay lasts seconds, so one
+ * burst of other work on the machine moved a single run by 20% or more.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,9 +34,15 @@ export interface ScaleRun {
   readonly tokenizerMBps: number;
   /** The same pass counted by gpt-tokenizer (the counter of sessions before 9), for comparison. */
   readonly referenceMBps: number;
+  /** Median over the replays of this size. */
   readonly replayMBps: number | null;
+  /** MB/s of each replay of this size, in run order. */
+  readonly replayRunsMBps: readonly (number | null)[];
+  /** User plus system CPU seconds per transcript MB (median), all threads of the replay process. */
+  readonly cpuSecondsPerMB: number | null;
   readonly ratio: number | null;
   readonly peakRssMB: number | null;
+  /** Wall seconds of the median replay. */
   readonly wallSeconds: number;
   /** Share of the transcript's items replayed (1 when it finished). */
   readonly reached: number;
@@ -97,8 +105,69 @@ function replayCli(
   });
 }
 
+/** One replay through the CLI into a new database (removed first). */
+interface Replay {
+  readonly mbps: number | null;
+  readonly seconds: number;
+  readonly cpuSeconds: number;
+  readonly peakRssMB: number;
+  readonly reached: number;
+  readonly databaseMB: number | null;
+  readonly code: number | null;
+}
+
+async function removeDatabase(database: string): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm']) await rm(`${database}${suffix}`, { force: true });
+}
+
+/** A number `/usr/bin/time -v` printed (`label: value`), NaN when absent. */
+function timeField(stderr: string, label: string): number {
+  const line = stderr.split('\n').find((text) => text.trimStart().startsWith(`${label}: `));
+  return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(': ') + 2));
+}
+
+async function replayOnce(file: string, database: string, megabytes: number, maxSeconds: number): Promise<Replay> {
+  await removeDatabase(database);
+  // No --json: the replay's progress lines on stderr say how far a stopped run got.
+  const result = await replayCli([file, '--store', `sqlite:${database}`, '--max-tokens', '8000'], maxSeconds);
+  const reached = result.code === 0 ? 1 : lastShare(result.stderr);
+  const databaseMB = await stat(database).then(
+    (info) => info.size / 1e6,
+    () => null,
+  );
+  return {
+    mbps: reached > 0 ? (megabytes * reached) / result.seconds : null,
+    seconds: result.seconds,
+    cpuSeconds: timeField(result.stderr, 'User time (seconds)') + timeField(result.stderr, 'System time (seconds)'),
+    peakRssMB: timeField(result.stderr, 'Maximum resident set size (kbytes)') / 1024,
+    reached,
+    databaseMB,
+    code: result.code,
+  };
+}
+
+/** The median of the values (the lower middle of an even count); null for none. */
+function medianOf(values: readonly number[]): number | null {
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  return sorted.length === 0 ? null : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+}
+
+/** The replay with the median MB/s (a stopped or failed replay counts as the slowest). */
+function medianReplay(replays: readonly Replay[]): Replay {
+  const sorted = [...replays].sort((a, b) => (a.mbps ?? -1) - (b.mbps ?? -1));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as Replay;
+}
+
+/** Replays of a size under this many bytes are repeated (`CONTEXT_LEDGER_SCALE_REPEATS`); larger ones run once. */
+const REPEAT_BELOW_BYTES = 500e6;
+
 /** Replay one size; the transcript and database are removed afterwards. */
-export async function scaleRun(context: BenchContext, bytes: number, maxSeconds: number): Promise<ScaleRun> {
+export async function scaleRun(
+  context: BenchContext,
+  bytes: number,
+  maxSeconds: number,
+  repeats = 1,
+): Promise<ScaleRun> {
   const sessions = await claudeCodeSessions(context.dataDir);
   const file = join(context.tempDir, `scale-${bytes}.jsonl`);
   const database = join(context.tempDir, `scale-${bytes}.db`);
@@ -114,33 +183,33 @@ export async function scaleRun(context: BenchContext, bytes: number, maxSeconds:
       `replay-scale: ${megabytes.toFixed(0)} MB, tokenizer pass ${tokenizerMBps.toFixed(2)} MB/s ` +
         `(gpt-tokenizer ${referenceMBps.toFixed(2)}); replaying`,
     );
-    // No --json: the replay's progress lines on stderr say how far a stopped run got.
-    const args = [file, '--store', `sqlite:${database}`, '--max-tokens', '8000'];
-    const result = await replayCli(args, maxSeconds);
-    const reached = result.code === 0 ? 1 : lastShare(result.stderr);
-    const kilobytes = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN);
-    const replayMBps = reached > 0 ? (megabytes * reached) / result.seconds : null;
-    const databaseMB = await stat(database).then(
-      (info) => info.size / 1e6,
-      () => null,
-    );
+    const replays: Replay[] = [];
+    for (let index = 0; index < repeats; index += 1) {
+      replays.push(await replayOnce(file, database, megabytes, maxSeconds));
+      context.log(
+        `replay-scale: ${megabytes.toFixed(0)} MB, replay ${index + 1}/${repeats}: ${JSON.stringify(replays.at(-1))}`,
+      );
+    }
+    const median = medianReplay(replays);
     const run: ScaleRun = {
       megabytes: round(megabytes, 1) ?? 0,
       tokenizerMBps: round(tokenizerMBps, 3) ?? 0,
       referenceMBps: round(referenceMBps, 3) ?? 0,
-      replayMBps: round(replayMBps, 3),
-      ratio: replayMBps === null ? null : round(replayMBps / tokenizerMBps, 4),
-      peakRssMB: round(kilobytes / 1024, 1),
-      wallSeconds: round(result.seconds, 1) ?? 0,
-      reached: round(reached, 2) ?? 0,
-      databaseMB: round(databaseMB, 1),
-      exitCode: result.code,
+      replayMBps: round(median.mbps, 3),
+      replayRunsMBps: replays.map((replay) => round(replay.mbps, 3)),
+      cpuSecondsPerMB: round(medianOf(replays.map((replay) => replay.cpuSeconds / megabytes)), 3),
+      ratio: median.mbps === null ? null : round(median.mbps / tokenizerMBps, 4),
+      peakRssMB: round(Math.max(...replays.map((replay) => replay.peakRssMB)), 1),
+      wallSeconds: round(median.seconds, 1) ?? 0,
+      reached: round(median.reached, 2) ?? 0,
+      databaseMB: round(median.databaseMB, 1),
+      exitCode: median.code,
     };
     context.log(`replay-scale: ${JSON.stringify(run)}`);
     return run;
   } finally {
     await rm(file, { force: true });
-    for (const suffix of ['', '-wal', '-shm']) await rm(`${database}${suffix}`, { force: true });
+    await removeDatabase(database);
   }
 }
 
@@ -156,16 +225,23 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
       targets: [atLeast('replay / tokenizer-only throughput', null, 0.5)],
     });
   }
+  const repeats = Math.max(1, Math.floor(Number(process.env.CONTEXT_LEDGER_SCALE_REPEATS ?? 3)));
   const runs: ScaleRun[] = [];
-  for (const size of sizes) runs.push(await scaleRun(context, size, maxSeconds));
+  for (const size of sizes)
+    runs.push(await scaleRun(context, size, maxSeconds, size < REPEAT_BELOW_BYTES ? repeats : 1));
   const ratios = runs.map((run) => run.replayMBps).filter((value): value is number => value !== null);
   const first = ratios[0];
   const last = ratios[ratios.length - 1];
   const drop = first !== undefined && last !== undefined ? first / last : null;
+  const firstCpu = runs[0]?.cpuSecondsPerMB;
+  const lastCpu = runs[runs.length - 1]?.cpuSecondsPerMB;
+  const cpuGrowth = firstCpu && lastCpu ? lastCpu / firstCpu : null;
   return speedResult(context, 'speed-replay-scale', title, {
     notes: [
       'Transcripts: the Claude Code dev sessions perturbed and concatenated (claude-code-corpus.ts), agent compactions left out; window 8000 tokens; SQLite store; o200k counter.',
       'Tokenizer pass: the project counter and gpt-tokenizer (the counter before session 9) each read and count the transcript twice, alternating; the second pass of each is reported (sessions before 9 reported one cold gpt-tokenizer pass).',
+      `Sizes under ${REPEAT_BELOW_BYTES / 1e6} MB are replayed ${repeats} times (CONTEXT_LEDGER_SCALE_REPEATS); their median MB/s is reported, each run's in "replay runs". Sessions before 10 replayed every size once.`,
+      'CPU s/MB: user plus system CPU seconds of the replay process (all threads, from /usr/bin/time) per transcript MB, median of the runs: it does not move with waits for the other core.',
       `A replay still running after ${maxSeconds} s (CONTEXT_LEDGER_SCALE_MAX_SECONDS) is stopped; its MB/s is over the share it reached.`,
     ],
     tables: [
@@ -175,6 +251,8 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
           'transcript MB',
           'tokenizer MB/s',
           'replay MB/s',
+          'replay runs MB/s',
+          'CPU s/MB',
           'replay / tokenizer',
           'gpt-tokenizer MB/s',
           'replay / gpt-tokenizer',
@@ -187,6 +265,8 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
           run.megabytes,
           run.tokenizerMBps,
           run.replayMBps,
+          run.replayRunsMBps.join(' / '),
+          run.cpuSecondsPerMB,
           run.ratio,
           run.referenceMBps,
           run.replayMBps === null ? null : round(run.replayMBps / run.referenceMBps, 4),
@@ -200,6 +280,7 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
     targets: [
       atLeast('replay / tokenizer-only throughput at the largest size', runs[runs.length - 1]?.ratio ?? null, 0.5),
       atMost('replay MB/s smallest / largest size (flat within 20%)', round(drop, 3), 1.2),
+      atMost('CPU s/MB largest / smallest size (flat within 20%)', round(cpuGrowth, 3), 1.2),
       atMost('peak RSS at the largest size (MB)', runs[runs.length - 1]?.peakRssMB ?? null, 300),
     ],
     data: runs,
