@@ -9,7 +9,9 @@
  * reported with how far it got (the replay's progress lines on stderr). Sizes: 10 MB, 100 MB,
  * 1 GB; `--quick`: 2 MB, 10 MB. Sizes under 500 MB are replayed `CONTEXT_LEDGER_SCALE_REPEATS`
  * times (default 3) and their median MB/s reported: a 10 MB replay lasts seconds, so one
- * burst of other work on the machine moved a single run by 20% or more.
+ * burst of other work on the machine moved a single run by 20% or more. The targets are read at
+ * the 8000-token window; the 10 MB and 100 MB transcripts are also replayed at a 128,000-token
+ * window (near Claude Code's own), where compactions are about 40 times rarer, for comparison.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,6 +33,8 @@ const TIME = '/usr/bin/time';
 /** One replay run. */
 export interface ScaleRun {
   readonly megabytes: number;
+  /** The replay's `--max-tokens`. */
+  readonly windowTokens: number;
   readonly tokenizerMBps: number;
   /** The same pass counted by gpt-tokenizer (the counter of sessions before 9), for comparison. */
   readonly referenceMBps: number;
@@ -126,10 +130,22 @@ function timeField(stderr: string, label: string): number {
   return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(': ') + 2));
 }
 
-async function replayOnce(file: string, database: string, megabytes: number, maxSeconds: number): Promise<Replay> {
+/** The window the targets are read at. */
+const WINDOW_TOKENS = 8000;
+/** The wider window the smaller transcripts are also replayed at. */
+const WIDE_WINDOW_TOKENS = 128_000;
+
+async function replayOnce(
+  file: string,
+  database: string,
+  megabytes: number,
+  windowTokens: number,
+  maxSeconds: number,
+): Promise<Replay> {
   await removeDatabase(database);
   // No --json: the replay's progress lines on stderr say how far a stopped run got.
-  const result = await replayCli([file, '--store', `sqlite:${database}`, '--max-tokens', '8000'], maxSeconds);
+  const args = [file, '--store', `sqlite:${database}`, '--max-tokens', String(windowTokens)];
+  const result = await replayCli(args, maxSeconds);
   const reached = result.code === 0 ? 1 : lastShare(result.stderr);
   const databaseMB = await stat(database).then(
     (info) => info.size / 1e6,
@@ -161,13 +177,13 @@ function medianReplay(replays: readonly Replay[]): Replay {
 /** Replays of a size under this many bytes are repeated (`CONTEXT_LEDGER_SCALE_REPEATS`); larger ones run once. */
 const REPEAT_BELOW_BYTES = 500e6;
 
-/** Replay one size; the transcript and database are removed afterwards. */
-export async function scaleRun(
+/** Replay one size at each window, `repeats` times each; the transcript and database are removed afterwards. */
+export async function scaleRuns(
   context: BenchContext,
   bytes: number,
-  maxSeconds: number,
-  repeats = 1,
-): Promise<ScaleRun> {
+  options: { readonly maxSeconds: number; readonly repeats: number; readonly windows: readonly number[] },
+): Promise<ScaleRun[]> {
+  const { maxSeconds, repeats } = options;
   const sessions = await claudeCodeSessions(context.dataDir);
   const file = join(context.tempDir, `scale-${bytes}.jsonl`);
   const database = join(context.tempDir, `scale-${bytes}.db`);
@@ -183,30 +199,34 @@ export async function scaleRun(
       `replay-scale: ${megabytes.toFixed(0)} MB, tokenizer pass ${tokenizerMBps.toFixed(2)} MB/s ` +
         `(gpt-tokenizer ${referenceMBps.toFixed(2)}); replaying`,
     );
-    const replays: Replay[] = [];
-    for (let index = 0; index < repeats; index += 1) {
-      replays.push(await replayOnce(file, database, megabytes, maxSeconds));
-      context.log(
-        `replay-scale: ${megabytes.toFixed(0)} MB, replay ${index + 1}/${repeats}: ${JSON.stringify(replays.at(-1))}`,
-      );
+    const runs: ScaleRun[] = [];
+    for (const windowTokens of options.windows) {
+      const replays: Replay[] = [];
+      for (let index = 0; index < repeats; index += 1) {
+        replays.push(await replayOnce(file, database, megabytes, windowTokens, maxSeconds));
+        const label = `${megabytes.toFixed(0)} MB, window ${windowTokens}, replay ${index + 1}/${repeats}`;
+        context.log(`replay-scale: ${label}: ${JSON.stringify(replays.at(-1))}`);
+      }
+      const median = medianReplay(replays);
+      const run: ScaleRun = {
+        megabytes: round(megabytes, 1) ?? 0,
+        windowTokens,
+        tokenizerMBps: round(tokenizerMBps, 3) ?? 0,
+        referenceMBps: round(referenceMBps, 3) ?? 0,
+        replayMBps: round(median.mbps, 3),
+        replayRunsMBps: replays.map((replay) => round(replay.mbps, 3)),
+        cpuSecondsPerMB: round(medianOf(replays.map((replay) => replay.cpuSeconds / megabytes)), 3),
+        ratio: median.mbps === null ? null : round(median.mbps / tokenizerMBps, 4),
+        peakRssMB: round(Math.max(...replays.map((replay) => replay.peakRssMB)), 1),
+        wallSeconds: round(median.seconds, 1) ?? 0,
+        reached: round(median.reached, 2) ?? 0,
+        databaseMB: round(median.databaseMB, 1),
+        exitCode: median.code,
+      };
+      context.log(`replay-scale: ${JSON.stringify(run)}`);
+      runs.push(run);
     }
-    const median = medianReplay(replays);
-    const run: ScaleRun = {
-      megabytes: round(megabytes, 1) ?? 0,
-      tokenizerMBps: round(tokenizerMBps, 3) ?? 0,
-      referenceMBps: round(referenceMBps, 3) ?? 0,
-      replayMBps: round(median.mbps, 3),
-      replayRunsMBps: replays.map((replay) => round(replay.mbps, 3)),
-      cpuSecondsPerMB: round(medianOf(replays.map((replay) => replay.cpuSeconds / megabytes)), 3),
-      ratio: median.mbps === null ? null : round(median.mbps / tokenizerMBps, 4),
-      peakRssMB: round(Math.max(...replays.map((replay) => replay.peakRssMB)), 1),
-      wallSeconds: round(median.seconds, 1) ?? 0,
-      reached: round(median.reached, 2) ?? 0,
-      databaseMB: round(median.databaseMB, 1),
-      exitCode: median.code,
-    };
-    context.log(`replay-scale: ${JSON.stringify(run)}`);
-    return run;
+    return runs;
   } finally {
     await rm(file, { force: true });
     await removeDatabase(database);
@@ -226,9 +246,15 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
     });
   }
   const repeats = Math.max(1, Math.floor(Number(process.env.CONTEXT_LEDGER_SCALE_REPEATS ?? 3)));
-  const runs: ScaleRun[] = [];
-  for (const size of sizes)
-    runs.push(await scaleRun(context, size, maxSeconds, size < REPEAT_BELOW_BYTES ? repeats : 1));
+  const all: ScaleRun[] = [];
+  for (const size of sizes) {
+    const windows = size === sizes[sizes.length - 1] ? [WINDOW_TOKENS] : [WINDOW_TOKENS, WIDE_WINDOW_TOKENS];
+    all.push(
+      ...(await scaleRuns(context, size, { maxSeconds, repeats: size < REPEAT_BELOW_BYTES ? repeats : 1, windows })),
+    );
+  }
+  // The targets are read at the 8000-token window.
+  const runs = all.filter((run) => run.windowTokens === WINDOW_TOKENS);
   const ratios = runs.map((run) => run.replayMBps).filter((value): value is number => value !== null);
   const first = ratios[0];
   const last = ratios[ratios.length - 1];
@@ -238,7 +264,7 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
   const cpuGrowth = firstCpu && lastCpu ? lastCpu / firstCpu : null;
   return speedResult(context, 'speed-replay-scale', title, {
     notes: [
-      'Transcripts: the Claude Code dev sessions perturbed and concatenated (claude-code-corpus.ts), agent compactions left out; window 8000 tokens; SQLite store; o200k counter.',
+      `Transcripts: the Claude Code dev sessions perturbed and concatenated (claude-code-corpus.ts), agent compactions left out; SQLite store; o200k counter. Targets at the ${WINDOW_TOKENS}-token window; the ${WIDE_WINDOW_TOKENS}-token rows (every size but the largest) are for comparison.`,
       'Tokenizer pass: the project counter and gpt-tokenizer (the counter before session 9) each read and count the transcript twice, alternating; the second pass of each is reported (sessions before 9 reported one cold gpt-tokenizer pass).',
       `Sizes under ${REPEAT_BELOW_BYTES / 1e6} MB are replayed ${repeats} times (CONTEXT_LEDGER_SCALE_REPEATS); their median MB/s is reported, each run's in "replay runs". Sessions before 10 replayed every size once.`,
       'CPU s/MB: user plus system CPU seconds of the replay process (all threads, from /usr/bin/time) per transcript MB, median of the runs: it does not move with waits for the other core.',
@@ -249,6 +275,7 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
         title,
         columns: [
           'transcript MB',
+          'window tokens',
           'tokenizer MB/s',
           'replay MB/s',
           'replay runs MB/s',
@@ -261,8 +288,9 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
           'share replayed',
           'SQLite MB',
         ],
-        rows: runs.map((run) => [
+        rows: all.map((run) => [
           run.megabytes,
+          run.windowTokens,
           run.tokenizerMBps,
           run.replayMBps,
           run.replayRunsMBps.join(' / '),
@@ -283,6 +311,6 @@ export async function runReplayScaleBench(context: BenchContext): Promise<BenchR
       atMost('CPU s/MB largest / smallest size (flat within 20%)', round(cpuGrowth, 3), 1.2),
       atMost('peak RSS at the largest size (MB)', runs[runs.length - 1]?.peakRssMB ?? null, 300),
     ],
-    data: runs,
+    data: all,
   });
 }
