@@ -148,9 +148,18 @@ export async function auditFiles(files: readonly string[], options: AuditFilesOp
   return { files: audited };
 }
 
+/** How many files an audit had, and how many of them failed. */
+export interface AuditTotals {
+  readonly files: number;
+  readonly failed: number;
+}
+
 /** The exit code of an audit: 0 when every file was audited, 1 when some failed, 2 when all failed. */
-export function auditExitCode(document: AuditDocument): number {
-  const failed = document.files.filter((file) => file.error !== undefined).length;
+export function auditExitCode(audit: AuditDocument | AuditTotals): number {
+  const { files, failed } =
+    'failed' in audit
+      ? audit
+      : { files: audit.files.length, failed: audit.files.filter((file) => file.error !== undefined).length };
   if (failed === 0) return 0;
-  return failed === document.files.length ? 2 : 1;
+  return failed === files ? 2 : 1;
 }

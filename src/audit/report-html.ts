@@ -12,7 +12,7 @@ import {
   lineageSection,
   sourceCells,
 } from './report-html-sections.js';
-import type { AuditDocument, HandleSource, SessionAudit } from './types.js';
+import type { AuditDocument, FileAudit, HandleSource, SessionAudit } from './types.js';
 
 // A backslash at the end of a line below continues the line: the CSS has no newline there.
 const STYLE = `
@@ -97,45 +97,57 @@ ${gapsAndAppendix(session, sessionNumber)}
 </section>`;
 }
 
-function overview(document: AuditDocument): string {
-  const rows = document.files.flatMap((file) =>
-    file.sessions.flatMap((session) =>
-      session.compactions.map((compaction, index) => {
-        const kept = compaction.futureNeeded.filter((handle) => handle.keptByAgent).length;
-        const cells = [
-          `<code>${escapeHtml(session.sessionId)}</code>`,
-          index + 1,
-          compaction.futureNeeded.length,
-          `${kept} (${compaction.agentSummaryTokens} tokens)`,
-          `${compaction.ledger.futureNeededInWindow} (${compaction.ledger.tokens} tokens)`,
-          compaction.ledger.futureNeededReachable,
-        ];
-        return `<tr>${cells.map((value) => `<td>${value}</td>`).join('')}</tr>`;
-      }),
+/** The overview table rows of one file's compactions. */
+function overviewRows(file: FileAudit): string[] {
+  return file.sessions.flatMap((session) =>
+    session.compactions.map((compaction, index) => {
+      const kept = compaction.futureNeeded.filter((handle) => handle.keptByAgent).length;
+      const cells = [
+        `<code>${escapeHtml(session.sessionId)}</code>`,
+        index + 1,
+        compaction.futureNeeded.length,
+        `${kept} (${compaction.agentSummaryTokens} tokens)`,
+        `${compaction.ledger.futureNeededInWindow} (${compaction.ledger.tokens} tokens)`,
+        compaction.ledger.futureNeededReachable,
+      ];
+      return `<tr>${cells.map((value) => `<td>${value}</td>`).join('')}</tr>`;
+    }),
+  );
+}
+
+/** The failed-files list item of a file that was not audited, undefined for one that was. */
+function failedItem(file: FileAudit): string | undefined {
+  if (file.error === undefined) return undefined;
+  return (
+    `<li data-testid="failed-file"><code>${escapeHtml(file.file)}</code>: ` +
+    `${escapeHtml(file.error.code)}: ${escapeHtml(file.error.message)}</li>`
+  );
+}
+
+/** What one file adds to the HTML report: built as each file is audited, so the report holds text, not audits. */
+export interface FileHtml {
+  readonly overviewRows: readonly string[];
+  readonly failedItem?: string | undefined;
+  readonly sections: readonly string[];
+}
+
+/** The HTML pieces of one file; `firstSession` numbers its first session (the report numbers sessions from 1). */
+export function fileHtml(file: FileAudit, firstSession: number): FileHtml {
+  return {
+    overviewRows: overviewRows(file),
+    failedItem: failedItem(file),
+    sections: file.sessions.map((session, index) =>
+      sessionSection(file.file, file.format, session, firstSession + index),
     ),
-  );
-  if (rows.length === 0) return '';
-  return `<table class="overview">${OVERVIEW_HEAD}${rows.join('')}</table>`;
+  };
 }
 
-function failedFiles(document: AuditDocument): string {
-  const failed = document.files.filter((file) => file.error !== undefined);
-  if (failed.length === 0) return '';
-  const items = failed.map(
-    (file) =>
-      `<li data-testid="failed-file"><code>${escapeHtml(file.file)}</code>: ` +
-      `${escapeHtml(file.error?.code ?? '')}: ${escapeHtml(file.error?.message ?? '')}</li>`,
-  );
-  return `<section class="failed"><h2>Files not audited (${failed.length})</h2><ul>${items.join('')}</ul></section>`;
-}
-
-/** Render the audit document as one self-contained HTML page. */
-export function renderAuditHtml(document: AuditDocument): string {
-  let sessionNumber = 0;
-  const sections = document.files.flatMap((file) =>
-    file.sessions.map((session) => sessionSection(file.file, file.format, session, ++sessionNumber)),
-  );
-  return `<!doctype html>
+/** The self-contained HTML report from its files' pieces, in file order (see `fileHtml`), as pieces to write in order. */
+export function* auditHtmlPieces(files: Iterable<FileHtml>): Generator<string> {
+  const list = [...files];
+  const rows = list.flatMap((file) => file.overviewRows);
+  const failed = list.flatMap((file) => (file.failedItem === undefined ? [] : [file.failedItem]));
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -147,10 +159,29 @@ export function renderAuditHtml(document: AuditDocument): string {
 <body><main>
 <h1>context-ledger audit</h1>
 <p class="lead">${LEAD}</p>
-${overview(document)}
-${failedFiles(document)}
-${sections.join('\n') || '<p>No sessions.</p>'}
+`;
+  yield rows.length === 0 ? '' : `<table class="overview">${OVERVIEW_HEAD}${rows.join('')}</table>`;
+  yield '\n';
+  yield failed.length === 0
+    ? ''
+    : `<section class="failed"><h2>Files not audited (${failed.length})</h2><ul>${failed.join('')}</ul></section>`;
+  yield '\n';
+  const sections = list.flatMap((file) => file.sections);
+  if (sections.length === 0) yield '<p>No sessions.</p>';
+  for (const [index, section] of sections.entries()) yield index === 0 ? section : `\n${section}`;
+  yield `
 </main></body>
 </html>
 `;
+}
+
+/** Render the audit document as one self-contained HTML page. */
+export function renderAuditHtml(document: AuditDocument): string {
+  let sessions = 1;
+  const files = document.files.map((file) => {
+    const html = fileHtml(file, sessions);
+    sessions += file.sessions.length;
+    return html;
+  });
+  return [...auditHtmlPieces(files)].join('');
 }

@@ -5,6 +5,7 @@
 import type {
   AuditDocument,
   CompactionAudit,
+  FileAudit,
   GenerationAudit,
   HandleSource,
   KindCounts,
@@ -102,15 +103,18 @@ function printSession(print: (line: string) => void, session: SessionAudit): voi
   print(`  gaps: ${session.gaps.length}${gaps.join('')}`);
 }
 
+/** Print the readable report of one file. */
+export function printFileAudit(file: FileAudit, print: (line: string) => void): void {
+  if (file.error) {
+    print(`${file.file}: FAILED ${file.error.code}: ${file.error.message}`);
+    return;
+  }
+  print(`${file.file} (${file.format})${file.skipped > 0 ? `, ${file.skipped} invalid lines skipped` : ''}`);
+  for (const session of file.sessions) printSession(print, session);
+  if (file.sessions.length === 0) print('  no messages');
+}
+
 /** Print the readable report. */
 export function printAudit(document: AuditDocument, print: (line: string) => void): void {
-  for (const file of document.files) {
-    if (file.error) {
-      print(`${file.file}: FAILED ${file.error.code}: ${file.error.message}`);
-      continue;
-    }
-    print(`${file.file} (${file.format})${file.skipped > 0 ? `, ${file.skipped} invalid lines skipped` : ''}`);
-    for (const session of file.sessions) printSession(print, session);
-    if (file.sessions.length === 0) print('  no messages');
-  }
+  for (const file of document.files) printFileAudit(file, print);
 }

@@ -1,8 +1,9 @@
 /**
  * Auditing many files: in this thread (`jobs` 1), or spread over `jobs` worker threads
- * (`audit-worker.ts`), each auditing whole files. Results come back in the order of the
- * files whatever the order they finish in, and each file is audited by the same code either
- * way, so the document is the same (tested).
+ * (`audit-worker.ts`), each auditing whole files. Each result goes to `onDone` with its file's
+ * index as the file finishes (in any order with workers) and is not kept here, so memory does
+ * not grow with the number of files; each file is audited by the same code either way, so the
+ * document is the same (tested).
  */
 import { Worker } from 'node:worker_threads';
 import { auditFile } from '../audit/analyze.js';
@@ -48,8 +49,7 @@ function failedEntry(file: string, options: PoolOptions, error: { code: string; 
   return { file, format, skipped: 0, sessions: [], error: { code: error.code, message: error.message } };
 }
 
-async function auditHere(files: readonly string[], options: PoolOptions, hooks: AuditHooks): Promise<FileAudit[]> {
-  const audited: FileAudit[] = [];
+async function auditHere(files: readonly string[], options: PoolOptions, hooks: AuditHooks): Promise<void> {
   for (const [index, file] of files.entries()) {
     hooks.onStart(index);
     let audit: FileAudit;
@@ -64,10 +64,8 @@ async function auditHere(files: readonly string[], options: PoolOptions, hooks: 
       if (!LedgerError.isInstance(error)) throw error;
       audit = failedEntry(file, options, error);
     }
-    audited.push(audit);
     hooks.onDone(index, audit);
   }
-  return audited;
 }
 
 function auditInWorkers(
@@ -75,19 +73,22 @@ function auditInWorkers(
   options: PoolOptions,
   jobs: number,
   hooks: AuditHooks,
-): Promise<FileAudit[]> {
-  const results: (FileAudit | undefined)[] = files.map(() => undefined);
+): Promise<void> {
+  const done = files.map(() => false);
   const workers: Worker[] = [];
   let next = 0;
   let finished = 0;
-  return new Promise<FileAudit[]>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     let settled = false;
     const stop = (error?: Error) => {
       if (settled) return;
       settled = true;
       for (const worker of workers) void worker.terminate();
-      if (error) reject(error);
-      else resolve(results.map((audit, index) => audit ?? failedEntry(files[index] ?? '', options, lost(index))));
+      if (error) return reject(error);
+      done.forEach((isDone, index) => {
+        if (!isDone) hooks.onDone(index, failedEntry(files[index] ?? '', options, lost(index)));
+      });
+      resolve();
     };
     const lost = (index: number) => ({ code: 'INTERNAL', message: `${files[index] ?? ''}: no result from its worker` });
     const give = (worker: Worker) => {
@@ -108,7 +109,7 @@ function auditInWorkers(
         if (reply.type === 'crashed')
           return stop(new Error(`audit of ${files[reply.index] ?? ''} failed: ${reply.message}`));
         const audit = reply.type === 'done' ? reply.audit : failedEntry(files[reply.index] ?? '', options, reply);
-        results[reply.index] = audit;
+        done[reply.index] = true;
         hooks.onDone(reply.index, audit);
         finished++;
         if (finished === files.length) stop();
@@ -123,14 +124,14 @@ function auditInWorkers(
   });
 }
 
-/** Audit `files` in order, in `jobs` worker threads (1: in this thread). The results are in the order of `files`. */
+/** Audit `files` in `jobs` worker threads (1: in this thread, in order); each result goes to `hooks.onDone`. */
 export function auditAll(
   files: readonly string[],
   options: PoolOptions,
   jobs: number,
   hooks: AuditHooks,
-): Promise<FileAudit[]> {
-  if (files.length === 0) return Promise.resolve([]);
+): Promise<void> {
+  if (files.length === 0) return Promise.resolve();
   return jobs <= 1 || files.length === 1
     ? auditHere(files, options, hooks)
     : auditInWorkers(files, options, jobs, hooks);

@@ -2,16 +2,14 @@
  * `context-ledger audit FILE|DIR…`: what each compaction (the agent's own, or context-ledger's
  * after a replay) kept of the handles the agent needed later; `--json`, `--html OUT.html`.
  */
-import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { renderAuditHtml } from '../audit/report-html.js';
-import { printAudit } from '../audit/report-text.js';
-import type { AuditDocument } from '../audit/types.js';
+import type { AuditTotals } from '../audit/analyze.js';
 import { InvalidInputError } from '../errors.js';
 import type { ImportFormat } from '../importers/events.js';
 import { auditAll } from './audit-pool.js';
 import { auditInputs } from './audit-inputs.js';
+import { AuditOutput } from './audit-output.js';
 import { createProgress } from './progress.js';
 import type { ProgressOptions } from './progress.js';
 
@@ -50,7 +48,8 @@ export function defaultJobs(): number {
  * on stderr and as a failed entry; the others are audited. A directory stands for every
  * `*.jsonl` under it. One progress bar covers all files, by bytes, with an ETA (see
  * `progress.ts`: a bar on a TTY, a line every few seconds otherwise, nothing with --quiet).
- * Returns the document (see `auditExitCode`).
+ * Each file's outputs are built as it finishes (`audit-output.ts`). Returns how many files there were
+ * and how many failed (see `auditExitCode`).
  */
 export async function auditCommand(
   args: readonly string[],
@@ -58,7 +57,7 @@ export async function auditCommand(
   print: (line: string) => void,
   log: (line: string) => void,
   stream?: ProgressOptions['stream'],
-): Promise<AuditDocument> {
+): Promise<AuditTotals> {
   if (args.length === 0)
     throw new InvalidInputError(
       'audit needs at least one transcript file or directory, e.g. ~/.claude/projects/<project>/<session>.jsonl',
@@ -84,7 +83,8 @@ export async function auditCommand(
     progress.update(Math.round((weight / totalWeight) * 1000), 1000, detail);
   };
   const jobs = options.jobs ?? defaultJobs();
-  const audited = await auditAll(
+  const output = new AuditOutput({ json: options.json === true, html: options.html !== undefined });
+  await auditAll(
     files,
     { format: options.format, maxTokens: options.maxTokens, skipInvalid: options.skipInvalid },
     jobs,
@@ -101,20 +101,19 @@ export async function auditCommand(
         doneWeight += weights[index] ?? 0;
         finished++;
         if (audit.error) log(`context-ledger: ${audit.error.code}: ${audit.error.message}`);
+        output.add(index, audit);
         draw('done');
       },
     },
   );
-  const document: AuditDocument = { files: audited };
-  const failed = audited.filter((file) => file.error !== undefined).length;
+  const { failed } = output;
   progress.done(
     failed > 0 ? `${failed} of ${files.length} failed` : `${files.length} file${files.length === 1 ? '' : 's'}`,
   );
   if (options.html) {
-    await writeFile(options.html, renderAuditHtml(document), 'utf8');
+    await output.writeHtml(options.html);
     log(`wrote ${options.html}`);
   }
-  if (options.json) print(JSON.stringify(document));
-  else printAudit(document, print);
-  return document;
+  output.print(print);
+  return { files: files.length, failed };
 }
