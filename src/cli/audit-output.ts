@@ -33,14 +33,18 @@ export class AuditOutput {
   private readonly early = new Map<number, FileAudit>();
   /** The number the next file's first session gets (sessions are numbered from 1 over all files). */
   private nextSession = 1;
-  /** Files that failed (their entry carries the error). */
-  failed = 0;
+  private failures = 0;
 
   constructor(private readonly options: AuditOutputOptions) {}
 
+  /** Files that failed so far (their entry carries the error). */
+  get failed(): number {
+    return this.failures;
+  }
+
   /** Keep what the outputs need of file `index`'s audit (each index once). */
   add(index: number, audit: FileAudit): void {
-    if (audit.error !== undefined) this.failed++;
+    if (audit.error !== undefined) this.failures++;
     this.early.set(index, audit);
     for (let next = this.early.get(this.files.length); next !== undefined; next = this.early.get(this.files.length)) {
       this.early.delete(this.files.length);
