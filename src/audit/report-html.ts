@@ -143,10 +143,9 @@ export function fileHtml(file: FileAudit, firstSession: number): FileHtml {
 }
 
 /** The self-contained HTML report from its files' pieces, in file order (see `fileHtml`), as pieces to write in order. */
-export function* auditHtmlPieces(files: Iterable<FileHtml>): Generator<string> {
-  const list = [...files];
-  const rows = list.flatMap((file) => file.overviewRows);
-  const failed = list.flatMap((file) => (file.failedItem === undefined ? [] : [file.failedItem]));
+export function* auditHtmlPieces(files: readonly FileHtml[]): Generator<string> {
+  const rows = files.flatMap((file) => file.overviewRows);
+  const failed = files.flatMap((file) => (file.failedItem === undefined ? [] : [file.failedItem]));
   yield `<!doctype html>
 <html lang="en">
 <head>
@@ -166,7 +165,7 @@ export function* auditHtmlPieces(files: Iterable<FileHtml>): Generator<string> {
     ? ''
     : `<section class="failed"><h2>Files not audited (${failed.length})</h2><ul>${failed.join('')}</ul></section>`;
   yield '\n';
-  const sections = list.flatMap((file) => file.sections);
+  const sections = files.flatMap((file) => file.sections);
   if (sections.length === 0) yield '<p>No sessions.</p>';
   for (const [index, section] of sections.entries()) yield index === 0 ? section : `\n${section}`;
   yield `
