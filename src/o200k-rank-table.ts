@@ -1,9 +1,26 @@
 /**
  * o200k_base's ranks by their bytes, for `o200k-bpe.ts`: every token of gpt-tokenizer's rank list in one byte
- * buffer, found through an open-addressing hash table (FNV-1a, linear probing) with no allocation per lookup.
- * Built on first use, in about 80 ms: 1.4 MB of token bytes and 2 MB of slots.
+ * buffer, found through an open-addressing hash table (FNV-1a, linear probing) with no allocation per lookup:
+ * 1.4 MB of token bytes and 2 MB of slots. Read on first use from the file the build writes
+ * (`o200k-rank-file.ts`), or built from the rank list (about 80 ms, plus loading the list) when there is none.
  */
-import rankList from 'gpt-tokenizer/bpeRanks/o200k_base';
+import { createRequire } from 'node:module';
+import { readRankFile } from './o200k-rank-file.js';
+
+/** gpt-tokenizer's o200k_base rank list: each token as a string, or as bytes when they are not valid UTF-8. */
+export type RankList = readonly (string | readonly number[])[];
+
+const require = createRequire(import.meta.url);
+
+/** The installed gpt-tokenizer's version (the rank file must have been built from it). */
+export function rankListVersion(): string {
+  return (require('gpt-tokenizer/package.json') as { version: string }).version;
+}
+
+/** gpt-tokenizer's rank list, loaded when first asked for (a 2.2 MB module). */
+export function loadRankList(): RankList {
+  return (require('gpt-tokenizer/bpeRanks/o200k_base') as { default: RankList }).default;
+}
 
 /** Ranks by bytes: token `r` is `bytes[start[r] .. start[r] + length[r])`; `slots` hold rank + 1 (0 = empty). */
 export interface RankTable {
@@ -44,7 +61,8 @@ function unreachable(token: string | readonly number[] | undefined): boolean {
   }
 }
 
-function buildTable(): RankTable {
+/** The rank table of `rankList`. */
+export function buildRankTable(rankList: RankList): RankTable {
   const encoder = new TextEncoder();
   const count = rankList.length;
   const start = new Int32Array(count);
@@ -78,9 +96,9 @@ function buildTable(): RankTable {
   return { bytes, start, length, slots, mask };
 }
 
-/** The rank table, built on first use. */
+/** The rank table: read from the build's file, or built from the rank list, on first use. */
 export function rankTable(): RankTable {
-  table ??= buildTable();
+  table ??= readRankFile(rankListVersion()) ?? buildRankTable(loadRankList());
   return table;
 }
 

@@ -1,0 +1,91 @@
+/**
+ * The o200k rank table as a file: `npm run build` writes the table built from gpt-tokenizer's rank list next to
+ * the compiled code (`dist/o200k-rank-table.bin`), and a process that needs the table reads it back (about 4 MB,
+ * a few ms) instead of parsing the 2.2 MB rank-list module and hashing 200,000 tokens (about 160 ms together):
+ * most of what a short-lived process such as a Claude Code hook spends before its own work. The file names the
+ * gpt-tokenizer version it was built from; a file of another version, or one that does not read back whole,
+ * is not used (the table is built from the list instead).
+ *
+ * Layout, little-endian: the magic `cl-o200k-ranks1\n` (16 bytes); u32 token count, u32 byte-buffer length,
+ * u32 slot count, u32 version length; the version (UTF-8, zero-padded to 4 bytes); `start` (i32 per token),
+ * `slots` (i32 per slot), `length` (u8 per token, zero-padded to 4 bytes), then the token bytes.
+ */
+import { readFileSync } from 'node:fs';
+import type { RankTable } from './o200k-rank-table.js';
+
+const MAGIC = 'cl-o200k-ranks1\n';
+const HEADER_BYTES = MAGIC.length + 16;
+
+/** Where the build writes the table: beside this module's compiled file. */
+export const RANK_FILE_URL = new URL('./o200k-rank-table.bin', import.meta.url);
+
+const padded = (size: number) => (size + 3) & ~3;
+
+/** The arrays are stored as this machine's typed arrays hold them: the file is only read back on little-endian ones. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The table as the file's bytes, naming the rank list's `version`. */
+export function rankFileBytes(table: RankTable, version: string): Uint8Array {
+  const count = table.start.length;
+  const versionBytes = Buffer.from(version, 'utf8');
+  const sizes = [HEADER_BYTES, padded(versionBytes.length), count * 4, table.slots.length * 4, padded(count)];
+  const total = sizes.reduce((sum, size) => sum + size, 0) + table.bytes.length;
+  const out = Buffer.alloc(total);
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(count, MAGIC.length);
+  out.writeUInt32LE(table.bytes.length, MAGIC.length + 4);
+  out.writeUInt32LE(table.slots.length, MAGIC.length + 8);
+  out.writeUInt32LE(versionBytes.length, MAGIC.length + 12);
+  let at = HEADER_BYTES;
+  versionBytes.copy(out, at);
+  at += padded(versionBytes.length);
+  for (const part of [table.start, table.slots, table.length, table.bytes]) {
+    out.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), at);
+    at += part === table.length ? padded(part.byteLength) : part.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The table held by `file`'s bytes when they are whole and name `version`; otherwise undefined. The arrays
+ * are views of one copy of the bytes (aligned for the 32-bit ones).
+ */
+export function parseRankFile(file: Uint8Array, version: string): RankTable | undefined {
+  if (!LITTLE_ENDIAN) return undefined;
+  if (
+    file.length < HEADER_BYTES ||
+    Buffer.from(file.buffer, file.byteOffset, MAGIC.length).toString('latin1') !== MAGIC
+  )
+    return undefined;
+  const data = new Uint8Array(file);
+  const view = new DataView(data.buffer);
+  const count = view.getUint32(MAGIC.length, true);
+  const byteLength = view.getUint32(MAGIC.length + 4, true);
+  const slotCount = view.getUint32(MAGIC.length + 8, true);
+  const versionLength = view.getUint32(MAGIC.length + 12, true);
+  if (slotCount === 0 || (slotCount & (slotCount - 1)) !== 0) return undefined;
+  const expected = HEADER_BYTES + padded(versionLength) + count * 4 + slotCount * 4 + padded(count) + byteLength;
+  if (data.length !== expected) return undefined;
+  let at = HEADER_BYTES;
+  if (Buffer.from(data.buffer, at, versionLength).toString('utf8') !== version) return undefined;
+  at += padded(versionLength);
+  const start = new Int32Array(data.buffer, at, count);
+  at += count * 4;
+  const slots = new Int32Array(data.buffer, at, slotCount);
+  at += slotCount * 4;
+  const length = new Uint8Array(data.buffer, at, count);
+  at += padded(count);
+  const bytes = new Uint8Array(data.buffer, at, byteLength);
+  return { bytes, start, length, slots, mask: slotCount - 1 };
+}
+
+/** The table of the build's file, or undefined when there is none (running from the sources) or it is not usable. */
+export function readRankFile(version: string): RankTable | undefined {
+  let file: Uint8Array;
+  try {
+    file = readFileSync(RANK_FILE_URL);
+  } catch {
+    return undefined;
+  }
+  return parseRankFile(file, version);
+}
