@@ -2,26 +2,30 @@
  * Anthropic content blocks (Messages API and Claude Code sessions) to transcript messages.
  * Shared by the `anthropic` and `claude-code` importers.
  */
-import { z } from 'zod';
 import type { TranscriptMessage, TranscriptToolCall } from '../messages.js';
-import { describeIssues } from './openai-message.js';
+import { checkBoolean, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
+import type { FieldProblem } from './field-checks.js';
+import { isRecord } from './jsonl-lines.js';
 
-const anyBlock = z.object({ type: z.string() }).loose();
-const textBlock = z.object({ type: z.literal('text'), text: z.string() }).loose();
-const toolUseBlock = z
-  .object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown().optional() })
-  .loose();
-const toolResultBlock = z
-  .object({
-    type: z.literal('tool_result'),
-    tool_use_id: z.string(),
-    content: z.union([z.string(), z.array(anyBlock)]).nullish(),
-    is_error: z.boolean().nullish(),
-  })
-  .loose();
+/** A content block: an object with a string `type` (other fields depend on the type). */
+export type AnthropicBlock = Record<string, unknown> & { readonly type: string };
 
 /** Anthropic message content: a string or an array of typed blocks. */
-export const anthropicContentSchema = z.union([z.string(), z.array(anyBlock)]);
+export type AnthropicContent = string | readonly AnthropicBlock[];
+
+/** True for a string or an array of typed blocks. */
+export function isAnthropicContent(value: unknown): value is AnthropicContent {
+  return (
+    typeof value === 'string' || (Array.isArray(value) && value.every((block) => typedRecord(block) === undefined))
+  );
+}
+
+/** Whether a `tool_result` block's `content` fits: absent, null, a string or an array of typed blocks. */
+function resultContentProblem(block: AnthropicBlock): FieldProblem | undefined {
+  const content = block.content;
+  if (content === undefined || content === null || isAnthropicContent(content)) return undefined;
+  return problemOf('content', 'a string or an array of content blocks', content);
+}
 
 /** Block types that carry no transcript text (model reasoning). */
 const SKIPPED = new Set(['thinking', 'redacted_thinking']);
@@ -39,20 +43,16 @@ export function blocksText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   const parts: string[] = [];
-  for (const block of content) {
-    const text = textBlock.safeParse(block);
-    if (text.success) parts.push(text.data.text);
-    else {
-      const other = anyBlock.safeParse(block);
-      if (other.success && !SKIPPED.has(other.data.type)) parts.push(placeholder(other.data));
-    }
+  for (const block of content as unknown[]) {
+    if (!isRecord(block) || typeof block.type !== 'string') continue;
+    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+    else if (!SKIPPED.has(block.type)) parts.push(placeholder({ type: block.type }));
   }
   return parts.join('\n');
 }
 
-function fail(error: z.ZodError, index: number): BlockConversion {
-  const { field, problem } = describeIssues(error);
-  return { field: field === '(root)' ? `content.${index}` : `content.${index}.${field}`, problem };
+function fail(problem: FieldProblem, index: number): BlockConversion {
+  return under(`content.${index}`, problem);
 }
 
 /**
@@ -67,29 +67,34 @@ export function convertAnthropicContent(
   label: string | undefined,
   toolNames: Map<string, string>,
 ): BlockConversion {
-  const parsed = anthropicContentSchema.safeParse(content);
-  if (!parsed.success) return { field: 'content', problem: 'expected a string or an array of content blocks' };
-  const blocks = typeof parsed.data === 'string' ? [{ type: 'text', text: parsed.data }] : parsed.data;
+  if (!isAnthropicContent(content))
+    return { field: 'content', problem: 'expected a string or an array of content blocks' };
+  const blocks: readonly AnthropicBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   const results: TranscriptMessage[] = [];
   const texts: string[] = [];
   const toolCalls: TranscriptToolCall[] = [];
   for (const [index, block] of blocks.entries()) {
     if (block.type === 'text') {
-      const text = textBlock.safeParse(block);
-      if (!text.success) return fail(text.error, index);
-      texts.push(text.data.text);
+      const problem = checkString(block, 'text');
+      if (problem) return fail(problem, index);
+      texts.push(block.text as string);
     } else if (block.type === 'tool_use') {
-      const call = toolUseBlock.safeParse(block);
-      if (!call.success) return fail(call.error, index);
-      toolNames.set(call.data.id, call.data.name);
-      toolCalls.push({ id: call.data.id, name: call.data.name, arguments: JSON.stringify(call.data.input ?? {}) });
+      const problem = firstProblem(checkString(block, 'id'), checkString(block, 'name'));
+      if (problem) return fail(problem, index);
+      const [id, name] = [block.id as string, block.name as string];
+      toolNames.set(id, name);
+      toolCalls.push({ id, name, arguments: JSON.stringify(block.input ?? {}) });
     } else if (block.type === 'tool_result') {
-      const result = toolResultBlock.safeParse(block);
-      if (!result.success) return fail(result.error, index);
-      const id = result.data.tool_use_id;
+      const problem = firstProblem(
+        checkString(block, 'tool_use_id'),
+        resultContentProblem(block),
+        checkBoolean(block, 'is_error', 'nullish'),
+      );
+      if (problem) return fail(problem, index);
+      const id = block.tool_use_id as string;
       results.push({
         role: 'tool',
-        content: blocksText(result.data.content),
+        content: blocksText(block.content),
         toolCallId: id,
         toolName: toolNames.get(id),
         label,

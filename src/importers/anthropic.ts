@@ -6,13 +6,16 @@
  */
 import { z } from 'zod';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
-import { anthropicContentSchema, blocksText, convertAnthropicContent } from './anthropic-blocks.js';
+import { blocksText, convertAnthropicContent, isAnthropicContent } from './anthropic-blocks.js';
+import type { AnthropicContent } from './anthropic-blocks.js';
 import { recordError, readJsonFile, zodRecordError } from './json-file.js';
 import { isRecord, skipOrThrow } from './jsonl-lines.js';
 
 const bodySchema = z.union([
   z.array(z.unknown()),
-  z.object({ system: anthropicContentSchema.nullish(), messages: z.array(z.unknown()) }).loose(),
+  z
+    .object({ system: z.custom<AnthropicContent>(isAnthropicContent).nullish(), messages: z.array(z.unknown()) })
+    .loose(),
 ]);
 const messageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.unknown() }).loose();
 

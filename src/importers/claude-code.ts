@@ -15,12 +15,11 @@
  * - `*.compact-agent.jsonl` files (the compaction prompt and its output, a sidechain) read as
  *   ordinary sessions.
  */
-import { z } from 'zod';
-import { anthropicContentSchema, blocksText, convertAnthropicContent } from './anthropic-blocks.js';
+import { blocksText, convertAnthropicContent, isAnthropicContent } from './anthropic-blocks.js';
+import { checkBoolean, checkObject, checkString, firstProblem, typedRecord } from './field-checks.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { invalidMessage } from './message-check.js';
-import { describeIssues } from './openai-message.js';
 
 const RECORD_TYPES = new Set([
   'user',
@@ -32,17 +31,23 @@ const RECORD_TYPES = new Set([
   'summary',
 ]);
 
-const recordSchema = z.object({ type: z.string() }).loose();
-const messageRecordSchema = z
-  .object({
-    type: z.enum(['user', 'assistant']),
-    uuid: z.string().nullish(),
-    version: z.string().nullish(),
-    isCompactSummary: z.boolean().nullish(),
-    message: z.object({ content: z.unknown() }).loose(),
-  })
-  .loose();
-const systemRecordSchema = z.object({ subtype: z.string().nullish(), version: z.string().nullish() }).loose();
+/** The fields of a `user` or `assistant` record this importer reads (checked by `messageRecordProblem`). */
+interface MessageRecord {
+  readonly type: 'user' | 'assistant';
+  readonly uuid?: string | null;
+  readonly version?: string | null;
+  readonly isCompactSummary?: boolean | null;
+  readonly message: { readonly content?: unknown };
+}
+
+function messageRecordProblem(record: Record<string, unknown>) {
+  return firstProblem(
+    checkString(record, 'uuid', 'nullish'),
+    checkString(record, 'version', 'nullish'),
+    checkBoolean(record, 'isCompactSummary', 'nullish'),
+    checkObject(record, 'message'),
+  );
+}
 
 /** True when the head looks like a Claude Code session: records with a known `type` and a `uuid`/`sessionId`. */
 function detect(head: string): boolean {
@@ -88,30 +93,31 @@ export function convertClaudeCodeRecord(
   state: ClaudeCodeReaderState,
   options: ImportOptions,
 ): TranscriptEvent[] {
-  const record = recordSchema.safeParse(value);
-  if (!record.success) {
-    const { field, problem } = describeIssues(record.error);
-    skipOrThrow(lineError(file, line, field, problem), options);
+  const typed = typedRecord(value);
+  if (typed) {
+    skipOrThrow(lineError(file, line, typed.field, typed.problem), options);
     return [];
   }
-  const type = record.data.type;
+  const record = value as Record<string, unknown> & { readonly type: string };
+  const type = record.type;
   if (type === 'system') {
-    const system = systemRecordSchema.safeParse(value);
-    if (system.success && system.data.subtype === 'compact_boundary')
-      state.boundaryVersion = system.data.version ?? undefined;
+    const fits =
+      checkString(record, 'subtype', 'nullish') === undefined &&
+      checkString(record, 'version', 'nullish') === undefined;
+    if (fits && record.subtype === 'compact_boundary')
+      state.boundaryVersion = (record.version as string | null) ?? undefined;
     return [];
   }
   if (type !== 'user' && type !== 'assistant') return [];
-  const parsed = messageRecordSchema.safeParse(value);
-  if (!parsed.success) {
-    const { field, problem } = describeIssues(parsed.error);
-    skipOrThrow(lineError(file, line, field, problem), options);
+  const problem = messageRecordProblem(record);
+  if (problem) {
+    skipOrThrow(lineError(file, line, problem.field, problem.problem), options);
     return [];
   }
-  const data = parsed.data;
+  const data = record as unknown as MessageRecord;
   const label = data.uuid ?? `${file}:${line}`;
   if (data.type === 'user' && data.isCompactSummary === true) {
-    if (!anthropicContentSchema.safeParse(data.message.content).success) {
+    if (!isAnthropicContent(data.message.content)) {
       skipOrThrow(lineError(file, line, 'message.content', 'expected a string or an array of content blocks'), options);
       return [];
     }

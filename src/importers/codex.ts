@@ -12,37 +12,29 @@
  * - `session_meta`, `turn_context` and `event_msg` (UI echoes of the items) yield nothing.
  * Labels are `FILE:LINE`.
  */
-import { z } from 'zod';
 import type { TranscriptMessage } from '../messages.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import { checkOneOf, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
+import type { FieldProblem } from './field-checks.js';
 import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
-import { describeIssues } from './openai-message.js';
 
 const LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
-const lineSchema = z.object({ type: z.string() }).loose();
-const payloadSchema = z.object({ payload: z.object({}).loose() }).loose();
 /** Line types whose payload this importer reads. */
 const READ_TYPES = new Set(['session_meta', 'response_item', 'compacted']);
-const part = z.object({ type: z.string(), text: z.string().optional() }).loose();
-const schemas = {
-  message: z
-    .object({
-      role: z.enum(['user', 'assistant', 'system', 'developer']),
-      content: z.union([z.string(), z.array(part)]),
-    })
-    .loose(),
-  function_call: z.object({ name: z.string(), arguments: z.string(), call_id: z.string() }).loose(),
-  custom_tool_call: z.object({ name: z.string(), input: z.string(), call_id: z.string() }).loose(),
-  local_shell_call: z
-    .object({ call_id: z.string().nullish(), id: z.string().nullish(), action: z.unknown().optional() })
-    .loose(),
-  output: z.object({ call_id: z.string(), output: z.unknown().optional() }).loose(),
-  compacted: z.object({ message: z.string() }).loose(),
-  session_meta: z.object({ cli_version: z.string().nullish() }).loose(),
-};
 
-function textOf(content: string | z.infer<typeof part>[]): string {
+/** A message's content: a string or an array of typed parts, each with an optional string `text`. */
+function contentProblem(content: unknown): FieldProblem | undefined {
+  if (typeof content === 'string') return undefined;
+  if (!Array.isArray(content)) return problemOf('content', 'a string or an array of content parts', content);
+  for (const [index, part] of (content as unknown[]).entries()) {
+    const problem = typedRecord(part) ?? checkString(part as Record<string, unknown>, 'text', 'optional');
+    if (problem) return under(`content.${index}`, problem);
+  }
+  return undefined;
+}
+
+function textOf(content: string | readonly { readonly type: string; readonly text?: string }[]): string {
   if (typeof content === 'string') return content;
   return content.map((item) => item.text ?? `[${item.type}]`).join('\n');
 }
@@ -53,7 +45,7 @@ function outputText(output: unknown): string {
   return JSON.stringify(output ?? null);
 }
 
-type Converted = { readonly event?: TranscriptEvent | undefined } | { readonly error: z.ZodError };
+type Converted = { readonly event?: TranscriptEvent | undefined } | { readonly error: FieldProblem };
 
 function convert(payload: Record<string, unknown>, label: string, toolNames: Map<string, string>): Converted {
   const message = (value: TranscriptMessage): Converted => ({ event: { type: 'message', message: value } });
@@ -61,40 +53,47 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
     toolNames.set(id, name);
     return message({ role: 'assistant', content: '', toolCalls: [{ id, name, arguments: args }], label });
   };
+  const text = (key: string) => payload[key] as string;
   switch (payload.type) {
     case 'message': {
-      const parsed = schemas.message.safeParse(payload);
-      if (!parsed.success) return { error: parsed.error };
-      const role = parsed.data.role === 'developer' ? 'system' : parsed.data.role;
-      return message({ role, content: textOf(parsed.data.content), label });
+      const error = firstProblem(
+        checkOneOf(payload, 'role', ['user', 'assistant', 'system', 'developer']),
+        contentProblem(payload.content),
+      );
+      if (error) return { error };
+      const role = payload.role === 'developer' ? 'system' : (payload.role as 'user' | 'assistant' | 'system');
+      return message({ role, content: textOf(payload.content as Parameters<typeof textOf>[0]), label });
     }
     case 'function_call': {
-      const parsed = schemas.function_call.safeParse(payload);
-      return parsed.success
-        ? call(parsed.data.call_id, parsed.data.name, parsed.data.arguments)
-        : { error: parsed.error };
+      const error = firstProblem(
+        checkString(payload, 'name'),
+        checkString(payload, 'arguments'),
+        checkString(payload, 'call_id'),
+      );
+      return error ? { error } : call(text('call_id'), text('name'), text('arguments'));
     }
     case 'custom_tool_call': {
-      const parsed = schemas.custom_tool_call.safeParse(payload);
-      return parsed.success ? call(parsed.data.call_id, parsed.data.name, parsed.data.input) : { error: parsed.error };
+      const error = firstProblem(
+        checkString(payload, 'name'),
+        checkString(payload, 'input'),
+        checkString(payload, 'call_id'),
+      );
+      return error ? { error } : call(text('call_id'), text('name'), text('input'));
     }
     case 'local_shell_call': {
-      const parsed = schemas.local_shell_call.safeParse(payload);
-      if (!parsed.success) return { error: parsed.error };
-      return call(
-        parsed.data.call_id ?? parsed.data.id ?? label,
-        'local_shell',
-        JSON.stringify(parsed.data.action ?? null),
-      );
+      const error = firstProblem(checkString(payload, 'call_id', 'nullish'), checkString(payload, 'id', 'nullish'));
+      if (error) return { error };
+      const id = (payload.call_id as string | null | undefined) ?? (payload.id as string | null | undefined) ?? label;
+      return call(id, 'local_shell', JSON.stringify(payload.action ?? null));
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      const parsed = schemas.output.safeParse(payload);
-      if (!parsed.success) return { error: parsed.error };
-      const id = parsed.data.call_id;
+      const error = checkString(payload, 'call_id');
+      if (error) return { error };
+      const id = text('call_id');
       return message({
         role: 'tool',
-        content: outputText(parsed.data.output),
+        content: outputText(payload.output),
         toolCallId: id,
         toolName: toolNames.get(id),
         label,
@@ -145,42 +144,35 @@ export function convertCodexRecord(
 ): TranscriptEvent[] {
   const label = `${file}:${line}`;
   const events: TranscriptEvent[] = [];
-  const parsed = lineSchema.safeParse(value);
-  const withPayload = parsed.success && READ_TYPES.has(parsed.data.type) ? payloadSchema.safeParse(value) : undefined;
-  let error: z.ZodError | undefined = !parsed.success
-    ? parsed.error
-    : withPayload?.success === false
-      ? withPayload.error
-      : undefined;
-  let prefix = '';
-  if (parsed.success && withPayload?.success) {
-    const type = parsed.data.type;
-    const payload = withPayload.data.payload;
-    prefix = 'payload.';
-    if (type === 'session_meta') {
-      state.version = schemas.session_meta.safeParse(payload).data?.cli_version ?? state.version;
-    } else if (type === 'compacted') {
-      const compacted = schemas.compacted.safeParse(payload);
-      if (compacted.success)
-        events.push({
-          type: 'compaction',
-          summary: compacted.data.message,
-          summarizer: { name: 'codex', version: state.version },
-          label,
-        });
-      else error = compacted.error;
-    } else {
-      const converted = convert(payload, label, state.toolNames);
-      if ('error' in converted) error = converted.error;
-      else if (converted.event) events.push(converted.event);
+  let error = typedRecord(value);
+  let inPayload = false;
+  const record = value as Record<string, unknown> & { readonly type: string };
+  if (error === undefined && READ_TYPES.has(record.type)) {
+    error = isRecord(record.payload) ? undefined : problemOf('payload', 'an object', record.payload);
+    const payload = record.payload as Record<string, unknown>;
+    if (error === undefined) {
+      inPayload = true;
+      if (record.type === 'session_meta') {
+        if (typeof payload.cli_version === 'string') state.version = payload.cli_version;
+      } else if (record.type === 'compacted') {
+        error = checkString(payload, 'message');
+        if (error === undefined)
+          events.push({
+            type: 'compaction',
+            summary: payload.message as string,
+            summarizer: { name: 'codex', version: state.version },
+            label,
+          });
+      } else {
+        const converted = convert(payload, label, state.toolNames);
+        if ('error' in converted) error = converted.error;
+        else if (converted.event) events.push(converted.event);
+      }
     }
   }
   if (error) {
-    const { field, problem } = describeIssues(error);
-    skipOrThrow(
-      lineError(file, line, field === '(root)' ? prefix.slice(0, -1) || field : `${prefix}${field}`, problem),
-      options,
-    );
+    const { field, problem } = inPayload ? under('payload', error) : error;
+    skipOrThrow(lineError(file, line, field, problem), options);
   }
   return events;
 }

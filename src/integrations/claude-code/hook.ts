@@ -9,8 +9,9 @@
  *   `additionalContext` holds what the agent's summary dropped.
  */
 import { join } from 'node:path';
-import { z } from 'zod';
 import { InvalidInputError } from '../../errors.js';
+import { checkString, firstProblem, problemOf } from '../../importers/field-checks.js';
+import { isRecord } from '../../importers/jsonl-lines.js';
 import { createLedger } from '../../ledger.js';
 import { openStore } from '../../cli/store-spec.js';
 import { projectLedgerPaths } from './ledger-home.js';
@@ -19,19 +20,29 @@ import { recordProjectSession } from './project-session.js';
 import { ingestClaudeCodeTranscript } from './transcript-ingest.js';
 import type { HookTranscriptFormat, IngestResult } from './transcript-ingest.js';
 
-const hookInputSchema = z
-  .object({
-    session_id: z.string().min(1).max(200),
-    transcript_path: z.string().min(1).nullable(),
-    cwd: z.string().min(1),
-    hook_event_name: z.string().min(1),
-    trigger: z.string().optional(),
-    source: z.string().optional(),
-  })
-  .loose();
+/** The hook event fields this command reads (the event's other fields are kept as they came). */
+export interface ClaudeCodeHookInput {
+  readonly session_id: string;
+  readonly transcript_path: string | null;
+  readonly cwd: string;
+  readonly hook_event_name: string;
+  readonly trigger?: string | undefined;
+  readonly source?: string | undefined;
+  readonly [field: string]: unknown;
+}
 
-/** The hook event fields this command reads. */
-export type ClaudeCodeHookInput = z.infer<typeof hookInputSchema>;
+/** The first field of a hook event that does not fit `ClaudeCodeHookInput`, if any. */
+function hookInputProblem(value: unknown) {
+  if (!isRecord(value)) return problemOf('(root)', 'an object', value);
+  return firstProblem(
+    checkString(value, 'session_id', 'required', { min: 1, max: 200 }),
+    checkString(value, 'transcript_path', 'nullable', { min: 1 }),
+    checkString(value, 'cwd', 'required', { min: 1 }),
+    checkString(value, 'hook_event_name', 'required', { min: 1 }),
+    checkString(value, 'trigger', 'optional'),
+    checkString(value, 'source', 'optional'),
+  );
+}
 
 /** Events that ingest the transcript (`PostCompact`: Codex, after it wrote its `compacted` line). */
 const INGEST_EVENTS = new Set(['PreCompact', 'PostCompact', 'Stop', 'SubagentStop', 'SessionEnd', 'SessionStart']);
@@ -74,16 +85,15 @@ export function parseHookInput(text: string): ClaudeCodeHookInput {
       { field: '(stdin)' },
     );
   }
-  const parsed = hookInputSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || '(root)';
+  const problem = hookInputProblem(value);
+  if (problem) {
+    const { field } = problem;
     throw new InvalidInputError(
-      `hook input field "${field}": ${issue?.message ?? 'invalid'}; expected session_id, transcript_path, cwd and hook_event_name`,
+      `hook input field "${field}": ${problem.problem}; expected session_id, transcript_path, cwd and hook_event_name`,
       { field },
     );
   }
-  return parsed.data;
+  return value as ClaudeCodeHookInput;
 }
 
 /** Run one hook call. Throws on failure; the CLI turns every failure into a log line and exit 0. */
