@@ -48,7 +48,7 @@ export function rankFileBytes(table: RankTable, version: string): Uint8Array {
 
 /**
  * The table held by `file`'s bytes when they are whole and name `version`; otherwise undefined. The arrays
- * are views of one copy of the bytes (aligned for the 32-bit ones).
+ * are views of the file's bytes (of a copy when they do not start at a 4-byte offset).
  */
 export function parseRankFile(file: Uint8Array, version: string): RankTable | undefined {
   if (!LITTLE_ENDIAN) return undefined;
@@ -57,8 +57,10 @@ export function parseRankFile(file: Uint8Array, version: string): RankTable | un
     Buffer.from(file.buffer, file.byteOffset, MAGIC.length).toString('latin1') !== MAGIC
   )
     return undefined;
-  const data = new Uint8Array(file);
-  const view = new DataView(data.buffer);
+  // The 32-bit arrays need the file's bytes at an offset divisible by 4: a large read has its own buffer at 0.
+  const data = file.byteOffset % 4 === 0 ? file : new Uint8Array(file);
+  const base = data.byteOffset;
+  const view = new DataView(data.buffer, base, data.byteLength);
   const count = view.getUint32(MAGIC.length, true);
   const byteLength = view.getUint32(MAGIC.length + 4, true);
   const slotCount = view.getUint32(MAGIC.length + 8, true);
@@ -67,15 +69,15 @@ export function parseRankFile(file: Uint8Array, version: string): RankTable | un
   const expected = HEADER_BYTES + padded(versionLength) + count * 4 + slotCount * 4 + padded(count) + byteLength;
   if (data.length !== expected) return undefined;
   let at = HEADER_BYTES;
-  if (Buffer.from(data.buffer, at, versionLength).toString('utf8') !== version) return undefined;
+  if (Buffer.from(data.buffer, base + at, versionLength).toString('utf8') !== version) return undefined;
   at += padded(versionLength);
-  const start = new Int32Array(data.buffer, at, count);
+  const start = new Int32Array(data.buffer, base + at, count);
   at += count * 4;
-  const slots = new Int32Array(data.buffer, at, slotCount);
+  const slots = new Int32Array(data.buffer, base + at, slotCount);
   at += slotCount * 4;
-  const length = new Uint8Array(data.buffer, at, count);
+  const length = new Uint8Array(data.buffer, base + at, count);
   at += padded(count);
-  const bytes = new Uint8Array(data.buffer, at, byteLength);
+  const bytes = new Uint8Array(data.buffer, base + at, byteLength);
   return { bytes, start, length, slots, mask: slotCount - 1 };
 }
 

@@ -30,7 +30,8 @@ const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|~~|\]\(|^#|\|.*\|/i;
 const TERMINAL = /[.!?]["'`)\]]*$/;
 const LIST_MARKER = /^\s*(?:[-*•+]|\d+[.)])\s+/;
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** Made on first use: building ICU's sentence segmenter takes about 8 ms, a share of a hook process that never summarizes. */
+let segmenter: Intl.Segmenter | undefined;
 
 /** Options for {@link cleanSentences}. */
 export interface CleanSentenceOptions {
@@ -85,6 +86,7 @@ export function cleanSentences(text: string, options: CleanSentenceOptions): str
     const line = rawLine.replace(LIST_MARKER, '').trim();
     if (line.length === 0 || /^\s{4}|^\t/.test(rawLine)) return;
     const lineComplete = lineIndex < lines.length - 1 || singleShortLine;
+    segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' });
     const segments = [...segmenter.segment(line)]
       .map(({ segment }) => segment.trim())
       .filter((segment) => segment.length > 0);

@@ -32,6 +32,13 @@ describe('the o200k rank file', () => {
     expectSameTable(parseRankFile(rankFileBytes(built, version), version), built);
   });
 
+  it('reads bytes that do not start at a 4-byte offset (copied to align the 32-bit arrays)', () => {
+    const file = rankFileBytes(built, version);
+    const shifted = new Uint8Array(file.length + 1);
+    shifted.set(file, 1);
+    expectSameTable(parseRankFile(shifted.subarray(1), version), built);
+  });
+
   it('is not used when it names another gpt-tokenizer version, is cut short, grown, or not a rank file', () => {
     const file = rankFileBytes(built, version);
     expect(parseRankFile(file, `${version}-other`)).toBeUndefined();
