@@ -61,7 +61,7 @@ function unreachable(token: string | readonly number[] | undefined): boolean {
   }
 }
 
-/** The rank table of `rankList`. */
+/** The rank table of `rankList`. A change to what it builds must change the rank file's magic (`o200k-rank-file.ts`). */
 export function buildRankTable(rankList: RankList): RankTable {
   const encoder = new TextEncoder();
   const count = rankList.length;
