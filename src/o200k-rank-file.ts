@@ -1,20 +1,26 @@
 /**
  * The o200k rank table as a file: `npm run build` writes the table built from gpt-tokenizer's rank list next to
- * the compiled code (`dist/o200k-rank-table.bin`), and a process that needs the table reads it back (about 4 MB,
- * a few ms) instead of parsing the 2.2 MB rank-list module and hashing 200,000 tokens (about 160 ms together):
- * most of what a short-lived process such as a Claude Code hook spends before its own work. The file names the
- * gpt-tokenizer version it was built from; a file of another version, or one that does not read back whole,
- * is not used (the table is built from the list instead).
+ * the compiled code (`dist/o200k-rank-table.bin`), and a process that needs the table reads it back (4.6 MB,
+ * about 5 ms with its digest checked) instead of parsing the 2.2 MB rank-list module and hashing 200,000 tokens
+ * (about 160 ms together): most of what a short-lived process such as a Claude Code hook spends before its own work.
+ * The file names the gpt-tokenizer version it was built from and carries the SHA-256 of its contents; a file of
+ * another version, cut short, or whose bytes changed (a count from a damaged table would be wrong, and the window's
+ * token limit rests on counts) is not used: the table is built from the list instead.
  *
- * Layout, little-endian: the magic `cl-o200k-ranks1\n` (16 bytes); u32 token count, u32 byte-buffer length,
- * u32 slot count, u32 version length; the version (UTF-8, zero-padded to 4 bytes); `start` (i32 per token),
- * `slots` (i32 per slot), `length` (u8 per token, zero-padded to 4 bytes), then the token bytes.
+ * Layout, little-endian: the magic `cl-o200k-ranks2\n` (16 bytes); u32 token count, u32 byte-buffer length,
+ * u32 slot count, u32 version length; the SHA-256 of everything after it (32 bytes); the version (UTF-8,
+ * zero-padded to 4 bytes); `start` (i32 per token), `slots` (i32 per slot), `length` (u8 per token, zero-padded to
+ * 4 bytes), then the token bytes.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { RankTable } from './o200k-rank-table.js';
 
-const MAGIC = 'cl-o200k-ranks1\n';
-const HEADER_BYTES = MAGIC.length + 16;
+const MAGIC = 'cl-o200k-ranks2\n';
+const DIGEST_AT = MAGIC.length + 16;
+const HEADER_BYTES = DIGEST_AT + 32;
+
+const digestOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
 /** Where the build writes the table: beside this module's compiled file. */
 export const RANK_FILE_URL = new URL('./o200k-rank-table.bin', import.meta.url);
@@ -43,6 +49,7 @@ export function rankFileBytes(table: RankTable, version: string): Uint8Array {
     out.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), at);
     at += part === table.length ? padded(part.byteLength) : part.byteLength;
   }
+  digestOf(out.subarray(HEADER_BYTES)).copy(out, DIGEST_AT);
   return out;
 }
 
@@ -68,6 +75,8 @@ export function parseRankFile(file: Uint8Array, version: string): RankTable | un
   if (slotCount === 0 || (slotCount & (slotCount - 1)) !== 0) return undefined;
   const expected = HEADER_BYTES + padded(versionLength) + count * 4 + slotCount * 4 + padded(count) + byteLength;
   if (data.length !== expected) return undefined;
+  const digest = Buffer.from(data.buffer, base + DIGEST_AT, 32);
+  if (!digestOf(data.subarray(HEADER_BYTES)).equals(digest)) return undefined;
   let at = HEADER_BYTES;
   if (Buffer.from(data.buffer, base + at, versionLength).toString('utf8') !== version) return undefined;
   at += padded(versionLength);

@@ -93,7 +93,7 @@ export function buildRankTable(rankList: RankList): RankTable {
     while (slots[slot] !== 0) slot = (slot + 1) & mask;
     slots[slot] = rank + 1;
   }
-  return { bytes, start, length, slots, mask };
+  return { bytes: bytes.subarray(0, at), start, length, slots, mask };
 }
 
 /** The rank table: read from the build's file, or built from the rank list, on first use. */

@@ -39,7 +39,7 @@ describe('the o200k rank file', () => {
     expectSameTable(parseRankFile(shifted.subarray(1), version), built);
   });
 
-  it('is not used when it names another gpt-tokenizer version, is cut short, grown, or not a rank file', () => {
+  it('is not used when it names another gpt-tokenizer version, is cut short, grown, altered, or not a rank file', () => {
     const file = rankFileBytes(built, version);
     expect(parseRankFile(file, `${version}-other`)).toBeUndefined();
     expect(parseRankFile(file.subarray(0, file.length - 1), version)).toBeUndefined();
@@ -48,6 +48,12 @@ describe('the o200k rank file', () => {
     const renamed = Buffer.from(file);
     renamed[0] = 'X'.charCodeAt(0);
     expect(parseRankFile(renamed, version)).toBeUndefined();
+    // One bit of a slot, of a token's bytes, or of the digest itself: the digest no longer matches.
+    for (const at of [file.length - 2_000_000, file.length - 1, 40]) {
+      const flipped = Buffer.from(file);
+      flipped[at] = (flipped[at] ?? 0) ^ 1;
+      expect(parseRankFile(flipped, version), `byte ${at}`).toBeUndefined();
+    }
   });
 
   it("is written by the build for the installed gpt-tokenizer and holds the rank list's table", () => {
