@@ -5,7 +5,6 @@
 import type { TranscriptMessage, TranscriptToolCall } from '../messages.js';
 import { checkBoolean, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';
-import { isRecord } from './jsonl-lines.js';
 
 /** A content block: an object with a string `type` (other fields depend on the type). */
 export type AnthropicBlock = Record<string, unknown> & { readonly type: string };
@@ -44,15 +43,12 @@ export function blocksText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   const parts: string[] = [];
   for (const block of content as unknown[]) {
-    if (!isRecord(block) || typeof block.type !== 'string') continue;
-    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
-    else if (!SKIPPED.has(block.type)) parts.push(placeholder({ type: block.type }));
+    if (typedRecord(block)) continue;
+    const { type, text } = block as AnthropicBlock;
+    if (type === 'text' && typeof text === 'string') parts.push(text);
+    else if (!SKIPPED.has(type)) parts.push(placeholder({ type }));
   }
   return parts.join('\n');
-}
-
-function fail(problem: FieldProblem, index: number): BlockConversion {
-  return under(`content.${index}`, problem);
 }
 
 /**
@@ -76,11 +72,11 @@ export function convertAnthropicContent(
   for (const [index, block] of blocks.entries()) {
     if (block.type === 'text') {
       const problem = checkString(block, 'text');
-      if (problem) return fail(problem, index);
+      if (problem) return under(`content.${index}`, problem);
       texts.push(block.text as string);
     } else if (block.type === 'tool_use') {
       const problem = firstProblem(checkString(block, 'id'), checkString(block, 'name'));
-      if (problem) return fail(problem, index);
+      if (problem) return under(`content.${index}`, problem);
       const [id, name] = [block.id as string, block.name as string];
       toolNames.set(id, name);
       toolCalls.push({ id, name, arguments: JSON.stringify(block.input ?? {}) });
@@ -90,7 +86,7 @@ export function convertAnthropicContent(
         resultContentProblem(block),
         checkBoolean(block, 'is_error', 'nullish'),
       );
-      if (problem) return fail(problem, index);
+      if (problem) return under(`content.${index}`, problem);
       const id = block.tool_use_id as string;
       results.push({
         role: 'tool',

@@ -14,7 +14,7 @@
  */
 import type { TranscriptMessage } from '../messages.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
-import { checkOneOf, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
+import { checkObject, checkOneOf, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';
 import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 
@@ -148,7 +148,7 @@ export function convertCodexRecord(
   let inPayload = false;
   const record = value as Record<string, unknown> & { readonly type: string };
   if (error === undefined && READ_TYPES.has(record.type)) {
-    error = isRecord(record.payload) ? undefined : problemOf('payload', 'an object', record.payload);
+    error = checkObject(record, 'payload');
     const payload = record.payload as Record<string, unknown>;
     if (error === undefined) {
       inPayload = true;

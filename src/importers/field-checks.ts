@@ -72,7 +72,8 @@ export function checkOneOf(
 
 /** `record[key]` must be an object. */
 export function checkObject(record: Record<string, unknown>, key: string): FieldProblem | undefined {
-  return isRecord(record[key]) ? undefined : problemOf(key, 'an object', record[key]);
+  const problem = objectProblem(record[key]);
+  return problem && { field: key, problem: problem.problem };
 }
 
 /** The first problem of several checks, if any. */
@@ -85,8 +86,12 @@ export function under(prefix: string, problem: FieldProblem): FieldProblem {
   return { field: problem.field === '(root)' ? prefix : `${prefix}.${problem.field}`, problem: problem.problem };
 }
 
+/** The problem of a value that is not an object (a line, record, block or hook event must be one), if it is not. */
+export function objectProblem(value: unknown): FieldProblem | undefined {
+  return isRecord(value) ? undefined : problemOf('(root)', 'an object', value);
+}
+
 /** A record with a string `type` (a typed line, record or block), or the problem. */
 export function typedRecord(value: unknown): FieldProblem | undefined {
-  if (!isRecord(value)) return problemOf('(root)', 'an object', value);
-  return checkString(value, 'type');
+  return objectProblem(value) ?? checkString(value as Record<string, unknown>, 'type');
 }

@@ -10,8 +10,7 @@
  */
 import { join } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
-import { checkString, firstProblem, problemOf } from '../../importers/field-checks.js';
-import { isRecord } from '../../importers/jsonl-lines.js';
+import { checkString, firstProblem, objectProblem } from '../../importers/field-checks.js';
 import { createLedger } from '../../ledger.js';
 import { openStore } from '../../cli/store-spec.js';
 import { projectLedgerPaths } from './ledger-home.js';
@@ -33,14 +32,15 @@ export interface ClaudeCodeHookInput {
 
 /** The first field of a hook event that does not fit `ClaudeCodeHookInput`, if any. */
 function hookInputProblem(value: unknown) {
-  if (!isRecord(value)) return problemOf('(root)', 'an object', value);
+  const notObject = objectProblem(value);
+  if (notObject) return notObject;
   return firstProblem(
-    checkString(value, 'session_id', 'required', { min: 1, max: 200 }),
-    checkString(value, 'transcript_path', 'nullable', { min: 1 }),
-    checkString(value, 'cwd', 'required', { min: 1 }),
-    checkString(value, 'hook_event_name', 'required', { min: 1 }),
-    checkString(value, 'trigger', 'optional'),
-    checkString(value, 'source', 'optional'),
+    checkString(value as Record<string, unknown>, 'session_id', 'required', { min: 1, max: 200 }),
+    checkString(value as Record<string, unknown>, 'transcript_path', 'nullable', { min: 1 }),
+    checkString(value as Record<string, unknown>, 'cwd', 'required', { min: 1 }),
+    checkString(value as Record<string, unknown>, 'hook_event_name', 'required', { min: 1 }),
+    checkString(value as Record<string, unknown>, 'trigger', 'optional'),
+    checkString(value as Record<string, unknown>, 'source', 'optional'),
   );
 }
 
