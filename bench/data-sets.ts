@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { ImportFormat } from '../src/importers/events.js';
 import { readEvents } from '../src/importers/registry.js';
-import type { TranscriptMessage } from '../src/messages.js';
+import type { TranscriptMessage } from '../src/ingest/messages.js';
 
 /** One conversation to replay. */
 export interface BenchTranscript {

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { countO200kTokens } from '../src/token-counter.js';
+import { countO200kTokens } from '../src/tokens/token-counter.js';
 
 const DATA = process.env.CONTEXT_LEDGER_DATA ?? join(process.cwd(), '..', '..', 'shared', 'data');
 const FULL = process.argv.includes('--full');

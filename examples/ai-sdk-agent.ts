@@ -16,7 +16,7 @@ import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { createLedger } from '../src/ledger.js';
+import { createLedger } from '../src/session/ledger.js';
 import { ledgerMiddleware, recallTool } from '../src/integrations/ai-sdk/index.js';
 import { createMemoryStore } from '../src/stores/memory/memory-store.js';
 

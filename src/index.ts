@@ -3,26 +3,26 @@
  * The root entry loads no driver (no better-sqlite3, pg, ai or MCP SDK): stores with
  * drivers are under subpaths such as `context-ledger/sqlite`.
  */
-export { createLedger } from './ledger.js';
-export type { Ledger, LedgerOptions } from './ledger.js';
-export type { LedgerSession } from './session.js';
-export type { SessionOptions, SessionDependencies, ExternalSummaryInput } from './session.js';
+export { createLedger } from './session/ledger.js';
+export type { Ledger, LedgerOptions } from './session/ledger.js';
+export type { LedgerSession } from './session/session.js';
+export type { SessionOptions, SessionDependencies, ExternalSummaryInput } from './session/session.js';
 export { createMemoryStore } from './stores/memory/memory-store.js';
 export type { LedgerStore, AppendEntry, TextHit } from './stores/store.js';
 export { LEDGER_STORE_SPECIFICATION_VERSION } from './stores/store.js';
 export { createExtractiveSummarizer } from './summarizers/extractive.js';
 export type { ExtractiveSummarizerOptions } from './summarizers/extractive.js';
 export type { Summarizer, SummarizeRequest, SummarizeResult, SourceUnit } from './summarizers/summarizer.js';
-export { createO200kCounter, createApproximateCounter } from './token-counter.js';
-export type { TokenCounter } from './token-counter.js';
+export { createO200kCounter, createApproximateCounter } from './tokens/token-counter.js';
+export type { TokenCounter } from './tokens/token-counter.js';
 export { extractHandles } from './handles/extract.js';
 export { DEFAULT_RANK_WEIGHTS } from './compaction/rank-handles.js';
 export type { RankWeights, RankWeightsInput } from './compaction/rank-handles.js';
-export { spanId, verifySpan } from './span.js';
-export type { RenderedContext, RenderedMessage } from './window.js';
-export type { RecallResult, RecallHit } from './recall.js';
-export type { Gap } from './gaps.js';
-export type { TranscriptMessage, TranscriptToolCall } from './messages.js';
+export { spanId, verifySpan } from './records/span.js';
+export type { RenderedContext, RenderedMessage } from './window/window.js';
+export type { RecallResult, RecallHit } from './records/recall.js';
+export type { Gap } from './records/gaps.js';
+export type { TranscriptMessage, TranscriptToolCall } from './ingest/messages.js';
 export {
   LedgerError,
   HandleBudgetExceededError,

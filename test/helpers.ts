@@ -1,5 +1,5 @@
-import { createLedger } from '../src/ledger.js';
-import type { TranscriptMessage } from '../src/messages.js';
+import { createLedger } from '../src/session/ledger.js';
+import type { TranscriptMessage } from '../src/ingest/messages.js';
 import { createMemoryStore } from '../src/stores/memory/memory-store.js';
 import { createExtractiveSummarizer } from '../src/summarizers/extractive.js';
 import type { Summarizer } from '../src/summarizers/summarizer.js';

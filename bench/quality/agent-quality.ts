@@ -6,8 +6,8 @@
  * each budget, and at every measurement point context-ledger, summary-only, LangChain trim and
  * AI SDK prune+trim are compared (see `point-metrics.ts`).
  */
-import { createO200kCounter } from '../../src/token-counter.js';
-import type { TokenCounter } from '../../src/token-counter.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
+import type { TokenCounter } from '../../src/tokens/token-counter.js';
 import { atLeast, atMost, missingDataResult, resultBase, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

@@ -18,8 +18,8 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } fro
 import type { BaseMessage } from '@langchain/core/messages';
 import { pruneMessages } from 'ai';
 import type { ModelMessage } from 'ai';
-import type { TranscriptMessage } from '../../src/messages.js';
-import type { TokenCounter } from '../../src/token-counter.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import type { TokenCounter } from '../../src/tokens/token-counter.js';
 
 /** Framing tokens counted per message (the same 4 the ledger's window counts; kept here so the bench does not depend on window internals). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;

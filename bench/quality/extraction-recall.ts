@@ -17,7 +17,7 @@
  */
 import { createO200kCounter } from '../../src/index.js';
 import type { TokenCounter, TranscriptMessage } from '../../src/index.js';
-import { messageToEntries } from '../../src/ingest.js';
+import { messageToEntries } from '../../src/ingest/ingest.js';
 import type { Cut } from './cut-quality.js';
 import { agentTextAfter, futureNeeded } from './future-needed.js';
 

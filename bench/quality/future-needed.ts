@@ -18,7 +18,7 @@
  * (assistant text, and the string values of its tool-call arguments) and that appears verbatim
  * (as a substring) anywhere in the transcript before the cut (any role: text, tool-call arguments).
  */
-import type { TranscriptMessage } from '../../src/messages.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 
 /** Shortest token the rule yields. */
 export const MIN_TOKEN_LENGTH = 4;

@@ -9,11 +9,11 @@
  * summary of the first half. At most 400 dropped handles per transcript are recalled
  * (evenly sampled).
  */
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import { lookupKeys } from '../../src/handles/normalize.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js';
-import type { TokenCounter } from '../../src/token-counter.js';
+import type { TokenCounter } from '../../src/tokens/token-counter.js';
 import type { SourceUnit } from '../../src/summarizers/summarizer.js';
 import type { Role, SourceKind } from '../../src/types.js';
 import { round, share } from '../bench-result.js';

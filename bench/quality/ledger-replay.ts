@@ -5,15 +5,15 @@
  * points: every `every` messages, at forced points (e.g. an agent's own compaction boundary)
  * and right after each render that compacted.
  */
-import { createLedger } from '../../src/ledger.js';
-import type { TranscriptMessage } from '../../src/messages.js';
-import type { LedgerSession } from '../../src/session.js';
+import { createLedger } from '../../src/session/ledger.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import type { LedgerSession } from '../../src/session/session.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
-import type { TokenCounter } from '../../src/token-counter.js';
+import type { TokenCounter } from '../../src/tokens/token-counter.js';
 import type { SpanOccurrence } from '../../src/types.js';
-import { MESSAGE_OVERHEAD_TOKENS, contextText, originalCost, originalMessage } from '../../src/window.js';
-import type { RenderedContext, RenderedMessage } from '../../src/window.js';
+import { MESSAGE_OVERHEAD_TOKENS, contextText, originalCost, originalMessage } from '../../src/window/window.js';
+import type { RenderedContext, RenderedMessage } from '../../src/window/window.js';
 
 /** What the callback sees at a measurement point. */
 export interface ReplayPoint {

@@ -15,7 +15,7 @@
  */
 import { extractHandles } from '../../src/handles/extract.js';
 import { locomoQuestions } from '../../src/importers/locomo.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { missingDataResult, resultBase, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import { atLeast } from '../bench-result.js';

@@ -8,7 +8,7 @@ import type { BaselineArm } from './baseline-arms.js';
 import type { ReplayPoint } from './ledger-replay.js';
 import { isTracked } from './transcript-handles.js';
 import type { HandleTimeline } from './transcript-handles.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 
 /** A share as its two counts. */
 export interface Tally {

@@ -8,7 +8,7 @@
  * least 4 characters. Presence is tested by verbatim substring match on the rendered text.
  */
 import { extractHandles } from '../../src/handles/extract.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 
 /** Handles of one message. */
 export interface MessageHandles {

@@ -17,7 +17,7 @@
 import { createO200kCounter } from '../../src/index.js';
 import type { RenderedContext, TokenCounter, TranscriptMessage } from '../../src/index.js';
 import type { LedgerStore } from '../../src/stores/store.js';
-import type { LedgerSession } from '../../src/session.js';
+import type { LedgerSession } from '../../src/session/session.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
 import { cutsOf } from './cut-quality.js';
 import { replayToCut } from './public-replay.js';

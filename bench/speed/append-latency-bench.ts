@@ -6,11 +6,11 @@
  * PostgreSQL runs when `CONTEXT_LEDGER_PG_URL` is set.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createLedger } from '../../src/ledger.js';
-import { messageToEntries } from '../../src/ingest.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import { createLedger } from '../../src/session/ledger.js';
+import { messageToEntries } from '../../src/ingest/ingest.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import type { AppendEntry } from '../../src/stores/store.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { atMost, round } from '../bench-result.js';
 import type { BenchResult, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

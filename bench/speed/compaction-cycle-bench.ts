@@ -9,11 +9,11 @@
  * the pieces a cycle does whose size follows the carried handle set.
  */
 import { mergeHandles } from '../../src/handles/handle-sets.js';
-import { createLedger } from '../../src/ledger.js';
-import type { LedgerSession } from '../../src/session.js';
+import { createLedger } from '../../src/session/ledger.js';
+import type { LedgerSession } from '../../src/session/session.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { Summarizer } from '../../src/summarizers/summarizer.js';
-import { createApproximateCounter } from '../../src/token-counter.js';
+import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import { atMost, round } from '../bench-result.js';
 import type { BenchResult, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

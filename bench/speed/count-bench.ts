@@ -1,12 +1,12 @@
 /**
- * o200k counting throughput: the project's counter (`countO200kTokens`: `src/o200k-bpe.ts`, ranks by bytes, and
- * `src/o200k-pretokens.ts`) against gpt-tokenizer's `countTokens` over the same message texts, which must give the
+ * o200k counting throughput: the project's counter (`countO200kTokens`: `src/tokens/o200k-bpe.ts`, ranks by bytes, and
+ * `src/tokens/o200k-pretokens.ts`) against gpt-tokenizer's `countTokens` over the same message texts, which must give the
  * same total. Two ways: with every cache emptied before each round (text neither has seen: an append of new text)
  * and with the caches kept (text counted again). Rounds alternate the two counters to share the noise.
  */
 import { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base';
-import { clearMergedCounts } from '../../src/o200k-merge-memo.js';
-import { countO200kTokens } from '../../src/o200k-count.js';
+import { clearMergedCounts } from '../../src/tokens/o200k-merge-memo.js';
+import { countO200kTokens } from '../../src/tokens/o200k-count.js';
 import { atLeast, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

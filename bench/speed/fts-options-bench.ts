@@ -17,8 +17,8 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { messageToEntries } from '../../src/ingest.js';
-import { createApproximateCounter } from '../../src/token-counter.js';
+import { messageToEntries } from '../../src/ingest/ingest.js';
+import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import { round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

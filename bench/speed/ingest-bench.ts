@@ -6,13 +6,13 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createLedger } from '../../src/ledger.js';
-import { messageToEntries } from '../../src/ingest.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import { createLedger } from '../../src/session/ledger.js';
+import { messageToEntries } from '../../src/ingest/ingest.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { AppendEntry } from '../../src/stores/store.js';
-import { createApproximateCounter, createO200kCounter } from '../../src/token-counter.js';
-import type { TokenCounter } from '../../src/token-counter.js';
+import { createApproximateCounter, createO200kCounter } from '../../src/tokens/token-counter.js';
+import type { TokenCounter } from '../../src/tokens/token-counter.js';
 import { atLeast, round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

@@ -1,6 +1,6 @@
 /** gpt-tokenizer's o200k count, the reference the project's counter is measured against (`speed-count`, `speed-replay-scale`). */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { countingPieces } from '../../src/o200k-count.js';
+import { countingPieces } from '../../src/tokens/o200k-count.js';
 
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 

@@ -3,7 +3,7 @@
  * `compacted`): what each summary kept, what the agent needed later and lost, and what
  * context-ledger keeps for the same region at the same footprint.
  */
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord } from '../types.js';
 import { compareAtFootprint } from './compare.js';
 import { containsEntry, countByKind, entriesOf } from './handle-sets.js';

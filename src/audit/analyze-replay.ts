@@ -2,10 +2,10 @@
  * Audit of context-ledger's own compactions, for a transcript with no agent compaction: it
  * is replayed at a token budget, and each summary record is one generation of the lineage.
  */
-import { mergedCheckpoint } from '../checkpoints.js';
-import type { TokenCounter } from '../token-counter.js';
-import { ledgerBlock } from '../window.js';
-import { windowStateOf } from '../window-state.js';
+import { mergedCheckpoint } from '../records/checkpoints.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { ledgerBlock } from '../window/window.js';
+import { windowStateOf } from '../window/window-state.js';
 import { entriesBefore, futureNeeded, generationAudit, judge } from './generation.js';
 import type { Keeper } from './generation.js';
 import type { Timeline } from './timeline.js';

@@ -5,8 +5,8 @@
  */
 import { LedgerError } from '../errors.js';
 import type { ImportFormat, TranscriptParseFailure } from '../importers/events.js';
-import { createO200kCounter } from '../token-counter.js';
-import type { TokenCounter } from '../token-counter.js';
+import { createO200kCounter } from '../tokens/token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import { auditAgentCompactions } from './analyze-agent.js';
 import { auditLedgerGenerations } from './analyze-replay.js';
 import { collectFile } from './collect.js';

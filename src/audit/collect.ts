@@ -7,7 +7,7 @@ import { basename, extname } from 'node:path';
 import { InvalidInputError } from '../errors.js';
 import type { CompactionSummarizer, ImportFormat, TranscriptParseFailure } from '../importers/events.js';
 import { detectImportFormat, readEvents } from '../importers/registry.js';
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 
 /** One item of a conversation: a message, or the agent's own compaction. */
 export type CollectedItem =

@@ -3,14 +3,14 @@
  * replayed into a fresh memory-store session and compacted once, with summary and handle
  * budgets that add up to the agent summary's token count.
  */
-import { mergedCheckpoint } from '../checkpoints.js';
-import { LEDGER_FRAME_TOKENS, ledgerBudgetTokens } from '../config.js';
+import { mergedCheckpoint } from '../records/checkpoints.js';
+import { LEDGER_FRAME_TOKENS, ledgerBudgetTokens } from '../session/config.js';
 import { InvalidInputError } from '../errors.js';
-import { createLedger } from '../ledger.js';
-import type { TranscriptMessage } from '../messages.js';
-import type { LedgerSession } from '../session.js';
+import { createLedger } from '../session/ledger.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
+import type { LedgerSession } from '../session/session.js';
 import { createMemoryStore } from '../stores/memory/memory-store.js';
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord } from '../types.js';
 import { AUDIT_MAX_SPAN_TOKENS } from './timeline.js';
 

@@ -2,7 +2,7 @@
  * What one compaction record kept of the handles before it, and of the handles the agent
  * needed after it: in the window, in its checkpoint, or one recall away.
  */
-import type { LedgerSession } from '../session.js';
+import type { LedgerSession } from '../session/session.js';
 import type { CompactionRecord } from '../types.js';
 import { containsEntry, countByKind, entriesOf, handleIdentityKey } from './handle-sets.js';
 import type { HandleEntry } from './handle-sets.js';

@@ -3,7 +3,7 @@
  * first appearances, counts by kind, and the handles an agent *used* in a message.
  */
 import { extractHandles } from '../handles/extract.js';
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 import type { ExtractedHandle, Handle, HandleKind } from '../types.js';
 import type { KindCounts } from './types.js';
 

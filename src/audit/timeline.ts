@@ -4,11 +4,11 @@
  * either the agent's own (imported as `external` records) or context-ledger's own after a
  * replay at a token budget.
  */
-import { createLedger } from '../ledger.js';
-import type { TranscriptMessage } from '../messages.js';
-import type { LedgerSession } from '../session.js';
+import { createLedger } from '../session/ledger.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
+import type { LedgerSession } from '../session/session.js';
 import { createMemoryStore } from '../stores/memory/memory-store.js';
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ExtractedHandle, Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import type { CollectedSession } from './collect.js';
 import { handleIdentityKey, usedHandles } from './handle-sets.js';

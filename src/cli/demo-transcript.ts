@@ -1,4 +1,4 @@
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 
 /**
  * A long deployment-debugging session written for the demo: the payments service fails to

@@ -1,11 +1,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LedgerError } from '../errors.js';
-import { createLedger } from '../ledger.js';
-import type { TranscriptMessage } from '../messages.js';
-import type { RecallResult } from '../recall.js';
-import { shortSpanId } from '../span.js';
-import type { RenderedMessage } from '../window.js';
+import { createLedger } from '../session/ledger.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
+import type { RecallResult } from '../records/recall.js';
+import { shortSpanId } from '../records/span.js';
+import type { RenderedMessage } from '../window/window.js';
 import { demoFollowUp, demoTranscript } from './demo-transcript.js';
 import { replayFile } from './replay.js';
 import { openStore } from './store-spec.js';

@@ -10,7 +10,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { Invocation } from '../integrations/claude-code/install.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-budget.js';
 import type { FileEdit } from '../integrations/install/config-files.js';
-import type { Ledger } from '../ledger.js';
+import type { Ledger } from '../session/ledger.js';
 import type { Role } from '../types.js';
 import { DEFAULT_STORE } from './store-spec.js';
 
@@ -101,7 +101,7 @@ async function drillTarget(options: {
   const [{ projectServeTarget }, { openStore }, { createLedger }] = await Promise.all([
     import('./project-target.js'),
     import('./store-spec.js'),
-    import('../ledger.js'),
+    import('../session/ledger.js'),
   ]);
   const target = await projectServeTarget(options.store, options.session);
   const sessionId = typeof target.defaultSession === 'function' ? await target.defaultSession() : target.defaultSession;

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors.js';
-import { createLedger } from '../ledger.js';
-import type { RecallResult } from '../recall.js';
+import { createLedger } from '../session/ledger.js';
+import type { RecallResult } from '../records/recall.js';
 import { openStore } from './store-spec.js';
 
 /** Run `context-ledger recall QUERY`. */

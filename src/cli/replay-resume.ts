@@ -5,10 +5,10 @@
  */
 import { InvalidInputError } from '../errors.js';
 import type { CompactionSummarizer } from '../importers/events.js';
-import type { Ledger } from '../ledger.js';
-import { messageToEntries } from '../ingest.js';
-import type { TranscriptMessage } from '../messages.js';
-import type { LedgerSession } from '../session.js';
+import type { Ledger } from '../session/ledger.js';
+import { messageToEntries } from '../ingest/ingest.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
+import type { LedgerSession } from '../session/session.js';
 
 /** One item of a conversation to replay: a message (with where it is in the file), or the agent's own compaction. */
 export type ReplayItem =

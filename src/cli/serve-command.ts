@@ -1,5 +1,5 @@
 import { InvalidConfigError } from '../errors.js';
-import { createLedger } from '../ledger.js';
+import { createLedger } from '../session/ledger.js';
 import { projectServeTarget } from './project-target.js';
 import { openStore } from './store-spec.js';
 

@@ -1,7 +1,7 @@
-import type { Gap } from '../gaps.js';
-import type { LedgerSession } from '../session.js';
-import type { RecordSummary } from '../session-records.js';
-import type { RenderedContext } from '../window.js';
+import type { Gap } from '../records/gaps.js';
+import type { LedgerSession } from '../session/session.js';
+import type { RecordSummary } from '../session/session-records.js';
+import type { RenderedContext } from '../window/window.js';
 
 /** The `--json` shape of `replay`. */
 export interface ReplayJson {

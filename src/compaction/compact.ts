@@ -1,9 +1,9 @@
 import { ContextBudgetError, UnsafeRecompactionError } from '../errors.js';
-import { roleOf, verifySpan } from '../span.js';
+import { roleOf, verifySpan } from '../records/span.js';
 import type { LedgerStore } from '../stores/store.js';
 import { fitSummary } from '../summarizers/sections.js';
 import type { SourceUnit, Summarizer } from '../summarizers/summarizer.js';
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurrence, WindowConfig } from '../types.js';
 import { checkCarriedHandles, fitHandleBudget } from './guards.js';
 import { mergeHandles } from '../handles/handle-sets.js';

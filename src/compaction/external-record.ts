@@ -7,7 +7,7 @@
  */
 import { extractHandles } from '../handles/extract.js';
 import { mergeHandles } from '../handles/handle-sets.js';
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Finding, Handle, SpanOccurrence, SummarizerIdentity } from '../types.js';
 import { recordId } from './record-id.js';
 

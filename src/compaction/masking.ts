@@ -1,5 +1,5 @@
 import { extractHandles } from '../handles/extract.js';
-import { shortSpanId } from '../span.js';
+import { shortSpanId } from '../records/span.js';
 import type { HandleKind, Span, SpanOccurrence, WindowConfig } from '../types.js';
 
 /**

@@ -7,7 +7,7 @@
  * `result` fields are read as a fallback. Labels are `FILE#INDEX`. The file is read whole.
  */
 import { z } from 'zod';
-import type { TranscriptMessage, TranscriptToolCall } from '../messages.js';
+import type { TranscriptMessage, TranscriptToolCall } from '../ingest/messages.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { recordError, readJsonFile, zodRecordError } from './json-file.js';
 import { skipOrThrow } from './jsonl-lines.js';

@@ -2,7 +2,7 @@
  * Anthropic content blocks (Messages API and Claude Code sessions) to transcript messages.
  * Shared by the `anthropic` and `claude-code` importers.
  */
-import type { TranscriptMessage, TranscriptToolCall } from '../messages.js';
+import type { TranscriptMessage, TranscriptToolCall } from '../ingest/messages.js';
 import { checkBoolean, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';
 

@@ -12,7 +12,7 @@
  * - `session_meta`, `turn_context` and `event_msg` (UI echoes of the items) yield nothing.
  * Labels are `FILE:LINE`.
  */
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { checkObject, checkOneOf, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';

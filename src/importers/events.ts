@@ -3,7 +3,7 @@
  * dispatches to.
  */
 import type { TranscriptParseError } from '../errors.js';
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 
 /** A transcript parse failure (kept as an alias for existing imports). */
 export type TranscriptParseFailure = TranscriptParseError;

@@ -4,8 +4,8 @@
  * `TranscriptParseError` that names the file and line.
  */
 import { LedgerError, TranscriptParseError } from '../errors.js';
-import { validateMessage } from '../messages.js';
-import type { TranscriptMessage } from '../messages.js';
+import { validateMessage } from '../ingest/messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 import type { TranscriptParseFailure } from './events.js';
 
 /** Where a message came from, for errors: its label when that is `FILE:LINE` / `FILE#INDEX`, else the file and the label. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 
 const contentPart = z.union([
   z.object({ type: z.literal('text'), text: z.string() }).loose(),

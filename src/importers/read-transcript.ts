@@ -1,5 +1,5 @@
 import { TranscriptParseError } from '../errors.js';
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 import type { TranscriptParseFailure } from './events.js';
 import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues, fromOpenAiMessage, openAiMessageSchema } from './openai-message.js';

@@ -11,7 +11,7 @@
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
-import type { TranscriptMessage } from '../messages.js';
+import type { TranscriptMessage } from '../ingest/messages.js';
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';

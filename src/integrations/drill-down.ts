@@ -4,12 +4,12 @@
  * spans. Shared by the MCP server and the CLI. Read-only: nothing here writes to the store.
  * Output is bounded everywhere (token caps, result limits, a time budget for grep).
  */
-import { mergedCheckpoint } from '../checkpoints.js';
+import { mergedCheckpoint } from '../records/checkpoints.js';
 import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { verifySpan } from '../span.js';
+import { verifySpan } from '../records/span.js';
 import type { LedgerStore } from '../stores/store.js';
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Handle, HandleKind, Role, SpanOccurrence } from '../types.js';
 
 /** What a record is and what it dropped. */

@@ -2,8 +2,8 @@
  * Compact, model-readable views of recall results, records and gaps, shared by the AI SDK
  * recall tool and the MCP server. Plain data only: no SDK is imported here.
  */
-import type { Gap } from '../gaps.js';
-import type { RecallResult } from '../recall.js';
+import type { Gap } from '../records/gaps.js';
+import type { RecallResult } from '../records/recall.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';
 
 /** A gap as a model should read it: what was lost, where, and what to do. */

@@ -5,7 +5,7 @@
  * with records × handles; by id it grows with the distinct handles. The record is rebuilt on
  * load and verified against its content-derived id exactly as an inline one is (`loadRecord`).
  */
-import { BoundedMemo } from '../bounded-memo.js';
+import { BoundedMemo } from '../collections/bounded-memo.js';
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError } from '../errors.js';
 import { handleJson } from '../compaction/record-json.js';

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { Claim } from '../types.js';
 
 /** Section titles of a structured summary, in the order they are rendered. Titles carry no handles. */

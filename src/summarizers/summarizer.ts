@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import type { Claim, Handle, Role, SourceKind, SummarizerIdentity } from '../types.js';
 
 /** One unit of summarizer input: an original span's text, or a claim re-derived from stored originals. */

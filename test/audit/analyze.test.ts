@@ -9,7 +9,7 @@ import { renderAuditHtml } from '../../src/audit/report-html.js';
 import { printAudit } from '../../src/audit/report-text.js';
 import { toOpenAiJsonl } from '../../src/cli/demo.js';
 import { TranscriptParseError } from '../../src/errors.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { fillerTurns, SEED_OPENING } from '../helpers.js';
 
 const FIXTURE = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');

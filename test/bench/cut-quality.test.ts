@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptMessage } from '../../src/messages.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { QUICK_OUT, parseBenchArguments } from '../../bench/cli-args.js';
 import { selectBenchmarks } from '../../bench/registry.js';
 import { ARMS, CUT_BUDGETS, cutsOf, inWindowTarget, measureCuts } from '../../bench/quality/cut-quality.js';

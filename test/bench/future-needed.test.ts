@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptMessage } from '../../src/messages.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import {
   agentTextAfter,
   agentWritten,

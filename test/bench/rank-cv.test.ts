@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptMessage } from '../../src/messages.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { coordinateCandidates, cutScorers, leaveOneSessionOut } from '../../bench/quality/rank-cv.js';
 import type { CvSession } from '../../bench/quality/rank-cv.js';
 import { DEFAULT_SHARES, sharesOptions } from '../../bench/quality/rank-cv-bench.js';

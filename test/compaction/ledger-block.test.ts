@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { layoutIndex } from '../../src/compaction/index-layout.js';
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { Handle } from '../../src/types.js';
-import { ledgerBlock } from '../../src/window.js';
+import { ledgerBlock } from '../../src/window/window.js';
 import { fillerTurns, handleAt, memoryLedger, SEED_OPENING, summaryRecord } from '../helpers.js';
 
 const handle = handleAt;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planRefill } from '../../src/compaction/planner.js';
-import { resolveWindowConfig } from '../../src/config.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import { resolveWindowConfig } from '../../src/session/config.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { memoryLedger } from '../helpers.js';
 
 describe('planRefill with masking', () => {

@@ -5,7 +5,7 @@ import { fitHandleBudget } from '../../src/compaction/guards.js';
 import { handleIdentity } from '../../src/handles/handle-sets.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-handles.js';
 import type { RankEvidence, RankSpan } from '../../src/compaction/rank-handles.js';
-import { createSpan } from '../../src/span.js';
+import { createSpan } from '../../src/records/span.js';
 import type { Handle, HandleKind, Role, SourceKind } from '../../src/types.js';
 import { createLedger, createMemoryStore } from '../../src/index.js';
 import type { RankWeightsInput } from '../../src/index.js';

@@ -8,10 +8,10 @@ import {
   rankSpanOf,
 } from '../../src/compaction/rank-history.js';
 import { mergeHandles } from '../../src/handles/handle-sets.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import { fillerTurns, SEED_OPENING } from '../helpers.js';
 
 /** A store that counts, per seq, how often its handle rows and occurrences were read. */

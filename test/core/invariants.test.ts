@@ -3,7 +3,7 @@ import { handleIdentity } from '../../src/handles/handle-sets.js';
 import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import type { LedgerError } from '../../src/errors.js';
 import { HandleBudgetExceededError, UnsafeRecompactionError } from '../../src/errors.js';
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import type { CompactionRecord } from '../../src/types.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { fillerTurns, memoryLedger, rewritingSummarizer, SEED_OPENING } from '../helpers.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handleIdentity } from '../../src/handles/handle-sets.js';
-import type { TranscriptMessage } from '../../src/messages.js';
-import { createO200kCounter } from '../../src/token-counter.js';
-import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
+import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window/window.js';
 import { memoryLedger } from '../helpers.js';
 
 const counter = createO200kCounter();

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TranscriptParseError } from '../../src/errors.js';
 import type { Importer } from '../../src/importers/events.js';
 import { importerFor } from '../../src/importers/registry.js';
-import { validateMessage } from '../../src/messages.js';
+import { validateMessage } from '../../src/ingest/messages.js';
 import { collect, tempFile } from './helpers.js';
 
 const junk = fc.jsonValue({ maxDepth: 2 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ledgerMiddleware, recallTool } from '../../src/integrations/ai-sdk/index.js';
 import type { LedgerRenderEvent, RecallView } from '../../src/integrations/ai-sdk/index.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { memoryLedger } from '../helpers.js';
 import { promptTexts, textResult, toolCallResult } from './mock-results.js';
 

@@ -2,8 +2,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { aiSdkSummarizer, parseClaims } from '../../src/integrations/ai-sdk/index.js';
 import type { SummaryAttempt } from '../../src/integrations/ai-sdk/index.js';
-import type { TranscriptMessage } from '../../src/messages.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { fillerTurns, memoryLedger } from '../helpers.js';
 import { textResult, userPromptText } from './mock-results.js';
 

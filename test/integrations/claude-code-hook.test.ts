@@ -15,7 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectLedgerPaths } from '../../src/integrations/claude-code/ledger-home.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { claudeSession, grow, jsonl, transcriptPath } from './claude-code-fixture.js';
 
 const CLI = join(process.cwd(), 'dist/cli/main.js');

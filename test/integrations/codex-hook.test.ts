@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectLedgerPaths } from '../../src/integrations/claude-code/ledger-home.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 
 const CLI = join(process.cwd(), 'dist/cli/main.js');
 const SESSION = '019a0c3e-7d41-7b22-9f10-3c5e8a1b2d4f';

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { Ledger } from '../../src/ledger.js';
+import type { Ledger } from '../../src/session/ledger.js';
 import { createLedgerMcpServer } from '../../src/integrations/mcp/index.js';
 import type { LedgerMcpServerOptions } from '../../src/integrations/mcp/index.js';
 import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import { claudeSession, jsonl } from './claude-code-fixture.js';
 

@@ -15,7 +15,7 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError } from '../../src/errors.js';
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import {
   canonicalSpanBytes,
   createSpan,
@@ -23,14 +23,14 @@ import {
   legacyCanonicalSpanBytes,
   spanId,
   verifySpan,
-} from '../../src/span.js';
+} from '../../src/records/span.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
 import { spanRowKey } from '../../src/stores/store-input.js';
 import type { AppendEntry, LedgerStore } from '../../src/stores/store.js';
-import { COUNT_PIECE_CAP, countO200kTokens, countingPieces } from '../../src/token-counter.js';
+import { COUNT_PIECE_CAP, countO200kTokens, countingPieces } from '../../src/tokens/token-counter.js';
 import type { CompactionRecord, Span } from '../../src/types.js';
 import { entry, expectLedgerError, sampleRecord } from '../stores/fixtures.js';
 import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from '../stores/postgres-env.js';

@@ -3,11 +3,11 @@ import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js'
 import { looksLikeInjection } from '../../src/summarizers/injection.js';
 import type { SourceUnit } from '../../src/summarizers/summarizer.js';
 import { neutralizeRoleLabels } from '../../src/text/role-labels.js';
-import { createSpan } from '../../src/span.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import { createSpan } from '../../src/records/span.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import type { SpanOccurrence } from '../../src/types.js';
-import { MESSAGE_OVERHEAD_TOKENS, originalCost, originalMessage, originalPrefix } from '../../src/window.js';
-import type { TranscriptMessage } from '../../src/messages.js';
+import { MESSAGE_OVERHEAD_TOKENS, originalCost, originalMessage, originalPrefix } from '../../src/window/window.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { fillerTurns, memoryLedger } from '../helpers.js';
 
 const counter = createO200kCounter();

@@ -5,9 +5,9 @@
  */
 import { expect } from 'vitest';
 import { extractHandles } from '../../src/handles/extract.js';
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import type { LedgerStore } from '../../src/stores/store.js';
-import { createApproximateCounter } from '../../src/token-counter.js';
+import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import type { Ack } from './workers.js';
 
 /** Window of the workers' sessions (same as `workers/batch-messages.mjs`). */

@@ -12,7 +12,7 @@ export const WORKERS = join(import.meta.dirname, 'workers');
 /** Throws a clear error unless `npm run build` has produced the modules the workers import. */
 export function requireBuild(): void {
   for (const module of [
-    'dist/ledger.js',
+    'dist/session/ledger.js',
     'dist/cli/store-spec.js',
     'dist/stores/postgres/index.js',
     'dist/stores/sqlite/index.js',

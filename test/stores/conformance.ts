@@ -14,7 +14,7 @@ import {
   StoreUnavailableError,
   TenantMismatchError,
 } from '../../src/errors.js';
-import { canonicalSpanBytes, createSpan, verifySpan } from '../../src/span.js';
+import { canonicalSpanBytes, createSpan, verifySpan } from '../../src/records/span.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { describeImmutability, type TamperHooks } from './conformance-immutability.js';
 import { describeIsolation } from './conformance-isolation.js';

@@ -3,7 +3,7 @@
  * by hand (independent of the handle extractor), and a complete compaction record.
  */
 import { expect } from 'vitest';
-import { createSpan, roleOf } from '../../src/span.js';
+import { createSpan, roleOf } from '../../src/records/span.js';
 import type { CompactionRecord, Handle, HandleKind, SourceKind } from '../../src/types.js';
 import type { AppendEntry } from '../../src/stores/store.js';
 

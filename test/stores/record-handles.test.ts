@@ -12,7 +12,7 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import { ImmutableSpanError } from '../../src/errors.js';
-import { createLedger } from '../../src/ledger.js';
+import { createLedger } from '../../src/session/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { MIGRATIONS as PG_MIGRATIONS, createPostgresStore } from '../../src/stores/postgres/index.js';
 import { decodeHandleIds, encodeHandleIds, sparseIds } from '../../src/stores/record-handles.js';
@@ -20,7 +20,7 @@ import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord } from '../../src/types.js';
-import { createApproximateCounter } from '../../src/token-counter.js';
+import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import { fillerTurns, SEED_OPENING } from '../helpers.js';
 import { entry, expectLedgerError, sampleRecord } from './fixtures.js';
 import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from './postgres-env.js';

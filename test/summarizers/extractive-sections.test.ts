@@ -3,7 +3,7 @@ import { verifySummary } from '../../src/compaction/verify.js';
 import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js';
 import { SECTION_TITLES, fitSummary } from '../../src/summarizers/sections.js';
 import type { SourceUnit } from '../../src/summarizers/summarizer.js';
-import { createO200kCounter } from '../../src/token-counter.js';
+import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { fillerTurns, memoryLedger } from '../helpers.js';
 
 const counter = createO200kCounter();

@@ -1,7 +1,7 @@
 import type { LanguageModelV3Middleware, LanguageModelV3Prompt } from '@ai-sdk/provider';
-import type { LedgerSession } from '../../session.js';
+import type { LedgerSession } from '../../session/session.js';
 import type { SpanOccurrence } from '../../types.js';
-import type { RenderedContext } from '../../window.js';
+import type { RenderedContext } from '../../window/window.js';
 import { promptToTranscript, splitPrompt } from './prompt-to-transcript.js';
 import { renderedToPrompt } from './rendered-to-prompt.js';
 

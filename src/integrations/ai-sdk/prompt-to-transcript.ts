@@ -1,5 +1,5 @@
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
-import type { TranscriptMessage, TranscriptToolCall } from '../../messages.js';
+import type { TranscriptMessage, TranscriptToolCall } from '../../ingest/messages.js';
 import { isRecallView, ledgerSafeRecallView } from '../views.js';
 
 /** The prompt split into the caller's leading system messages and the conversation after them. */

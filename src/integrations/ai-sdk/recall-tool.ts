@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import { LedgerError } from '../../errors.js';
-import type { LedgerSession } from '../../session.js';
+import type { LedgerSession } from '../../session/session.js';
 import { recallView } from '../views.js';
 import type { RecallView } from '../views.js';
 

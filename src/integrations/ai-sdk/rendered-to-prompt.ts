@@ -1,5 +1,5 @@
 import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
-import type { RenderedContext, RenderedMessage } from '../../window.js';
+import type { RenderedContext, RenderedMessage } from '../../window/window.js';
 
 /** A rendered original without the window's display prefix, with the chunks it joins. */
 interface Piece {

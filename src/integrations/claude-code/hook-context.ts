@@ -12,7 +12,7 @@ import type { IndexEntry, IndexGroup } from '../../compaction/index-layout.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../compaction/rank-handles.js';
 import type { RankWeights } from '../../compaction/rank-handles.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
-import type { Ledger } from '../../ledger.js';
+import type { Ledger } from '../../session/ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET } from './hook-budget.js';
 

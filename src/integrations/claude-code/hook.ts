@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
 import { checkString, firstProblem, objectProblem } from '../../importers/field-checks.js';
-import { createLedger } from '../../ledger.js';
+import { createLedger } from '../../session/ledger.js';
 import { openStore } from '../../cli/store-spec.js';
 import { projectLedgerPaths } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';

@@ -1,6 +1,6 @@
 import { InvalidInputError, NotFoundError, TenantMismatchError } from '../../errors.js';
-import type { Ledger } from '../../ledger.js';
-import type { LedgerSession } from '../../session.js';
+import type { Ledger } from '../../session/ledger.js';
+import type { LedgerSession } from '../../session/session.js';
 import type { WindowConfig } from '../../types.js';
 
 /** How the MCP tools reach sessions: one tenant, an optional default session. */

@@ -15,7 +15,7 @@ import {
   tenantMismatch,
   type SeqRange,
 } from '../store-input.js';
-import { BoundedMemo } from '../../bounded-memo.js';
+import { BoundedMemo } from '../../collections/bounded-memo.js';
 import {
   encodeHandleIds,
   MEMO_ENTRIES,

@@ -6,7 +6,7 @@
 import { writeSync } from 'node:fs';
 import process from 'node:process';
 import { openStore } from '../../../dist/cli/store-spec.js';
-import { LedgerSession } from '../../../dist/session.js';
+import { LedgerSession } from '../../../dist/session/session.js';
 import { createExtractiveSummarizer } from '../../../dist/summarizers/extractive.js';
 import { WINDOW, batchMessages } from './batch-messages.mjs';
 

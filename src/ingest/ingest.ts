@@ -1,0 +1,167 @@
+/**
+ * Ingest: turns one validated transcript message into the entries `LedgerStore.append`
+ * writes — spans (the text, chunked when large, and one span per tool call), their byte
+ * ranges, and the handles of each span. Handles are extracted from the WHOLE text before
+ * chunking, chunk boundaries never cut a handle (they fall at line breaks or whitespace),
+ * and each handle is assigned to the chunk span holding it with offsets relative to that
+ * span, so `handle.text === span.text.slice(handle.start, handle.end)` always holds. A
+ * handle straddling a hard split (a single token longer than a chunk) is dropped.
+ */
+import { extractHandles } from '../handles/extract.js';
+import { chunkText, type TextChunk } from './chunks.js';
+import type { TranscriptMessage } from './messages.js';
+import { createSpan } from '../records/span.js';
+import type { AppendEntry } from '../stores/store.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { ExtractedHandle, Handle, Role, SourceKind } from '../types.js';
+import { cachedCount } from '../tokens/count-cache.js';
+
+/** Options of {@link messageToEntries}. */
+export interface IngestOptions {
+  /** Largest span, in tokens; larger texts are chunked. */
+  readonly maxSpanTokens: number;
+  /** Token counter for spans and handles. */
+  readonly counter: TokenCounter;
+  /** Byte offset in the session transcript where this message starts. */
+  readonly byteStart: number;
+  /**
+   * Token counts of handle texts already counted with `counter`, shared by the messages of one
+   * append or of a whole session so a handle text repeated across them is counted once (the counter
+   * is a pure function of the text, so the counts stay exact; the map is cleared when it reaches
+   * `COUNT_CACHE_ENTRIES`). Without it, each message keeps its own.
+   */
+  readonly handleTokens?: Map<string, number> | undefined;
+}
+
+/** The entries of one message and where the next message starts. */
+export interface IngestResult {
+  /** One entry per span, in order. */
+  readonly entries: AppendEntry[];
+  /** Byte offset after the last entry. */
+  readonly byteEnd: number;
+}
+
+/** One text of a message to store: the content or a tool call's arguments. */
+interface SpanSource {
+  readonly kind: SourceKind;
+  readonly role: Role;
+  readonly text: string;
+  readonly toolCallId: string | undefined;
+  readonly toolName: string | undefined;
+}
+
+function sourceKind(role: Role): SourceKind {
+  return role === 'tool' ? 'tool-result' : role === 'system' ? 'system' : role === 'user' ? 'user' : 'assistant';
+}
+
+/**
+ * Drop identifier handles that are only JSON object keys of tool-call arguments
+ * (`"file_path":`): they name the tool's schema, not anything the agent worked on.
+ */
+export function withoutJsonKeys<T extends { kind: string; start: number; end: number }>(
+  kind: SourceKind,
+  text: string,
+  handles: T[],
+): T[] {
+  if (kind !== 'tool-call') return handles;
+  return handles.filter(
+    (handle) =>
+      handle.kind !== 'identifier' ||
+      !(text[handle.start - 1] === '"' && /^"\s*:/.test(text.slice(handle.end, handle.end + 8))),
+  );
+}
+
+/** The handles of the whole text, in order, assigned to the chunk holding each (offsets made relative to it). */
+function assignHandles(handles: readonly ExtractedHandle[], chunks: readonly TextChunk[]): ExtractedHandle[][] {
+  const byChunk: ExtractedHandle[][] = chunks.map(() => []);
+  let index = 0;
+  for (const handle of handles) {
+    while (index < chunks.length - 1 && (chunks[index + 1]?.start ?? Infinity) <= handle.start) index++;
+    const chunk = chunks[index];
+    if (chunk === undefined || handle.end > chunk.start + chunk.text.length) continue;
+    const { kind, text, key, start, end } = handle;
+    byChunk[index]?.push(
+      chunk.start === 0 ? handle : { kind, text, key, start: start - chunk.start, end: end - chunk.start },
+    );
+  }
+  return byChunk;
+}
+
+function sourceEntries(
+  source: SpanSource,
+  message: TranscriptMessage,
+  options: IngestOptions,
+  known: Map<string, number>,
+  byte: number,
+  out: AppendEntry[],
+): number {
+  const { counter, maxSpanTokens } = options;
+  const found = extractHandles(source.text, { toolOutput: source.kind === 'tool-result' });
+  const handles = withoutJsonKeys(source.kind, source.text, found);
+  const chunks = chunkText(source.text, maxSpanTokens, counter, found);
+  const assigned = assignHandles(handles, chunks);
+  chunks.forEach((chunk, index) => {
+    const span = createSpan({
+      kind: source.kind,
+      text: chunk.text,
+      toolCallId: source.toolCallId,
+      toolName: source.toolName,
+      tokens: chunk.tokens,
+    });
+    const spanId = span.id;
+    const { role } = source;
+    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map(({ kind, text, key, start, end }) => ({
+      kind,
+      text,
+      key,
+      start,
+      end,
+      spanId,
+      role,
+      tokens: cachedCount(known, text, () => counter.count(text)),
+    }));
+    const length = Buffer.byteLength(chunk.text, 'utf8') + 1;
+    out.push({
+      span,
+      role: source.role,
+      byteStart: byte,
+      byteEnd: byte + length,
+      label: message.label,
+      chunk: chunks.length > 1 ? { index, count: chunks.length } : undefined,
+      handles: spanHandles,
+    });
+    byte += length;
+  });
+  return byte;
+}
+
+/**
+ * Turns one validated message into append entries: its text (chunked when over
+ * `maxSpanTokens`) and one span per tool call, each with its handles and byte range.
+ */
+export function messageToEntries(message: TranscriptMessage, options: IngestOptions): IngestResult {
+  const sources: SpanSource[] = [];
+  if (message.content.length > 0 || (message.toolCalls ?? []).length === 0) {
+    sources.push({
+      kind: sourceKind(message.role),
+      role: message.role,
+      text: message.content,
+      toolCallId: message.toolCallId,
+      toolName: message.toolName,
+    });
+  }
+  for (const call of message.toolCalls ?? []) {
+    sources.push({
+      kind: 'tool-call',
+      role: 'assistant',
+      text: call.arguments,
+      toolCallId: call.id,
+      toolName: call.name,
+    });
+  }
+  const entries: AppendEntry[] = [];
+  let byte = options.byteStart;
+  const known = options.handleTokens ?? new Map<string, number>();
+  for (const source of sources) byte = sourceEntries(source, message, options, known, byte, entries);
+  return { entries, byteEnd: byte };
+}

@@ -1,0 +1,65 @@
+import { InvalidInputError } from '../errors.js';
+import { isWellFormedText } from '../records/span.js';
+import type { Role } from '../types.js';
+
+/** A tool call made by the assistant. */
+export interface TranscriptToolCall {
+  /** Call id linking the call to its result. */
+  readonly id: string;
+  /** Tool name. */
+  readonly name: string;
+  /** Arguments, as the model wrote them (usually JSON text). */
+  readonly arguments: string;
+}
+
+/** One message of a transcript, in the shape every importer produces. */
+export interface TranscriptMessage {
+  /** Chat role. */
+  readonly role: Role;
+  /** Text content (may be empty for an assistant message that only calls tools). */
+  readonly content: string;
+  /** Tool calls of an assistant message. */
+  readonly toolCalls?: readonly TranscriptToolCall[] | undefined;
+  /** For a `tool` message: the call it answers. */
+  readonly toolCallId?: string | undefined;
+  /** For a `tool` message: the tool's name, when known. */
+  readonly toolName?: string | undefined;
+  /** Optional source label (line number, uuid, dia_id). */
+  readonly label?: string | undefined;
+}
+
+const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
+
+/** Check a message's shape; throws InvalidInputError naming the field. */
+export function validateMessage(message: TranscriptMessage, where: string): void {
+  if (typeof message !== 'object' || message === null)
+    throw new InvalidInputError(`${where}: message must be an object`, { where });
+  if (!ROLES.includes(message.role)) {
+    throw new InvalidInputError(
+      `${where}: field "role" must be one of ${ROLES.join(', ')} (got ${JSON.stringify(message.role)})`,
+      { where, field: 'role' },
+    );
+  }
+  if (typeof message.content !== 'string')
+    throw new InvalidInputError(`${where}: field "content" must be a string`, { where, field: 'content' });
+  if (!isWellFormedText(message.content)) {
+    throw new InvalidInputError(
+      `${where}: field "content" contains a lone UTF-16 surrogate, which cannot be stored verbatim; repair the text before appending`,
+      { where, field: 'content' },
+    );
+  }
+  if (message.role === 'tool' && typeof message.toolCallId !== 'string') {
+    throw new InvalidInputError(`${where}: a tool message needs field "toolCallId" naming the call it answers`, {
+      where,
+      field: 'toolCallId',
+    });
+  }
+  for (const [index, call] of (message.toolCalls ?? []).entries()) {
+    if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.arguments !== 'string') {
+      throw new InvalidInputError(`${where}: toolCalls[${index}] needs string fields "id", "name" and "arguments"`, {
+        where,
+        field: `toolCalls[${index}]`,
+      });
+    }
+  }
+}

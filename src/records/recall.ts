@@ -1,0 +1,261 @@
+import { mergedCheckpoint } from './checkpoints.js';
+import { InvalidInputError } from '../errors.js';
+import { gapOf, gapsOf } from './gaps.js';
+import type { Gap } from './gaps.js';
+import { lookupKeys } from '../handles/normalize.js';
+import { isSpanIdPrefix, verifySpan } from './span.js';
+import type { LedgerStore } from '../stores/store.js';
+import type { CompactionRecord, Handle, Span } from '../types.js';
+
+/** One thing recall found. */
+export interface RecallHit {
+  /** Span id. */
+  readonly spanId: string;
+  /** Sequence number in the session. */
+  readonly seq: number;
+  /** `verified`: resolved through the handle index (or span id) to a stored span whose hash checks. */
+  readonly status: 'verified' | 'unverified';
+  /** The span text (an excerpt around the handle when the span is long; the whole span when recalled by span id). */
+  readonly text: string;
+  /** How it was found. */
+  readonly via: 'handle' | 'span-id' | 'record' | 'text' | 'lossy-record';
+  /** The handle that matched, when found through the index. */
+  readonly handle?: { readonly kind: Handle['kind']; readonly text: string } | undefined;
+}
+
+/** What recall returns. */
+export interface RecallResult {
+  /** The query as given. */
+  readonly query: string;
+  /** `verified` if anything verified was found; else `gap` when a lossy record may have dropped it; else `unverified`. */
+  readonly status: 'verified' | 'unverified' | 'gap';
+  /** Hits, verified first, then by seq. */
+  readonly results: readonly RecallHit[];
+  /** The gap, when status is `gap`. */
+  readonly gap: Gap | null;
+  /** A sentence for the model explaining the status. */
+  readonly note: string;
+}
+
+/** Inputs of recall. */
+export interface RecallContext {
+  readonly store: LedgerStore;
+  readonly sessionId: string;
+  readonly records: readonly CompactionRecord[];
+  /** Maximum hits (default 10). */
+  readonly limit?: number | undefined;
+}
+
+const EXCERPT = 600;
+
+function excerpt(text: string, start = 0, end = 0): string {
+  if (text.length <= EXCERPT * 2) return text;
+  const from = Math.max(0, start - EXCERPT / 2);
+  const to = Math.min(text.length, Math.max(end, start) + EXCERPT / 2);
+  return (from > 0 ? '…' : '') + text.slice(from, to) + (to < text.length ? '…' : '');
+}
+
+async function byHandles(context: RecallContext, query: string): Promise<RecallHit[]> {
+  const { store, sessionId } = context;
+  const found: Handle[] = [];
+  for (const key of lookupKeys(query)) found.push(...(await store.findHandles(sessionId, key)));
+  found.sort((a, b) => a.seq - b.seq || a.start - b.start);
+  const firstBySpan = new Map<string, Handle>();
+  for (const handle of found) if (!firstBySpan.has(`${handle.seq}`)) firstBySpan.set(`${handle.seq}`, handle);
+  const handles = [...firstBySpan.values()];
+  const spans = new Map(
+    (await store.spans(sessionId, [...new Set(handles.map((handle) => handle.spanId))])).map((span) => [span.id, span]),
+  );
+  return handles.flatMap((handle): RecallHit[] => {
+    const span = spans.get(handle.spanId);
+    if (span === undefined) return [];
+    const status =
+      verifySpan(span) && span.text.slice(handle.start, handle.end) === handle.text ? 'verified' : 'unverified';
+    return [
+      {
+        spanId: span.id,
+        seq: handle.seq,
+        status,
+        text: excerpt(span.text, handle.start, handle.end),
+        via: 'handle',
+        handle: { kind: handle.kind, text: handle.text },
+      },
+    ];
+  });
+}
+
+async function bySpanId(context: RecallContext, query: string): Promise<RecallHit[]> {
+  const occurrences = await context.store.occurrencesOf(context.sessionId, query);
+  return occurrences.map((occurrence) => ({
+    spanId: occurrence.spanId,
+    seq: occurrence.seq,
+    status: verifySpan(occurrence.span) ? 'verified' : 'unverified',
+    text: occurrence.span.text,
+    via: 'span-id',
+  }));
+}
+
+/** Seqs read per page while resolving a span-id prefix. */
+const PREFIX_PAGE_SEQS = 5000;
+
+/**
+ * The one span id of the session that starts with `prefix` (a masked stub shows a short id), or
+ * undefined when none does. Reads the session's occurrences page by page (a prefix query is rare;
+ * whole ids and handles go through the indexes). Two or more ids with the prefix: InvalidInputError
+ * naming them, so the caller retries with a longer prefix.
+ */
+export async function resolveSpanIdPrefix(context: RecallContext, prefix: string): Promise<string | undefined> {
+  const { store, sessionId } = context;
+  const next = await store.nextSeq(sessionId);
+  const found = new Set<string>();
+  for (let fromSeq = 0; fromSeq < next; fromSeq += PREFIX_PAGE_SEQS) {
+    const page = await store.occurrences(sessionId, { fromSeq, toSeq: Math.min(next, fromSeq + PREFIX_PAGE_SEQS) - 1 });
+    for (const occurrence of page) if (occurrence.spanId.startsWith(prefix)) found.add(occurrence.spanId);
+  }
+  if (found.size > 1) {
+    const ids = [...found].sort();
+    throw new InvalidInputError(
+      `Session ${sessionId}: span id prefix ${prefix} is ambiguous: ${ids.length} spans start with it (${ids
+        .slice(0, 3)
+        .join(', ')}${ids.length > 3 ? ', …' : ''}). Recall with a longer prefix or the whole span id.`,
+      { sessionId, prefix, spanIds: ids },
+    );
+  }
+  return [...found][0];
+}
+
+async function byRecord(context: RecallContext, record: CompactionRecord): Promise<RecallHit[]> {
+  const spans = new Map<string, Span>(
+    (await context.store.spans(context.sessionId, [...new Set(record.handles.map((handle) => handle.spanId))])).map(
+      (span) => [span.id, span],
+    ),
+  );
+  return record.handles.map((handle) => {
+    const span = spans.get(handle.spanId);
+    const ok =
+      span !== undefined &&
+      verifySpan(span) &&
+      span.text.slice(handle.start, handle.end) === handle.text &&
+      record.reversible;
+    return {
+      spanId: handle.spanId,
+      seq: handle.seq,
+      status: ok ? 'verified' : 'unverified',
+      text: `${handle.kind}: ${handle.text}`,
+      via: 'record',
+      handle: { kind: handle.kind, text: handle.text },
+    };
+  });
+}
+
+/** Handles a lossy record holds that match but cannot be resolved to a stored span: unverified. */
+function byLossyRecords(context: RecallContext, keys: ReadonlySet<string>): RecallHit[] {
+  return context.records
+    .filter((record) => !record.reversible)
+    .flatMap((record) =>
+      record.handles
+        .filter((handle) => keys.has(handle.key))
+        .map((handle) => ({
+          spanId: handle.spanId,
+          seq: handle.seq,
+          status: 'unverified' as const,
+          text: record.claims.find((claim) => claim.text.includes(handle.text))?.text ?? handle.text,
+          via: 'lossy-record' as const,
+          handle: { kind: handle.kind, text: handle.text },
+        })),
+    );
+}
+
+function chooseGap(records: readonly CompactionRecord[], query: string): Gap | null {
+  const lossy = records.filter((record) => gapOf(record) !== undefined);
+  const named = lossy.find((record) =>
+    record.findings.some((finding) => finding.token === query || finding.message.includes(JSON.stringify(query))),
+  );
+  const unstored = lossy.find((record) => record.findings.some((finding) => finding.code === 'missing-originals'));
+  const chosen = named ?? unstored ?? lossy[lossy.length - 1];
+  return chosen ? (gapOf(chosen) ?? null) : null;
+}
+
+/**
+ * Recall by handle, span id, record id or free text. Queries go to the handle index first;
+ * prose search and lossy records only ever yield `unverified` hits; when nothing verified
+ * is found and a record is lossy, the result is a `gap` naming the record and its range.
+ * Recall never writes anything.
+ */
+export async function recall(context: RecallContext, rawQuery: string): Promise<RecallResult> {
+  const query = rawQuery.trim();
+  if (query.length === 0)
+    throw new InvalidInputError(
+      `Session ${context.sessionId}: recall needs a non-empty query (a handle, a span id, a record id, or text)`,
+      { sessionId: context.sessionId },
+    );
+  const limit = context.limit ?? 10;
+  const record = context.records.find((candidate) => candidate.id === query);
+  let hits: RecallHit[];
+  if (record?.type === 'checkpoint')
+    hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
+  else if (record) hits = await byRecord(context, record);
+  else if (/^sha256:[0-9a-f]{64}$/.test(query)) hits = await bySpanId(context, query);
+  else if (isSpanIdPrefix(query)) {
+    const spanId = await resolveSpanIdPrefix(context, query);
+    hits = spanId === undefined ? await byHandles(context, query) : await bySpanId(context, spanId);
+  } else hits = await byHandles(context, query);
+  const verified = hits.filter((hit) => hit.status === 'verified');
+  if (verified.length > 0) {
+    return {
+      query,
+      status: 'verified',
+      results: verified.slice(0, limit),
+      gap: null,
+      note: `Found verbatim in the ledger (${verified.length} verified hit${verified.length === 1 ? '' : 's'}).`,
+    };
+  }
+  const keys = new Set(lookupKeys(query));
+  const textHits = await context.store.searchText(context.sessionId, query, limit);
+  const spans = new Map(
+    (await context.store.spans(context.sessionId, [...new Set(textHits.map((hit) => hit.spanId))])).map((span) => [
+      span.id,
+      span,
+    ]),
+  );
+  const unverified: RecallHit[] = [
+    ...hits,
+    ...byLossyRecords(context, keys),
+    ...textHits.flatMap((hit): RecallHit[] => {
+      const span = spans.get(hit.spanId);
+      if (!span) return [];
+      const at = span.text.indexOf(query);
+      return [
+        {
+          spanId: hit.spanId,
+          seq: hit.seq,
+          status: 'unverified',
+          text: excerpt(span.text, Math.max(0, at), Math.max(0, at) + query.length),
+          via: 'text',
+        },
+      ];
+    }),
+  ].slice(0, limit);
+  if (gapsOf(context.records).length > 0) {
+    const gap = chooseGap(context.records, query);
+    return {
+      query,
+      status: 'gap',
+      results: unverified,
+      gap,
+      note:
+        `Not resolvable through the handle index, and record ${gap?.recordId ?? '?'} is lossy: treat this as a known gap. ` +
+        `${gap?.reread ?? ''} Any results shown are unverified context, not memory.`,
+    };
+  }
+  return {
+    query,
+    status: 'unverified',
+    results: unverified,
+    gap: null,
+    note:
+      unverified.length > 0
+        ? 'No handle matched; these free-text matches are unverified context.'
+        : 'Nothing in this session matches, and every compaction is lossless: it was never said in this session.',
+  };
+}

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import type { SourceKind, Role, Span } from '../types.js';
+
+/** The fields of a span that its content address covers. */
+export interface SpanContent {
+  readonly kind: SourceKind;
+  readonly text: string;
+  readonly toolName?: string | undefined;
+  readonly toolCallId?: string | undefined;
+}
+
+/** Version tag of the canonical form written today. */
+export const SPAN_CANONICAL_VERSION = 'cl-span-v2';
+
+/**
+ * The canonical form as UTF-8 text pieces, in order: the version tag and a newline, then each field as
+ * `<UTF-8 byte length>:` and its text, or `-` when absent. The bytes and the id are both built from these.
+ */
+function canonicalPieces(input: SpanContent): string[] {
+  const pieces = [`${SPAN_CANONICAL_VERSION}\n`];
+  for (const value of [input.kind, input.toolName ?? undefined, input.toolCallId ?? undefined, input.text]) {
+    if (value === undefined) pieces.push('-');
+    else pieces.push(`${Buffer.byteLength(value, 'utf8')}:`, value);
+  }
+  return pieces;
+}
+
+/**
+ * Canonical bytes of a span (`cl-span-v2`): the version tag and a newline, then kind, tool name,
+ * tool call id and text, each as `<UTF-8 byte length>:<bytes>` (or `-` when absent). The length
+ * prefixes make the form unambiguous whatever the fields contain (U+0000 included), and an
+ * absent tool name differs from an empty one.
+ */
+export function canonicalSpanBytes(input: SpanContent): Buffer {
+  return Buffer.concat(canonicalPieces(input).map((piece) => Buffer.from(piece, 'utf8')));
+}
+
+/**
+ * Canonical bytes of the retired `cl-span-v1` form (fields joined with U+0000), kept only to
+ * verify spans stored before v2. It is ambiguous when a tool name or tool call id holds U+0000.
+ */
+export function legacyCanonicalSpanBytes(input: SpanContent): Buffer {
+  return Buffer.from(
+    ['cl-span-v1', input.kind, input.toolName ?? '', input.toolCallId ?? '', input.text].join('\u0000'),
+    'utf8',
+  );
+}
+
+function sha256Id(bytes: Buffer): string {
+  return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Hex digits of the short span id a masked stub shows (48 bits: a collision in one session is vanishingly rare). */
+export const SHORT_SPAN_ID_HEX = 12;
+
+/** Fewest hex digits a span-id prefix given to recall may have. */
+export const MIN_SPAN_ID_PREFIX_HEX = 4;
+
+/** The short form of a span id (`sha256:` and its first `SHORT_SPAN_ID_HEX` hex digits); recall resolves it to the span. */
+export function shortSpanId(id: string): string {
+  return id.slice(0, 'sha256:'.length + SHORT_SPAN_ID_HEX);
+}
+
+/** Whether `query` is a span-id prefix (`sha256:` and 4 to 63 lowercase hex digits), not a whole id. */
+export function isSpanIdPrefix(query: string): boolean {
+  return new RegExp(`^sha256:[0-9a-f]{${MIN_SPAN_ID_PREFIX_HEX},63}$`).test(query);
+}
+
+/**
+ * The content address of a span: `sha256:<hex>` of its `cl-span-v2` canonical bytes
+ * ({@link canonicalSpanBytes}), fed to the hash field by field instead of built as one buffer
+ * (no copy of the text's UTF-8 bytes; a span id is computed at every append and its store check).
+ */
+export function spanId(input: SpanContent): string {
+  const hash = createHash('sha256');
+  for (const piece of canonicalPieces(input)) hash.update(piece, 'utf8');
+  return 'sha256:' + hash.digest('hex');
+}
+
+/** True when the span's id is the `cl-span-v2` hash of its content (what every append requires). */
+export function hasCurrentSpanId(span: Span): boolean {
+  return spanId(span) === span.id;
+}
+
+/**
+ * True when the span's id matches the hash of its content: the current `cl-span-v2` form, or,
+ * for spans stored by earlier versions, the `cl-span-v1` form, accepted only when neither tool
+ * field holds U+0000 (the one case where v1 bytes decode to a single content). A v1 row whose
+ * tool fields hold U+0000 may carry another writer's text under a shared id, so it reads as
+ * unverified.
+ */
+export function verifySpan(span: Span): boolean {
+  if (hasCurrentSpanId(span)) return true;
+  const unambiguous = !(span.toolName ?? '').includes('\u0000') && !(span.toolCallId ?? '').includes('\u0000');
+  return unambiguous && sha256Id(legacyCanonicalSpanBytes(span)) === span.id;
+}
+
+/** True when two spans have the same addressed content (kind, tool name, tool call id, text). */
+export function sameSpanContent(a: SpanContent, b: SpanContent): boolean {
+  return (
+    a.kind === b.kind &&
+    a.text === b.text &&
+    (a.toolName ?? undefined) === (b.toolName ?? undefined) &&
+    (a.toolCallId ?? undefined) === (b.toolCallId ?? undefined)
+  );
+}
+
+/** Build an immutable span, hashing its canonical form. */
+export function createSpan(input: SpanContent & { tokens: number }): Span {
+  return Object.freeze({
+    id: spanId(input),
+    kind: input.kind,
+    text: input.text,
+    toolName: input.toolName,
+    toolCallId: input.toolCallId,
+    tokens: input.tokens,
+  });
+}
+
+/** The role a span of this kind is rendered under. */
+export function roleOf(kind: SourceKind): Role {
+  switch (kind) {
+    case 'system':
+      return 'system';
+    case 'user':
+      return 'user';
+    case 'assistant':
+    case 'tool-call':
+      return 'assistant';
+    case 'tool-result':
+      return 'tool';
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True when the text is well-formed UTF-16 (no lone surrogates). Ill-formed text cannot be
+ * stored verbatim: UTF-8 encoding turns every lone surrogate into U+FFFD, so two different
+ * strings would share one content address.
+ */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}

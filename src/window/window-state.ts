@@ -1,0 +1,54 @@
+/**
+ * The one place a window's state is assembled from records and originals, for the session,
+ * `ledger.replayWindow` and the audit alike: the active record, its spill-checkpoint summary,
+ * the gaps and the masking policy.
+ */
+import { summarizeCheckpoint } from '../records/checkpoints.js';
+import type { CheckpointSummary } from '../records/checkpoints.js';
+import { maskingPolicy } from '../compaction/masking.js';
+import { gapsOf } from '../records/gaps.js';
+import type { Gap } from '../records/gaps.js';
+import type { CompactionRecord, SpanOccurrence, WindowConfig } from '../types.js';
+import type { WindowState } from './window.js';
+
+/** The latest summary or external record: the one in the window. */
+export function activeRecord(records: readonly CompactionRecord[]): CompactionRecord | undefined {
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index];
+    if (record && record.type !== 'checkpoint') return record;
+  }
+  return undefined;
+}
+
+/** What a window state is built from. */
+export interface WindowStateInput {
+  /** The session's records up to the moment rendered, oldest first. */
+  readonly records: readonly CompactionRecord[];
+  /** The originals after the active record's range. */
+  readonly originals: readonly SpanOccurrence[];
+  /** The caller's system prompt. */
+  readonly systemPrompt?: string | undefined;
+  /** Window configuration (masking follows it); without it nothing is masked. */
+  readonly config?: WindowConfig | undefined;
+  /** The active record, when the caller already knows it (default: the latest non-checkpoint record). */
+  readonly active?: CompactionRecord | undefined;
+  /** The gaps of `records`, when the caller keeps them (a session adds each record's as it is written; default: `gapsOf`). */
+  readonly gaps?: readonly Gap[] | undefined;
+  /** How to summarize the checkpoint chain (a session passes its cache; default: walk the chain). */
+  readonly checkpoint?:
+    ((records: readonly CompactionRecord[], headId: string | undefined) => CheckpointSummary | undefined) | undefined;
+}
+
+/** Assemble the state `renderWindow` is a pure function of. */
+export function windowStateOf(input: WindowStateInput): WindowState {
+  const active = input.active ?? activeRecord(input.records);
+  const checkpoint = (input.checkpoint ?? summarizeCheckpoint)(input.records, active?.checkpointId);
+  return {
+    systemPrompt: input.systemPrompt,
+    active,
+    checkpoint,
+    gaps: input.gaps ?? gapsOf(input.records),
+    originals: input.originals,
+    masking: input.config ? maskingPolicy(input.config) : undefined,
+  };
+}

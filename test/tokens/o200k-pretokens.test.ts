@@ -1,0 +1,52 @@
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { describe, expect, it } from 'vitest';
+import { preTokenEnd } from '../../src/tokens/o200k-pretokens.js';
+import { DATA } from '../data-dir.js';
+import { randomTexts, realTexts } from './o200k-text.js';
+
+/** Pre-token ranges as gpt-tokenizer's split regex finds them: [start, end, start, end, …]. */
+function regexRanges(text: string): number[] {
+  return [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].flatMap((match) => [match.index, match.index + match[0].length]);
+}
+
+/** The same ranges read with `preTokenEnd` from each pre-token's start. */
+function scannedRanges(text: string): number[] {
+  const ranges: number[] = [];
+  for (let at = 0; at < text.length;) {
+    const end = preTokenEnd(text, at);
+    ranges.push(at, end);
+    at = end;
+  }
+  return ranges;
+}
+
+describe('o200k pre-tokens', () => {
+  it('end where the split regex ends them, on every case of the ASCII scan', () => {
+    const cases = [
+      "don't we'll they've you're I'd I'M it'S 'll x'l",
+      'HTTPServer fooBar FOO FOObar x1 1234567 -12 ::foo .git (call)',
+      'a  b\t\tc  \n  d \r\n\r\ne   ',
+      'x ;; y !!\n/path/to ]\n/ z\n\n/\n',
+      '  .  \t. \v. \f.',
+      'end ',
+      '\x00\x1c\x7f a',
+    ];
+    for (const text of cases) expect(scannedRanges(text), JSON.stringify(text)).toEqual(regexRanges(text));
+  });
+
+  it('agree with the split regex on random text of every character class', () => {
+    for (const text of randomTexts(40_000, 14, 7)) {
+      expect(scannedRanges(text), JSON.stringify(text)).toEqual(regexRanges(text));
+    }
+  });
+
+  it.skipIf(DATA === undefined)('agree with the split regex on the real transcripts', () => {
+    let pre = 0;
+    for (const text of realTexts()) {
+      const ranges = scannedRanges(text);
+      pre += ranges.length / 2;
+      if (ranges.join() !== regexRanges(text).join()) expect(ranges, text.slice(0, 300)).toEqual(regexRanges(text));
+    }
+    expect(pre).toBeGreaterThan(100_000);
+  });
+});
