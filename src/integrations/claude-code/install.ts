@@ -12,15 +12,23 @@
  * bytes. Files keep their mode and owner, links are written through, read-only files are refused.
  */
 import { join } from 'node:path';
-import { applyInstall, applyUninstall, recordedBackupDirectory, restoredText } from '../install/config-files.js';
+import {
+  applyInstall,
+  applyUninstall,
+  backedUpOriginal,
+  recordedBackupDirectory,
+  restoredText,
+} from '../install/config-files.js';
 import type { FileEdit, InstallPlaces } from '../install/config-files.js';
 import {
   isOurMcpEntry,
+  pathsOf,
   withHookEntries,
   withMcpServer,
   withoutHookEntries,
   withoutMcpServer,
 } from '../install/hook-entries.js';
+import type { KeepPath } from '../install/hook-entries.js';
 import type { JsonObject } from '../install/json-text-edit.js';
 import { sameJsonTokens } from '../install/json-text-edit.js';
 import { readOptional } from '../install/safe-write.js';
@@ -124,17 +132,23 @@ export async function planClaudeCodeUninstall(options: InstallOptions): Promise<
   const files = claudeCodeFiles(options);
   const backups = await recordedBackupDirectory(places(options));
   const edits: FileEdit[] = [];
+  const isOurs = (value: unknown) => isOurHookCommand(value);
   const removals = [
     [
       files.settings,
-      (file: string, text: string) => withoutHookEntries(file, text, READER, (value) => isOurHookCommand(value)),
+      (file: string, text: string, keep: KeepPath) => withoutHookEntries(file, text, READER, isOurs, keep),
     ],
-    [files.mcp, (file: string, text: string) => withoutMcpServer(file, text, READER, MCP_SERVER_NAME, isOurMcpEntry)],
+    [
+      files.mcp,
+      (file: string, text: string, keep: KeepPath) =>
+        withoutMcpServer(file, text, READER, MCP_SERVER_NAME, isOurMcpEntry, keep),
+    ],
   ] as const;
   for (const [file, remove] of removals) {
     const text = await readOptional(file);
     if (text === undefined) continue;
-    const removed = remove(file, text);
+    // Containers our removal empties are dropped, unless the original (backup) had them.
+    const removed = remove(file, text, pathsOf(file, await backedUpOriginal(file, backups), READER));
     if (removed.notes.length === 0) {
       edits.push({ file, before: text, after: text, notes: [] });
       continue;

@@ -22,9 +22,15 @@ import { backupDirectory, hookCommand, INSTALL_RECORD_NAME, isOurHookCommand } f
 import type { Invocation } from '../claude-code/install.js';
 import { userHome } from '../claude-code/ledger-home.js';
 import type { LedgerEnvironment } from '../claude-code/ledger-home.js';
-import { applyInstall, applyUninstall, recordedBackupDirectory, restoredText } from '../install/config-files.js';
+import {
+  applyInstall,
+  applyUninstall,
+  backedUpOriginal,
+  recordedBackupDirectory,
+  restoredText,
+} from '../install/config-files.js';
 import type { FileEdit, InstallPlaces } from '../install/config-files.js';
-import { withHookEntries, withoutHookEntries } from '../install/hook-entries.js';
+import { pathsOf, withHookEntries, withoutHookEntries } from '../install/hook-entries.js';
 import { sameJsonTokens } from '../install/json-text-edit.js';
 import { readOptional } from '../install/safe-write.js';
 
@@ -187,7 +193,8 @@ export async function planCodexUninstall(options: CodexInstallOptions): Promise<
   }
   const hooksText = await readOptional(files.hooks);
   if (hooksText !== undefined) {
-    const removed = withoutHookEntries(files.hooks, hooksText, READER, isOurs);
+    const original = await backedUpOriginal(files.hooks, backups);
+    const removed = withoutHookEntries(files.hooks, hooksText, READER, isOurs, pathsOf(files.hooks, original, READER));
     const restored =
       removed.notes.length === 0
         ? { text: hooksText, fromBackup: false }

@@ -146,6 +146,23 @@ export async function applyInstall(edits: readonly FileEdit[], places: InstallPl
   }
 }
 
+/** The backed-up original of a file: its text, null (it did not exist), or undefined (no backup). */
+export async function backedUpOriginal(file: string, backupDirectory: string): Promise<string | null | undefined> {
+  const where = backupFile(backupDirectory, file);
+  const raw = await readOptional(where);
+  if (raw === undefined) return undefined;
+  try {
+    return (JSON.parse(raw) as Backup).original;
+  } catch {
+    throw new InvalidInputError(
+      `The install backup ${where} of ${file} is not valid JSON; remove it and run uninstall again.`,
+      {
+        file: where,
+      },
+    );
+  }
+}
+
 /**
  * For uninstall: the text to write once our entries are removed. When what remains equals the
  * backed-up original but for whitespace (same members, order, numbers, comments), the original
@@ -157,17 +174,9 @@ export async function restoredText(
   backupDirectory: string,
   equal: (a: string, b: string) => boolean,
 ): Promise<{ text: string | undefined; fromBackup: boolean }> {
-  const raw = await readOptional(backupFile(backupDirectory, file));
-  if (raw === undefined) return { text: remaining, fromBackup: false };
-  let backup: Backup;
-  try {
-    backup = JSON.parse(raw) as Backup;
-  } catch {
-    throw new InvalidInputError(
-      `The install backup ${backupFile(backupDirectory, file)} of ${file} is not valid JSON; remove it and run uninstall again.`,
-      { file: backupFile(backupDirectory, file) },
-    );
-  }
+  const original = await backedUpOriginal(file, backupDirectory);
+  if (original === undefined) return { text: remaining, fromBackup: false };
+  const backup = { original };
   if (backup.original === null)
     return remaining === undefined || remaining.trim().length === 0 || equal(remaining, '{}')
       ? { text: undefined, fromBackup: true }

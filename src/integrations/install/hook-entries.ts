@@ -16,6 +16,16 @@ export interface TextEditResult {
   readonly notes: readonly string[];
 }
 
+/** For a removal: true for a container path that existed before install (kept even when emptied). */
+export type KeepPath = (path: JsonPath) => boolean;
+
+/** The {@link KeepPath} of a backed-up original text (undefined or null: nothing existed). */
+export function pathsOf(file: string, original: string | null | undefined, reader: string): KeepPath {
+  if (original === undefined || original === null) return () => false;
+  const document = parseJsonText(file, original, reader);
+  return (path) => nodeAt(document, path) !== undefined;
+}
+
 /** Seconds an installed hook may run. */
 export const HOOK_TIMEOUT_SECONDS = 60;
 
@@ -107,8 +117,9 @@ function nextHookRemoval(document: JsonText, isOurs: (command: unknown) => boole
   return undefined;
 }
 
-/** Remove `key` of the object at `path` when it is an empty object or array. */
-function dropIfEmpty(file: string, text: string, reader: string, path: JsonPath): string {
+/** Remove the member at `path` when it is an empty object or array that `keep` does not name. */
+function dropIfEmpty(file: string, text: string, reader: string, path: JsonPath, keep: KeepPath): string {
+  if (keep(path)) return text;
   const document = parseJsonText(file, text, reader);
   const node = nodeAt(document, path);
   if (!node || (node.type !== 'array' && node.type !== 'object') || (node.children ?? []).length > 0) return text;
@@ -122,13 +133,15 @@ function leftover(file: string, text: string, reader: string): string | undefine
 
 /**
  * Remove every hook of ours (`isOurs`), then the event arrays and the `hooks` object that this
- * emptied. Returns the text unchanged when there is nothing of ours.
+ * emptied (unless `keep` says they existed before install). Returns the text unchanged when
+ * there is nothing of ours.
  */
 export function withoutHookEntries(
   file: string,
   text: string,
   reader: string,
   isOurs: (command: unknown) => boolean,
+  keep: KeepPath = () => false,
 ): TextEditResult {
   let current = text;
   const emptied = new Set<string>();
@@ -138,8 +151,8 @@ export function withoutHookEntries(
     path = nextHookRemoval(parseJsonText(file, current, reader), isOurs);
   }
   if (emptied.size === 0) return { text, notes: [] };
-  for (const event of emptied) current = dropIfEmpty(file, current, reader, ['hooks', event]);
-  current = dropIfEmpty(file, current, reader, ['hooks']);
+  for (const event of emptied) current = dropIfEmpty(file, current, reader, ['hooks', event], keep);
+  current = dropIfEmpty(file, current, reader, ['hooks'], keep);
   return { text: leftover(file, current, reader), notes: ['our hook entries removed'] };
 }
 
@@ -171,11 +184,12 @@ export function withoutMcpServer(
   reader: string,
   name: string,
   isOurs: (entry: unknown) => boolean,
+  keep: KeepPath = () => false,
 ): TextEditResult {
   const document = parseJsonText(file, text, reader);
   const entry = nodeAt(document, ['mcpServers', name]);
   if (!entry || !isOurs(getNodeValue(entry))) return { text, notes: [] };
-  const current = dropIfEmpty(file, removeMember(document, ['mcpServers', name]), reader, ['mcpServers']);
+  const current = dropIfEmpty(file, removeMember(document, ['mcpServers', name]), reader, ['mcpServers'], keep);
   return { text: leftover(file, current, reader), notes: [`mcpServers.${name} removed`] };
 }
 
