@@ -27,7 +27,8 @@ export async function readOptional(file: string): Promise<string | undefined> {
         .catch(() => false)
     )
       throw new InvalidInputError(
-        `${file} is a symbolic link to a file that does not exist; create the target or remove the link, then run the command again. Nothing was changed.`,
+        `${file} is a symbolic link to a file that does not exist; create the target or remove the link, ` +
+          'then run the command again. Nothing was changed.',
         { file },
       );
     return undefined;
