@@ -178,9 +178,12 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
       .addArgument(new Argument('<agent>', 'claude-code | codex').choices(['claude-code', 'codex']))
       .option(
         '--project',
-        'this project: .claude/settings.json + .mcp.json (Claude Code default), or .codex/config.toml',
+        'this project: .claude/settings.json + .mcp.json (Claude Code default), or .codex/hooks.json + config.toml',
       )
-      .option('--user', 'your user: ~/.claude/settings.json + ~/.claude.json, or ~/.codex/config.toml (Codex default)')
+      .option(
+        '--user',
+        'your user: ~/.claude/settings.json + ~/.claude.json, or $CODEX_HOME (~/.codex) hooks.json + config.toml (Codex default)',
+      )
       .option('--dry-run', 'print the diff, write nothing')
       .option('--command <cmd>', 'how the agent starts context-ledger (default: this node and this script)')
       .action((agent: string, options: InstallCommandOptions) => installAction(agent, options, remove, print));

@@ -390,24 +390,33 @@ describe('install / uninstall (compiled CLI)', () => {
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
   });
 
-  it('codex registers the MCP server in ~/.codex/config.toml and uninstall restores it byte for byte', async () => {
+  it('codex registers the MCP server in config.toml and the hooks in hooks.json; uninstall restores both byte for byte', async () => {
     const toml = 'model = "gpt-5-codex"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = []';
+    const hooksJson = '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]}}';
     await mkdir(join(home, '.codex'), { recursive: true });
     await writeFile(join(home, '.codex', 'config.toml'), toml);
-    expect(run(['install', 'codex'], '', root).status).toBe(0);
+    await writeFile(join(home, '.codex', 'hooks.json'), hooksJson);
+    const installedRun = run(['install', 'codex'], '', root);
+    expect(installedRun.status, installedRun.stderr).toBe(0);
+    expect(installedRun.stdout).toMatch(/open \/hooks in Codex/);
     const installed = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
     expect(installed.startsWith(toml + '\n')).toBe(true);
     expect(installed).toMatch(/^\[mcp_servers\.context-ledger\]\ncommand = ".+"\nargs = \[.*"serve", "--stdio"\]$/m);
+    expect(installed).not.toMatch(/\[\[hooks\./);
+    const hooks = JSON.parse(await readFile(join(home, '.codex', 'hooks.json'), 'utf8')) as {
+      hooks: Record<string, { hooks: { type: string; command: string; timeout: number }[] }[]>;
+    };
+    expect(hooks.hooks.Stop?.[0]?.hooks[0]?.command).toBe('say done');
     for (const event of ['SessionStart', 'PreCompact', 'PostCompact', 'Stop'])
-      expect(installed, event).toMatch(
-        new RegExp(
-          `^\\[\\[hooks\\.${event}\\]\\]\\n\\[\\[hooks\\.${event}\\.hooks\\]\\]\\ntype = "command"\\ncommand = ".+ hook codex"$`,
-          'm',
-        ),
-      );
-    expect(run(['install', 'codex'], '', root).stdout).toMatch(/unchanged/);
+      expect(hooks.hooks[event]?.at(-1)?.hooks[0], event).toMatchObject({
+        type: 'command',
+        command: expect.stringMatching(/ hook codex$/),
+        timeout: 60,
+      });
+    expect(run(['install', 'codex'], '', root).stdout).not.toMatch(/updated/);
     expect(run(['uninstall', 'codex'], '', root).status).toBe(0);
     expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
+    expect(await readFile(join(home, '.codex', 'hooks.json'), 'utf8')).toBe(hooksJson);
   });
 
   it('codex leaves a [mcp_servers.context-ledger] table the user wrote alone', async () => {

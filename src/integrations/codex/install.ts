@@ -1,21 +1,38 @@
 /**
- * `context-ledger install codex` / `uninstall codex`: register `context-ledger serve --stdio`
- * as `[mcp_servers.context-ledger]` and the hooks (`SessionStart`, `PreCompact`, `PostCompact`,
- * `Stop` → `context-ledger hook codex`, as inline `[[hooks.<event>]]` tables) in
- * `~/.codex/config.toml` (or `.codex/config.toml` of the project with `--project`). A careful
- * text edit: one marked block appended at the end (new TOML tables, and more entries of an array
- * of tables, are valid there whatever precedes them); nothing else in the file is touched.
- * Uninstall removes exactly that block, and restores the original bytes when nothing else
- * changed. A `[mcp_servers.context-ledger]` table the user wrote is left alone.
+ * `context-ledger install codex` / `uninstall codex`, written against Codex's own hook and
+ * config code (openai/codex `codex-rs/config/src/hook_config.rs`, `codex-rs/hooks`):
+ *
+ * - the hooks (`SessionStart`, `PreCompact`, `PostCompact`, `Stop` → `context-ledger hook codex`)
+ *   go to `hooks.json` in the Codex home (`$CODEX_HOME`, else `~/.codex`; `.codex/` of the project
+ *   with `--project`), in the shape Codex reads: `{"hooks": {"<Event>": [{"hooks": [{"type":
+ *   "command", "command", "timeout"}]}]}}` — a text edit that inserts only our entries;
+ * - the MCP server goes to `config.toml` beside it as `[mcp_servers.context-ledger]`, in one marked
+ *   block appended at the end (a new TOML table is valid there whatever precedes it); nothing
+ *   else in the file is touched. A `[mcp_servers.context-ledger]` table the user wrote is left alone.
+ *
+ * Hooks are on by default in current Codex (`[features] hooks = false`, or the older
+ * `codex_hooks = false`, turns them off: install says so), and Codex runs a new hook only after
+ * the user trusted it (`/hooks` in Codex). Uninstall removes exactly what install added and
+ * restores the original bytes when nothing else changed; an older install's block (which held
+ * the hooks as inline `[[hooks.<Event>]]` tables) is replaced on install and removed on uninstall.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
-import { backupDirectory, hookCommand } from '../claude-code/install.js';
+import { backupDirectory, hookCommand, INSTALL_RECORD_NAME, isOurHookCommand } from '../claude-code/install.js';
 import type { Invocation } from '../claude-code/install.js';
 import { userHome } from '../claude-code/ledger-home.js';
 import type { LedgerEnvironment } from '../claude-code/ledger-home.js';
-import { applyInstall, applyUninstall, readOptional, restoredText } from '../install/config-files.js';
-import type { FileEdit } from '../install/config-files.js';
+import {
+  applyInstall,
+  applyUninstall,
+  backedUpOriginal,
+  recordedBackupDirectory,
+  restoredText,
+} from '../install/config-files.js';
+import type { FileEdit, InstallPlaces } from '../install/config-files.js';
+import { pathsOf, withHookEntries, withoutHookEntries } from '../install/hook-entries.js';
+import { sameJsonTokens } from '../install/json-text-edit.js';
+import { readOptional } from '../install/safe-write.js';
 
 const BEGIN =
   '# >>> context-ledger (added by `context-ledger install codex`; `context-ledger uninstall codex` removes it)';
@@ -31,10 +48,22 @@ export interface CodexInstallOptions {
   readonly environment?: LedgerEnvironment | undefined;
 }
 
-/** The config file for a scope. */
-export function codexConfigFile(options: CodexInstallOptions): string {
-  if (options.scope === 'project') return join(options.cwd ?? process.cwd(), '.codex', 'config.toml');
-  return join(userHome(options.environment ?? process.env), '.codex', 'config.toml');
+/** The Codex home: `$CODEX_HOME`, else `~/.codex`. */
+export function codexHome(environment: LedgerEnvironment = process.env): string {
+  return environment.CODEX_HOME ? resolve(environment.CODEX_HOME) : join(userHome(environment), '.codex');
+}
+
+/** The files of a scope: `config.toml` (MCP server), `hooks.json` (hooks) and the install record. */
+export function codexFiles(options: CodexInstallOptions): { config: string; hooks: string; record: string } {
+  const directory =
+    options.scope === 'project'
+      ? join(options.cwd ?? process.cwd(), '.codex')
+      : codexHome(options.environment ?? process.env);
+  return {
+    config: join(directory, 'config.toml'),
+    hooks: join(directory, 'hooks.json'),
+    record: join(directory, INSTALL_RECORD_NAME),
+  };
 }
 
 function tomlString(value: string): string {
@@ -47,17 +76,14 @@ function tomlString(value: string): string {
  */
 export const CODEX_HOOK_EVENTS = ['SessionStart', 'PreCompact', 'PostCompact', 'Stop'] as const;
 
-/** The block install appends. */
+/** The block install appends to `config.toml`: the MCP server. */
 export function codexBlock(invocation: Invocation): string {
   const args = [...invocation.args, 'serve', '--stdio'].map(tomlString).join(', ');
-  const command = tomlString(hookCommand(invocation, 'codex'));
-  const hooks = CODEX_HOOK_EVENTS.map(
-    (event) => `[[hooks.${event}]]\n[[hooks.${event}.hooks]]\ntype = "command"\ncommand = ${command}\ntimeout = 60\n`,
-  );
-  return `${BEGIN}\n[mcp_servers.context-ledger]\ncommand = ${tomlString(invocation.command)}\nargs = [${args}]\n${hooks.join('')}${END}\n`;
+  return `${BEGIN}\n[mcp_servers.context-ledger]\ncommand = ${tomlString(invocation.command)}\nargs = [${args}]\n${END}\n`;
 }
 
-function withoutBlock(text: string): string | undefined {
+/** The marked block of a text: where it starts (with the blank line install put before it) and ends. */
+function blockRange(text: string): { from: number; start: number; end: number } | undefined {
   const start = text.indexOf(BEGIN);
   if (start === -1) return undefined;
   const endMarker = text.indexOf(END, start);
@@ -70,69 +96,129 @@ function withoutBlock(text: string): string | undefined {
   if (text[end] === '\n') end++;
   let from = start;
   if (from >= 2 && text[from - 1] === '\n' && text[from - 2] === '\n') from--;
-  return text.slice(0, from) + text.slice(end);
+  return { from, start, end };
 }
+
+function withoutBlock(text: string): string | undefined {
+  const range = blockRange(text);
+  return range ? text.slice(0, range.from) + text.slice(range.end) : undefined;
+}
+
+/** The line `[features] hooks = false` (or `codex_hooks = false`) of a config, if hooks are turned off. */
+export function hooksTurnedOff(text: string): string | undefined {
+  let inFeatures = false;
+  for (const line of text.split(/\r?\n/)) {
+    const header = /^\s*\[\s*([^\]]*?)\s*\]/.exec(line);
+    if (header) inFeatures = header[1] === 'features';
+    const flat = /^\s*features\s*\.\s*(hooks|codex_hooks)\s*=\s*false\b/.exec(line);
+    if ((inFeatures && /^\s*(hooks|codex_hooks)\s*=\s*false\b/.test(line)) || (!inFeatures && flat)) return line.trim();
+  }
+  return undefined;
+}
+
+/** The install's edit of `config.toml`: the block appended, an older block replaced, or nothing. */
+function configEdit(file: string, text: string | undefined, invocation: Invocation): FileEdit {
+  const block = codexBlock(invocation);
+  const range = text === undefined ? undefined : blockRange(text);
+  if (text !== undefined && range) {
+    const current = text.slice(range.start, range.end);
+    if (current === block || current === block.slice(0, -1))
+      return { file, before: text, after: text, notes: ['already installed'] };
+    return {
+      file,
+      before: text,
+      after: text.slice(0, range.start) + block + text.slice(range.end),
+      notes: ['context-ledger block replaced (its hooks now live in hooks.json)'],
+    };
+  }
+  if (text !== undefined && TABLE.test(text))
+    return {
+      file,
+      before: text,
+      after: text,
+      notes: ['[mcp_servers.context-ledger] already present (not ours): kept as it is'],
+    };
+  const original = text ?? '';
+  const separator = original.length === 0 ? '' : original.endsWith('\n') ? '\n' : '\n\n';
+  return {
+    file,
+    before: text,
+    after: original + separator + block,
+    notes: ['[mcp_servers.context-ledger] → serve --stdio'],
+    newFileMode: 0o600,
+  };
+}
+
+function places(options: CodexInstallOptions): InstallPlaces {
+  return { backupDirectory: backupDirectory(options.environment), recordFile: codexFiles(options).record };
+}
+
+const READER = 'Codex';
+const isOurs = (command: unknown) => isOurHookCommand(command, 'codex');
 
 /** Plan the install (nothing written). */
 export async function planCodexInstall(options: CodexInstallOptions): Promise<FileEdit[]> {
-  const file = codexConfigFile(options);
-  const text = await readOptional(file);
-  if (text !== undefined && text.includes(BEGIN))
-    return [{ file, before: text, after: text, notes: ['already installed'] }];
-  if (text !== undefined && TABLE.test(text))
-    return [
-      {
-        file,
-        before: text,
-        after: text,
-        notes: ['[mcp_servers.context-ledger] already present (not ours): kept as it is'],
-      },
-    ];
-  const original = text ?? '';
-  const separator = original.length === 0 ? '' : original.endsWith('\n') ? '\n' : '\n\n';
-  return [
-    {
-      file,
-      before: text,
-      after: original + separator + codexBlock(options.invocation),
-      notes: ['[mcp_servers.context-ledger] → serve --stdio', `hooks ${CODEX_HOOK_EVENTS.join(', ')} → hook codex`],
-    },
-  ];
+  const files = codexFiles(options);
+  const configText = await readOptional(files.config);
+  const config = configEdit(files.config, configText, options.invocation);
+  const hooksText = await readOptional(files.hooks);
+  const command = hookCommand(options.invocation, 'codex');
+  const hooks = withHookEntries(files.hooks, hooksText, READER, CODEX_HOOK_EVENTS, command, isOurs);
+  const notes = [...hooks.notes];
+  if (hooks.text !== hooksText)
+    notes.push('Codex runs a new hook only once you trust it: open /hooks in Codex and trust the context-ledger hooks');
+  const off = configText === undefined ? undefined : hooksTurnedOff(configText);
+  if (off) notes.push(`hooks are turned off in ${files.config} (\`${off}\`): remove that line for them to run`);
+  return [config, { file: files.hooks, before: hooksText, after: hooks.text, notes }];
 }
 
 /** Plan the uninstall (nothing written). */
 export async function planCodexUninstall(options: CodexInstallOptions): Promise<FileEdit[]> {
-  const file = codexConfigFile(options);
-  const text = await readOptional(file);
-  if (text === undefined) return [];
-  const remaining = withoutBlock(text);
-  if (remaining === undefined) return [{ file, before: text, after: text, notes: [] }];
-  const restored = await restoredText(
-    file,
-    remaining,
-    backupDirectory(options.environment),
-    (a, b) => a.trimEnd() === b.trimEnd(),
-  );
-  return [
-    {
-      file,
-      before: text,
+  const files = codexFiles(options);
+  const backups = await recordedBackupDirectory(places(options));
+  const edits: FileEdit[] = [];
+  const configText = await readOptional(files.config);
+  if (configText !== undefined) {
+    const remaining = withoutBlock(configText);
+    if (remaining === undefined) edits.push({ file: files.config, before: configText, after: configText, notes: [] });
+    else {
+      const restored = await restoredText(files.config, remaining, backups, (a, b) => a.trimEnd() === b.trimEnd());
+      edits.push({
+        file: files.config,
+        before: configText,
+        after: restored.text,
+        notes: [restored.fromBackup ? 'block removed; original bytes restored' : 'block removed'],
+      });
+    }
+  }
+  const hooksText = await readOptional(files.hooks);
+  if (hooksText !== undefined) {
+    const original = await backedUpOriginal(files.hooks, backups);
+    const removed = withoutHookEntries(files.hooks, hooksText, READER, isOurs, pathsOf(files.hooks, original, READER));
+    const restored =
+      removed.notes.length === 0
+        ? { text: hooksText, fromBackup: false }
+        : await restoredText(files.hooks, removed.text, backups, sameJsonTokens);
+    edits.push({
+      file: files.hooks,
+      before: hooksText,
       after: restored.text,
-      notes: [restored.fromBackup ? 'block removed; original bytes restored' : 'block removed'],
-    },
-  ];
+      notes: [...removed.notes, ...(restored.fromBackup ? ['original bytes restored'] : [])],
+    });
+  }
+  return edits;
 }
 
 /** Install (or only plan with `dryRun`). */
 export async function installCodex(options: CodexInstallOptions & { dryRun?: boolean }): Promise<FileEdit[]> {
   const edits = await planCodexInstall(options);
-  if (!options.dryRun) await applyInstall(edits, backupDirectory(options.environment));
+  if (!options.dryRun) await applyInstall(edits, places(options));
   return edits;
 }
 
 /** Uninstall (or only plan with `dryRun`). */
 export async function uninstallCodex(options: CodexInstallOptions & { dryRun?: boolean }): Promise<FileEdit[]> {
   const edits = await planCodexUninstall(options);
-  if (!options.dryRun) await applyUninstall(edits, backupDirectory(options.environment));
+  if (!options.dryRun) await applyUninstall(edits, places(options));
   return edits;
 }

@@ -1,15 +1,16 @@
 /**
- * Careful edits of a user's configuration files, shared by `install` and `uninstall`:
- * JSON read and re-serialised in the file's own indentation, a backup of the original bytes
- * (so an uninstall that leaves nothing of ours restores the file byte for byte), and a diff
- * for `--dry-run`.
+ * Careful edits of a user's configuration files, shared by `install` and `uninstall` of every
+ * agent: the planned edits (text before and after), private backups of the original bytes (so
+ * an uninstall that leaves nothing of ours restores each file byte for byte), an install
+ * record beside the edited files naming where the backups are (so uninstall finds them whatever
+ * `HOME` or `CONTEXT_LEDGER_HOME` say then), writes that change nothing but the text and undo
+ * the earlier files when a later one fails, and a diff for `--dry-run`.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
-import { isDeepStrictEqual } from 'node:util';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
-import { writeFileAtomic } from '../claude-code/project-session.js';
+import { checkWritable, readOptional, removeFile, writeFileAtomic } from './safe-write.js';
 
 /** One planned change of one file: its text before and after (undefined = the file is absent). */
 export interface FileEdit {
@@ -21,49 +22,22 @@ export interface FileEdit {
   readonly after: string | undefined;
   /** What the change does, for the user. */
   readonly notes: readonly string[];
+  /** Mode of the file when install creates it (default: 0666 less the umask). */
+  readonly newFileMode?: number | undefined;
 }
 
-/** The text of a file, or undefined when it does not exist. */
-export async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+/** Where the edits of one install are recorded and backed up. */
+export interface InstallPlaces {
+  /** The backup directory of the current environment (`<ledger home>/install-backups`). */
+  readonly backupDirectory: string;
+  /** The install record beside the edited files (e.g. `.claude/context-ledger-install.json`). */
+  readonly recordFile: string;
 }
 
-/** A JSON object value. */
-export type JsonObject = Record<string, unknown>;
-
-/** True for a plain JSON object. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Parse a JSON object file's text (absent or blank: `{}`); anything else is refused, never overwritten. */
-export function parseJsonObject(file: string, text: string | undefined): JsonObject {
-  if (text === undefined || text.trim().length === 0) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new InvalidInputError(
-      `${file} is not valid JSON (${(cause as Error).message}); fix it first — nothing was changed`,
-      { file },
-    );
-  }
-  if (!isJsonObject(value))
-    throw new InvalidInputError(`${file} does not hold a JSON object; nothing was changed`, { file });
-  return value;
-}
-
-/** Serialise like the original: its indentation (default 2 spaces) and its trailing newline (default yes). */
-export function serializeJsonLike(value: JsonObject, original: string | undefined): string {
-  const indent = original === undefined ? '  ' : (/^([ \t]+)"/m.exec(original)?.[1] ?? '  ');
-  const newline = original === undefined || original.length === 0 || original.endsWith('\n');
-  return JSON.stringify(value, null, indent) + (newline ? '\n' : '');
-}
+/** Mode of backup files and of the install record: private to the user. */
+const PRIVATE_FILE = 0o600;
+/** Mode of the backup directory. */
+const PRIVATE_DIRECTORY = 0o700;
 
 /** Where the original bytes of an edited file are kept until uninstall. */
 function backupFile(directory: string, file: string): string {
@@ -76,24 +50,123 @@ interface Backup {
   readonly original: string | null;
 }
 
-/** Write the edits; a file first changed by install gets its original bytes backed up. */
-export async function applyInstall(edits: readonly FileEdit[], backupDirectory: string): Promise<void> {
-  for (const edit of edits) {
-    if (edit.after === edit.before || edit.after === undefined) continue;
-    const backup = backupFile(backupDirectory, edit.file);
-    if ((await readOptional(backup)) === undefined)
-      await writeFileAtomic(
-        backup,
-        JSON.stringify({ file: edit.file, original: edit.before ?? null } satisfies Backup) + '\n',
-      );
-    await writeFileAtomic(edit.file, edit.after);
+interface InstallRecord {
+  readonly about: string;
+  /** The directory holding the backups of this install. */
+  readonly backupDirectory: string;
+  /** The files this install edited. */
+  readonly files: readonly string[];
+}
+
+/** The backup directory recorded by install beside the files, else the current environment's. */
+export async function recordedBackupDirectory(places: InstallPlaces): Promise<string> {
+  const text = await readOptional(places.recordFile).catch(() => undefined);
+  if (text === undefined) return places.backupDirectory;
+  try {
+    const record = JSON.parse(text) as Partial<InstallRecord>;
+    return typeof record.backupDirectory === 'string' ? record.backupDirectory : places.backupDirectory;
+  } catch {
+    return places.backupDirectory;
+  }
+}
+
+function changed(edit: FileEdit): boolean {
+  return edit.after !== edit.before;
+}
+
+/** Refuse (before writing anything) when a file to change is read-only or not a regular file. */
+async function checkAll(edits: readonly FileEdit[]): Promise<void> {
+  for (const edit of edits) if (changed(edit)) await checkWritable(edit.file);
+}
+
+/** Write the edits in order; when one fails, put the files already written back as they were. */
+async function writeAll(edits: readonly FileEdit[]): Promise<void> {
+  const done: FileEdit[] = [];
+  try {
+    for (const edit of edits) {
+      if (!changed(edit)) continue;
+      if (edit.after === undefined) await removeFile(edit.file);
+      else await writeFileAtomic(edit.file, edit.after, edit.newFileMode);
+      done.push(edit);
+    }
+  } catch (error) {
+    for (const edit of done.reverse()) {
+      if (edit.before === undefined) await removeFile(edit.file).catch(() => undefined);
+      else await writeFileAtomic(edit.file, edit.before, edit.newFileMode).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** Create the backup directory private to the user (and make an existing one private). */
+async function privateDirectory(directory: string): Promise<void> {
+  await mkdir(directory, { recursive: true, mode: PRIVATE_DIRECTORY });
+  await chmod(directory, PRIVATE_DIRECTORY);
+}
+
+/**
+ * Write the install edits: each file first changed gets its original bytes backed up (0600, in a
+ * 0700 directory), the install record names the backup directory, then the files are written.
+ */
+export async function applyInstall(edits: readonly FileEdit[], places: InstallPlaces): Promise<void> {
+  const changes = edits.filter(changed);
+  if (changes.length === 0) return;
+  await checkAll(changes);
+  const directory = await recordedBackupDirectory(places);
+  await privateDirectory(directory);
+  const created: string[] = [];
+  try {
+    for (const edit of changes) {
+      const backup = backupFile(directory, edit.file);
+      if ((await readOptional(backup)) !== undefined) {
+        await chmod(backup, PRIVATE_FILE);
+        continue;
+      }
+      const content: Backup = { file: edit.file, original: edit.before ?? null };
+      await writeFileAtomic(backup, JSON.stringify(content) + '\n', PRIVATE_FILE);
+      created.push(backup);
+    }
+    const previous = await readOptional(places.recordFile);
+    const files = new Set<string>(previous ? ((JSON.parse(previous) as Partial<InstallRecord>).files ?? []) : []);
+    for (const edit of changes) files.add(edit.file);
+    const record: InstallRecord = {
+      about: 'Written by `context-ledger install`; `context-ledger uninstall` reads it and removes it.',
+      backupDirectory: directory,
+      files: [...files],
+    };
+    const recordText = JSON.stringify(record, null, 2) + '\n';
+    if (recordText !== previous) {
+      await writeFileAtomic(places.recordFile, recordText, PRIVATE_FILE);
+      if (previous === undefined) created.push(places.recordFile);
+    }
+    await writeAll(changes);
+  } catch (error) {
+    for (const file of created) await rm(file, { force: true });
+    throw error;
+  }
+}
+
+/** The backed-up original of a file: its text, null (it did not exist), or undefined (no backup). */
+export async function backedUpOriginal(file: string, backupDirectory: string): Promise<string | null | undefined> {
+  const where = backupFile(backupDirectory, file);
+  const raw = await readOptional(where);
+  if (raw === undefined) return undefined;
+  try {
+    return (JSON.parse(raw) as Backup).original;
+  } catch {
+    throw new InvalidInputError(
+      `The install backup ${where} of ${file} is not valid JSON; remove it and run uninstall again.`,
+      {
+        file: where,
+      },
+    );
   }
 }
 
 /**
- * For uninstall: the text to write once our entries are removed. When what remains equals
- * (as JSON, or as text) the backed-up original, the original bytes come back exactly
- * (undefined: the file did not exist before install, so it is removed).
+ * For uninstall: the text to write once our entries are removed. When what remains equals the
+ * backed-up original but for whitespace (same members, order, numbers, comments), the original
+ * bytes come back exactly (undefined: the file did not exist before install, so it is removed).
  */
 export async function restoredText(
   file: string,
@@ -101,35 +174,26 @@ export async function restoredText(
   backupDirectory: string,
   equal: (a: string, b: string) => boolean,
 ): Promise<{ text: string | undefined; fromBackup: boolean }> {
-  const raw = await readOptional(backupFile(backupDirectory, file));
-  if (raw === undefined) return { text: remaining, fromBackup: false };
-  const backup = JSON.parse(raw) as Backup;
+  const original = await backedUpOriginal(file, backupDirectory);
+  if (original === undefined) return { text: remaining, fromBackup: false };
+  const backup = { original };
   if (backup.original === null)
-    return remaining === undefined || equal(remaining, '')
+    return remaining === undefined || remaining.trim().length === 0 || equal(remaining, '{}')
       ? { text: undefined, fromBackup: true }
       : { text: remaining, fromBackup: false };
-  if (equal(remaining ?? '', backup.original)) return { text: backup.original, fromBackup: true };
+  // Nothing left (undefined) matches an original that was blank or `{}`.
+  const left = remaining ?? (backup.original.trim().length === 0 ? '' : '{}');
+  if (equal(left, backup.original)) return { text: backup.original, fromBackup: true };
   return { text: remaining, fromBackup: false };
 }
 
-/** JSON equality of two texts (blank reads as `{}`). */
-export function sameJson(a: string, b: string): boolean {
-  try {
-    return isDeepStrictEqual(a.trim() ? JSON.parse(a) : {}, b.trim() ? JSON.parse(b) : {});
-  } catch {
-    return a === b;
-  }
-}
-
-/** Write the uninstall edits and drop their backups. */
-export async function applyUninstall(edits: readonly FileEdit[], backupDirectory: string): Promise<void> {
-  for (const edit of edits) {
-    if (edit.after !== edit.before) {
-      if (edit.after === undefined) await rm(edit.file, { force: true });
-      else await writeFileAtomic(edit.file, edit.after);
-    }
-    await rm(backupFile(backupDirectory, edit.file), { force: true });
-  }
+/** Write the uninstall edits, then drop their backups and the install record. */
+export async function applyUninstall(edits: readonly FileEdit[], places: InstallPlaces): Promise<void> {
+  await checkAll(edits);
+  const directory = await recordedBackupDirectory(places);
+  await writeAll(edits);
+  for (const edit of edits) await rm(backupFile(directory, edit.file), { force: true });
+  await rm(places.recordFile, { force: true });
 }
 
 /** A one-hunk diff of an edit (common head and tail left out), for `--dry-run`. */
