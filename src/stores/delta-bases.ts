@@ -45,7 +45,9 @@ export class DeltaBases {
     if (first === undefined) return undefined;
     try {
       const [body] = rebuildBodies(location, sessionId, [first], chain);
-      return body === undefined ? undefined : { id: row.id, ordinal: Number(row.ordinal), chain: Number(row.chain), body };
+      return body === undefined
+        ? undefined
+        : { id: row.id, ordinal: Number(row.ordinal), chain: Number(row.chain), body };
     } catch (error) {
       if (error instanceof ImmutableSpanError) return undefined;
       throw error;

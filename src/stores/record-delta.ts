@@ -115,7 +115,12 @@ export function encodeDelta(body: RecordBody, base: RecordBody): Buffer {
  * session when the delta does not inflate or parse (a changed row); a delta that parses but rebuilds other content is
  * caught by the record's id check.
  */
-export function decodeDelta(delta: Uint8Array, base: RecordBody, context: RecordRowContext, baseId: string): RecordBody {
+export function decodeDelta(
+  delta: Uint8Array,
+  base: RecordBody,
+  context: RecordRowContext,
+  baseId: string,
+): RecordBody {
   let text: string;
   try {
     text = inflateRawSync(delta, { dictionary: Buffer.from(base.json), maxOutputLength: MAX_INFLATED_BYTES }).toString(
@@ -181,7 +186,10 @@ export function rebuildBodies(
       const baseId: string = row.base_id ?? '';
       const base = byId.get(baseId);
       if (base === undefined) {
-        throw brokenRow({ location, sessionId, recordId: row.id }, `the record ${baseId} its delta is against is missing`);
+        throw brokenRow(
+          { location, sessionId, recordId: row.id },
+          `the record ${baseId} its delta is against is missing`,
+        );
       }
       row = base;
     }

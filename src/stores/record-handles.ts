@@ -187,12 +187,15 @@ export function rebuildRecordRows(
   return rows.map((row, index) => {
     const list = ids[index];
     const json = bodies[index]?.json ?? row.json;
-    if (list === undefined) return load(row, json, undefined);
     const context = { location, sessionId, recordId: row.id };
-    return load(
-      row,
-      json,
-      resolveHandles(list, (id) => stored.get(id), cache, context),
-    );
+    const handles = list === undefined ? undefined : resolveHandles(list, (id) => stored.get(id), cache, context);
+    try {
+      return load(row, json, handles);
+    } catch (error) {
+      // Rows changed below the API (or a delta rebuilt against a changed base) need not even be JSON.
+      if (!(error instanceof SyntaxError)) throw error;
+      const rebuilt = row.delta == null ? '' : `, rebuilt from its delta against record ${String(row.base_id)},`;
+      throw brokenRow(context, `its JSON${rebuilt} does not parse: ${error.message}`);
+    }
   });
 }
