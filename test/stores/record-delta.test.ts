@@ -10,7 +10,6 @@ import { deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import { ImmutableSpanError } from '../../src/errors.js';
 import { MIGRATIONS as PG_MIGRATIONS, createPostgresStore } from '../../src/stores/postgres/index.js';
 import {
@@ -25,26 +24,10 @@ import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord } from '../../src/types.js';
-import { expectLedgerError, sampleRecord } from './fixtures.js';
+import { chainRecord, expectLedgerError } from './fixtures.js';
 import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from './postgres-env.js';
 
 const context = { location: 'sqlite:/x.db', sessionId: 's', recordId: 'rec_2' };
-
-/**
- * Record `ordinal` of a chain: it carries 24 handles of a sliding window (two new, two dropped per step, the order
- * rotated as a ranking reshuffles it) and prose that keeps its earlier lines and adds one. `external` records are
- * interleaved as a second type with its own chain.
- */
-function chainRecord(sessionId: string, ordinal: number, type: 'summary' | 'external' = 'summary'): CompactionRecord {
-  const base = sampleRecord(sessionId, { ordinal, ancestors: [], checkpointId: undefined, type });
-  const handle = base.handles[0]!;
-  const texts = Array.from({ length: 24 }, (_, index) => `host-${2 * ordinal + index}.internal`);
-  const rotated = [...texts.slice(ordinal % 7), ...texts.slice(0, ordinal % 7)];
-  const handles = rotated.map((text) => Object.freeze({ ...handle, text, key: text, end: handle.start + text.length }));
-  const summary = Array.from({ length: 3 + (ordinal % 40) }, (_, line) => `- step ${line}: checked host-${line}`);
-  const carried = { ...base, handles, summary: summary.join('\n') };
-  return { ...carried, id: recordId(type === 'external' ? 'ext' : 'rec', recordIdContent(carried)) };
-}
 
 /** Writes records `from` … `to - 1` of the chain (every fifth an external one) and returns them. */
 async function writeChain(store: LedgerStore, sessionId: string, from: number, to: number) {
