@@ -11,6 +11,23 @@ import { ImmutableSpanError } from '../errors.js';
 import { handleJson } from '../compaction/record-json.js';
 import type { CompactionRecord } from '../types.js';
 
+/** A record row's content: its JSON with `handles: []` and the ids of its carried handles, in order. */
+export interface RecordBody {
+  /** The record's JSON, carried handles left out (see `splitRecord`). */
+  readonly json: string;
+  /** Ids (in `record_handles`) of the carried handles, in the record's order. */
+  readonly ids: readonly number[];
+}
+
+/** A record row as the SQL stores read it (the delta columns are null on rows written before them). */
+export interface StoredRecordRow {
+  readonly id: string;
+  readonly json: string;
+  readonly handle_ids: string | null;
+  readonly base_id?: string | null;
+  readonly delta?: Uint8Array | null;
+}
+
 /** A record split for storage: its JSON with `handles: []`, and each carried handle as JSON with its digest. */
 export interface RecordParts {
   /** The record's JSON, carried handles left out (`"handles":[]` keeps the key order). */
@@ -75,7 +92,8 @@ export interface RecordRowContext {
   readonly recordId: string;
 }
 
-function brokenRow(context: RecordRowContext, problem: string): ImmutableSpanError {
+/** The error for a record row changed below the API, naming the record, its session and what is wrong. */
+export function brokenRow(context: RecordRowContext, problem: string): ImmutableSpanError {
   return new ImmutableSpanError(
     `${context.location}: record ${context.recordId} of session ${context.sessionId} was changed after it was written (${problem}); ` +
       'records are immutable, so this ledger was tampered with below the API. ' +
@@ -135,22 +153,14 @@ export function resolveHandles(
   });
 }
 
-/** A record row as a store reads it: the record's JSON and, for records written by id, its id list. */
-export interface StoredRecordRow {
-  readonly id: string;
-  readonly json: string;
-  readonly handle_ids: string | null;
-}
-
-/** The id lists of record rows (undefined: handles inline, written before they were stored apart) and their id range. */
-export function recordRowIds(
-  location: string,
-  sessionId: string,
-  rows: readonly StoredRecordRow[],
-): { ids: (number[] | undefined)[]; low: number; high: number; sparse: number[] | undefined } {
-  const ids = rows.map((row) =>
-    row.handle_ids === null ? undefined : decodeHandleIds(row.handle_ids, { location, sessionId, recordId: row.id }),
-  );
+/** The id lists of rebuilt record rows (undefined: handles inline, written before they were stored apart) and their id range. */
+export function recordRowIds(bodies: readonly (RecordBody | undefined)[]): {
+  ids: (readonly number[] | undefined)[];
+  low: number;
+  high: number;
+  sparse: number[] | undefined;
+} {
+  const ids = bodies.map((body) => body?.ids);
   const [low, high] = idBounds(ids);
   return { ids, low, high, sparse: sparseIds(ids, low, high) };
 }
@@ -176,26 +186,32 @@ export function sparseIds(
 }
 
 /**
- * Record rows rebuilt the way every store does it, from `recordRowIds` and the stored handles of that id range (read
- * once by the store): each distinct handle parsed once, each record rebuilt and verified by `load` (the store input's
- * record check).
+ * Record rows rebuilt the way every store does it, from their contents (`rebuildBodies`), `recordRowIds` and the stored
+ * handles of that id range (read once by the store): each distinct handle parsed once, each record rebuilt and verified
+ * by `load` (the store input's record check) from its JSON and carried handles (undefined: inline in the JSON).
  */
 export function rebuildRecordRows(
   location: string,
   sessionId: string,
   rows: readonly StoredRecordRow[],
-  ids: readonly (number[] | undefined)[],
+  bodies: readonly (RecordBody | undefined)[],
+  ids: readonly (readonly number[] | undefined)[],
   stored: ReadonlyMap<number, string>,
-  load: (row: StoredRecordRow, handles: unknown[] | undefined) => CompactionRecord,
+  load: (row: StoredRecordRow, json: string, handles: unknown[] | undefined) => CompactionRecord,
 ): CompactionRecord[] {
   const cache = new Map<number, unknown>();
   return rows.map((row, index) => {
     const list = ids[index];
-    if (list === undefined) return load(row, undefined);
+    const json = bodies[index]?.json ?? row.json;
     const context = { location, sessionId, recordId: row.id };
-    return load(
-      row,
-      resolveHandles(list, (id) => stored.get(id), cache, context),
-    );
+    const handles = list === undefined ? undefined : resolveHandles(list, (id) => stored.get(id), cache, context);
+    try {
+      return load(row, json, handles);
+    } catch (error) {
+      // Rows changed below the API (or a delta rebuilt against a changed base) need not even be JSON.
+      if (!(error instanceof SyntaxError)) throw error;
+      const rebuilt = row.delta == null ? '' : `, rebuilt from its delta against record ${String(row.base_id)},`;
+      throw brokenRow(context, `its JSON${rebuilt} does not parse: ${error.message}`);
+    }
   });
 }

@@ -235,7 +235,8 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
  * instance after `DROP TRIGGER`) is refused with `ImmutableSpanError` naming it, so the session
  * never renders or recalls through tampered history without notice. `handles`, when given, are
  * the carried handles a store keeps apart from the record's JSON (see `record-handles.ts`); they
- * replace the JSON's placeholder before the check, so they are verified the same way.
+ * replace the JSON's placeholder before the check, so they are verified the same way. `storedAs`
+ * says how a record stored as a delta was rebuilt (named in the error).
  */
 export function loadRecord(
   location: string,
@@ -243,6 +244,7 @@ export function loadRecord(
   json: string,
   rowId?: string,
   handles?: readonly unknown[],
+  storedAs?: string,
 ): CompactionRecord {
   const parsed = JSON.parse(json) as { handles?: unknown };
   if (handles !== undefined && typeof parsed === 'object' && parsed !== null) parsed.handles = handles;
@@ -254,7 +256,7 @@ export function loadRecord(
       : rowId !== undefined && record.id !== rowId
         ? `it is stored under id ${rowId} but names itself ${String(record.id)}`
         : expected !== undefined && expected !== record.id
-          ? `its content hashes to ${expected}`
+          ? `its content${storedAs === undefined ? '' : `, rebuilt from ${storedAs},`} hashes to ${expected}`
           : undefined;
   if (problem === undefined) return record;
   const id = rowId ?? record.id;

@@ -15,10 +15,11 @@ import {
   TenantMismatchError,
 } from '../../src/errors.js';
 import { canonicalSpanBytes, createSpan, verifySpan } from '../../src/records/span.js';
+import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { describeImmutability, type TamperHooks } from './conformance-immutability.js';
 import { describeIsolation } from './conformance-isolation.js';
-import { entry, expectLedgerError, sampleEntries, sampleRecord } from './fixtures.js';
+import { chainRecord, entry, expectLedgerError, sampleEntries, sampleRecord } from './fixtures.js';
 
 export type { TamperHooks, TamperTarget } from './conformance-immutability.js';
 
@@ -377,6 +378,31 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
         expect(json(await store.records('s1'))).toStrictEqual([json(first), json(second)]);
         expect(await store.record('s1', 'rec_2')).toEqual(json(second));
         expect(await store.record('s1', 'rec_9')).toBeUndefined();
+      });
+
+      it('round-trips a long chain of records whose handles and prose change a little each time', async () => {
+        await store.openSession('chain');
+        const types = (ordinal: number) => (ordinal % 5 === 4 ? 'external' : 'summary');
+        const written = Array.from({ length: 45 }, (_, ordinal) => chainRecord('chain', ordinal, types(ordinal)));
+        // Handles repeated, reordered and dropped all at once, then none at all.
+        const last = written[43]!;
+        const reshuffled = {
+          ...last,
+          ordinal: 45,
+          handles: [...last.handles].reverse().concat(last.handles.slice(0, 3)),
+        };
+        const emptied = { ...last, ordinal: 46, handles: [] };
+        for (const record of [reshuffled, emptied])
+          written.push({ ...record, id: recordId('rec', recordIdContent(record)) });
+        for (const record of written) await store.writeRecord(record);
+        expect(await store.records('chain')).toEqual(written);
+        for (const record of written) expect(await store.record('chain', record.id)).toEqual(record);
+        if (!fixture.reopen) return;
+        store = await fixture.reopen();
+        const more = [47, 48].map((ordinal) => chainRecord('chain', ordinal));
+        for (const record of more) await store.writeRecord(record);
+        expect(await store.records('chain')).toEqual([...written, ...more]);
+        expect(await store.record('chain', more[1]!.id)).toEqual(more[1]);
       });
     });
 

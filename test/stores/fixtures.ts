@@ -3,6 +3,7 @@
  * by hand (independent of the handle extractor), and a complete compaction record.
  */
 import { expect } from 'vitest';
+import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import { createSpan, roleOf } from '../../src/records/span.js';
 import type { CompactionRecord, Handle, HandleKind, SourceKind } from '../../src/types.js';
 import type { AppendEntry } from '../../src/stores/store.js';
@@ -127,6 +128,25 @@ export function sampleRecord(sessionId: string, overrides: Partial<CompactionRec
     createdAt: '2025-01-02T03:04:05.678Z',
     ...overrides,
   };
+}
+
+/**
+ * Record `ordinal` of a chain whose id is its content hash: it carries 24 handles of a sliding window (two new, two
+ * dropped per step, the order rotated as a ranking reshuffles it) and prose that keeps its earlier lines and adds one.
+ */
+export function chainRecord(
+  sessionId: string,
+  ordinal: number,
+  type: 'summary' | 'external' = 'summary',
+): CompactionRecord {
+  const base = sampleRecord(sessionId, { ordinal, ancestors: [], checkpointId: undefined, type });
+  const handle = base.handles[0]!;
+  const texts = Array.from({ length: 24 }, (_, index) => `host-${2 * ordinal + index}.internal`);
+  const rotated = [...texts.slice(ordinal % 7), ...texts.slice(0, ordinal % 7)];
+  const handles = rotated.map((text) => Object.freeze({ ...handle, text, key: text, end: handle.start + text.length }));
+  const summary = Array.from({ length: 3 + (ordinal % 40) }, (_, line) => `- step ${line}: checked host-${line}`);
+  const carried = { ...base, handles, summary: summary.join('\n') };
+  return { ...carried, id: recordId(type === 'external' ? 'ext' : 'rec', recordIdContent(carried)) };
 }
 
 /** Asserts that `promise` rejects with a context-ledger error of the given class and code. */

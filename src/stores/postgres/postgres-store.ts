@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreUnavailableError } from '../../errors.js';
 import type { CompactionRecord, SpanOccurrence } from '../../types.js';
 import { rebuildRecordRows, recordRowIds, splitRecord } from '../record-handles.js';
+import { DeltaBases } from '../delta-bases.js';
+import { MAX_DELTA_CHAIN, rebuildBodies, rowForm, storedAs, type DeltaBase } from '../record-delta.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type LedgerStore, type TextHit } from '../store.js';
 import {
   buildOccurrence,
@@ -178,8 +180,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     sessionId: string,
     rows: readonly RecordRow[],
     checkRowId: boolean,
+    chain: readonly RecordRow[] = [],
   ): Promise<CompactionRecord[]> {
-    const { ids, low, high, sparse } = recordRowIds(location, sessionId, rows);
+    const bodies = rebuildBodies(location, sessionId, rows, chain);
+    const { ids, low, high, sparse } = recordRowIds(bodies);
     const stored = new Map<number, string>();
     const found =
       sparse !== undefined
@@ -188,9 +192,33 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           ? await read<{ id: string; json: string }>(operation, sql.recordHandles, [sessionId, low, high])
           : [];
     for (const row of found) stored.set(Number(row.id), row.json);
-    return rebuildRecordRows(location, sessionId, rows, ids, stored, (row, handles) =>
-      loadRecord(location, sessionId, row.json, checkRowId ? row.id : undefined, handles),
+    return rebuildRecordRows(location, sessionId, rows, bodies, ids, stored, (row, json, handles) =>
+      loadRecord(location, sessionId, json, checkRowId ? row.id : undefined, handles, storedAs(row)),
     );
+  }
+
+  /** The row of a record and the rows of its delta chain, nearest first. */
+  const recordChain = (operation: string, sessionId: string, recordId: string) =>
+    read<RecordRow>(operation, sql.recordChain, [sessionId, recordId, MAX_DELTA_CHAIN]);
+
+  /** Content of the records this store wrote last, per session and type: the bases of the next records' deltas. */
+  const bases = new DeltaBases();
+
+  /**
+   * The stored record a new record's delta is against: the last one this store wrote of its session and type, else
+   * the session's last record of that type before it (rebuilt from its chain); undefined when there is none.
+   */
+  async function deltaBase(operation: string, record: CompactionRecord): Promise<DeltaBase | undefined> {
+    const known = bases.before(record);
+    if (known !== undefined) return known;
+    const [row] = await read<{ id: string; ordinal: string; chain: number }>(operation, sql.recordBefore, [
+      record.sessionId,
+      record.type,
+      record.ordinal,
+    ]);
+    if (row === undefined) return undefined;
+    const chain = await recordChain(operation, record.sessionId, row.id);
+    return bases.rebuilt(location, record.sessionId, { ...row, ordinal: Number(row.ordinal) }, chain);
   }
 
   const read = <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) =>
@@ -359,17 +387,31 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         );
       }
       const parts = splitRecord(copy);
-      const [written] = await write<{ id: string | null }>(operation, sql.writeRecord, [
+      // Handles the session does not hold yet are stored even when the record then loses its id or ordinal to another
+      // writer: rows of record_handles are append-only and only ever named by records, so later records reuse them.
+      const [stored] = await write<{ ids: string[] }>(operation, sql.storeRecordHandles, [
+        copy.sessionId,
+        parts.digests,
+        parts.handles,
+      ]);
+      const body = { json: parts.json, ids: (stored?.ids ?? []).map(Number) };
+      const form = rowForm(body, await deltaBase(operation, copy));
+      const [written] = await write<{ id: string }>(operation, sql.insertRecord, [
         copy.sessionId,
         copy.id,
         copy.ordinal,
         copy.type,
-        parts.json,
+        form.json,
         copy.createdAt ?? new Date().toISOString(),
-        parts.digests,
-        parts.handles,
+        form.handleIds,
+        form.baseId,
+        form.delta,
+        form.chain,
       ]);
-      if (written?.id != null) return;
+      if (written !== undefined) {
+        bases.wrote(copy, { id: copy.id, ordinal: copy.ordinal, chain: form.chain, body });
+        return;
+      }
       const [holder] = await read<{ id: string; ordinal: string }>(operation, sql.recordConflict, [
         copy.sessionId,
         copy.id,
@@ -400,8 +442,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async record(sessionId, recordId) {
       if (sessionId.includes(NUL) || recordId.includes(NUL)) return undefined;
       const operation = `read record ${recordId} of session ${sessionId}`;
-      const rows = await read<RecordRow>(operation, sql.recordById, [sessionId, recordId]);
-      return (await loadRows(operation, sessionId, rows, true))[0];
+      const [row, ...chain] = await recordChain(operation, sessionId, recordId);
+      return row === undefined ? undefined : (await loadRows(operation, sessionId, [row], true, chain))[0];
     },
 
     async close() {

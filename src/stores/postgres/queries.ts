@@ -38,12 +38,19 @@ export interface OccurrenceRow extends Omit<SpanRow, 'id'> {
   chunk_count: string | null;
 }
 
-/** A row of `records` as read: the JSON and, from schema version 4 on, the ids of its carried handles. */
+/**
+ * A row of `records` as read: the JSON and, from schema version 4 on, the ids of its carried handles; from version 5
+ * on, a delta row's base and change instead (see `record-delta.ts`).
+ */
 export interface RecordRow {
   id: string;
   json: string;
   handle_ids: string | null;
+  base_id: string | null;
+  delta: Buffer | null;
 }
+
+const RECORD_COLUMNS = 'r.id, r.json, r.handle_ids, r.base_id, r.delta';
 
 /** A row of `handles`. */
 export interface HandleRow {
@@ -97,13 +104,24 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
       ORDER BY s.id = $2 DESC LIMIT 1`,
     handlesByKey: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND key = $2 ORDER BY seq, start, position`,
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
-    writeRecord: `SELECT ${t('write_record')}($1, $2, $3, $4, $5, $6, $7::bytea[], $8::text[]) AS id`,
+    storeRecordHandles: `SELECT ${t('store_record_handles')}($1, $2::bytea[], $3::text[]) AS ids`,
+    insertRecord: `INSERT INTO ${t('records')} (session_id, id, ordinal, type, json, created_at, handle_ids, base_id, delta, chain)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING id`,
+    /** The last record of a type before an ordinal, and its chain length (the base a new record's delta is against). */
+    recordBefore: `SELECT id, ordinal, chain FROM ${t('records')}
+      WHERE session_id = $1 AND type = $2 AND ordinal < $3 ORDER BY ordinal DESC LIMIT 1`,
+    /** The record and the rows its delta chain goes back through, up to the nearest full snapshot (at most `$3`). */
+    recordChain: `WITH RECURSIVE chain (id, step) AS (
+        SELECT $2::text COLLATE "C", 0
+        UNION ALL
+        SELECT r.base_id, c.step + 1 FROM chain c JOIN ${t('records')} r ON r.session_id = $1 AND r.id = c.id
+        WHERE r.base_id IS NOT NULL AND c.step < $3)
+      SELECT ${RECORD_COLUMNS} FROM chain c JOIN ${t('records')} r ON r.session_id = $1 AND r.id = c.id ORDER BY c.step`,
     recordHandles: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id BETWEEN $2 AND $3`,
     recordHandlesByIds: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id = ANY($2::bigint[])`,
     recordConflict: `SELECT id, ordinal FROM ${t('records')}
       WHERE session_id = $1 AND (id = $2 OR ordinal = $3) ORDER BY (id = $2) DESC LIMIT 1`,
-    recordById: `SELECT id, json, handle_ids FROM ${t('records')} WHERE session_id = $1 AND id = $2`,
-    records: `SELECT id, json, handle_ids FROM ${t('records')} WHERE session_id = $1 ORDER BY ordinal`,
+    records: `SELECT ${RECORD_COLUMNS} FROM ${t('records')} r WHERE r.session_id = $1 ORDER BY r.ordinal`,
     /**
      * Any-term literal substring search: one ILIKE per term (so the trigram index serves
      * each), score = terms matched + similarity when every term is long enough for trigrams.

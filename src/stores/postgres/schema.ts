@@ -17,7 +17,7 @@
  * GRANT USAGE ON SCHEMA context_ledger TO app_role;
  * GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA context_ledger TO app_role;
  * REVOKE UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA context_ledger FROM app_role;
- * GRANT EXECUTE ON FUNCTION context_ledger.append_batch, context_ledger.write_record TO app_role;
+ * GRANT EXECUTE ON FUNCTION context_ledger.append_batch, context_ledger.store_record_handles TO app_role;
  * ```
  *
  * The store never needs UPDATE, DELETE or TRUNCATE (the append lock is an advisory lock, not
@@ -292,8 +292,36 @@ BEGIN
 END $$;
 `;
 
+/**
+ * Version 5: records are stored as deltas (`record-delta.ts`): a delta row names its base record (`base_id`) and holds
+ * the deflated change against it (`delta`; `json` empty, `handle_ids` NULL); `chain` counts the deltas back to the
+ * nearest full snapshot. Rows written before are full snapshots (`chain` 0) and read as before. The store builds the
+ * delta from the ids of the carried handles, so `store_record_handles()` stores the handles the session does not hold
+ * yet (under its append lock, as `write_record()` did) and returns the ids; the record row is then one INSERT.
+ */
+const VERSION_5 = `
+ALTER TABLE records ADD COLUMN base_id text COLLATE "C", ADD COLUMN delta bytea, ADD COLUMN chain integer NOT NULL DEFAULT 0;
+CREATE FUNCTION store_record_handles(p_session text, p_digests bytea[], p_handles text[]) RETURNS bigint[]
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+  v_base bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext(current_schema()), hashtext(p_session));
+  SELECT COALESCE(MAX(r.id) + 1, 0) INTO v_base FROM record_handles r WHERE r.session_id = p_session;
+  INSERT INTO record_handles (session_id, id, digest, json)
+    SELECT p_session, v_base + row_number() OVER (ORDER BY f.n) - 1, f.digest, f.json FROM (
+      SELECT DISTINCT ON (u.digest) u.digest, u.json, u.n
+      FROM unnest(p_digests, p_handles) WITH ORDINALITY AS u(digest, json, n)
+      WHERE NOT EXISTS (SELECT 1 FROM record_handles r WHERE r.session_id = p_session AND r.digest = u.digest)
+      ORDER BY u.digest, u.n) f;
+  RETURN ARRAY(
+    SELECT r.id FROM unnest(p_digests) WITH ORDINALITY AS u(digest, n)
+    JOIN record_handles r ON r.session_id = p_session AND r.digest = u.digest ORDER BY u.n);
+END $$;
+`;
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4];
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -158,8 +158,19 @@ CREATE TRIGGER text_index_mark_no_delete BEFORE DELETE ON text_index_mark
   BEGIN SELECT RAISE(ABORT, 'context-ledger: the text index mark only moves forward'); END;
 `;
 
+/**
+ * Version 5: records are stored as deltas (`record-delta.ts`): a delta row names its base record (`base_id`) and holds
+ * the deflated change against it (`delta`; `json` empty, `handle_ids` NULL); `chain` counts the deltas back to the
+ * nearest full snapshot. Rows written before are full snapshots (`chain` 0) and read as before.
+ */
+const VERSION_5 = `
+ALTER TABLE records ADD COLUMN base_id TEXT;
+ALTER TABLE records ADD COLUMN delta BLOB;
+ALTER TABLE records ADD COLUMN chain INTEGER NOT NULL DEFAULT 0;
+`;
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4];
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -16,14 +16,9 @@ import {
   type SeqRange,
 } from '../store-input.js';
 import { BoundedMemo } from '../../collections/bounded-memo.js';
-import {
-  encodeHandleIds,
-  MEMO_ENTRIES,
-  rebuildRecordRows,
-  recordRowIds,
-  splitRecord,
-  type RecordParts,
-} from '../record-handles.js';
+import { MEMO_ENTRIES, rebuildRecordRows, recordRowIds, splitRecord, type RecordParts } from '../record-handles.js';
+import { DeltaBases } from '../delta-bases.js';
+import { MAX_DELTA_CHAIN, rebuildBodies, rowForm, storedAs, type DeltaBase, type RecordBody } from '../record-delta.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import {
   DEFAULT_AUTOCHECKPOINT_PAGES,
@@ -220,7 +215,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
   );
 
-  const recordTransaction = db.transaction((record: CompactionRecord): { parts: RecordParts; ids: number[] } => {
+  const recordTransaction = db.transaction((record: CompactionRecord): { parts: RecordParts; written: DeltaBase } => {
     const operation = `write record ${record.id}`;
     requireSession(record.sessionId, operation);
     if (statements.recordExists.get(record.sessionId, record.id) !== undefined) {
@@ -241,17 +236,42 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     }
     const parts = splitRecord(record);
     const ids = handleIds(record.sessionId, parts);
+    const body: RecordBody = { json: parts.json, ids };
+    const form = rowForm(body, deltaBase(record));
     statements.insertRecord.run(
       record.sessionId,
       record.id,
       record.ordinal,
       record.type,
-      parts.json,
+      form.json,
       record.createdAt,
-      encodeHandleIds(ids),
+      form.handleIds,
+      form.baseId,
+      form.delta,
+      form.chain,
     );
-    return { parts, ids };
+    return { parts, written: { id: record.id, ordinal: record.ordinal, chain: form.chain, body } };
   });
+
+  /** Content of the records this store wrote last, per session and type: the bases of the next records' deltas. */
+  const bases = new DeltaBases();
+
+  /**
+   * The stored record a new record's delta is against: the last one this store wrote of its session and type, else
+   * the session's last record of that type before it (rebuilt from its chain); undefined when there is none.
+   */
+  function deltaBase(record: CompactionRecord): DeltaBase | undefined {
+    const known = bases.before(record);
+    if (known !== undefined) return known;
+    const row = statements.recordBefore.get(record.sessionId, record.type, record.ordinal);
+    if (row === undefined) return undefined;
+    return bases.rebuilt(location, record.sessionId, row, recordChain(record.sessionId, row.id));
+  }
+
+  /** The row of a record and the rows of its delta chain, nearest first. */
+  function recordChain(sessionId: string, recordId: string): RecordRow[] {
+    return statements.recordChain.all({ session: sessionId, id: recordId, limit: MAX_DELTA_CHAIN });
+  }
 
   /**
    * Ids of carried handles (by JSON) of the last records written, for the session they were written to: rows of
@@ -282,15 +302,17 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   }
 
   /**
-   * Record rows rebuilt (carried handles stored apart read in one range scan of the session's
-   * `record_handles`, each parsed once) and verified.
+   * Record rows rebuilt (deltas against their bases in `rows` or `chain`, carried handles stored apart read in one range
+   * scan of the session's `record_handles`, each parsed once) and verified.
    */
   function loadRows(
     sessionId: string,
-    rows: readonly (RecordRow & { id: string })[],
+    rows: readonly RecordRow[],
     checkRowId: boolean,
+    chain: readonly RecordRow[] = [],
   ): CompactionRecord[] {
-    const { ids, low, high, sparse } = recordRowIds(location, sessionId, rows);
+    const bodies = rebuildBodies(location, sessionId, rows, chain);
+    const { ids, low, high, sparse } = recordRowIds(bodies);
     const stored = new Map<number, string>();
     if (sparse !== undefined)
       for (const id of sparse) {
@@ -299,8 +321,8 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       }
     else if (low <= high)
       for (const row of statements.recordHandlesBetween.iterate(sessionId, low, high)) stored.set(row.id, row.json);
-    return rebuildRecordRows(location, sessionId, rows, ids, stored, (row, handles) =>
-      loadRecord(location, sessionId, row.json, checkRowId ? row.id : undefined, handles),
+    return rebuildRecordRows(location, sessionId, rows, bodies, ids, stored, (row, json, handles) =>
+      loadRecord(location, sessionId, json, checkRowId ? row.id : undefined, handles, storedAs(row)),
     );
   }
 
@@ -439,8 +461,9 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       return guard(`write record ${String(record?.id)} of session ${String(record?.sessionId)}`, () => {
         const copy = checkRecord(record);
         checkWritable(`write record ${copy.id}`);
-        const { parts, ids } = recordTransaction.immediate(copy);
-        rememberIds(copy.sessionId, parts, ids);
+        const { parts, written } = recordTransaction.immediate(copy);
+        rememberIds(copy.sessionId, parts, written.body.ids);
+        bases.wrote(copy, written);
         wrote();
       });
     },
@@ -453,8 +476,8 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
 
     record(sessionId, recordId) {
       return guard(`read record ${recordId} of session ${sessionId}`, () => {
-        const row = statements.recordById.get(sessionId, recordId);
-        return row === undefined ? undefined : loadRows(sessionId, [{ ...row, id: recordId }], true)[0];
+        const [row, ...chain] = recordChain(sessionId, recordId);
+        return row === undefined ? undefined : loadRows(sessionId, [row], true, chain)[0];
       });
     },
 

@@ -51,11 +51,20 @@ export interface HandleRow {
   tokens: number;
 }
 
-/** A row of `records` as read: the JSON and, from schema version 3 on, the ids of its carried handles. */
+/**
+ * A row of `records` as read: the JSON and, from schema version 3 on, the ids of its carried handles; from version 5
+ * on, a delta row's base and change instead (see `record-delta.ts`).
+ */
 export interface RecordRow {
+  id: string;
   json: string;
   handle_ids: string | null;
+  base_id: string | null;
+  delta: Buffer | null;
 }
+
+/** The columns of a record row as read. */
+const RECORD_COLUMNS = 'id, json, handle_ids, base_id, delta';
 
 /** A search hit row. */
 export interface HitRow {
@@ -151,20 +160,33 @@ export function prepareStatements(db: Database.Database) {
       [string, string],
       number
     >,
-    recordById: db.prepare('SELECT json, handle_ids FROM records WHERE session_id = ? AND id = ?') as Statement<
-      [string, string],
-      RecordRow
-    >,
+    /** The record and the rows its delta chain goes back through, up to the nearest full snapshot (at most `limit`). */
+    recordChain: db.prepare(
+      `WITH RECURSIVE chain (id, step) AS (
+         SELECT @id, 0
+         UNION ALL
+         SELECT r.base_id, c.step + 1 FROM chain c JOIN records r ON r.session_id = @session AND r.id = c.id
+         WHERE r.base_id IS NOT NULL AND c.step < @limit)
+       SELECT r.id, r.json, r.handle_ids, r.base_id, r.delta
+       FROM chain c JOIN records r ON r.session_id = @session AND r.id = c.id ORDER BY c.step`,
+    ) as Statement<[{ session: string; id: string; limit: number }], RecordRow>,
+    /** The last record of a type before an ordinal, and its chain length (the base a new record's delta is against). */
+    recordBefore: db.prepare(
+      'SELECT id, ordinal, chain FROM records WHERE session_id = ? AND type = ? AND ordinal < ? ORDER BY ordinal DESC LIMIT 1',
+    ) as Statement<[string, string, number], { id: string; ordinal: number; chain: number }>,
     recordIdAtOrdinal: db.prepare('SELECT id FROM records WHERE session_id = ? AND ordinal = ?').pluck() as Statement<
       [string, number],
       string
     >,
     insertRecord: db.prepare(
-      'INSERT INTO records (session_id, id, ordinal, type, json, created_at, handle_ids) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ) as Statement<[string, string, number, string, string, string, string]>,
-    records: db.prepare('SELECT id, json, handle_ids FROM records WHERE session_id = ? ORDER BY ordinal') as Statement<
+      `INSERT INTO records (session_id, id, ordinal, type, json, created_at, handle_ids, base_id, delta, chain)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ) as Statement<
+      [string, string, number, string, string, string, string | null, string | null, Buffer | null, number]
+    >,
+    records: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE session_id = ? ORDER BY ordinal`) as Statement<
       [string],
-      RecordRow & { id: string }
+      RecordRow
     >,
     recordHandleId: db
       .prepare('SELECT id FROM record_handles WHERE session_id = ? AND digest = ?')
