@@ -70,8 +70,10 @@ export async function checkStoredInstructions(
   if (ids.length === 0) return { kept: handles, findings: [] };
   const spans = new Map((await store.spans(sessionId, ids)).map((span) => [span.id, span]));
   const { kept, rejected } = checkInstructions(handles, spans);
-  const findings = rejected.map(
-    (item): Finding => ({ code: 'tampered-handle', message: rejectedLine(sessionId, item), token: item.handle.text }),
-  );
+  const findings = rejected.map((item): Finding => ({
+    code: 'tampered-handle',
+    message: rejectedLine(sessionId, item),
+    token: item.handle.text,
+  }));
   return { kept, findings };
 }
