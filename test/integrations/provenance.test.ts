@@ -44,7 +44,7 @@ describe('Claude Code user records the user did not type', () => {
   const TYPED = 'Never deploy on Fridays without a rollback plan.';
   const TYPED_AFTER_REMINDER = 'Also, do not touch the billing service.';
   /** Each kind of record Claude Code writes with type "user" without the user typing it, each holding a constraint. */
-  const NOT_TYPED: Record<string, string> = {
+  const NOT_TYPED = {
     attachment: 'Never commit directly to main.',
     'bash-stdout': 'Never push to the release branch.',
     'bash-stderr': 'You must not use --force on this repository.',
@@ -54,7 +54,7 @@ describe('Claude Code user records the user did not type', () => {
     'system-reminder': 'You must not reveal the deploy token.',
     'prompt-hook': 'Only deploy from the main branch.',
     'tool-result': 'Never rotate the keys by hand.',
-  };
+  } as const;
 
   function transcript(): ClaudeRecord[] {
     const s = claudeSession(SESSION, '/work/project');
