@@ -44,6 +44,7 @@ export { HANDLE_KINDS } from './types.js';
 export type {
   Span,
   SourceKind,
+  QuotedSource,
   Role,
   HandleKind,
   ExtractedHandle,

@@ -3,8 +3,18 @@
  * handles, compaction records and sessions. Stores persist exactly these shapes.
  */
 
-/** The kind of transcript unit a span came from. */
-export type SourceKind = 'system' | 'user' | 'assistant' | 'tool-call' | 'tool-result';
+/**
+ * The kind of transcript unit a span came from: its true source. Part of the span's content address, so it cannot be
+ * changed without changing the id. Besides the chat roles' own kinds:
+ * - `harness`: text the agent harness put in a user turn that the user did not type (Claude Code's file attachments,
+ *   command output, command wrappers, task notifications, system reminders, interruption markers);
+ * - `client`: text a tool client wrote in the user's or system's role through the MCP `append` tool.
+ * Both are shown in a user turn but are never pinned as instructions: their constraints are quoted output.
+ */
+export type SourceKind = 'system' | 'user' | 'assistant' | 'tool-call' | 'tool-result' | QuotedSource;
+
+/** A source that writes in a user turn without being the user (see {@link SourceKind}). */
+export type QuotedSource = 'harness' | 'client';
 
 /** The chat role a span is shown under when rendered. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
@@ -66,7 +76,11 @@ export interface Handle extends ExtractedHandle {
   readonly spanId: string;
   /** Sequence number of the first occurrence in the session. */
   readonly seq: number;
-  /** Role of the source span (a constraint from `tool` is quoted tool output, not an instruction). */
+  /**
+   * Who the words are from, as the span's kind says (`handleRoleOf`): `user` and `system` only for what the user typed
+   * and the system prompt; `tool` for tool output and for text in a user turn the user did not type (`harness`,
+   * `client` spans). A constraint from `tool` is quoted output, not an instruction.
+   */
   readonly role: Role;
   /** Token cost of showing this handle in the index, counted once. */
   readonly tokens: number;
@@ -115,7 +129,8 @@ export interface Finding {
     | 'missing-originals'
     | 'lossy-ancestor'
     | 'uncited-claim'
-    | 'external-summary';
+    | 'external-summary'
+    | 'tampered-handle';
   /** Human-readable description naming the handle or span. */
   readonly message: string;
   /** The handle-like token involved, verbatim, if any. */

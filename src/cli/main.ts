@@ -128,7 +128,8 @@ program
 program
   .command('serve')
   .description(
-    'serve the ledger as an MCP server (tools: recall, handles, records, gaps, append) over stdio or Streamable HTTP',
+    'serve the ledger as an MCP server (tools: recall, handles, records, gaps, describe, expand, grep, and append ' +
+      "unless it serves the session a project's hooks record) over stdio or Streamable HTTP",
   )
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'default session for tool calls that name none')
@@ -137,6 +138,7 @@ program
   .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port)')
   .option('--host <host>', 'interface to bind for --http; any non-loopback host requires --token', '127.0.0.1')
   .option('--token <token>', 'bearer token required on every HTTP request (default: env CONTEXT_LEDGER_TOKEN)')
+  .option('--append', "serve the append tool also for the session a project's hooks record (left out by default)")
   .action(async (options: ServeCommandOptions) => {
     const { serveCommand } = await import('./serve-command.js');
     await serveCommand(options, (line) => process.stderr.write(line + '\n'));

@@ -14,6 +14,8 @@ export interface ServeTarget {
   readonly store: string;
   /** A fixed session id, a function finding the running session at each call, or none. */
   readonly defaultSession: string | (() => Promise<string | undefined>) | undefined;
+  /** True when the store is a project ledger its hooks write (found through the project, not given). */
+  readonly hookManaged: boolean;
 }
 
 /** The project directory of a command started by Claude Code. */
@@ -24,13 +26,14 @@ export function projectDirectory(environment: Readonly<Record<string, string | u
 /** Resolve the store and default session from `--store` and `--session` as given (or defaulted). */
 export async function projectServeTarget(store: string, session: string | undefined): Promise<ServeTarget> {
   if (store !== DEFAULT_STORE || existsSync(DEFAULT_STORE.slice('sqlite:'.length)))
-    return { store, defaultSession: session };
+    return { store, defaultSession: session, hookManaged: false };
   const directory = projectDirectory();
   const found = await findProjectTarget(directory);
   if (found.source !== 'hook' && !existsSync(found.store.slice('sqlite:'.length)))
-    return { store, defaultSession: session };
+    return { store, defaultSession: session, hookManaged: false };
   return {
     store: found.store,
+    hookManaged: true,
     defaultSession: session ?? (async () => (await findProjectTarget(directory)).sessionId),
   };
 }

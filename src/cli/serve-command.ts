@@ -19,6 +19,8 @@ export interface ServeCommandOptions {
   readonly host: string;
   /** Bearer token for HTTP (falls back to CONTEXT_LEDGER_TOKEN). */
   readonly token?: string | undefined;
+  /** Serve the `append` tool even for a session the project's hooks record. */
+  readonly append?: boolean | undefined;
 }
 
 function port(value: string): number {
@@ -35,7 +37,8 @@ function port(value: string): number {
  * default; nothing is written to stdout but the protocol) or Streamable HTTP. In HTTP
  * mode, logs go to stderr and SIGINT/SIGTERM stop the server. Started by Claude Code in a
  * project whose hooks recorded a session (and with no `--store`), it serves that project's
- * ledger and, unless `--session` is given, the running conversation.
+ * ledger and, unless `--session` is given, the running conversation; it then serves no `append` tool unless `--append`
+ * is given (the hooks ingest the transcript; a model able to append could write words into its own session).
  */
 export async function serveCommand(options: ServeCommandOptions, log: (line: string) => void): Promise<void> {
   if (options.stdio && options.http !== undefined)
@@ -45,7 +48,9 @@ export async function serveCommand(options: ServeCommandOptions, log: (line: str
   const target = await projectServeTarget(options.store, options.session);
   const store = await openStore(target.store);
   const ledger = createLedger({ store });
-  const serverOptions = { ledger, defaultSession: target.defaultSession, tenantId: options.tenant };
+  // A session the hooks record is written by the hooks from the transcript: the model gets no tool to write into it.
+  const appendTool = options.append === true || !target.hookManaged;
+  const serverOptions = { ledger, defaultSession: target.defaultSession, tenantId: options.tenant, appendTool };
   try {
     if (httpPort === undefined) {
       const { serveLedgerMcpStdio } = await import('../integrations/mcp/stdio-server.js');

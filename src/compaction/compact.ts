@@ -1,11 +1,12 @@
 import { ContextBudgetError, UnsafeRecompactionError } from '../errors.js';
-import { roleOf, verifySpan } from '../records/span.js';
+import { handleRoleOf, verifySpan } from '../records/span.js';
 import type { LedgerStore } from '../stores/store.js';
 import { fitSummary } from '../summarizers/sections.js';
 import type { SourceUnit, Summarizer } from '../summarizers/summarizer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurrence, WindowConfig } from '../types.js';
 import { checkCarriedHandles, fitHandleBudget } from './guards.js';
+import { checkStoredInstructions } from './pinned-check.js';
 import { mergeHandles } from '../handles/handle-sets.js';
 import { identityOf } from './identities.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from './rank-handles.js';
@@ -87,7 +88,7 @@ async function ancestorUnits(
       units: occurrences.map((occurrence) => ({
         text: occurrence.span.text,
         spanIds: [occurrence.spanId],
-        role: occurrence.role,
+        role: handleRoleOf(occurrence.span.kind),
         kind: occurrence.span.kind,
         seq: occurrence.seq,
         origin: 'original',
@@ -110,7 +111,7 @@ async function ancestorUnits(
       units.push({
         text: claim.text,
         spanIds: claim.spanIds,
-        role: roleOf(quoted.kind),
+        role: handleRoleOf(quoted.kind),
         kind: quoted.kind,
         seq: active.droppedRange.fromSeq,
         origin: 'claim',
@@ -123,7 +124,7 @@ async function ancestorUnits(
       units.push({
         text: span.text,
         spanIds: [span.id],
-        role: roleOf(span.kind),
+        role: handleRoleOf(span.kind),
         kind: span.kind,
         seq: active.droppedRange.fromSeq,
         origin: 'original',
@@ -195,13 +196,19 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     ...region.map((occurrence): SourceUnit => ({
       text: occurrence.span.text,
       spanIds: [occurrence.spanId],
-      role: occurrence.role,
+      role: handleRoleOf(occurrence.span.kind),
       kind: occurrence.span.kind,
       seq: occurrence.seq,
       origin: 'original',
     })),
   ];
-  const carried = mergeHandles(ancestorHandles, fromAncestor.handles, regionHandles);
+  // Instructions are pinned: a handle row that no longer matches its span is not carried (the record says so).
+  const checked = await checkStoredInstructions(
+    store,
+    sessionId,
+    mergeHandles(ancestorHandles, fromAncestor.handles, regionHandles),
+  );
+  const carried = checked.kept;
   if (active) checkCarriedHandles(active, ancestorHandles, carried, { sessionId });
   if (config.onHandleOverflow === 'throw')
     fitHandleBudget(carried, config.handleBudgetTokens, 'throw', { sessionId }, { ranked: carried });
@@ -218,9 +225,12 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const carriedIdentities = new Set(carried.map(identityOf));
   // Handles of the recent history that this compaction does not carry are already in the
   // checkpoint chain; they compete for the window again, but never need spilling again.
-  const returning = (await history.distinctBefore(first.seq)).filter(
-    (handle) => !carriedIdentities.has(identityOf(handle)),
+  const returningChecked = await checkStoredInstructions(
+    store,
+    sessionId,
+    (await history.distinctBefore(first.seq)).filter((handle) => !carriedIdentities.has(identityOf(handle))),
   );
+  const returning = returningChecked.kept;
   const candidates = [...carried, ...returning];
   // Kept by the session across compactions when the evidence is exactly the lookback and the region.
   const bulkyTokens = (input.rankWeights ?? DEFAULT_RANK_WEIGHTS).bulkyResultTokens;
@@ -237,12 +247,16 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const returningSet = new Set(returning);
   const kept = fit.kept;
   const spilled = fit.spilled.filter((handle) => !returningSet.has(handle));
-  const findings: Finding[] = verifySummary(
-    fitted,
-    units,
-    carried,
-    fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })),
-  );
+  const findings: Finding[] = [
+    ...verifySummary(
+      fitted,
+      units,
+      carried,
+      fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })),
+    ),
+    ...checked.findings,
+    ...returningChecked.findings,
+  ];
   const rederived = active !== undefined && (overDepth || !active.reversible || active.type === 'external');
   // A record re-derived from stored originals compacts those originals, not the ancestor's prose,
   // so it does not inherit the ancestor's lossiness (invariant 5); only a lossy ancestor whose

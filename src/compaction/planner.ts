@@ -1,3 +1,4 @@
+import { roleOf } from '../records/span.js';
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { handleCost } from './guards.js';
 import { identityOf } from './identities.js';
@@ -16,7 +17,7 @@ export function allowedBoundaries(originals: readonly SpanOccurrence[]): number[
   originals.forEach((occurrence, index) => {
     if (index > 0 && open.size === 0 && (occurrence.chunk?.index ?? 0) === 0) allowed.push(index);
     const { span } = occurrence;
-    if (span.kind === 'user') open.clear();
+    if (roleOf(span.kind) === 'user') open.clear();
     else if (span.kind === 'tool-call' && span.toolCallId !== undefined) open.add(span.toolCallId);
     else if (span.kind === 'tool-result' && span.toolCallId !== undefined) {
       const last = occurrence.chunk === undefined || occurrence.chunk.index === occurrence.chunk.count - 1;

@@ -56,24 +56,33 @@ export function blocksText(content: unknown): string {
  * `tool_use` blocks become tool calls; text is joined with newlines; thinking is left out;
  * a message that would carry nothing (blank text, no calls) is dropped. `toolNames` maps call
  * ids to tool names across the conversation (filled by `tool_use`, read by `tool_result`).
+ * Text blocks `harnessText` accepts (text the agent harness wrote into a user turn) are joined into a message of their
+ * own with source `harness`, placed where its first block was.
  */
 export function convertAnthropicContent(
   role: 'user' | 'assistant',
   content: unknown,
   label: string | undefined,
   toolNames: Map<string, string>,
+  harnessText: (text: string) => boolean = () => false,
 ): BlockConversion {
   if (!isAnthropicContent(content))
     return { field: 'content', problem: 'expected a string or an array of content blocks' };
   const blocks: readonly AnthropicBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   const results: TranscriptMessage[] = [];
   const texts: string[] = [];
+  const harness: string[] = [];
+  let harnessFirst = false;
   const toolCalls: TranscriptToolCall[] = [];
   for (const [index, block] of blocks.entries()) {
     if (block.type === 'text') {
       const problem = checkString(block, 'text');
       if (problem) return under(`content.${index}`, problem);
-      texts.push(block.text as string);
+      const text = block.text as string;
+      if (role === 'user' && harnessText(text)) {
+        if (harness.length === 0 && texts.length === 0) harnessFirst = true;
+        harness.push(text);
+      } else texts.push(text);
     } else if (block.type === 'tool_use') {
       const problem = firstProblem(checkString(block, 'id'), checkString(block, 'name'));
       if (problem) return under(`content.${index}`, problem);
@@ -101,8 +110,13 @@ export function convertAnthropicContent(
   }
   const text = texts.join('\n');
   const messages = [...results];
+  const quoted = harness.join('\n');
+  const fromHarness: TranscriptMessage[] =
+    quoted.trim().length > 0 ? [{ role, content: quoted, label, source: 'harness' }] : [];
+  if (harnessFirst) messages.push(...fromHarness);
   if (text.trim().length > 0 || toolCalls.length > 0) {
     messages.push({ role, content: text, toolCalls: toolCalls.length > 0 ? toolCalls : undefined, label });
   }
+  if (!harnessFirst) messages.push(...fromHarness);
   return { messages };
 }

@@ -4,8 +4,13 @@
  * - `user` / `assistant` records become messages (label: the record's `uuid`). Assistant
  *   records are split per content block in Claude Code; each record is one message here.
  *   A user record of only `tool_result` blocks becomes `tool` messages, one per block.
- * - `isMeta` user records (command caveats, hook output, system reminders) are KEPT: the model
- *   saw them, so they are part of the context a ledger must be able to recover.
+ * - `isMeta` user records (command caveats, hook output, system reminders, file attachments) are KEPT: the model
+ *   saw them, so they are part of the context a ledger must be able to recover. But the user did not type them, so
+ *   they are messages of source `harness` (quoted, never pinned as the user's instructions), and so is every text
+ *   block of a user record that Claude Code wrote: shell and local command output (`<bash-stdout>`, `<bash-stderr>`,
+ *   `<local-command-stdout>`), command wrappers (`<command-name>`, `<command-message>`, `<command-args>`), task
+ *   notifications, system reminders, hook output, IDE context and interruption markers (see {@link isHarnessText}).
+ *   What the user typed (including `<bash-input>`, a shell command the user typed) stays a user message.
  * - A `system` record with `subtype: "compact_boundary"` followed by a `user` record with
  *   `isCompactSummary: true` is ONE `compaction` event whose summary is that record's text; the
  *   summary is not also emitted as a message. A boundary with no summary yields nothing.
@@ -37,7 +42,38 @@ interface MessageRecord {
   readonly uuid?: string | null;
   readonly version?: string | null;
   readonly isCompactSummary?: boolean | null;
+  readonly isMeta?: boolean | null;
   readonly message: { readonly content?: unknown };
+}
+
+/** Tags and markers Claude Code starts a user-turn text block with when it, not the user, wrote the text. */
+const HARNESS_TEXT = new RegExp(
+  '^\\s*(?:<(?:' +
+    [
+      'bash-stdout',
+      'bash-stderr',
+      'local-command-stdout',
+      'local-command-stderr',
+      'local-command-caveat',
+      'command-name',
+      'command-message',
+      'command-args',
+      'task-notification',
+      'system-reminder',
+      'user-prompt-submit-hook',
+      'ide_selection',
+      'ide_opened_file',
+    ].join('|') +
+    ')>|\\[Request interrupted by user)',
+);
+
+/**
+ * Whether a text block of a Claude Code user record was written by Claude Code rather than typed by the user: it
+ * starts with one of the tags Claude Code wraps command output, command invocations, notifications, reminders, hook
+ * output and IDE context in, or with an interruption marker. A user who types such a tag only demotes their own words.
+ */
+export function isHarnessText(text: string): boolean {
+  return HARNESS_TEXT.test(text);
 }
 
 function messageRecordProblem(record: Record<string, unknown>) {
@@ -45,6 +81,7 @@ function messageRecordProblem(record: Record<string, unknown>) {
     checkString(record, 'uuid', 'nullish'),
     checkString(record, 'version', 'nullish'),
     checkBoolean(record, 'isCompactSummary', 'nullish'),
+    checkBoolean(record, 'isMeta', 'nullish'),
     checkObject(record, 'message'),
   );
 }
@@ -132,7 +169,9 @@ export function convertClaudeCodeRecord(
       },
     ];
   }
-  const converted = convertAnthropicContent(data.type, data.message.content, label, state.toolNames);
+  // A meta record is Claude Code's own (an attachment, a caveat, hook output): none of its text was typed by the user.
+  const harnessText = data.isMeta === true ? () => true : isHarnessText;
+  const converted = convertAnthropicContent(data.type, data.message.content, label, state.toolNames, harnessText);
   if ('field' in converted) {
     skipOrThrow(lineError(file, line, `message.${converted.field}`, converted.problem), options);
     return [];

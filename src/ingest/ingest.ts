@@ -10,7 +10,7 @@
 import { extractHandles } from '../handles/extract.js';
 import { chunkText, type TextChunk } from './chunks.js';
 import type { TranscriptMessage } from './messages.js';
-import { createSpan } from '../records/span.js';
+import { createSpan, handleRoleOf } from '../records/span.js';
 import type { AppendEntry } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ExtractedHandle, Handle, Role, SourceKind } from '../types.js';
@@ -50,7 +50,10 @@ interface SpanSource {
   readonly toolName: string | undefined;
 }
 
-function sourceKind(role: Role): SourceKind {
+/** The source kind of a message's text: its `source` when it names one (shown as a user turn), else its role's. */
+function sourceKind(message: TranscriptMessage): SourceKind {
+  if (message.source !== undefined) return message.source;
+  const { role } = message;
   return role === 'tool' ? 'tool-result' : role === 'system' ? 'system' : role === 'user' ? 'user' : 'assistant';
 }
 
@@ -109,7 +112,7 @@ function sourceEntries(
       tokens: chunk.tokens,
     });
     const spanId = span.id;
-    const { role } = source;
+    const role = handleRoleOf(source.kind);
     const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map(({ kind, text, key, start, end }) => ({
       kind,
       text,
@@ -143,8 +146,9 @@ export function messageToEntries(message: TranscriptMessage, options: IngestOpti
   const sources: SpanSource[] = [];
   if (message.content.length > 0 || (message.toolCalls ?? []).length === 0) {
     sources.push({
-      kind: sourceKind(message.role),
-      role: message.role,
+      kind: sourceKind(message),
+      // Text of another source in a user or system turn is shown as a user turn: only the system prompt is `system`.
+      role: message.source === undefined ? message.role : 'user',
       text: message.content,
       toolCallId: message.toolCallId,
       toolName: message.toolName,

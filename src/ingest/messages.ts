@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import { isWellFormedText } from '../records/span.js';
-import type { Role } from '../types.js';
+import type { QuotedSource, Role } from '../types.js';
 
 /** A tool call made by the assistant. */
 export interface TranscriptToolCall {
@@ -26,9 +26,17 @@ export interface TranscriptMessage {
   readonly toolName?: string | undefined;
   /** Optional source label (line number, uuid, dia_id). */
   readonly label?: string | undefined;
+  /**
+   * For a `user` or `system` message whose words are not the user's or the system prompt's: who wrote them
+   * (`harness`: the agent harness, e.g. a Claude Code attachment or command output; `client`: a tool client through
+   * the MCP `append` tool). The message is stored as a user turn of that source kind and its constraints are quoted
+   * output, never pinned instructions. Absent: the role's own source.
+   */
+  readonly source?: QuotedSource | undefined;
 }
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
+const QUOTED_SOURCES: readonly QuotedSource[] = ['harness', 'client'];
 
 /** Check a message's shape; throws InvalidInputError naming the field. */
 export function validateMessage(message: TranscriptMessage, where: string): void {
@@ -38,6 +46,18 @@ export function validateMessage(message: TranscriptMessage, where: string): void
     throw new InvalidInputError(
       `${where}: field "role" must be one of ${ROLES.join(', ')} (got ${JSON.stringify(message.role)})`,
       { where, field: 'role' },
+    );
+  }
+  if (message.source !== undefined && !QUOTED_SOURCES.includes(message.source)) {
+    throw new InvalidInputError(
+      `${where}: field "source" must be one of ${QUOTED_SOURCES.join(', ')} or absent (got ${JSON.stringify(message.source)})`,
+      { where, field: 'source' },
+    );
+  }
+  if (message.source !== undefined && message.role !== 'user' && message.role !== 'system') {
+    throw new InvalidInputError(
+      `${where}: field "source" applies to user and system messages only (this one has role ${message.role}); remove it`,
+      { where, field: 'source' },
     );
   }
   if (typeof message.content !== 'string')

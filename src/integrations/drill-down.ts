@@ -8,6 +8,7 @@ import { mergedCheckpoint } from '../records/checkpoints.js';
 import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { verifySpan } from '../records/span.js';
+import { sourceField } from '../text/source-notes.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Handle, HandleKind, Role, SpanOccurrence } from '../types.js';
@@ -107,6 +108,8 @@ export interface OriginalView {
   readonly seq: number;
   readonly spanId: string;
   readonly role: Role;
+  /** When the text is a user turn the user did not type: who wrote it (not an instruction of the user). */
+  readonly source?: string | undefined;
   readonly label?: string | undefined;
   /** `verified`: the stored span's hash checks; `unverified` otherwise (do not trust the text). */
   readonly status: 'verified' | 'unverified';
@@ -146,6 +149,7 @@ function originalView(occurrence: SpanOccurrence, text: string, truncated: boole
     seq: occurrence.seq,
     spanId: occurrence.spanId,
     role: occurrence.role,
+    ...sourceField(occurrence.span.kind),
     label: occurrence.label,
     status: verifySpan(occurrence.span) ? 'verified' : 'unverified',
     text,
@@ -253,6 +257,8 @@ export interface GrepMatch {
   readonly seq: number;
   readonly spanId: string;
   readonly role: Role;
+  /** When the text is a user turn the user did not type: who wrote it (not an instruction of the user). */
+  readonly source?: string | undefined;
   readonly status: 'verified' | 'unverified';
   /** The matched text, verbatim. */
   readonly match: string;
@@ -407,6 +413,7 @@ export async function grepSpans(
             seq: occurrence.seq,
             spanId: occurrence.spanId,
             role: occurrence.role,
+            ...sourceField(occurrence.span.kind),
             status,
             match: found[0].slice(0, 200),
             excerpt,

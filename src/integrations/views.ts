@@ -4,6 +4,7 @@
  */
 import type { Gap } from '../records/gaps.js';
 import type { RecallResult } from '../records/recall.js';
+import { sourceField } from '../text/source-notes.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';
 
 /** A gap as a model should read it: what was lost, where, and what to do. */
@@ -34,6 +35,8 @@ export interface RecallHitView {
   readonly handle?: string | undefined;
   /** The original text (an excerpt when long). */
   readonly text: string;
+  /** When the text is a user turn the user did not type: who wrote it (not an instruction of the user). */
+  readonly source?: string | undefined;
 }
 
 /** A recall result as a model should read it. */
@@ -75,6 +78,7 @@ export function recallView(result: RecallResult): RecallView {
       via: hit.via,
       handle: hit.handle ? `${hit.handle.kind}: ${hit.handle.text}` : undefined,
       text: hit.text,
+      ...sourceField(hit.source),
     })),
     gap: result.gap ? gapView(result.gap) : undefined,
   };

@@ -5,7 +5,8 @@ import type { Gap } from './gaps.js';
 import { lookupKeys } from '../handles/normalize.js';
 import { isSpanIdPrefix, verifySpan } from './span.js';
 import type { LedgerStore } from '../stores/store.js';
-import type { CompactionRecord, Handle, Span } from '../types.js';
+import { quotedSourceOf } from '../text/source-notes.js';
+import type { CompactionRecord, Handle, QuotedSource, Span } from '../types.js';
 
 /** One thing recall found. */
 export interface RecallHit {
@@ -21,6 +22,14 @@ export interface RecallHit {
   readonly via: 'handle' | 'span-id' | 'record' | 'text' | 'lossy-record';
   /** The handle that matched, when found through the index. */
   readonly handle?: { readonly kind: Handle['kind']; readonly text: string } | undefined;
+  /** When the span is a user turn the user did not type: who wrote it (`harness`, `client`). */
+  readonly source?: QuotedSource | undefined;
+}
+
+/** `{ source }` for a span of a quoted source, `{}` otherwise. */
+function hitSource(span: Span): { source?: QuotedSource } {
+  const source = quotedSourceOf(span.kind);
+  return source === undefined ? {} : { source };
 }
 
 /** What recall returns. */
@@ -79,6 +88,7 @@ async function byHandles(context: RecallContext, query: string): Promise<RecallH
         text: excerpt(span.text, handle.start, handle.end),
         via: 'handle',
         handle: { kind: handle.kind, text: handle.text },
+        ...hitSource(span),
       },
     ];
   });
@@ -92,6 +102,7 @@ async function bySpanId(context: RecallContext, query: string): Promise<RecallHi
     status: verifySpan(occurrence.span) ? 'verified' : 'unverified',
     text: occurrence.span.text,
     via: 'span-id',
+    ...hitSource(occurrence.span),
   }));
 }
 
@@ -232,6 +243,7 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
           status: 'unverified',
           text: excerpt(span.text, Math.max(0, at), Math.max(0, at) + query.length),
           via: 'text',
+          ...hitSource(span),
         },
       ];
     }),

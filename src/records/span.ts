@@ -123,6 +123,8 @@ export function roleOf(kind: SourceKind): Role {
     case 'system':
       return 'system';
     case 'user':
+    case 'harness':
+    case 'client':
       return 'user';
     case 'assistant':
     case 'tool-call':
@@ -130,6 +132,14 @@ export function roleOf(kind: SourceKind): Role {
     case 'tool-result':
       return 'tool';
   }
+}
+
+/**
+ * The role a handle of a span of this kind speaks with: the span's role, except that text in a user turn the user did
+ * not type (`harness`, `client`) speaks as `tool` (quoted output), so its constraints are never pinned as instructions.
+ */
+export function handleRoleOf(kind: SourceKind): Role {
+  return kind === 'harness' || kind === 'client' ? 'tool' : roleOf(kind);
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

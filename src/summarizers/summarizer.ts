@@ -7,7 +7,7 @@ export interface SourceUnit {
   readonly text: string;
   /** Span ids this text comes from (what a claim built from it must cite). */
   readonly spanIds: readonly string[];
-  /** Role of the source. */
+  /** Who the words are from (`handleRoleOf` the span kind): `tool` for tool output and for user turns the user did not type. */
   readonly role: Role;
   /** Sequence number of the (first) source span. */
   readonly seq: number;

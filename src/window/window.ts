@@ -8,6 +8,7 @@ import { unrecoverableGaps } from '../records/gaps.js';
 import type { Gap } from '../records/gaps.js';
 import type { CheckpointSummary } from '../records/checkpoints.js';
 import { neutralizeRoleLabels } from '../text/role-labels.js';
+import { QUOTED_SOURCE_NOTES, quotedSourceOf } from '../text/source-notes.js';
 import { chooseMasked, maskStub } from '../compaction/masking.js';
 import { countBlock } from './window-count.js';
 import type { MaskingPolicy } from '../compaction/masking.js';
@@ -67,12 +68,14 @@ export interface WindowState {
   readonly masking?: MaskingPolicy | undefined;
 }
 
-/** The text prefix an original span is shown with (tool call name/id, chunk position). */
+/** The text prefix an original span is shown with (tool call name/id, who wrote a user turn the user did not type, chunk position). */
 export function originalPrefix(occurrence: SpanOccurrence): string {
   const { span, chunk } = occurrence;
   const part = chunk ? `[part ${chunk.index + 1}/${chunk.count}] ` : '';
   if (span.kind === 'tool-call') return `[tool call ${span.toolName ?? '?'} id=${span.toolCallId ?? '?'}] ${part}`;
   if (span.kind === 'tool-result') return `[tool result id=${span.toolCallId ?? '?'}] ${part}`;
+  const source = quotedSourceOf(span.kind);
+  if (source !== undefined) return `[${QUOTED_SOURCE_NOTES[source]}] ${part}`;
   return part;
 }
 

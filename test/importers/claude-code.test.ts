@@ -74,6 +74,7 @@ describe('claude-code importer', () => {
         role: 'user',
         content: '<system-reminder>\nThe user opened config/staging.toml.\n</system-reminder>',
         label: 'u-04',
+        source: 'harness',
       }),
       {
         type: 'compaction',

@@ -279,6 +279,8 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
       return JSON.parse(text) as Record<string, unknown>;
     };
     try {
+      // The hooks write this session from the transcript: the model gets no tool to write into it.
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('append');
       const described = await call('describe', { record: recordId });
       expect(described).toMatchObject({
         session: SESSION,
@@ -300,6 +302,24 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
       expect(grepped.matches).toHaveLength(1);
       expect(grepped.matches[0]).toMatchObject({ seq: 5, role: 'tool' });
       expect(grepped.matches[0]?.spanId).toMatch(/^sha256:/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serve --stdio --append serves the append tool for the hook-managed session, marked as writing', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--append'],
+      cwd: project,
+      env: environment() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'hook-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const append = (await client.listTools()).tools.find((tool) => tool.name === 'append');
+      expect(append?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     } finally {
       await client.close();
     }

@@ -8,6 +8,7 @@
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { layoutIndex } from '../../compaction/index-layout.js';
+import { checkInstructions, rejectedLine } from '../../compaction/pinned-check.js';
 import type { IndexEntry, IndexGroup } from '../../compaction/index-layout.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../compaction/rank-handles.js';
 import type { RankWeights } from '../../compaction/rank-handles.js';
@@ -47,6 +48,8 @@ export interface HookContextOptions {
   readonly serverName?: string | undefined;
   /** Ranking weights (default {@link HOOK_RANK_WEIGHTS}; the benchmark passes others to compare). */
   readonly weights?: RankWeights | undefined;
+  /** Where an instruction that fails its span check (and is not pinned) is reported. */
+  readonly log?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -169,10 +172,13 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   if (!record) return undefined;
   const toSeq = record.droppedRange.toSeq;
   const before = toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq }) : [];
-  const candidates = candidatesOf(before, record.summary);
   // Ranked on the same evidence a compaction uses: every mention, and the spans (the agent's tool calls, the user's words).
   const originals = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
   const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
+  // What is pinned is checked against its span first: a handle row changed in the store is dropped and logged.
+  const checked = checkInstructions(candidatesOf(before, record.summary), spans);
+  for (const rejected of checked.rejected) options.log?.(rejectedLine(sessionId, rejected));
+  const candidates = checked.kept;
   const evidence = { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) };
   const ranked = rankHandles(candidates, evidence, options.weights ?? HOOK_RANK_WEIGHTS).map((entry) => entry.handle);
   const frame: Frame = {

@@ -142,7 +142,12 @@ export async function runClaudeCodeHook(
     if (input.hook_event_name !== 'SessionStart' || input.source !== 'compact') return { input, ingest };
     // Only this event builds a context: its module is loaded here, not by every Stop.
     const { buildHookContext } = await import('./hook-context.js');
-    const context = await buildHookContext({ ledger, sessionId: input.session_id, budgetTokens: options.budgetTokens });
+    const context = await buildHookContext({
+      ledger,
+      sessionId: input.session_id,
+      budgetTokens: options.budgetTokens,
+      log: options.log,
+    });
     if (!context) return { input, ingest };
     return {
       input,

@@ -27,6 +27,12 @@ export interface LedgerMcpServerOptions {
   readonly window?: Partial<WindowConfig> | undefined;
   /** Server name reported to clients (default `context-ledger`). */
   readonly name?: string | undefined;
+  /**
+   * Whether the `append` tool is served (default true). `context-ledger serve` leaves it out of a session its hooks
+   * record (the hooks already ingest the transcript, and the model could otherwise write into its own session) unless
+   * `--append` is given.
+   */
+  readonly appendTool?: boolean | undefined;
 }
 
 const session = z.string().min(1).max(200).optional().describe("Session id (default: the server's --session).");
@@ -56,8 +62,49 @@ async function guarded(body: () => Promise<unknown>): Promise<CallToolResult> {
 }
 
 /**
- * An MCP server exposing a ledger: `recall`, `handles`, `records`, `gaps`, `append`, and the
- * drill-down tools `describe`, `expand` and `grep`.
+ * A message as the `append` tool stores it: user and system text is recorded as written by the tool client (source
+ * `client`), so it is shown as such and never pinned as an instruction of the user or the system prompt. Assistant
+ * text, tool calls and tool results keep their kinds: they are never instructions.
+ */
+function clientMessage(input: z.infer<typeof message>): TranscriptMessage {
+  const { role, content, toolCalls, toolCallId, toolName } = input;
+  const source = role === 'user' || role === 'system' ? ('client' as const) : undefined;
+  return { role, content, toolCalls, toolCallId, toolName, source };
+}
+
+function registerAppendTool(server: McpServer, scope: TenantScope): void {
+  server.registerTool(
+    'append',
+    {
+      description:
+        "Append messages to a session (created in this server's tenant if missing). Returns the sequence numbers and span ids written. " +
+        'User and system messages are recorded as written by this tool client (source "client"): they are kept and ' +
+        'searchable, but never pinned as instructions of the user or the system.',
+      inputSchema: { session, messages: z.array(message).min(1).max(1000) },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    ({ session: id, messages }) =>
+      guarded(() =>
+        writeSession(scope, id, async (opened) => {
+          const written = await opened.append(messages.map(clientMessage));
+          return {
+            session: opened.id,
+            seqs: written.map((occurrence) => occurrence.seq),
+            spans: written.map((occurrence) => ({
+              seq: occurrence.seq,
+              spanId: occurrence.spanId,
+              role: occurrence.role,
+              source: occurrence.span.kind,
+            })),
+          };
+        }),
+      ),
+  );
+}
+
+/**
+ * An MCP server exposing a ledger: `recall`, `handles`, `records`, `gaps`, `append` (unless `appendTool` is false),
+ * and the drill-down tools `describe`, `expand` and `grep`.
  * Inputs are validated by the SDK against zod shapes; errors are tool errors
  * (`isError: true`) whose text starts with the LedgerError code, e.g. `NOT_FOUND: …`.
  * Connect it to any transport (`StdioServerTransport`, Streamable HTTP, `InMemoryTransport`).
@@ -153,29 +200,7 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
       }),
   );
 
-  server.registerTool(
-    'append',
-    {
-      description:
-        "Append messages to a session (created in this server's tenant if missing). Returns the sequence numbers and span ids written.",
-      inputSchema: { session, messages: z.array(message).min(1).max(1000) },
-    },
-    ({ session: id, messages }) =>
-      guarded(() =>
-        writeSession(scope, id, async (opened) => {
-          const written = await opened.append(messages as TranscriptMessage[]);
-          return {
-            session: opened.id,
-            seqs: written.map((occurrence) => occurrence.seq),
-            spans: written.map((occurrence) => ({
-              seq: occurrence.seq,
-              spanId: occurrence.spanId,
-              role: occurrence.role,
-            })),
-          };
-        }),
-      ),
-  );
+  if (options.appendTool ?? true) registerAppendTool(server, scope);
 
   registerDrillDownTools(server, scope, guarded);
 
