@@ -89,7 +89,8 @@ describe('cadence: between compactions the window only grows at its end', () => 
             }
             expect(newlyMasked).toBeGreaterThan(0);
             // A masking step comes only under pressure: what was appended took the window over compactAt.
-            const appended = context.messages.filter((rendered) => (rendered.seq ?? -1) > lastSeq(previous));
+            const seen = lastSeq(previous);
+            const appended = context.messages.filter((rendered) => (rendered.seq ?? -1) > seen);
             const appendedTokens = appended.reduce(
               (sum, rendered) => sum + counter.count(rendered.content) + MESSAGE_OVERHEAD_TOKENS,
               0,
