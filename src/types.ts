@@ -207,7 +207,8 @@ export interface WindowConfig {
   /** Fraction of `maxTokens` over which the window acts: first masking, then, if that is not enough, compaction (default 0.95). */
   readonly compactAt: number;
   /**
-   * Fraction of `maxTokens` the context holds right after a compaction (default 0.85, at most `compactAt`): the
+   * Fraction of `maxTokens` the context holds right after a compaction or a masking step (default 0.75, at most
+   * `compactAt`; `compactAt − targetFill` is the headroom the next turns use before the next step): the
    * compaction boundary is chosen so that system prompt + ledger block + recent turns come to about this much.
    */
   readonly targetFill: number;

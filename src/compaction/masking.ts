@@ -8,10 +8,17 @@ import type { HandleKind, Span, SpanOccurrence, WindowConfig } from '../types.js
  * handles verbatim; `recall` of the span id returns it verbatim. Nothing is written: which
  * results are masked is a pure function of the window's originals, its fixed part and the
  * policy, so a replay from the store masks exactly the same ones (invariant 10).
+ *
+ * Masking happens in steps, like a compaction: nothing changes while the context grows up to `fitTokens`; the
+ * original that takes it over masks the oldest bulky results at once, down to `targetTokens` (the fill a compaction
+ * leaves), and then nothing changes again until the next step. Between steps the rendered window only grows at its
+ * end, so a provider's prompt cache keeps every message above the new ones.
  */
 export interface MaskingPolicy {
-  /** Mask until the context is at most this many tokens (`compactAt × maxTokens`). */
+  /** A masking step starts when the context goes over this many tokens (`compactAt × maxTokens`). */
   readonly fitTokens: number;
+  /** A masking step masks down to this many tokens (`targetFill × maxTokens`), or as far as its candidates go. */
+  readonly targetTokens: number;
   /** Smallest tool result (its rendered cost in tokens) that may be masked. */
   readonly minTokens: number;
   /** The most recent originals whose costs add up to at most this many tokens are never masked. */
@@ -23,6 +30,7 @@ export function maskingPolicy(config: WindowConfig): MaskingPolicy | undefined {
   if (!config.maskToolResults) return undefined;
   return {
     fitTokens: Math.floor(config.compactAt * config.maxTokens),
+    targetTokens: Math.floor(config.targetFill * config.maxTokens),
     minTokens: config.maskMinTokens,
     protectRecentTokens: config.maskProtectRecentTokens,
   };
@@ -122,10 +130,13 @@ function messageSizes(originals: readonly SpanOccurrence[], costs: readonly numb
 }
 
 /**
- * Which originals to mask (their indexes): tool results (whole messages, all chunks together) of at least `minTokens`, older than the
- * protected recent tail (which always holds the last original), oldest first, until the context fits `fitTokens` or no candidate is left.
- * Oldest first keeps the choice monotone between compactions: a result once masked stays masked
- * as turns are appended, so the window does not flap.
+ * Which originals to mask (their indexes). The originals are taken oldest first, as they were appended; when one takes
+ * the context over `fitTokens`, a masking step masks tool results (whole messages, all chunks together) of at least
+ * `minTokens` that are older than the protected recent tail (which always holds that original), oldest first, until the
+ * context is at most `targetTokens` or no candidate is left (the window then compacts, which refills it to the same
+ * target).
+ * The choice for the first `k` originals never depends on the ones after them: between steps the window only grows at
+ * its end, a result once masked stays masked until the next compaction, and the window does not flap.
  */
 export function chooseMasked(input: MaskingInput): Set<number> {
   const { originals, costs, policy } = input;
@@ -133,19 +144,39 @@ export function chooseMasked(input: MaskingInput): Set<number> {
   let total = input.fixedTokens;
   for (const cost of costs) total += cost;
   if (total <= policy.fitTokens) return masked;
-  let tail = originals.length;
-  let tailTokens = 0;
-  while (tail > 0 && (tail === originals.length || tailTokens + (costs[tail - 1] ?? 0) <= policy.protectRecentTokens))
-    tailTokens += costs[--tail] ?? 0;
+  total = input.fixedTokens;
   const sizes = messageSizes(originals, costs);
-  for (let index = 0; index < tail && total > policy.fitTokens; index++) {
-    const occurrence = originals[index];
+  // Candidates older than the protected tail not masked yet, oldest first, with what masking each saves.
+  const pending: { readonly index: number; readonly saving: number }[] = [];
+  let head = 0;
+  let scanned = 0;
+  let tailStart = 0;
+  let tailTokens = 0;
+  for (let index = 0; index < originals.length; index++) {
     const cost = costs[index] ?? 0;
-    if (occurrence?.span.kind !== 'tool-result' || (sizes[index] ?? 0) < policy.minTokens) continue;
-    const stub = input.stubCost(index);
-    if (stub >= cost) continue;
-    masked.add(index);
-    total -= cost - stub;
+    total += cost;
+    tailTokens += cost;
+    while (tailStart < index && tailTokens > policy.protectRecentTokens) tailTokens -= costs[tailStart++] ?? 0;
+    if (total <= policy.fitTokens) continue;
+    for (; scanned < tailStart; scanned++) {
+      const saving = maskSaving(input, sizes, scanned);
+      if (saving <= 0) continue;
+      pending.push({ index: scanned, saving });
+    }
+    while (total > policy.targetTokens && head < pending.length) {
+      const candidate = pending[head++] as { index: number; saving: number };
+      masked.add(candidate.index);
+      total -= candidate.saving;
+    }
   }
   return masked;
+}
+
+/** Tokens masking original `index` saves (0 when it is not a maskable tool result or its stub is no smaller). */
+function maskSaving(input: MaskingInput, sizes: readonly number[], index: number): number {
+  const occurrence = input.originals[index];
+  if (occurrence?.span.kind !== 'tool-result' || (sizes[index] ?? 0) < input.policy.minTokens) return 0;
+  const cost = input.costs[index] ?? 0;
+  const stub = input.stubCost(index);
+  return stub >= cost ? 0 : cost - stub;
 }

@@ -12,8 +12,13 @@ export function ledgerBudgetTokens(budgets: {
   return budgets.handleBudgetTokens + budgets.summaryBudgetTokens + LEDGER_FRAME_TOKENS;
 }
 
-/** Default fill right after a compaction, as a fraction of `maxTokens`. */
-export const DEFAULT_TARGET_FILL = 0.85;
+/**
+ * Default fill right after a compaction or a masking step, as a fraction of `maxTokens`: with `compactAt` 0.95 it leaves
+ * a fifth of the window of headroom (1,600 tokens at 8,000, several tool results of a coding agent), so the window
+ * compacts in fewer, larger steps and stays byte-stable above its newest messages between them. 0.85 before issue 27
+ * (one tool result of headroom: nearly every result compacted again).
+ */
+export const DEFAULT_TARGET_FILL = 0.75;
 
 /** Default fraction of `maxTokens` over which the window masks, then compacts. */
 export const DEFAULT_COMPACT_AT = 0.95;

@@ -24,7 +24,7 @@ describe('planRefill with masking', () => {
     const originals = await session.append(messages);
     const resultIndex = originals.findIndex((occurrence) => occurrence.span.kind === 'tool-result');
     const costs = originals.map((_, index) => (index === resultIndex ? 3000 : 100));
-    const config = resolveWindowConfig('plan', { maxTokens: 4000 });
+    const config = resolveWindowConfig('plan', { maxTokens: 4000, targetFill: 0.85 });
     const input = {
       originals,
       costs,
@@ -36,7 +36,7 @@ describe('planRefill with masking', () => {
     };
     const unmasked = planRefill(input);
     expect(unmasked.boundary).toBeGreaterThan(resultIndex);
-    const policy = { fitTokens: 3600, minTokens: 200, protectRecentTokens: 1000 };
+    const policy = { fitTokens: 3600, targetTokens: 3400, minTokens: 200, protectRecentTokens: 1000 };
     const masked = planRefill({ ...input, masking: { policy, stubCost: () => 50 } });
     expect(masked.boundary).toBeLessThan(resultIndex);
     // Expected: fixed 200 + summary 100 + the kept turns with the result as its 50-token stub.
