@@ -86,7 +86,10 @@ function toLangChain(message: TranscriptMessage, id: string): BaseMessage {
  * each converted message carries an id that maps back to its transcript message (for the
  * cached token count and for the verbatim text).
  */
-export function createLangChainTrimArm(counter: TokenCounter): BaselineArm {
+export function createLangChainTrimArm(counter: TokenCounter): BaselineArm & {
+  /** The transcript messages `trimMessages` keeps of `messages` at `budget` tokens, in order. */
+  keep(messages: readonly TranscriptMessage[], budget: number): Promise<TranscriptMessage[]>;
+} {
   const cost = createMessageCost(counter);
   const converted = new WeakMap<TranscriptMessage, BaseMessage>();
   const source = new Map<string, TranscriptMessage>();
@@ -106,16 +109,20 @@ export function createLangChainTrimArm(counter: TokenCounter): BaselineArm {
     return found;
   };
   const tokenCounter = (list: BaseMessage[]): number => list.reduce((sum, message) => sum + cost(original(message)), 0);
+  const keep = async (messages: readonly TranscriptMessage[], budget: number): Promise<TranscriptMessage[]> => {
+    const kept = await trimMessages(messages.map(convert), {
+      strategy: 'last',
+      maxTokens: budget,
+      tokenCounter,
+      includeSystem: true,
+    });
+    return kept.map(original);
+  };
   return {
     name: 'trim (LangChain trimMessages)',
+    keep,
     async render(messages, budget) {
-      const kept = await trimMessages(messages.map(convert), {
-        strategy: 'last',
-        maxTokens: budget,
-        tokenCounter,
-        includeSystem: true,
-      });
-      return kept.map((message) => messageText(original(message))).join('\n\n');
+      return (await keep(messages, budget)).map(messageText).join('\n\n');
     },
   };
 }
