@@ -110,7 +110,7 @@ function replayCli(
 }
 
 /** One replay through the CLI into a new database (removed first). */
-interface Replay {
+export interface Replay {
   readonly mbps: number | null;
   readonly seconds: number;
   readonly cpuSeconds: number;
@@ -118,9 +118,12 @@ interface Replay {
   readonly reached: number;
   readonly databaseMB: number | null;
   readonly code: number | null;
+  /** Compactions the replay reported on its last line (`replay …: done N compactions`); null when it did not finish. */
+  readonly compactions: number | null;
 }
 
-async function removeDatabase(database: string): Promise<void> {
+/** Remove a SQLite database and its -wal and -shm files. */
+export async function removeDatabase(database: string): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) await rm(`${database}${suffix}`, { force: true });
 }
 
@@ -135,16 +138,24 @@ const WINDOW_TOKENS = 8000;
 /** The wider window the smaller transcripts are also replayed at. */
 const WIDE_WINDOW_TOKENS = 128_000;
 
-async function replayOnce(
+/** The compaction count of the replay's `done` line, null when there is none. */
+function doneCompactions(stderr: string): number | null {
+  const match = /^replay [^\n]*: done (\d+) compactions/m.exec(stderr);
+  return match ? Number(match[1]) : null;
+}
+
+/** Replay `file` (`megabytes` long) through the CLI under `/usr/bin/time -v` into a new SQLite `database`. */
+export async function replayOnce(
   file: string,
   database: string,
   megabytes: number,
   windowTokens: number,
   maxSeconds: number,
+  extraArgs: readonly string[] = [],
 ): Promise<Replay> {
   await removeDatabase(database);
   // No --json: the replay's progress lines on stderr say how far a stopped run got.
-  const args = [file, '--store', `sqlite:${database}`, '--max-tokens', String(windowTokens)];
+  const args = [file, '--store', `sqlite:${database}`, '--max-tokens', String(windowTokens), ...extraArgs];
   const result = await replayCli(args, maxSeconds);
   const reached = result.code === 0 ? 1 : lastShare(result.stderr);
   const databaseMB = await stat(database).then(
@@ -159,6 +170,7 @@ async function replayOnce(
     reached,
     databaseMB,
     code: result.code,
+    compactions: doneCompactions(result.stderr),
   };
 }
 
