@@ -2,6 +2,7 @@ import type { Benchmark } from './benchmark.js';
 import { handlesQualityBench } from './handles-quality.js';
 import { runAgentQuality } from './quality/agent-quality.js';
 import { runCutQuality } from './quality/cut-quality.js';
+import { runTurnQualityBench } from './quality/turn-quality-bench.js';
 import { runHookContextBench } from './quality/hook-context.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
@@ -25,6 +26,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'prompt-cache', run: runPromptCacheBench },
   { name: 'quality-claude-code', run: (context) => runCutQuality(context, 'claude-code') },
   { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent') },
+  { name: 'quality-turns', run: runTurnQualityBench },
   { name: 'quality-locomo', run: runLocomoQuality },
   { name: 'speed-extraction', run: runExtractionBench },
   { name: 'speed-count', run: runCountBench },

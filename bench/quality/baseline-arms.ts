@@ -82,6 +82,25 @@ function toLangChain(message: TranscriptMessage, id: string): BaseMessage {
 }
 
 /**
+ * What `trimMessages` (strategy `last`, `includeSystem`, whole messages) can keep of `messages` at `budget`: the
+ * first message when it is a system message, and the most recent messages up to and including the first that no
+ * longer fits on its own count. Its cost grows with the square of the messages it is given, so the arm hands it
+ * only these; what it keeps is the same.
+ */
+export function trimCandidates(
+  messages: readonly TranscriptMessage[],
+  budget: number,
+  cost: (message: TranscriptMessage) => number,
+): readonly TranscriptMessage[] {
+  const system = messages[0]?.role === 'system' ? 1 : 0;
+  let used = system === 1 ? cost(messages[0] as TranscriptMessage) : 0;
+  let from = messages.length;
+  while (from > system && used <= budget) used += cost(messages[--from] as TranscriptMessage);
+  if (from <= system) return messages;
+  return system === 1 ? [messages[0] as TranscriptMessage, ...messages.slice(from)] : messages.slice(from);
+}
+
+/**
  * The LangChain `trimMessages` baseline. `trimMessages` copies the messages it is given, so
  * each converted message carries an id that maps back to its transcript message (for the
  * cached token count and for the verbatim text).
@@ -110,7 +129,7 @@ export function createLangChainTrimArm(counter: TokenCounter): BaselineArm & {
   };
   const tokenCounter = (list: BaseMessage[]): number => list.reduce((sum, message) => sum + cost(original(message)), 0);
   const keep = async (messages: readonly TranscriptMessage[], budget: number): Promise<TranscriptMessage[]> => {
-    const kept = await trimMessages(messages.map(convert), {
+    const kept = await trimMessages(trimCandidates(messages, budget, cost).map(convert), {
       strategy: 'last',
       maxTokens: budget,
       tokenCounter,
