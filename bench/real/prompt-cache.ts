@@ -40,18 +40,20 @@ export const MOSTLY_UNCACHED_BELOW = 0.5;
 
 /**
  * Length of the common text of `a` and `b` that ends at a shared token boundary: `a === b` gives the whole length;
- * otherwise the common prefix is cut back to the start of its last line that begins, strictly inside the common
- * part, with a character other than white space or `/` (0 when there is none).
+ * otherwise the common prefix is cut back to the start of its last line at which both texts end or go on with a
+ * character other than white space or `/` (0 when there is none).
  */
 export function sharedLineStart(a: string, b: string): number {
   if (a === b) return a.length;
   const limit = Math.min(a.length, b.length);
   let common = 0;
   while (common < limit && a.charCodeAt(common) === b.charCodeAt(common)) common++;
-  // A start `p` needs a[p - 1] === '\n' and a[p] (equal in both, p < common) neither white space nor '/'
-  // (o200k's punctuation pre-token may run on over newlines into a '/').
-  for (let start = common - 1; start > 0; start--)
-    if (a.charCodeAt(start - 1) === 10 && /[^\s/]/.test(a.charAt(start))) return start;
+  // A line start `p` (text[p - 1] === '\n') is a pre-token boundary of a text when the text ends there or goes on
+  // with a character that is neither white space nor '/' (o200k's punctuation pre-token may run on over newlines
+  // into a '/'); it must be one in both texts.
+  const boundary = (text: string, at: number) => at === text.length || /[^\s/]/.test(text.charAt(at));
+  for (let start = common; start > 0; start--)
+    if (a.charCodeAt(start - 1) === 10 && boundary(a, start) && boundary(b, start)) return start;
   return 0;
 }
 
