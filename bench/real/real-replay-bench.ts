@@ -76,8 +76,10 @@ async function replaySession(
   const runs: RealReplayRun[] = [];
   try {
     for (const window of REAL_WINDOWS) {
-      context.log(`real-replay: ${session.name} @${window}: replaying (progress below)`);
-      const replay = await replayOnce(file, database, megabytes, window, maxSeconds, args);
+      context.log(`real-replay: ${session.name} @${window}: replaying`);
+      const replay = await replayOnce(file, database, megabytes, window, maxSeconds, args, (line) =>
+        context.log(`real-replay: @${window}: ${line}`),
+      );
       const sqliteBytes = await sqliteFileBytes(database);
       const tables = existsSync(database) ? sqliteTableSizes(database) : null;
       const perMB = replay.compactions === null ? null : replay.compactions / megabytes;

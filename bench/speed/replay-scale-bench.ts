@@ -86,6 +86,7 @@ function lastShare(stderr: string): number {
 function replayCli(
   args: readonly string[],
   maxSeconds: number,
+  onProgress?: (line: string) => void,
 ): Promise<{ code: number | null; stderr: string; seconds: number }> {
   const cli = benchCli();
   const started = performance.now();
@@ -97,7 +98,9 @@ function replayCli(
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
+      const text = chunk.toString();
+      if (onProgress) for (const line of text.match(/^replay [^\n]*: \d+%[^\n]*/gm) ?? []) onProgress(line);
+      stderr += text;
       if (stderr.length > 2e6) stderr = stderr.slice(-1e6);
     });
     const timer = setTimeout(() => process.kill(-(child.pid ?? 0), 'SIGINT'), maxSeconds * 1000);
@@ -152,11 +155,12 @@ export async function replayOnce(
   windowTokens: number,
   maxSeconds: number,
   extraArgs: readonly string[] = [],
+  onProgress?: (line: string) => void,
 ): Promise<Replay> {
   await removeDatabase(database);
   // No --json: the replay's progress lines on stderr say how far a stopped run got.
   const args = [file, '--store', `sqlite:${database}`, '--max-tokens', String(windowTokens), ...extraArgs];
-  const result = await replayCli(args, maxSeconds);
+  const result = await replayCli(args, maxSeconds, onProgress);
   const reached = result.code === 0 ? 1 : lastShare(result.stderr);
   const databaseMB = await stat(database).then(
     (info) => info.size / 1e6,
