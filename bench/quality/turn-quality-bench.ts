@@ -8,7 +8,7 @@
  */
 import { createO200kCounter } from '../../src/index.js';
 import type { TokenCounter } from '../../src/index.js';
-import { round, share } from '../bench-result.js';
+import { resultBase, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
@@ -198,11 +198,11 @@ export async function runTurnQualityBench(context: BenchContext): Promise<BenchR
     }),
   };
   return {
-    name: 'quality-turns',
-    title: 'Future-needed handles in the window at the fixed cuts and over every turn',
-    date: new Date().toISOString(),
-    quick: context.quick,
-    machine: context.machine,
+    ...resultBase(
+      context,
+      'quality-turns',
+      'Future-needed handles in the window at the fixed cuts and over every turn',
+    ),
     notes,
     tables,
     targets: [],

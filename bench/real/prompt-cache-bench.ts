@@ -8,7 +8,7 @@
  */
 import { createO200kCounter } from '../../src/index.js';
 import type { TokenCounter } from '../../src/index.js';
-import { atLeast, round } from '../bench-result.js';
+import { atLeast, resultBase, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { createLangChainTrimArm } from '../quality/baseline-arms.js';
@@ -186,11 +186,7 @@ export async function runPromptCacheBench(context: BenchContext): Promise<BenchR
     notes: [`Cost: input cost with caching over no caching; ${PRICE_MODEL.description}.`],
   };
   return {
-    name: 'prompt-cache',
-    title: 'Prompt-cache reuse turn to turn on real sessions',
-    date: new Date().toISOString(),
-    quick: context.quick,
-    machine: context.machine,
+    ...resultBase(context, 'prompt-cache', 'Prompt-cache reuse turn to turn on real sessions'),
     notes,
     tables,
     targets,

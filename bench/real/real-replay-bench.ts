@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atLeast, atMost, round } from '../bench-result.js';
+import { atLeast, atMost, resultBase, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { removeDatabase, replayOnce, tokenizerPass } from '../speed/replay-scale-bench.js';
@@ -123,7 +123,7 @@ function largestTables(tables: readonly TableSize[] | null, n = 6): string {
 /** Run the real-data replay benchmark. */
 export async function runRealReplayBench(context: BenchContext): Promise<BenchResult> {
   const title = 'Replay speed, storage and cadence on real sessions';
-  const base = {
+  const base = resultBase(context, 'real-replay', title);
     name: 'real-replay',
     title,
     date: new Date().toISOString(),
