@@ -124,12 +124,6 @@ function largestTables(tables: readonly TableSize[] | null, n = 6): string {
 export async function runRealReplayBench(context: BenchContext): Promise<BenchResult> {
   const title = 'Replay speed, storage and cadence on real sessions';
   const base = resultBase(context, 'real-replay', title);
-    name: 'real-replay',
-    title,
-    date: new Date().toISOString(),
-    quick: context.quick,
-    machine: context.machine,
-  };
   const { sessions, missing } = await loadRealSessions(
     context.dataDir,
     context.quick ? { trajectories: 5, claudeCode: false } : {},
