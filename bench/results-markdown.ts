@@ -97,9 +97,13 @@ export function renderRealDataBlock(results: readonly BenchResult[]): string {
         .replace(/\n/, '**\n'),
       '',
     );
-    parts.push(`_Run ${result.date.slice(0, 10)}${result.quick ? ' (--quick)' : ''}; ${result.notes[0] ?? ''}_`, '');
+    const data = result.notes.filter((note) => /^(Data|MISSING|--quick)/.test(note)).join(' ');
+    parts.push(`_Run ${result.date.slice(0, 10)}${result.quick ? ' (--quick)' : ''}. ${data}_`, '');
   }
-  return parts.join('\n').trim();
+  return parts
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**
