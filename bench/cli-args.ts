@@ -7,7 +7,7 @@ export interface BenchArguments {
   readonly only: readonly string[];
   /** `--quick`. */
   readonly quick: boolean;
-  /** `--data DIR` (default `../shared/data`, relative to the working directory). */
+  /** `--data DIR`, else `CONTEXT_LEDGER_DATA`, else `../shared/data` (relative to the working directory). */
   readonly dataDir: string;
   /** `--out DIR` for `<name>.json` (default `bench/results`). */
   readonly outDir: string;
@@ -15,6 +15,8 @@ export interface BenchArguments {
   readonly reportFile: string;
   /** `--help`. */
   readonly help: boolean;
+  /** The README whose real-data block is rebuilt (`README.md`; none with --quick or a --report of its own). */
+  readonly readmeFile: string | undefined;
 }
 
 /** Usage text. */
@@ -26,7 +28,9 @@ export const USAGE = `usage: npm run bench [NAME…] [-- --quick] [--data DIR] [
   --quick   smaller sizes (each result says what was reduced)
   --data    folder holding claude-code/, swe-agent/, locomo/ (default ../shared/data, else ../../shared/data)
   --out     where <name>.json results go (default bench/results; with --quick .bench-build/results-quick)
-  --report  the markdown report (default bench/RESULTS.md; with --quick .bench-build/RESULTS-quick.md)`;
+  --report  the markdown report (default bench/RESULTS.md; with --quick .bench-build/RESULTS-quick.md)
+            a full run with the default --out and --report also rebuilds README.md's real-data block
+  env CONTEXT_LEDGER_DATA  the same as --data (the flag wins)`;
 
 /** Where a --quick run writes by default: a dev run does not overwrite the recorded results. */
 export const QUICK_OUT = '.bench-build/results-quick';
@@ -44,7 +48,11 @@ export function defaultDataDir(cwd: string): string {
 }
 
 /** Parse `argv` (without node and script). Throws on an unknown flag or a missing value. */
-export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()): BenchArguments {
+export function parseBenchArguments(
+  argv: readonly string[],
+  cwd = process.cwd(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BenchArguments {
   const only: string[] = [];
   let quick = false;
   let help = false;
@@ -77,8 +85,9 @@ export function parseBenchArguments(argv: readonly string[], cwd = process.cwd()
     only,
     quick,
     help,
-    dataDir: dataDir === undefined ? defaultDataDir(cwd) : resolve(cwd, dataDir),
+    dataDir: resolve(cwd, dataDir ?? (env.CONTEXT_LEDGER_DATA || defaultDataDir(cwd))),
     outDir: resolve(cwd, outDir ?? (quick ? QUICK_OUT : 'bench/results')),
     reportFile: resolve(cwd, reportFile ?? (quick ? QUICK_REPORT : 'bench/RESULTS.md')),
+    readmeFile: quick || reportFile !== undefined || outDir !== undefined ? undefined : resolve(cwd, 'README.md'),
   };
 }

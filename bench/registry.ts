@@ -2,9 +2,12 @@ import type { Benchmark } from './benchmark.js';
 import { handlesQualityBench } from './handles-quality.js';
 import { runAgentQuality } from './quality/agent-quality.js';
 import { runCutQuality } from './quality/cut-quality.js';
+import { runTurnQualityBench } from './quality/turn-quality-bench.js';
 import { runHookContextBench } from './quality/hook-context.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
+import { runPromptCacheBench } from './real/prompt-cache-bench.js';
+import { runRealReplayBench } from './real/real-replay-bench.js';
 import { runCountBench } from './speed/count-bench.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
 import { runAppendLatencyBench } from './speed/append-latency-bench.js';
@@ -19,8 +22,11 @@ import { storeBench } from './store-bench.js';
 
 /** Every benchmark, in run order. */
 export const BENCHMARKS: readonly Benchmark[] = [
+  { name: 'real-replay', run: runRealReplayBench },
+  { name: 'prompt-cache', run: runPromptCacheBench },
   { name: 'quality-claude-code', run: (context) => runCutQuality(context, 'claude-code') },
   { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent') },
+  { name: 'quality-turns', run: runTurnQualityBench },
   { name: 'quality-locomo', run: runLocomoQuality },
   { name: 'speed-extraction', run: runExtractionBench },
   { name: 'speed-count', run: runCountBench },

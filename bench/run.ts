@@ -43,8 +43,8 @@ async function main(): Promise<void> {
         `== ${benchmark.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.targets.length} targets (${missed} missed) -> ${file}`,
       );
     }
-    await writeReport(args.outDir, args.reportFile);
-    context.log(`report: ${args.reportFile}`);
+    const readme = await writeReport(args.outDir, args.reportFile, args.readmeFile);
+    context.log(`report: ${args.reportFile}${readme ? `; README real-data block: ${args.readmeFile}` : ''}`);
   } finally {
     await rm(tempDir, { recursive: true, force: true });
   }

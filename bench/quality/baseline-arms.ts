@@ -82,11 +82,33 @@ function toLangChain(message: TranscriptMessage, id: string): BaseMessage {
 }
 
 /**
+ * What `trimMessages` (strategy `last`, `includeSystem`, whole messages) can keep of `messages` at `budget`: the
+ * first message when it is a system message, and the most recent messages up to and including the first that no
+ * longer fits on its own count. Its cost grows with the square of the messages it is given, so the arm hands it
+ * only these; what it keeps is the same.
+ */
+export function trimCandidates(
+  messages: readonly TranscriptMessage[],
+  budget: number,
+  cost: (message: TranscriptMessage) => number,
+): readonly TranscriptMessage[] {
+  const system = messages[0]?.role === 'system' ? 1 : 0;
+  let used = system === 1 ? cost(messages[0] as TranscriptMessage) : 0;
+  let from = messages.length;
+  while (from > system && used <= budget) used += cost(messages[--from] as TranscriptMessage);
+  if (from <= system) return messages;
+  return system === 1 ? [messages[0] as TranscriptMessage, ...messages.slice(from)] : messages.slice(from);
+}
+
+/**
  * The LangChain `trimMessages` baseline. `trimMessages` copies the messages it is given, so
  * each converted message carries an id that maps back to its transcript message (for the
  * cached token count and for the verbatim text).
  */
-export function createLangChainTrimArm(counter: TokenCounter): BaselineArm {
+export function createLangChainTrimArm(counter: TokenCounter): BaselineArm & {
+  /** The transcript messages `trimMessages` keeps of `messages` at `budget` tokens, in order. */
+  keep(messages: readonly TranscriptMessage[], budget: number): Promise<TranscriptMessage[]>;
+} {
   const cost = createMessageCost(counter);
   const converted = new WeakMap<TranscriptMessage, BaseMessage>();
   const source = new Map<string, TranscriptMessage>();
@@ -106,16 +128,20 @@ export function createLangChainTrimArm(counter: TokenCounter): BaselineArm {
     return found;
   };
   const tokenCounter = (list: BaseMessage[]): number => list.reduce((sum, message) => sum + cost(original(message)), 0);
+  const keep = async (messages: readonly TranscriptMessage[], budget: number): Promise<TranscriptMessage[]> => {
+    const kept = await trimMessages(trimCandidates(messages, budget, cost).map(convert), {
+      strategy: 'last',
+      maxTokens: budget,
+      tokenCounter,
+      includeSystem: true,
+    });
+    return kept.map(original);
+  };
   return {
     name: 'trim (LangChain trimMessages)',
+    keep,
     async render(messages, budget) {
-      const kept = await trimMessages(messages.map(convert), {
-        strategy: 'last',
-        maxTokens: budget,
-        tokenCounter,
-        includeSystem: true,
-      });
-      return kept.map((message) => messageText(original(message))).join('\n\n');
+      return (await keep(messages, budget)).map(messageText).join('\n\n');
     },
   };
 }

@@ -86,6 +86,7 @@ function lastShare(stderr: string): number {
 function replayCli(
   args: readonly string[],
   maxSeconds: number,
+  onProgress?: (line: string) => void,
 ): Promise<{ code: number | null; stderr: string; seconds: number }> {
   const cli = benchCli();
   const started = performance.now();
@@ -97,7 +98,9 @@ function replayCli(
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
+      const text = chunk.toString();
+      if (onProgress) for (const line of text.match(/^replay [^\n]*: \d+%[^\n]*/gm) ?? []) onProgress(line);
+      stderr += text;
       if (stderr.length > 2e6) stderr = stderr.slice(-1e6);
     });
     const timer = setTimeout(() => process.kill(-(child.pid ?? 0), 'SIGINT'), maxSeconds * 1000);
@@ -110,7 +113,7 @@ function replayCli(
 }
 
 /** One replay through the CLI into a new database (removed first). */
-interface Replay {
+export interface Replay {
   readonly mbps: number | null;
   readonly seconds: number;
   readonly cpuSeconds: number;
@@ -118,9 +121,12 @@ interface Replay {
   readonly reached: number;
   readonly databaseMB: number | null;
   readonly code: number | null;
+  /** Compactions the replay reported on its last line (`replay …: done N compactions`); null when it did not finish. */
+  readonly compactions: number | null;
 }
 
-async function removeDatabase(database: string): Promise<void> {
+/** Remove a SQLite database and its -wal and -shm files. */
+export async function removeDatabase(database: string): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) await rm(`${database}${suffix}`, { force: true });
 }
 
@@ -135,17 +141,26 @@ const WINDOW_TOKENS = 8000;
 /** The wider window the smaller transcripts are also replayed at. */
 const WIDE_WINDOW_TOKENS = 128_000;
 
-async function replayOnce(
+/** The compaction count of the replay's `done` line, null when there is none. */
+function doneCompactions(stderr: string): number | null {
+  const match = /^replay [^\n]*: done (\d+) compactions/m.exec(stderr);
+  return match ? Number(match[1]) : null;
+}
+
+/** Replay `file` (`megabytes` long) through the CLI under `/usr/bin/time -v` into a new SQLite `database`. */
+export async function replayOnce(
   file: string,
   database: string,
   megabytes: number,
   windowTokens: number,
   maxSeconds: number,
+  extraArgs: readonly string[] = [],
+  onProgress?: (line: string) => void,
 ): Promise<Replay> {
   await removeDatabase(database);
   // No --json: the replay's progress lines on stderr say how far a stopped run got.
-  const args = [file, '--store', `sqlite:${database}`, '--max-tokens', String(windowTokens)];
-  const result = await replayCli(args, maxSeconds);
+  const args = [file, '--store', `sqlite:${database}`, '--max-tokens', String(windowTokens), ...extraArgs];
+  const result = await replayCli(args, maxSeconds, onProgress);
   const reached = result.code === 0 ? 1 : lastShare(result.stderr);
   const databaseMB = await stat(database).then(
     (info) => info.size / 1e6,
@@ -159,6 +174,7 @@ async function replayOnce(
     reached,
     databaseMB,
     code: result.code,
+    compactions: doneCompactions(result.stderr),
   };
 }
 
