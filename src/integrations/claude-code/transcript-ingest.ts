@@ -20,6 +20,8 @@ import type { Ledger } from '../../ledger.js';
 import type { TranscriptMessage } from '../../messages.js';
 import type { LedgerSession } from '../../session.js';
 import { completeLines } from './complete-lines.js';
+import type { ReadCounters } from './complete-lines.js';
+import { maxLineBytes } from '../../importers/transcript-input.js';
 import { withFileLock } from './file-lock.js';
 import { writeFileAtomic } from './project-session.js';
 
@@ -46,6 +48,8 @@ export interface IngestState {
   readonly boundaryVersion?: string | undefined;
   /** The CLI version from `session_meta` (Codex). */
   readonly cliVersion?: string | undefined;
+  /** Bytes after `byteOffset` already scanned and found to hold no newline (a last line still being written). */
+  readonly partialBytes?: number | undefined;
 }
 
 /** The transcript formats the hooks ingest incrementally. */
@@ -89,6 +93,8 @@ export interface IngestResult {
   readonly partialBytes: number;
   /** True when the state disagreed with the store and the transcript was re-read from the start. */
   readonly recovered: boolean;
+  /** Transcript bytes this run read, and bytes of read buffers it allocated (linear in what is new). */
+  readonly read: ReadCounters;
 }
 
 /** Options of {@link ingestClaudeCodeTranscript}. */
@@ -159,7 +165,7 @@ export async function ingestClaudeCodeTranscript(options: IngestOptions): Promis
       { transcriptPath: options.transcriptPath, sessionId: options.sessionId },
     );
   }
-  return withFileLock(`${options.stateFile}.lock`, () => ingestLocked(options, info.size));
+  return withFileLock(`${options.stateFile}.lock`, () => ingestLocked(options, info.size), { onTakeover: options.log });
 }
 
 async function ingestLocked(options: IngestOptions, size: number): Promise<IngestResult> {
@@ -192,6 +198,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
   let recordedCompactions = 0;
   let skipped = 0;
   let partialBytes = 0;
+  const read: ReadCounters = { bytesRead: 0, bytesAllocated: 0 };
   let batch: TranscriptMessage[] = [];
 
   const save = async () => {
@@ -207,6 +214,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
       lastSpanId: last?.spanId,
       compactions,
       ...reader.saved(),
+      partialBytes: partialBytes > 0 ? partialBytes : undefined,
     };
     await writeFileAtomic(stateFile, JSON.stringify(next) + '\n');
   };
@@ -242,21 +250,35 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
     recordedCompactions++;
   };
 
-  for await (const line of completeLines(transcriptPath, byteOffset, (bytes) => (partialBytes = bytes))) {
+  // A last line still being written was scanned up to here by the previous run: scan on from there.
+  const scanned = state?.partialBytes ?? 0;
+  const scanFrom = byteOffset + scanned <= size ? byteOffset + scanned : byteOffset;
+  const lines = completeLines(transcriptPath, byteOffset, {
+    maxLineBytes: maxLineBytes(),
+    scanFrom,
+    onPartial: (bytes) => (partialBytes = bytes),
+    counters: read,
+  });
+  for await (const line of lines) {
     lineNumber++;
     byteOffset = line.end;
-    if (line.text.trim().length === 0) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch (cause) {
-      log(`${transcriptPath}:${lineNumber}: not valid JSON (${(cause as Error).message}); line skipped`);
+    if (line.problem !== undefined) {
+      log(`${transcriptPath}:${lineNumber}: ${line.problem}; line skipped`);
       continue;
     }
-    const events = reader.convert(value, transcriptPath, lineNumber, {
-      skipInvalid: true,
-      onSkip: (error) => log(`skipped: ${error.message}`),
-    });
+    if (line.text.trim().length === 0) continue;
+    let events: TranscriptEvent[];
+    try {
+      events = reader.convert(JSON.parse(line.text), transcriptPath, lineNumber, {
+        skipInvalid: true,
+        onSkip: (error) => log(`skipped: ${error.message}`),
+      });
+    } catch (cause) {
+      // Not JSON, or a line the converter could not take: it is skipped, and never blocks the lines after it.
+      const problem = cause instanceof SyntaxError ? 'not valid JSON' : 'could not be converted';
+      log(`${transcriptPath}:${lineNumber}: ${problem} (${(cause as Error).message}); line skipped`);
+      continue;
+    }
     for (const event of events) await handle(event);
     if (batch.length >= BATCH_MESSAGES) {
       await flush();
@@ -273,6 +295,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
     byteOffset,
     partialBytes,
     recovered,
+    read,
   };
 }
 
