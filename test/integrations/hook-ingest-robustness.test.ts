@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../../src/integrations/claude-code/file-lock.js';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
 import type { IngestResult } from '../../src/integrations/claude-code/transcript-ingest.js';
+import { INGEST_GAP_MARK } from '../../src/ingest-gaps.js';
 import { createLedger } from '../../src/ledger.js';
 import type { Ledger } from '../../src/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
@@ -112,13 +113,15 @@ describe('hook ingest robustness', () => {
     expect((await ingest()).messages).toBe(1);
     await appendFile(transcript, '\n' + jsonl([fixture.user('after the long line')]));
     const result = await ingest();
-    expect(result.messages).toBe(1);
+    expect(result.messages).toBe(2);
     expect(logged.join('\n')).toMatch(new RegExp(`${transcript}:2: longer than 2000 bytes`));
-    expect(await texts()).toEqual(['first', 'after the long line']);
+    const [first, note, after] = await texts();
+    expect([first, after]).toEqual(['first', 'after the long line']);
+    expect(note).toMatch(new RegExp(`^${INGEST_GAP_MARK} ${transcript}:2 was not ingested \\(longer than 2000 bytes`));
   });
 
   it('a line that is not UTF-8 is skipped with FILE:LINE and an encoding message, never stored with U+FFFD', async () => {
-    const { transcript, ingest, logged, texts, fixture } = await setup();
+    const { transcript, ingest, logged, texts, fixture, ledger } = await setup();
     const bad = Buffer.from(jsonl([fixture.user('caf\u00e9 PLACEHOLDER')]).replace('PLACEHOLDER', '\u0001'));
     const at = bad.indexOf(0x01);
     const broken = Buffer.concat([bad.subarray(0, at), Buffer.from([0xff, 0xfe]), bad.subarray(at + 1)]);
@@ -127,9 +130,19 @@ describe('hook ingest robustness', () => {
       Buffer.concat([Buffer.from(jsonl([fixture.user('first')])), broken, Buffer.from(jsonl([fixture.user('third')]))]),
     );
     const result = await ingest();
-    expect(result.messages).toBe(2);
+    expect(result.messages).toBe(3);
     expect(logged.join('\n')).toMatch(new RegExp(`${transcript}:2: not valid UTF-8 \\(bytes FF FE`));
-    expect(await texts()).toEqual(['first', 'third']);
+    const [first, note, third] = await texts();
+    expect([first, third]).toEqual(['first', 'third']);
+    expect(note).toContain(`${transcript}:2 was not ingested (not valid UTF-8 (bytes FF FE`);
     expect((await texts()).join('')).not.toContain('\ufffd');
+    // What the line said is not in the ledger: recall reports a gap naming the line, never "never said".
+    const recalled = await (await ledger.session('s')).recall('café');
+    expect(recalled.status).toBe('gap');
+    expect(recalled.gap?.type).toBe('ingest');
+    expect(recalled.note).toContain(`${transcript}:2`);
+    expect(recalled.note).not.toMatch(/never said/);
+    // The next run appends nothing: the skipped line and its note are behind the saved offset.
+    expect((await ingest()).messages).toBe(0);
   });
 });

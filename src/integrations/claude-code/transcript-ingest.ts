@@ -15,7 +15,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { InvalidInputError } from '../../errors.js';
 import { claudeCodeReaderState, convertClaudeCodeRecord } from '../../importers/claude-code.js';
 import { codexReaderState, convertCodexRecord } from '../../importers/codex.js';
-import type { ImportOptions, TranscriptEvent } from '../../importers/events.js';
+import type { ImportOptions, TranscriptEvent, TranscriptParseFailure } from '../../importers/events.js';
+import { ingestGapMessage, ingestGapOf } from '../../ingest-gaps.js';
 import type { Ledger } from '../../ledger.js';
 import type { TranscriptMessage } from '../../messages.js';
 import type { LedgerSession } from '../../session.js';
@@ -259,25 +260,37 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
     onPartial: (bytes) => (partialBytes = bytes),
     counters: read,
   });
+  // A line that cannot be ingested leaves a note in its place (see ingest-gaps.ts): recall then reports a gap.
+  const skipLine = async (problem: string) => {
+    const where = `${transcriptPath}:${lineNumber}`;
+    log(`${where}: ${problem}; line skipped`);
+    await handle({ type: 'message', message: ingestGapMessage(where, problem) });
+  };
   for await (const line of lines) {
     lineNumber++;
     byteOffset = line.end;
     if (line.problem !== undefined) {
-      log(`${transcriptPath}:${lineNumber}: ${line.problem}; line skipped`);
+      await skipLine(line.problem);
       continue;
     }
     if (line.text.trim().length === 0) continue;
     let events: TranscriptEvent[];
+    const skippedRecords: TranscriptParseFailure[] = [];
     try {
       events = reader.convert(JSON.parse(line.text), transcriptPath, lineNumber, {
         skipInvalid: true,
-        onSkip: (error) => log(`skipped: ${error.message}`),
+        onSkip: (error) => skippedRecords.push(error),
       });
     } catch (cause) {
       // Not JSON, or a line the converter could not take: it is skipped, and never blocks the lines after it.
-      const problem = cause instanceof SyntaxError ? 'not valid JSON' : 'could not be converted';
-      log(`${transcriptPath}:${lineNumber}: ${problem} (${(cause as Error).message}); line skipped`);
+      await skipLine(
+        `${cause instanceof SyntaxError ? 'not valid JSON' : 'could not be converted'} (${(cause as Error).message})`,
+      );
       continue;
+    }
+    for (const error of skippedRecords) {
+      log(`skipped: ${error.message}`);
+      await handle({ type: 'message', message: ingestGapOf(error) });
     }
     for (const event of events) await handle(event);
     if (batch.length >= BATCH_MESSAGES) {
