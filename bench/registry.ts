@@ -14,6 +14,7 @@ import { runAppendLatencyBench } from './speed/append-latency-bench.js';
 import { runExtractionBench } from './speed/extraction-bench.js';
 import { runFtsOptionsBench } from './speed/fts-options-bench.js';
 import { runHookIngestBench } from './speed/hook-ingest-bench.js';
+import { runUnfinishedLineBench } from './speed/unfinished-line-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
 import { runReplayScaleBench } from './speed/replay-scale-bench.js';
@@ -37,6 +38,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-append', run: runAppendLatencyBench },
   { name: 'speed-rss', run: runRssBench },
   { name: 'speed-hook', run: runHookIngestBench },
+  { name: 'speed-unfinished-line', run: runUnfinishedLineBench },
   { name: 'speed-replay-scale', run: runReplayScaleBench },
   storeBench,
   handlesQualityBench,

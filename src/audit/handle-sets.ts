@@ -70,11 +70,17 @@ export function countByKind(
   return counts;
 }
 
+/** The string values in `value`, depth first in order, with an explicit stack (a tool input may nest thousands deep). */
 function stringValues(value: unknown, out: string[]): void {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringValues(item, out);
-  else if (typeof value === 'object' && value !== null)
-    for (const item of Object.values(value)) stringValues(item, out);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') out.push(item);
+    else if (typeof item === 'object' && item !== null) {
+      const children = Array.isArray(item) ? (item as unknown[]) : Object.values(item);
+      for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);
+    }
+  }
 }
 
 /**

@@ -8,14 +8,15 @@ import { dirname } from 'node:path';
 import { LedgerError } from '../errors.js';
 import { parseHookInput, runClaudeCodeHook } from '../integrations/claude-code/hook.js';
 import type { HookAgent } from '../integrations/claude-code/hook.js';
+import { DEFAULT_HOOK_CONTEXT_BUDGET, MIN_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-budget.js';
 import { hookLogFile } from '../integrations/claude-code/ledger-home.js';
 
 /** Options of `context-ledger hook claude-code`. */
 export interface HookCommandOptions {
   /** Store spec overriding the project's default ledger file. */
   readonly store?: string | undefined;
-  /** Token budget of the context injected after a compaction. */
-  readonly budget: number;
+  /** Token budget of the context injected after a compaction, as given (a bad value is logged and the default used). */
+  readonly budget?: string | number | undefined;
 }
 
 const MAX_STDIN_BYTES = 4 << 20;
@@ -63,6 +64,18 @@ async function appendLog(line: string): Promise<void> {
   }
 }
 
+/** The `--budget` to use: the one given when it is a whole number of at least 100 tokens, else (logged) the default. */
+function hookBudget(value: string | number | undefined, log: (line: string) => void): number {
+  if (value === undefined) return DEFAULT_HOOK_CONTEXT_BUDGET;
+  const parsed = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isSafeInteger(parsed) && parsed >= MIN_HOOK_CONTEXT_BUDGET) return parsed;
+  log(
+    `--budget ${String(value)} is not a whole number of tokens of at least ${MIN_HOOK_CONTEXT_BUDGET}; ` +
+      `used the default ${DEFAULT_HOOK_CONTEXT_BUDGET} (fix the hook command in the agent's settings)`,
+  );
+  return DEFAULT_HOOK_CONTEXT_BUDGET;
+}
+
 function describeError(error: unknown): string {
   if (LedgerError.isInstance(error)) return `${error.code}: ${error.message}`;
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
@@ -77,9 +90,10 @@ export async function hookClaudeCodeCommand(
   const pending: Promise<void>[] = [];
   const log = (line: string) => void pending.push(appendLog(`${where}: ${line}`));
   try {
-    const input = parseHookInput(await readStdin());
+    const input = parseHookInput(await readStdin(), agent);
     where = `hook ${agent} ${input.hook_event_name} session ${input.session_id}`;
-    const outcome = await runClaudeCodeHook(input, { agent, store: options.store, budgetTokens: options.budget, log });
+    const budgetTokens = hookBudget(options.budget, log);
+    const outcome = await runClaudeCodeHook(input, { agent, store: options.store, budgetTokens, log });
     if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + '\n');
   } catch (error) {
     log(describeError(error));

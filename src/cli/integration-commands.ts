@@ -156,13 +156,12 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
         '--store <spec>',
         'store spec (default: the project ledger under $CONTEXT_LEDGER_HOME or ~/.local/share/context-ledger)',
       )
+      // Taken as given: a bad value is logged and the default used (a hook exits 0 whatever its input).
       .option(
         '--budget <tokens>',
-        'token budget of the context injected after a compaction',
-        count('--budget', 100),
-        DEFAULT_HOOK_CONTEXT_BUDGET,
+        `token budget of the context injected after a compaction (default ${DEFAULT_HOOK_CONTEXT_BUDGET})`,
       )
-      .action(async (options: { store?: string; budget: number }) => {
+      .action(async (options: { store?: string; budget?: string }) => {
         const { hookClaudeCodeCommand } = await import('./hook-command.js');
         await hookClaudeCodeCommand(options, agent);
       });

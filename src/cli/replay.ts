@@ -5,6 +5,7 @@ import { unrecoverableGaps } from '../records/gaps.js';
 import type { ImportFormat } from '../importers/events.js';
 import { whereOf } from '../importers/message-check.js';
 import { readEvents } from '../importers/registry.js';
+import { ingestGapOf } from '../ingest/ingest-gaps.js';
 import { createLedger } from '../session/ledger.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import type { LedgerSession } from '../session/session.js';
@@ -65,17 +66,25 @@ async function* conversationItems(
 ): AsyncGenerator<ReplayItem> {
   let conversations = 0;
   let count = 0;
+  // A skipped line leaves a note in its place (see ingest-gaps.ts): recall then reports a gap, not "never said".
+  const gaps: ReplayItem[] = [];
   const events = readEvents(file, {
     format: options.format,
     skipInvalid: options.skipInvalid,
     onSkip: (error) => {
       hooks.onSkip?.();
       hooks.log(`skipped: ${error.message}`);
+      const message = ingestGapOf(error);
+      gaps.push({ type: 'message', message, where: message.label ?? file });
     },
     onWarning: (message) => hooks.log(`warning: ${message}`),
     onProgress: hooks.onProgress,
   });
   for await (const event of events) {
+    for (const gap of gaps.splice(0)) {
+      if (count++ >= limit) return;
+      yield gap;
+    }
     if (count >= limit) return;
     if (event.type === 'session') {
       conversations++;
@@ -95,6 +104,10 @@ async function* conversationItems(
         summarizer: event.summarizer,
         where: event.label ? `${file} (${event.label})` : file,
       };
+  }
+  for (const gap of gaps.splice(0)) {
+    if (count++ >= limit) return;
+    yield gap;
   }
 }
 

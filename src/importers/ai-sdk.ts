@@ -11,6 +11,7 @@ import type { TranscriptMessage, TranscriptToolCall } from '../ingest/messages.j
 import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { recordError, readJsonFile, zodRecordError } from './json-file.js';
 import { skipOrThrow } from './jsonl-lines.js';
+import { jsonOrText, jsonText } from './json-text.js';
 
 const anyPart = z.object({ type: z.string() }).loose();
 const messageSchema = z.discriminatedUnion('role', [
@@ -43,7 +44,7 @@ const outputSchema = z
   .loose();
 const SKIPPED = new Set(['reasoning', 'tool-approval-request', 'tool-approval-response']);
 
-const json = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+const json = jsonOrText;
 
 function outputText(output: unknown, legacy: unknown): string {
   if (output === undefined) return json(legacy);
@@ -51,7 +52,7 @@ function outputText(output: unknown, legacy: unknown): string {
   if (!parsed.success) return json(output);
   const { type, value, reason } = parsed.data;
   if (type === 'text' || type === 'error-text') return typeof value === 'string' ? value : json(value);
-  if (type === 'json' || type === 'error-json') return JSON.stringify(value ?? null);
+  if (type === 'json' || type === 'error-json') return jsonText(value ?? null) as string;
   if (type === 'execution-denied') return reason ? `[execution denied: ${reason}]` : '[execution denied]';
   if (type === 'content' && Array.isArray(value)) {
     return value

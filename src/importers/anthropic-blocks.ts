@@ -5,6 +5,7 @@
 import type { TranscriptMessage, TranscriptToolCall } from '../ingest/messages.js';
 import { checkBoolean, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';
+import { jsonText } from './json-text.js';
 
 /** A content block: an object with a string `type` (other fields depend on the type). */
 export type AnthropicBlock = Record<string, unknown> & { readonly type: string };
@@ -88,7 +89,7 @@ export function convertAnthropicContent(
       if (problem) return under(`content.${index}`, problem);
       const [id, name] = [block.id as string, block.name as string];
       toolNames.set(id, name);
-      toolCalls.push({ id, name, arguments: JSON.stringify(block.input ?? {}) });
+      toolCalls.push({ id, name, arguments: jsonText(block.input ?? {}) as string });
     } else if (block.type === 'tool_result') {
       const problem = firstProblem(
         checkString(block, 'tool_use_id'),

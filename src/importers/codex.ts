@@ -17,6 +17,7 @@ import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
 import { checkObject, checkOneOf, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';
 import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { jsonOrText } from './json-text.js';
 
 const LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
@@ -42,7 +43,7 @@ function textOf(content: string | readonly { readonly type: string; readonly tex
 function outputText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (isRecord(output) && typeof output.content === 'string') return output.content;
-  return JSON.stringify(output ?? null);
+  return jsonOrText(output);
 }
 
 type Converted = { readonly event?: TranscriptEvent | undefined } | { readonly error: FieldProblem };
@@ -84,7 +85,7 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
       const error = firstProblem(checkString(payload, 'call_id', 'nullish'), checkString(payload, 'id', 'nullish'));
       if (error) return { error };
       const id = (payload.call_id as string | null | undefined) ?? (payload.id as string | null | undefined) ?? label;
-      return call(id, 'local_shell', JSON.stringify(payload.action ?? null));
+      return call(id, 'local_shell', jsonOrText(payload.action));
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {

@@ -32,7 +32,7 @@ export function skipOrThrow(error: TranscriptParseFailure, options: ImportOption
 
 /**
  * Read a JSONL file line by line (a regular file, a pipe or a device; a BOM is stripped; a line
- * over {@link maxLineBytes} fails). Blank lines are ignored; a line that is not JSON throws a
+ * over {@link maxLineBytes} fails). Blank lines are ignored; a line that is not UTF-8 or not JSON throws a
  * `TranscriptParseError` (field `(line)`), or is skipped and reported under `skipInvalid`.
  * The one exception: a LAST line that is an unfinished JSON value (a writer is still writing
  * it) is ignored with a warning to `onWarning`.
@@ -40,26 +40,33 @@ export function skipOrThrow(error: TranscriptParseFailure, options: ImportOption
 export async function* readJsonLines(file: string, options: ImportOptions = {}): AsyncGenerator<JsonLine> {
   const { stream, size } = await openByteStream(file);
   let bytes = 0;
-  let failed: { line: number; text: string; problem: string } | undefined;
+  let failed: { line: number; text: string; problem: string; unfinished?: boolean | undefined } | undefined;
   for await (const raw of splitLines(file, stream, maxLineBytes())) {
     bytes = raw.bytes;
     if (raw.line % 500 === 0) options.onProgress?.(Math.min(bytes, size), size);
-    if (raw.text.trim().length === 0) continue;
+    if (raw.problem === undefined && raw.text.trim().length === 0) continue;
     if (failed) {
       skipOrThrow(lineError(file, failed.line, '(line)', failed.problem), options);
       failed = undefined;
     }
+    if (raw.problem !== undefined) {
+      skipOrThrow(lineError(file, raw.line, '(line)', raw.problem), options);
+      continue;
+    }
     let value: unknown;
     try {
+      // A last line ending inside a character is being written: never a complete value, whatever its text parses to.
+      if (raw.endsInsideCharacter) throw new SyntaxError('it ends inside a character');
       value = JSON.parse(raw.text);
     } catch (cause) {
-      failed = { line: raw.line, text: raw.text, problem: `not valid JSON (${(cause as Error).message})` };
+      const problem = `not valid JSON (${(cause as Error).message})`;
+      failed = { line: raw.line, text: raw.text, problem, unfinished: raw.endsInsideCharacter };
       continue;
     }
     yield { line: raw.line, value };
   }
   if (failed) {
-    if (isIncompleteJson(failed.text)) {
+    if (isIncompleteJson(failed.text) || failed.unfinished) {
       options.onWarning?.(
         `${file}:${failed.line}: the last line is an unfinished JSON value (the transcript is still being written; ignored).`,
       );

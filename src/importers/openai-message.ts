@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TranscriptMessage } from '../ingest/messages.js';
+import { jsonOrText } from './json-text.js';
 
 const contentPart = z.union([
   z.object({ type: z.literal('text'), text: z.string() }).loose(),
@@ -49,8 +50,7 @@ export function fromOpenAiMessage(message: OpenAiMessage, label?: string): Trans
     toolCalls: message.tool_calls?.map((call) => ({
       id: call.id,
       name: call.function.name,
-      arguments:
-        typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments),
+      arguments: jsonOrText(call.function.arguments),
     })),
     toolCallId: role === 'tool' ? (message.tool_call_id ?? message.name ?? 'unknown') : undefined,
     toolName: role === 'tool' ? (message.name ?? undefined) : undefined,

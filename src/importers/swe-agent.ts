@@ -17,6 +17,7 @@ import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues } from './openai-message.js';
 import { maxLineBytes, openByteStream, splitLines } from './transcript-input.js';
+import { jsonOrText } from './json-text.js';
 
 const part = z.object({ type: z.string(), text: z.string().optional() }).loose();
 const toolCall = z.union([
@@ -63,7 +64,7 @@ const trajectorySchema = z
 type Trajectory = z.infer<typeof trajectorySchema>;
 type Fail = (field: string, problem: string) => void;
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+const text = jsonOrText;
 
 function toMessage(
   raw: unknown,

@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { InvalidInputError, TranscriptParseError } from '../errors.js';
+import { cutSequenceBytes, decodeUtf8, invalidUtf8Offset, utf8Problem } from './utf8-text.js';
 
 /** Default cap on a whole-JSON transcript, or on input that is not a regular file (256 MiB). */
 export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
@@ -99,12 +100,26 @@ export async function readHead(file: string, bytes: number): Promise<string> {
   }
 }
 
-/** A whole transcript as text (BOM stripped), refusing more than {@link maxInputBytes}. */
+/** The text of a whole file's bytes, or a `TranscriptParseError` naming the line of the first byte that is not UTF-8. */
+function wholeText(file: string, bytes: Buffer): string {
+  const offset = invalidUtf8Offset(bytes);
+  if (offset === undefined) return bytes.toString('utf8');
+  const lineStart = offset === 0 ? 0 : bytes.lastIndexOf(0x0a, offset - 1) + 1;
+  let line = 1;
+  for (let at = bytes.indexOf(0x0a); at !== -1 && at < offset; at = bytes.indexOf(0x0a, at + 1)) line++;
+  const problem = utf8Problem(bytes.subarray(lineStart), offset - lineStart, 'of the line');
+  throw new TranscriptParseError(
+    `${file}:${line}: field "(file)": ${problem}. Fix the file; a whole-JSON transcript cannot skip a line.`,
+    { file, line, field: '(file)' },
+  );
+}
+
+/** A whole transcript as text (BOM stripped), refusing more than {@link maxInputBytes} and bytes that are not UTF-8. */
 export async function readWholeText(file: string): Promise<string> {
-  if (!(await isRegular(file))) return (await spool(file)).toString('utf8');
+  if (!(await isRegular(file))) return wholeText(file, await spool(file));
   const limit = maxInputBytes();
   if ((await stat(file)).size > limit) throw tooLarge(file, limit);
-  return withoutBom(await readAll(file, limit)).toString('utf8');
+  return wholeText(file, withoutBom(await readAll(file, limit)));
 }
 
 /** A transcript as a byte stream (BOM not stripped: the line reader does it), and its size when known. */
@@ -126,10 +141,15 @@ export interface RawLine {
   readonly bytes: number;
   /** False for a last line with no newline after it (a writer may still be writing it). */
   readonly terminated: boolean;
+  /** Set when the line's bytes are not UTF-8 (`text` is then empty): what is wrong, naming the first bad byte. */
+  readonly problem?: string | undefined;
+  /** True for an unterminated last line that ends inside a character (a writer is writing it; `text` leaves it out). */
+  readonly endsInsideCharacter?: boolean | undefined;
 }
 
 /**
- * Split a byte stream into lines, decoding each as UTF-8 and stripping a BOM on line 1.
+ * Split a byte stream into lines, decoding each as UTF-8 and stripping a BOM on line 1. A line that
+ * is not UTF-8 comes with empty text and its `problem` (never with U+FFFD in place of its bytes).
  * A line longer than `maxBytes` throws a `TranscriptParseError` naming the file and line.
  */
 export async function* splitLines(file: string, stream: Readable, maxBytes: number): AsyncGenerator<RawLine> {
@@ -137,11 +157,18 @@ export async function* splitLines(file: string, stream: Readable, maxBytes: numb
   let pendingLength = 0;
   let line = 0;
   let bytes = 0;
-  const decode = (parts: Buffer[], length: number): string => {
+  const decode = (
+    parts: Buffer[],
+    length: number,
+    terminated = true,
+  ): Pick<RawLine, 'text' | 'problem' | 'endsInsideCharacter'> => {
     let buffer: Buffer = Buffer.concat(parts, length);
     if (line === 1) buffer = withoutBom(buffer);
     if (buffer.length > 0 && buffer[buffer.length - 1] === 0x0d) buffer = buffer.subarray(0, buffer.length - 1);
-    return buffer.toString('utf8');
+    // An unfinished last line may end inside a character: that is not an encoding error (yet).
+    const cut = terminated ? 0 : cutSequenceBytes(buffer);
+    const decoded = decodeUtf8(buffer.subarray(0, buffer.length - cut), 'of the line');
+    return { text: decoded.text ?? '', problem: decoded.problem, endsInsideCharacter: cut > 0 };
   };
   const tooLong = () =>
     new TranscriptParseError(
@@ -157,7 +184,7 @@ export async function* splitLines(file: string, stream: Readable, maxBytes: numb
         if (pendingLength + piece.length > maxBytes) throw tooLong();
         line++;
         bytes += pendingLength + piece.length + 1;
-        yield { line, text: decode([...pending, piece], pendingLength + piece.length), bytes, terminated: true };
+        yield { line, ...decode([...pending, piece], pendingLength + piece.length), bytes, terminated: true };
         pending = [];
         pendingLength = 0;
         start = newline + 1;
@@ -172,7 +199,7 @@ export async function* splitLines(file: string, stream: Readable, maxBytes: numb
     if (pendingLength > 0) {
       line++;
       bytes += pendingLength;
-      yield { line, text: decode(pending, pendingLength), bytes, terminated: false };
+      yield { line, ...decode(pending, pendingLength, false), bytes, terminated: false };
     }
   } finally {
     stream.destroy();

@@ -1,11 +1,11 @@
 import type { CompactionRecord, DroppedRange } from '../types.js';
 
-/** A known loss: a lossy record, what it dropped, and how to get it back if possible. */
+/** A known loss: a lossy record (or a transcript line never ingested), what it dropped, and how to get it back if possible. */
 export interface Gap {
-  /** The lossy record. */
+  /** The lossy record; for an `ingest` gap, the span id of the ledger's note about the line. */
   readonly recordId: string;
-  /** Its type. */
-  readonly type: CompactionRecord['type'];
+  /** The record's type, or `ingest` for a transcript line the ledger could not ingest (see `ingest-gaps.ts`). */
+  readonly type: CompactionRecord['type'] | 'ingest';
   /** Its depth. */
   readonly depth: number;
   /** What it dropped from the window. */

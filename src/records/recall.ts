@@ -3,6 +3,7 @@ import { InvalidInputError } from '../errors.js';
 import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { lookupKeys } from '../handles/normalize.js';
+import { ingestGaps } from '../ingest/ingest-gaps.js';
 import { isSpanIdPrefix, verifySpan } from './span.js';
 import type { LedgerStore } from '../stores/store.js';
 import { quotedSourceOf } from '../text/source-notes.js';
@@ -260,6 +261,21 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
         `${gap?.reread ?? ''} Any results shown are unverified context, not memory.`,
     };
   }
+  // Lines the ledger could not ingest may have held it: that is a gap, never "never said".
+  const skippedLines = await ingestGaps(context.store, context.sessionId);
+  const skipped = skippedLines[skippedLines.length - 1];
+  if (skipped) {
+    return {
+      query,
+      status: 'gap',
+      results: unverified,
+      gap: skipped,
+      note:
+        `Not resolvable through the handle index, and ${skippedLines.length} transcript line(s) of this session could not be ` +
+        `ingested (the latest: ${skipped.reasons[0] ?? '?'}): treat this as a known gap; ${skipped.reread}. ` +
+        'Any results shown are unverified context, not memory.',
+    };
+  }
   return {
     query,
     status: 'unverified',
@@ -268,6 +284,7 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
     note:
       unverified.length > 0
         ? 'No handle matched; these free-text matches are unverified context.'
-        : 'Nothing in this session matches, and every compaction is lossless: it was never said in this session.',
+        : 'Nothing in this session matches, every compaction is lossless and every transcript line was ingested: ' +
+          'it was never said in this session.',
   };
 }

@@ -1,6 +1,7 @@
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 import type { TranscriptMessage, TranscriptToolCall } from '../../ingest/messages.js';
 import { isRecallView, ledgerSafeRecallView } from '../views.js';
+import { jsonOrText, jsonText } from '../../importers/json-text.js';
 
 /** The prompt split into the caller's leading system messages and the conversation after them. */
 export interface SplitPrompt {
@@ -17,7 +18,7 @@ export function splitPrompt(prompt: LanguageModelV3Prompt): SplitPrompt {
   return { system: prompt.slice(0, index), conversation: prompt.slice(index) };
 }
 
-const json = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+const json = jsonOrText;
 
 /** The text of a tool result output, as stored in the ledger. */
 export function toolOutputText(output: LanguageModelV3ToolResultOutput): string {
@@ -27,7 +28,7 @@ export function toolOutputText(output: LanguageModelV3ToolResultOutput): string 
       return output.value;
     case 'json':
     case 'error-json':
-      return JSON.stringify(output.value ?? null);
+      return jsonText(output.value ?? null) as string;
     case 'execution-denied':
       return output.reason ? `[execution denied: ${output.reason}]` : '[execution denied]';
     case 'content':

@@ -15,7 +15,7 @@ import type { RankWeights } from '../../compaction/rank-handles.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
 import type { Ledger } from '../../session/ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
-import { DEFAULT_HOOK_CONTEXT_BUDGET } from './hook-budget.js';
+import { DEFAULT_HOOK_CONTEXT_BUDGET, HOOK_AGENT_NAMES, HOOK_OUTPUT_MAX_CHARACTERS } from './hook-budget.js';
 
 /** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
 export { DEFAULT_HOOK_CONTEXT_BUDGET };
@@ -187,7 +187,7 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
     candidates: candidates.length,
     sessionId,
     server: options.serverName ?? 'context-ledger',
-    agent: AGENT_NAMES[record.summarizer.name] ?? record.summarizer.name,
+    agent: HOOK_AGENT_NAMES[record.summarizer.name] ?? record.summarizer.name,
   };
   const count = (text: string) => ledger.counter.count(text);
   const attempt = (handleBudget: number) => {
@@ -196,24 +196,47 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
     return { text, tokens: count(text), recordId: record.id, shown: kept, candidates: candidates.length, ranked };
   };
   // The fit charges each handle its own tokens plus a separator, while the text lists a handle inside a longer one or
-  // inside the summary once and shares group headers: search the largest handle budget whose counted text fits.
+  // inside the summary once and shares group headers: search the largest handle budget whose counted text fits, in
+  // tokens and in the characters of the hook output.
   let low = 0;
-  let high = 4 * budget;
+  // A text under the output limit holds fewer tokens than 4 per character: no larger handle budget can fit.
+  let high = 4 * Math.min(budget, HOOK_OUTPUT_MAX_CHARACTERS);
   let best = attempt(low);
-  if (best.tokens > budget) return { ...minimal(frame, candidates, budget, count), ranked };
+  let cut = false;
+  if (best.tokens > budget || !fitsHookOutput(best.text))
+    return { ...minimal(frame, candidates, budget, count), ranked };
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     const tried = attempt(middle);
-    if (tried.tokens <= budget) {
+    const fits = fitsHookOutput(tried.text);
+    if (tried.tokens <= budget && fits) {
       best = tried;
       low = middle;
-    } else high = middle - 1;
+    } else {
+      cut ||= tried.tokens <= budget;
+      high = middle - 1;
+    }
   }
-  return best;
+  if (!cut) return best;
+  const text = best.text + '\n' + cutNote(frame.agent, `${candidates.length - best.shown.length} more handles`);
+  return { ...best, text, tokens: count(text) };
 }
 
-/** How the agents whose summaries the hooks read are named in the text. */
-const AGENT_NAMES: Readonly<Record<string, string>> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+/** Characters of the hook's JSON output kept free for its wrapper and for the note that says what was cut. */
+const OUTPUT_RESERVE = 400;
+
+/** Whether `text`, JSON-escaped as the hook prints it, leaves room under the agent's hook output limit. */
+function fitsHookOutput(text: string): boolean {
+  return JSON.stringify(text).length <= HOOK_OUTPUT_MAX_CHARACTERS - OUTPUT_RESERVE;
+}
+
+/** The line saying what the hook output limit cut. */
+function cutNote(agent: string, what: string): string {
+  return (
+    `(Cut to stay under ${agent}'s ${HOOK_OUTPUT_MAX_CHARACTERS}-character hook output: ${what} are left out; ` +
+    'recall or grep them.)'
+  );
+}
 
 /** When even the frame does not fit: one line naming the record, then as many pinned user constraints as fit. */
 function minimal(
@@ -229,12 +252,17 @@ function minimal(
       `recall or grep them with the ${server} MCP tools.`,
   ];
   const shown: Handle[] = [];
-  for (const handle of candidates.filter(isInstruction)) {
+  const instructions = candidates.filter(isInstruction);
+  let cut = false;
+  for (const handle of instructions) {
     const line = `- [${constraintLabel(handle)}] ${handle.text}`;
-    if (count([...lines, line].join('\n')) > budget) break;
+    const next = [...lines, line].join('\n');
+    cut = !fitsHookOutput(next);
+    if (cut || count(next) > budget) break;
     lines.push(line);
     shown.push(handle);
   }
+  if (cut) lines.push(cutNote(agent, `${instructions.length - shown.length} pinned constraints`));
   const text = lines.join('\n');
   return { text, tokens: count(text), recordId: record.id, shown, candidates: candidates.length };
 }

@@ -13,6 +13,7 @@ import { InvalidInputError } from '../../errors.js';
 import { checkString, firstProblem, objectProblem } from '../../importers/field-checks.js';
 import { createLedger } from '../../session/ledger.js';
 import { openStore } from '../../cli/store-spec.js';
+import { HOOK_AGENT_NAMES } from './hook-budget.js';
 import { projectLedgerPaths } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
 import { recordProjectSession } from './project-session.js';
@@ -74,14 +75,14 @@ export interface ClaudeCodeHookOutcome {
   readonly output?: { hookSpecificOutput: { hookEventName: 'SessionStart'; additionalContext: string } } | undefined;
 }
 
-/** Parse the hook event JSON; errors name the field. */
-export function parseHookInput(text: string): ClaudeCodeHookInput {
+/** Parse the hook event JSON of `agent`'s hook; errors name the field (and the agent). */
+export function parseHookInput(text: string, agent: HookAgent = 'claude-code'): ClaudeCodeHookInput {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
     throw new InvalidInputError(
-      `hook input on stdin is not JSON (${(cause as Error).message}); Claude Code sends one JSON object per hook call`,
+      `hook input on stdin is not JSON (${(cause as Error).message}); ${HOOK_AGENT_NAMES[agent]} sends one JSON object per hook call`,
       { field: '(stdin)' },
     );
   }

@@ -15,11 +15,14 @@ import { readFile, stat } from 'node:fs/promises';
 import { InvalidInputError } from '../../errors.js';
 import { claudeCodeReaderState, convertClaudeCodeRecord } from '../../importers/claude-code.js';
 import { codexReaderState, convertCodexRecord } from '../../importers/codex.js';
-import type { ImportOptions, TranscriptEvent } from '../../importers/events.js';
+import type { ImportOptions, TranscriptEvent, TranscriptParseFailure } from '../../importers/events.js';
 import type { Ledger } from '../../session/ledger.js';
 import type { TranscriptMessage } from '../../ingest/messages.js';
 import type { LedgerSession } from '../../session/session.js';
+import { ingestGapMessage, ingestGapOf } from '../../ingest/ingest-gaps.js';
 import { completeLines } from './complete-lines.js';
+import type { ReadCounters } from './complete-lines.js';
+import { maxLineBytes } from '../../importers/transcript-input.js';
 import { withFileLock } from './file-lock.js';
 import { writeFileAtomic } from './project-session.js';
 
@@ -46,6 +49,8 @@ export interface IngestState {
   readonly boundaryVersion?: string | undefined;
   /** The CLI version from `session_meta` (Codex). */
   readonly cliVersion?: string | undefined;
+  /** Bytes after `byteOffset` already scanned and found to hold no newline (a last line still being written). */
+  readonly partialBytes?: number | undefined;
 }
 
 /** The transcript formats the hooks ingest incrementally. */
@@ -89,6 +94,8 @@ export interface IngestResult {
   readonly partialBytes: number;
   /** True when the state disagreed with the store and the transcript was re-read from the start. */
   readonly recovered: boolean;
+  /** Transcript bytes this run read, and bytes of read buffers it allocated (linear in what is new). */
+  readonly read: ReadCounters;
 }
 
 /** Options of {@link ingestClaudeCodeTranscript}. */
@@ -159,7 +166,7 @@ export async function ingestClaudeCodeTranscript(options: IngestOptions): Promis
       { transcriptPath: options.transcriptPath, sessionId: options.sessionId },
     );
   }
-  return withFileLock(`${options.stateFile}.lock`, () => ingestLocked(options, info.size));
+  return withFileLock(`${options.stateFile}.lock`, () => ingestLocked(options, info.size), { onTakeover: options.log });
 }
 
 async function ingestLocked(options: IngestOptions, size: number): Promise<IngestResult> {
@@ -192,6 +199,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
   let recordedCompactions = 0;
   let skipped = 0;
   let partialBytes = 0;
+  const read: ReadCounters = { bytesRead: 0, bytesAllocated: 0 };
   let batch: TranscriptMessage[] = [];
 
   const save = async () => {
@@ -207,6 +215,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
       lastSpanId: last?.spanId,
       compactions,
       ...reader.saved(),
+      partialBytes: partialBytes > 0 ? partialBytes : undefined,
     };
     await writeFileAtomic(stateFile, JSON.stringify(next) + '\n');
   };
@@ -242,21 +251,47 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
     recordedCompactions++;
   };
 
-  for await (const line of completeLines(transcriptPath, byteOffset, (bytes) => (partialBytes = bytes))) {
+  // A last line still being written was scanned up to here by the previous run: scan on from there.
+  const scanned = state?.partialBytes ?? 0;
+  const scanFrom = byteOffset + scanned <= size ? byteOffset + scanned : byteOffset;
+  const lines = completeLines(transcriptPath, byteOffset, {
+    maxLineBytes: maxLineBytes(),
+    scanFrom,
+    onPartial: (bytes) => (partialBytes = bytes),
+    counters: read,
+  });
+  // A line that cannot be ingested leaves a note in its place (see ingest-gaps.ts): recall then reports a gap.
+  const skipLine = async (problem: string) => {
+    const where = `${transcriptPath}:${lineNumber}`;
+    log(`${where}: ${problem}; line skipped`);
+    await handle({ type: 'message', message: ingestGapMessage(where, problem) });
+  };
+  for await (const line of lines) {
     lineNumber++;
     byteOffset = line.end;
-    if (line.text.trim().length === 0) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch (cause) {
-      log(`${transcriptPath}:${lineNumber}: not valid JSON (${(cause as Error).message}); line skipped`);
+    if (line.problem !== undefined) {
+      await skipLine(line.problem);
       continue;
     }
-    const events = reader.convert(value, transcriptPath, lineNumber, {
-      skipInvalid: true,
-      onSkip: (error) => log(`skipped: ${error.message}`),
-    });
+    if (line.text.trim().length === 0) continue;
+    let events: TranscriptEvent[];
+    const skippedRecords: TranscriptParseFailure[] = [];
+    try {
+      events = reader.convert(JSON.parse(line.text), transcriptPath, lineNumber, {
+        skipInvalid: true,
+        onSkip: (error) => skippedRecords.push(error),
+      });
+    } catch (cause) {
+      // Not JSON, or a line the converter could not take: it is skipped, and never blocks the lines after it.
+      await skipLine(
+        `${cause instanceof SyntaxError ? 'not valid JSON' : 'could not be converted'} (${(cause as Error).message})`,
+      );
+      continue;
+    }
+    for (const error of skippedRecords) {
+      log(`skipped: ${error.message}`);
+      await handle({ type: 'message', message: ingestGapOf(error) });
+    }
     for (const event of events) await handle(event);
     if (batch.length >= BATCH_MESSAGES) {
       await flush();
@@ -273,6 +308,7 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
     byteOffset,
     partialBytes,
     recovered,
+    read,
   };
 }
 
