@@ -12,6 +12,14 @@ import { InvalidInputError } from '../errors.js';
 /** Longest pattern grep accepts. */
 export const GREP_MAX_PATTERN = 200;
 
+/**
+ * Largest compiled program grep runs, in engine instructions. Matching is linear in the text
+ * times the program's size, so this bounds the work per character: the slowest pattern found
+ * under the cap (`\p{L}{248}`, 250 instructions) took 82 ms per 2,000-character window on this
+ * project's 2-core machine; `\p{L}{1000}` (1,002 instructions) took 1.2-1.5 s and is refused.
+ */
+export const GREP_MAX_PROGRAM = 250;
+
 /** Name of the engine every grep runs on (reported in each result). */
 export const GREP_ENGINE = 're2js';
 
@@ -90,6 +98,14 @@ function unsupportedConstruct(pattern: string): Unsupported | undefined {
   return undefined;
 }
 
+/** Instructions of the compiled program (re2js 2.10 keeps them on `re2Input.prog.inst`). */
+function programSize(compiled: RE2JS): number {
+  const program = (compiled.re2Input as { prog?: { inst?: readonly unknown[] } }).prog;
+  if (!Array.isArray(program?.inst))
+    throw new Error('re2js no longer exposes its compiled program (re2Input.prog.inst): check GREP_MAX_PROGRAM');
+  return program.inst.length;
+}
+
 /** The engine's syntax error without its generic prefix. */
 function engineMessage(cause: unknown): string {
   const message = cause instanceof Error ? cause.message : String(cause);
@@ -138,6 +154,14 @@ export function compileGrepPattern(pattern: string, options: GrepPatternOptions 
       { field: 'pattern', pattern },
     );
   }
+  const size = programSize(compiled);
+  if (size > GREP_MAX_PROGRAM)
+    throw new InvalidInputError(
+      `grep pattern ${JSON.stringify(pattern)} compiles to ${size} engine instructions; the limit is ` +
+        `${GREP_MAX_PROGRAM} (work per character grows with it): use smaller repetition counts such as {n,m}, ` +
+        'or fewer alternatives',
+      { field: 'pattern', pattern, instructions: size },
+    );
   return {
     engine: GREP_ENGINE,
     *matches(text: string) {

@@ -86,6 +86,8 @@ describe('grep on the linear-time engine', () => {
     ['(?>a)', /`\(\?>`/],
     ['(unclosed', /missing closing \)/],
     ['a{2,1}', /invalid repeat count/],
+    ['\\p{L}{1000}', /compiles to 1002 engine instructions; the limit is 250/],
+    ['[\\s\\S]{300}', /compiles to \d+ engine instructions; the limit is 250/],
   ])('refuses %s, which the engine cannot parse, with INVALID_INPUT and its reason', async (pattern, message) => {
     const ledger = await attackLedger(memoryLedger());
     const refused = grepSpans(ledger.store, 'attack', pattern, { regex: true });
