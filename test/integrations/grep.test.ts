@@ -11,7 +11,9 @@ import { GREP_ENGINE } from '../../src/integrations/grep-pattern.js';
 import { grepSpans } from '../../src/integrations/grep.js';
 import { startLedgerMcpHttpServer } from '../../src/integrations/mcp/index.js';
 import type { LedgerMcpHttpServer } from '../../src/integrations/mcp/index.js';
+import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import { PG_URL, describePostgres, dropSchema, uniqueSchema } from '../stores/postgres-env.js';
 import { SEED_OPENING, memoryLedger } from '../helpers.js';
 
 /** Lines on which a backtracking engine takes exponential (or high polynomial) time. */
@@ -39,6 +41,20 @@ const ATTACKS: readonly (readonly [string, readonly string[]])[] = [
   ['^(a|b)+\\]$', [LONG_MATCH]],
 ];
 
+/** Every attack pattern finishes on the linear engine with exactly its expected matches. */
+async function expectAttacksAnswered(ledger: Ledger) {
+  for (const [pattern, expected] of ATTACKS) {
+    const view = await grepSpans(ledger.store, 'attack', pattern, { regex: true, fromSeq: 1 });
+    expect(view.engine, pattern).toBe(GREP_ENGINE);
+    expect(view.stopped, pattern).toBeUndefined();
+    expect(
+      view.matches.map((match) => match.match),
+      pattern,
+    ).toEqual(expected);
+    expect(view.matches.every((match) => match.seq >= 1 && match.status === 'verified')).toBe(true);
+  }
+}
+
 describe('grep on the linear-time engine', () => {
   const stores: Array<() => Promise<Ledger>> = [async () => memoryLedger()];
   let directory: string | undefined;
@@ -53,16 +69,7 @@ describe('grep on the linear-time engine', () => {
 
   it.each(['memory', 'sqlite'])("runs every attack pattern over a stored line of 2,500 a's (%s)", async (kind) => {
     const ledger = await attackLedger(await (kind === 'memory' ? stores[0] : stores[1])!());
-    for (const [pattern, expected] of ATTACKS) {
-      const view = await grepSpans(ledger.store, 'attack', pattern, { regex: true, fromSeq: 1 });
-      expect(view.engine, pattern).toBe(GREP_ENGINE);
-      expect(view.stopped, pattern).toBeUndefined();
-      expect(
-        view.matches.map((match) => match.match),
-        pattern,
-      ).toEqual(expected);
-      expect(view.matches.every((match) => match.seq >= 1 && match.status === 'verified')).toBe(true);
-    }
+    await expectAttacksAnswered(ledger);
     await ledger.close();
   });
 
@@ -159,6 +166,17 @@ describe('grep on the linear-time engine', () => {
     } finally {
       now.mockRestore();
     }
+  });
+});
+
+describePostgres('grep on the linear-time engine (PostgreSQL)', () => {
+  const schema = uniqueSchema('grep_attack');
+  afterEach(async () => dropSchema(schema));
+  it("runs every attack pattern over a stored line of 2,500 a's", async () => {
+    const store = await createPostgresStore({ connectionString: PG_URL, schema, maxConnections: 2 });
+    const ledger = await attackLedger(createLedger({ store }));
+    await expectAttacksAnswered(ledger);
+    await ledger.close();
   });
 });
 
