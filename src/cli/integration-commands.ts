@@ -230,9 +230,17 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
     .command('grep')
     .description("search a session's stored originals (plain text, or --regex); matches cite span ids")
     .argument('<pattern>', 'text to find (or a regular expression with --regex)')
-    .option('--regex', 'treat the pattern as a regular expression (nested quantifiers and backreferences are refused)')
+    .option(
+      '--regex',
+      'treat the pattern as a regular expression (run in linear time; backreferences and lookaround are refused)',
+    )
     .option('--case-sensitive', 'match case')
     .option('--from-seq <n>', 'first seq', count('--from-seq', 0))
+    .option(
+      '--from-offset <n>',
+      "offset in the span at --from-seq to start at (a partial result's nextOffset)",
+      count('--from-offset', 0),
+    )
     .option('--to-seq <n>', 'last seq', count('--to-seq', 0))
     .addOption(
       new Option('--role <role...>', 'only spans of these roles').choices(['system', 'user', 'assistant', 'tool']),
@@ -249,17 +257,19 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
           regex?: boolean;
           caseSensitive?: boolean;
           fromSeq?: number;
+          fromOffset?: number;
           toSeq?: number;
           role?: Role[];
           limit: number;
         },
       ) =>
         withDrillTarget(options, print, async (ledger, sessionId) => {
-          const { grepSpans } = await import('../integrations/drill-down.js');
+          const { grepSpans } = await import('../integrations/grep.js');
           return grepSpans(ledger.store, sessionId, pattern, {
             regex: options.regex,
             caseSensitive: options.caseSensitive,
             fromSeq: options.fromSeq,
+            fromOffset: options.fromOffset,
             toSeq: options.toSeq,
             roles: options.role,
             limit: options.limit,

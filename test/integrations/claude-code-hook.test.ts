@@ -329,9 +329,12 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     const result = run(['grep', 'PAY-\\d+', '--regex'], '');
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ session: SESSION, matches: [{ match: 'PAY-4821', seq: 3 }] });
-    const refused = run(['grep', '(a+)+$', '--regex', '--session', SESSION], '');
+    const attack = run(['grep', '(a+)+$', '--regex', '--session', SESSION], '');
+    expect(attack.status, attack.stderr).toBe(0);
+    expect(JSON.parse(attack.stdout)).toMatchObject({ session: SESSION, engine: 're2js' });
+    const refused = run(['grep', '(PAY)-\\d+ \\1', '--regex', '--session', SESSION], '');
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toMatch(/nested quantifiers/);
+    expect(refused.stderr).toMatch(/INVALID_INPUT: .*uses a backreference \(\\1 at character 11\)/);
   });
 });
 

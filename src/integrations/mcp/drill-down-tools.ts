@@ -1,11 +1,13 @@
 /**
  * The MCP drill-down tools `describe`, `expand` and `grep`: thin wrappers over the shared,
- * read-only views in `../drill-down.ts` (the CLI uses the same functions).
+ * read-only views in `../drill-down.ts` and `../grep.ts` (the CLI uses the same functions).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeRecord, expandOriginals, GREP_MAX_PATTERN, grepSpans } from '../drill-down.js';
+import { describeRecord, expandOriginals } from '../drill-down.js';
+import { grepSpans } from '../grep.js';
+import { GREP_MAX_PATTERN } from '../grep-pattern.js';
 import { readSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
@@ -63,15 +65,18 @@ export function registerDrillDownTools(
     'grep',
     {
       description:
-        "Search a session's stored originals for plain text (default) or a regular expression " +
-        '(regex: true; nested quantifiers and backreferences are refused), ' +
-        'optionally within a seq range and roles. Each match cites its span id and seq; recall the span id to read it whole.',
+        "Search a session's stored originals line by line for plain text (default) or a regular expression " +
+        '(regex: true; JavaScript syntax run on a linear-time RE2 engine: backreferences and lookaround are refused), ' +
+        'optionally within a seq range and roles. Each match cites its span id and seq; recall the span id to read it whole. ' +
+        'A search that runs out of its time budget returns the matches so far with stopped, nextSeq and nextOffset: ' +
+        'call again with fromSeq = nextSeq and fromOffset = nextOffset.',
       inputSchema: {
         session,
         pattern: z.string().min(1).max(GREP_MAX_PATTERN),
         regex: z.boolean().optional(),
         caseSensitive: z.boolean().optional(),
         fromSeq: seq.optional(),
+        fromOffset: z.number().int().min(0).optional(),
         toSeq: seq.optional(),
         roles: z
           .array(z.enum(['system', 'user', 'assistant', 'tool']))
@@ -81,12 +86,13 @@ export function registerDrillDownTools(
       },
       annotations: { readOnlyHint: true },
     },
-    ({ session: id, pattern, regex, caseSensitive, fromSeq, toSeq, roles, limit }) =>
+    ({ session: id, pattern, regex, caseSensitive, fromSeq, fromOffset, toSeq, roles, limit }) =>
       guarded(async () =>
         grepSpans(store, (await readSession(scope, id)).id, pattern, {
           regex,
           caseSensitive,
           fromSeq,
+          fromOffset,
           toSeq,
           roles,
           limit,

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InvalidConfigError } from '../../errors.js';
+import { guardConnections } from './connection-guard.js';
 import { createLedgerMcpServer } from './ledger-mcp-server.js';
 import type { LedgerMcpServerOptions } from './ledger-mcp-server.js';
 
@@ -25,12 +26,37 @@ export interface LedgerMcpHttpOptions extends LedgerMcpServerOptions {
   readonly streamIdleTimeoutMs?: number | undefined;
   /** Concurrent GET event streams; one more is answered 503 with Retry-After (default 32). */
   readonly maxStreams?: number | undefined;
-  /** Concurrent TCP connections; Node closes any beyond this at once (default 256). */
+  /**
+   * Concurrent TCP connections (default 256). Beyond it the oldest connection that has not
+   * authenticated yet is closed; when every one has, the new connection is closed at once.
+   */
   readonly maxConnections?: number | undefined;
+  /**
+   * Connections that have not yet sent an authenticated request (default 64): beyond it the
+   * oldest of them is closed, so sockets that never authenticate cannot crowd out the token holder.
+   */
+  readonly maxPendingConnections?: number | undefined;
+  /** Such unauthenticated connections from one remote address (default 16; the oldest is closed). */
+  readonly maxPendingPerAddress?: number | undefined;
+  /** A connection must deliver a request's headers within this (default 10 000 ms; Node answers 408 and closes). */
+  readonly headersTimeoutMs?: number | undefined;
+  /** ... and the whole request, body included, within this (default 30 000 ms; at least `headersTimeoutMs`). */
+  readonly requestTimeoutMs?: number | undefined;
+  /** An idle keep-alive connection is closed after this (default 5 000 ms). */
+  readonly keepAliveTimeoutMs?: number | undefined;
 }
 
 /** Defaults of the HTTP server's bounds. */
-export const HTTP_SERVER_DEFAULTS = { streamIdleTimeoutMs: 300_000, maxStreams: 32, maxConnections: 256 } as const;
+export const HTTP_SERVER_DEFAULTS = {
+  streamIdleTimeoutMs: 300_000,
+  maxStreams: 32,
+  maxConnections: 256,
+  maxPendingConnections: 64,
+  maxPendingPerAddress: 16,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -40,6 +66,31 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
       { field: name },
     );
   return value;
+}
+
+/** The request timeouts, checked: positive, and the request timeout at least the headers timeout. */
+function httpTimeouts(options: LedgerMcpHttpOptions) {
+  const headersTimeoutMs = positiveInteger(
+    'headersTimeoutMs',
+    options.headersTimeoutMs,
+    HTTP_SERVER_DEFAULTS.headersTimeoutMs,
+  );
+  const requestTimeoutMs = positiveInteger(
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    Math.max(headersTimeoutMs, HTTP_SERVER_DEFAULTS.requestTimeoutMs),
+  );
+  if (requestTimeoutMs < headersTimeoutMs)
+    throw new InvalidConfigError(
+      `requestTimeoutMs (${requestTimeoutMs}) must be at least headersTimeoutMs (${headersTimeoutMs}).`,
+      { field: 'requestTimeoutMs' },
+    );
+  const keepAliveTimeoutMs = positiveInteger(
+    'keepAliveTimeoutMs',
+    options.keepAliveTimeoutMs,
+    HTTP_SERVER_DEFAULTS.keepAliveTimeoutMs,
+  );
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs };
 }
 
 function isKeepAlive(chunk: unknown): boolean {
@@ -103,7 +154,10 @@ function refuse(response: ServerResponse, status: number, message: string, heade
  * token throws `INVALID_CONFIG` before listening. With a token, a request without
  * `Authorization: Bearer <token>` gets 401. On a loopback bind without a token, requests
  * whose Host or Origin is not loopback get 403 (DNS-rebinding protection). Bounded: GET
- * event streams close when idle and are capped in number (503 beyond), and so are connections.
+ * event streams close when idle and are capped in number (503 beyond), and so are connections;
+ * headers and requests must arrive within short timeouts, and connections that have not
+ * authenticated are capped in total and per address (the oldest is closed), so they cannot
+ * lock out the token holder (`connection-guard.ts`).
  */
 export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): Promise<LedgerMcpHttpServer> {
   const host = options.host ?? '127.0.0.1';
@@ -116,7 +170,20 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
     HTTP_SERVER_DEFAULTS.streamIdleTimeoutMs,
   );
   const maxStreams = positiveInteger('maxStreams', options.maxStreams, HTTP_SERVER_DEFAULTS.maxStreams);
-  const maxConnections = positiveInteger('maxConnections', options.maxConnections, HTTP_SERVER_DEFAULTS.maxConnections);
+  const caps = {
+    maxConnections: positiveInteger('maxConnections', options.maxConnections, HTTP_SERVER_DEFAULTS.maxConnections),
+    maxPendingConnections: positiveInteger(
+      'maxPendingConnections',
+      options.maxPendingConnections,
+      HTTP_SERVER_DEFAULTS.maxPendingConnections,
+    ),
+    maxPendingPerAddress: positiveInteger(
+      'maxPendingPerAddress',
+      options.maxPendingPerAddress,
+      HTTP_SERVER_DEFAULTS.maxPendingPerAddress,
+    ),
+  };
+  const timeouts = httpTimeouts(options);
   let openStreams = 0;
   if (!loopback && token === undefined) {
     throw new InvalidConfigError(
@@ -137,6 +204,7 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
     ) {
       return refuse(response, 403, 'Forbidden: this server only accepts loopback Host and Origin headers.');
     }
+    guard.trust(request.socket);
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path)
       return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
     if (request.method === 'GET') {
@@ -158,14 +226,23 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
     await server.connect(transport);
     await transport.handleRequest(request, response);
   };
-  const http = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent)
-        refuse(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
-      else response.end();
-    });
-  });
-  http.maxConnections = maxConnections;
+  const http = createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+      // Node checks the two request timeouts on this interval (default 30 s): keep it a fraction of them.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headersTimeoutMs / 4))),
+    },
+    (request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent)
+          refuse(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+        else response.end();
+      });
+    },
+  );
+  const guard = guardConnections(http, caps);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, host, () => resolve());

@@ -1,0 +1,210 @@
+/**
+ * `grep` over a session's stored spans, shared by the MCP server and the CLI. Read-only.
+ * The pattern runs on a linear-time engine (`grep-pattern.ts`), and every search has a
+ * budget of time and of characters examined that is checked before each window of text, so
+ * one huge span cannot hold the process: a search that runs out stops inside the span and
+ * says where to resume. Long searches yield to the event loop so other requests are served.
+ */
+import { InvalidInputError } from '../errors.js';
+import { verifySpan } from '../records/span.js';
+import { sourceField } from '../text/source-notes.js';
+import type { LedgerStore } from '../stores/store.js';
+import type { Role } from '../types.js';
+import { compileGrepPattern } from './grep-pattern.js';
+import type { GREP_ENGINE } from './grep-pattern.js';
+
+/** Options of {@link grepSpans}. */
+export interface GrepOptions {
+  /** Treat the pattern as a regular expression (default: plain text). */
+  readonly regex?: boolean | undefined;
+  /** Match case (default: case-insensitive). */
+  readonly caseSensitive?: boolean | undefined;
+  readonly fromSeq?: number | undefined;
+  /** Character offset in the span at `fromSeq` to start from (a previous result's `nextOffset`). */
+  readonly fromOffset?: number | undefined;
+  readonly toSeq?: number | undefined;
+  /** Only spans of these roles. */
+  readonly roles?: readonly Role[] | undefined;
+  /** Most matches returned (default 20, at most 200). */
+  readonly limit?: number | undefined;
+  /** Time budget in ms (default 2,000), checked before each window of text, inside spans too. */
+  readonly timeBudgetMs?: number | undefined;
+  /** Most characters examined (default 32 Mi; at least one window, 2,000), checked like the time budget. */
+  readonly maxScanChars?: number | undefined;
+}
+
+/** One grep match. */
+export interface GrepMatch {
+  readonly seq: number;
+  readonly spanId: string;
+  readonly role: Role;
+  /** When the text is a user turn the user did not type: who wrote it (not an instruction of the user). */
+  readonly source?: string | undefined;
+  readonly status: 'verified' | 'unverified';
+  /** The matched text, verbatim (cut to 200 characters). */
+  readonly match: string;
+  /** The line around it (cut to 240 characters). */
+  readonly excerpt: string;
+}
+
+/** A grep result. */
+export interface GrepView {
+  readonly session: string;
+  readonly pattern: string;
+  /** The regex engine that ran the search (linear-time). */
+  readonly engine: typeof GREP_ENGINE;
+  readonly matches: readonly GrepMatch[];
+  readonly spansScanned: number;
+  /** Characters of span text examined. */
+  readonly charsScanned: number;
+  /**
+   * Why the scan stopped early, if it did: `limit` (enough matches), `time` (the time budget
+   * ran out) or `work` (the character budget ran out). On `time` and `work` the matches are partial.
+   */
+  readonly stopped?: 'limit' | 'time' | 'work' | undefined;
+  /** Seq to resume from when stopped. */
+  readonly nextSeq?: number | undefined;
+  /** With `nextSeq` after a `time` or `work` stop: the offset in that span to pass as `fromOffset`. */
+  readonly nextOffset?: number | undefined;
+  /** What a partial result means and how to go on or narrow the search. */
+  readonly note?: string | undefined;
+}
+
+/** Characters of a line one engine call sees; longer lines are cut into windows of this size. */
+export const GREP_WINDOW = 2000;
+/** Defaults of the grep budgets. */
+export const GREP_DEFAULTS = { timeBudgetMs: 2000, maxScanChars: 32 * 1024 * 1024 } as const;
+const PAGE_SPANS = 200;
+/** Longest stretch of matching without yielding to the event loop. */
+const YIELD_EVERY_MS = 20;
+
+/**
+ * The lines of `text` from offset `from` on, long lines cut into windows of {@link GREP_WINDOW}
+ * characters, so one engine call sees a bounded input. Empty lines are skipped.
+ */
+function* lineWindows(text: string, from: number): Generator<{ text: string; offset: number }> {
+  let lineStart = from > 0 ? text.lastIndexOf('\n', from - 1) + 1 : 0;
+  while (lineStart < text.length) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? text.length : newline;
+    for (let start = Math.max(lineStart, from); start < lineEnd; start += GREP_WINDOW)
+      yield { text: text.slice(start, Math.min(lineEnd, start + GREP_WINDOW)), offset: start };
+    lineStart = lineEnd + 1;
+  }
+}
+
+function wholeNumber(field: string, value: number | undefined, minimum: number): number | undefined {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < minimum))
+    throw new InvalidInputError(`grep ${field} must be a whole number of at least ${minimum} (got ${String(value)})`, {
+      field,
+    });
+  return value;
+}
+
+function budgetNote(stopped: 'time' | 'work', budget: string, seq: number, offset: number, found: number): string {
+  return (
+    `Partial result: the search ran out of its ${stopped === 'time' ? 'time' : 'work'} budget (${budget}) at seq ${seq}, ` +
+    `offset ${offset}, with ${found} match(es) so far. Call again with fromSeq ${seq} and fromOffset ${offset} to go on, ` +
+    'or narrow the search: a seq range (fromSeq/toSeq), roles, or a more specific pattern.'
+  );
+}
+
+/**
+ * Search a session's spans for a plain text (default) or a regular expression (linear-time
+ * engine), within a seq range and roles, oldest first; every match cites its span id and seq.
+ * Matches are found within lines, in windows of 2,000 characters. Bounded by `limit` matches
+ * and by the time and character budgets, both checked before every window (inside spans).
+ */
+export async function grepSpans(
+  store: LedgerStore,
+  sessionId: string,
+  pattern: string,
+  options: GrepOptions = {},
+): Promise<GrepView> {
+  const expression = compileGrepPattern(pattern, options);
+  const limit = Math.min(200, Math.max(1, options.limit ?? 20));
+  const timeBudgetMs = wholeNumber('timeBudgetMs', options.timeBudgetMs, 1) ?? GREP_DEFAULTS.timeBudgetMs;
+  const maxScanChars = Math.max(
+    GREP_WINDOW,
+    wholeNumber('maxScanChars', options.maxScanChars, 1) ?? GREP_DEFAULTS.maxScanChars,
+  );
+  const fromOffset = wholeNumber('fromOffset', options.fromOffset, 0) ?? 0;
+  const started = Date.now();
+  const deadline = started + timeBudgetMs;
+  let lastYield = started;
+  const roles = options.roles && options.roles.length > 0 ? new Set(options.roles) : undefined;
+  const first = Math.max(0, options.fromSeq ?? 0);
+  const last = Math.min(options.toSeq ?? Number.MAX_SAFE_INTEGER, (await store.nextSeq(sessionId)) - 1);
+  const matches: GrepMatch[] = [];
+  let scanned = 0;
+  let chars = 0;
+  const view = (extra: Partial<GrepView> = {}): GrepView => ({
+    session: sessionId,
+    pattern,
+    engine: expression.engine,
+    matches,
+    spansScanned: scanned,
+    charsScanned: chars,
+    ...extra,
+  });
+  /** Stops once anything was examined and a budget is spent (so every call makes progress). */
+  let progressed = false;
+  const exhausted = (next: number): 'time' | 'work' | undefined =>
+    !progressed ? undefined : Date.now() > deadline ? 'time' : chars + next > maxScanChars ? 'work' : undefined;
+  const partial = (stopped: 'time' | 'work', nextSeq: number, nextOffset: number): GrepView => {
+    const budget = stopped === 'time' ? `${timeBudgetMs} ms` : `${maxScanChars} characters`;
+    return view({
+      stopped,
+      nextSeq,
+      nextOffset,
+      note: budgetNote(stopped, budget, nextSeq, nextOffset, matches.length),
+    });
+  };
+  let seq = first;
+  while (seq <= last) {
+    const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(last, seq + PAGE_SPANS - 1) });
+    if (page.length === 0) break;
+    for (const occurrence of page) {
+      const start = occurrence.seq === first ? fromOffset : 0;
+      const before = exhausted(0);
+      if (before) return partial(before, occurrence.seq, start);
+      scanned++;
+      if (roles && !roles.has(occurrence.role)) {
+        progressed = true;
+        continue;
+      }
+      const status = verifySpan(occurrence.span) ? 'verified' : 'unverified';
+      for (const window of lineWindows(occurrence.span.text, start)) {
+        const stopped = exhausted(window.text.length);
+        if (stopped) return partial(stopped, occurrence.seq, window.offset);
+        if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          lastYield = Date.now();
+        }
+        chars += window.text.length;
+        progressed = true;
+        for (const found of expression.matches(window.text)) {
+          const excerpt = window.text
+            .slice(Math.max(0, found.at - 100), found.at + found.text.length + 100)
+            .slice(0, 240);
+          matches.push({
+            seq: occurrence.seq,
+            spanId: occurrence.spanId,
+            role: occurrence.role,
+            ...sourceField(occurrence.span.kind),
+            status,
+            match: found.text.slice(0, 200),
+            excerpt,
+          });
+          if (matches.length >= limit) {
+            const nextSeq = occurrence.seq + 1 <= last ? occurrence.seq + 1 : undefined;
+            return view({ stopped: 'limit', nextSeq });
+          }
+        }
+      }
+      progressed = true;
+    }
+    seq = (page[page.length - 1]?.seq ?? last) + 1;
+  }
+  return view();
+}
