@@ -8,6 +8,7 @@ import { DEFAULT_COMPACT_AT } from '../config.js';
 import { DEFAULT_STORE } from './store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
+import { MCP_TOOL_NAMES } from '../integrations/mcp/tool-names.js';
 
 // Every command's module is imported by its action (a dynamic import), so a call loads only what its command needs:
 // `hook claude-code`, which Claude Code waits for after every turn, does not load the audit, the MCP server or replay.
@@ -128,7 +129,8 @@ program
 program
   .command('serve')
   .description(
-    'serve the ledger as an MCP server (tools: recall, handles, records, gaps, append) over stdio or Streamable HTTP',
+    `serve the ledger as an MCP server (${MCP_TOOL_NAMES.length} tools: ${MCP_TOOL_NAMES.join(', ')}) ` +
+      'over stdio or Streamable HTTP',
   )
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'default session for tool calls that name none')

@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeRecord, expandOriginals, GREP_MAX_PATTERN, grepSpans } from '../drill-down.js';
+import { DESCRIBE_OUTPUT, EXPAND_OUTPUT, GREP_OUTPUT, READ_ONLY } from './output-schemas.js';
 import { readSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
@@ -27,7 +28,8 @@ export function registerDrillDownTools(
         'Describe a compaction record by id (rec_..., ext_..., chk_...): its seq range, depth, lossy or not, ' +
         'the handles it carries by kind, and the handles of its range it dropped.',
       inputSchema: { session, record: z.string().min(1).max(200) },
-      annotations: { readOnlyHint: true },
+      outputSchema: DESCRIBE_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, record }) => guarded(async () => describeRecord(store, (await readSession(scope, id)).id, record)),
   );
@@ -46,7 +48,8 @@ export function registerDrillDownTools(
         toSeq: seq.optional(),
         maxTokens: z.number().int().min(100).max(16000).optional(),
       },
-      annotations: { readOnlyHint: true },
+      outputSchema: EXPAND_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, record, fromSeq, toSeq, maxTokens }) =>
       guarded(async () =>
@@ -79,7 +82,8 @@ export function registerDrillDownTools(
           .optional(),
         limit: z.number().int().min(1).max(200).optional(),
       },
-      annotations: { readOnlyHint: true },
+      outputSchema: GREP_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, pattern, regex, caseSensitive, fromSeq, toSeq, roles, limit }) =>
       guarded(async () =>

@@ -8,6 +8,14 @@ import { HANDLE_KINDS } from '../../types.js';
 import type { WindowConfig } from '../../types.js';
 import { gapView, handlesByKind, recallView, recordView } from '../views.js';
 import { registerDrillDownTools } from './drill-down-tools.js';
+import {
+  APPEND_OUTPUT,
+  GAPS_OUTPUT,
+  HANDLES_OUTPUT,
+  READ_ONLY,
+  RECALL_OUTPUT,
+  RECORDS_OUTPUT,
+} from './output-schemas.js';
 import { readSession, writeSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
@@ -39,8 +47,10 @@ const message = z.object({
   toolName: z.string().min(1).optional(),
 });
 
+/** A tool result: the value as `structuredContent` (plain JSON) and, for clients before output schemas, as JSON text. */
 function ok(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+  const text = JSON.stringify(value, null, 2);
+  return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }
 
 /** Run a tool body; a LedgerError becomes an MCP tool error whose text starts with its code. */
@@ -80,7 +90,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         'Hits are labelled verified (stored original, hash checked) or unverified (context only). ' +
         'Status "gap" names the lossy record and dropped range: never fill a gap from memory.',
       inputSchema: { session, query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(100).optional() },
-      annotations: { readOnlyHint: true },
+      outputSchema: RECALL_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, query, limit }) =>
       guarded(async () => recallView(await (await readSession(scope, id)).recall(query, { limit: limit ?? 10 }))),
@@ -98,7 +109,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         scope: z.enum(['index', 'all']).optional(),
         limit: z.number().int().min(1).max(5000).optional(),
       },
-      annotations: { readOnlyHint: true },
+      outputSchema: HANDLES_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, kind, scope: which, limit }) =>
       guarded(async () => {
@@ -124,7 +136,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range ' +
         'and findings (why a record is lossy).',
       inputSchema: { session },
-      annotations: { readOnlyHint: true },
+      outputSchema: RECORDS_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id }) =>
       guarded(async () => {
@@ -144,7 +157,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, ' +
         'and what to do instead of guessing.',
       inputSchema: { session },
-      annotations: { readOnlyHint: true },
+      outputSchema: GAPS_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id }) =>
       guarded(async () => {
@@ -159,6 +173,7 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
       description:
         "Append messages to a session (created in this server's tenant if missing). Returns the sequence numbers and span ids written.",
       inputSchema: { session, messages: z.array(message).min(1).max(1000) },
+      outputSchema: APPEND_OUTPUT,
     },
     ({ session: id, messages }) =>
       guarded(() =>
