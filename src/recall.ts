@@ -3,7 +3,7 @@ import { InvalidInputError } from './errors.js';
 import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { lookupKeys } from './handles/normalize.js';
-import { isSpanIdPrefix, verifySpan } from './span.js';
+import { isSpanIdPrefix, MIN_SPAN_ID_PREFIX_HEX, SHORT_SPAN_ID_HEX, verifySpan } from './span.js';
 import type { LedgerStore } from './stores/store.js';
 import type { CompactionRecord, Handle, Span } from './types.js';
 
@@ -132,11 +132,9 @@ async function byRecord(context: RecallContext, record: CompactionRecord): Promi
   );
   return record.handles.map((handle) => {
     const span = spans.get(handle.spanId);
-    const ok =
-      span !== undefined &&
-      verifySpan(span) &&
-      span.text.slice(handle.start, handle.end) === handle.text &&
-      record.reversible;
+    // A carried handle is verified by its stored span, whatever the record's summary lost (a lossy record's
+    // findings are about its summary; the handles it carries are copies of stored text, or unresolved).
+    const ok = span !== undefined && verifySpan(span) && span.text.slice(handle.start, handle.end) === handle.text;
     return {
       spanId: handle.spanId,
       seq: handle.seq,
@@ -196,6 +194,12 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
     hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
   else if (record) hits = await byRecord(context, record);
   else if (/^sha256:[0-9a-f]{64}$/.test(query)) hits = await bySpanId(context, query);
+  else if (/^sha256:[0-9a-f]{0,3}$/.test(query))
+    throw new InvalidInputError(
+      `Session ${context.sessionId}: span id prefix ${JSON.stringify(query)} is too short to name a span: ` +
+        `give at least ${MIN_SPAN_ID_PREFIX_HEX} hex digits after sha256: (a masked stub shows ${SHORT_SPAN_ID_HEX}).`,
+      { sessionId: context.sessionId, prefix: query },
+    );
   else if (isSpanIdPrefix(query)) {
     const spanId = await resolveSpanIdPrefix(context, query);
     hits = spanId === undefined ? await byHandles(context, query) : await bySpanId(context, spanId);

@@ -95,10 +95,10 @@ program
   .description('recall by handle, span id, record id or text: verified, unverified, or a gap')
   .argument('<query>', 'a handle (eu-west-2b), a span id (sha256:…), a record id, or text')
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
-  .requiredOption('--session <id>', 'session id')
+  .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
   .option('--limit <n>', 'maximum results', integer('--limit'), 10)
   .option('--json', 'print the result as JSON')
-  .action(async (query: string, options: { store: string; session: string; limit: number; json?: boolean }) => {
+  .action(async (query: string, options: { store: string; session?: string; limit: number; json?: boolean }) => {
     const { recallCommand, recallJson } = await import('./recall-command.js');
     const result = await recallCommand(query, options);
     if (options.json) {

@@ -4,6 +4,7 @@
  */
 import type { Gap } from '../gaps.js';
 import type { RecallResult } from '../recall.js';
+import { UNRESOLVED_SPAN } from '../types.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';
 
 /** A gap as a model should read it: what was lost, where, and what to do. */
@@ -130,20 +131,39 @@ export function recordView(record: CompactionRecord): RecordView {
 export interface HandleView {
   /** The handle, verbatim. */
   readonly text: string;
-  /** Sequence number of its first occurrence. */
-  readonly seq: number;
-  /** The span it was copied from. */
-  readonly spanId: string;
+  /** Sequence number of its first occurrence; null when unresolved. */
+  readonly seq: number | null;
+  /** The span it was copied from; null when unresolved. */
+  readonly spanId: string | null;
   /** Role of the source span (a constraint from `tool` is quoted output, not an instruction). */
   readonly role: Handle['role'];
+  /**
+   * True for a handle-like token of an external summary (e.g. the agent's own compaction) that no stored span
+   * holds: nothing verifies it. Recall it to look for a stored original.
+   */
+  readonly unresolved?: true | undefined;
 }
 
-/** Handles grouped by kind, verbatim, oldest first. */
+/**
+ * The handles with stored spans first (in their order), then the unresolved ones: an index view lists what can be
+ * verified before what cannot, and a `limit` cuts the unverifiable first.
+ */
+export function resolvedFirst(handles: readonly Handle[]): Handle[] {
+  const unresolved = handles.filter((handle) => handle.spanId === UNRESOLVED_SPAN);
+  if (unresolved.length === 0) return [...handles];
+  return [...handles.filter((handle) => handle.spanId !== UNRESOLVED_SPAN), ...unresolved];
+}
+
+/** Handles grouped by kind, verbatim, in the order given (see {@link resolvedFirst}); unresolved ones marked. */
 export function handlesByKind(handles: readonly Handle[]): Partial<Record<HandleKind, HandleView[]>> {
   const grouped: Partial<Record<HandleKind, HandleView[]>> = {};
   for (const handle of handles) {
     const list = grouped[handle.kind] ?? [];
-    list.push({ text: handle.text, seq: handle.seq, spanId: handle.spanId, role: handle.role });
+    list.push(
+      handle.spanId === UNRESOLVED_SPAN
+        ? { text: handle.text, seq: null, spanId: null, role: handle.role, unresolved: true }
+        : { text: handle.text, seq: handle.seq, spanId: handle.spanId, role: handle.role },
+    );
     grouped[handle.kind] = list;
   }
   return grouped;

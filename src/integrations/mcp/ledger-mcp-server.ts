@@ -6,7 +6,7 @@ import type { Ledger } from '../../ledger.js';
 import type { TranscriptMessage } from '../../messages.js';
 import { HANDLE_KINDS } from '../../types.js';
 import type { WindowConfig } from '../../types.js';
-import { gapView, handlesByKind, recallView, recordView } from '../views.js';
+import { gapView, handlesByKind, recallView, recordView, resolvedFirst } from '../views.js';
 import { registerDrillDownTools } from './drill-down-tools.js';
 import {
   APPEND_OUTPUT,
@@ -102,7 +102,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     {
       description:
         'The verbatim handle index of a session, grouped by kind. ' +
-        'scope "index" (default): the index kept in the window after compaction; "all": every handle appended.',
+        'scope "index" (default): the index kept in the window after compaction; "all": every handle appended. ' +
+        'Entries marked unresolved (listed last) come from an external summary and match no stored span.',
       inputSchema: {
         session,
         kind: z.enum(HANDLE_KINDS).optional(),
@@ -116,7 +117,7 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
       guarded(async () => {
         const opened = await readSession(scope, id);
         const all = which === 'all' ? await options.ledger.store.handles(opened.id) : await opened.loadHandleIndex();
-        const matching = all.filter((handle) => kind === undefined || handle.kind === kind);
+        const matching = resolvedFirst(all.filter((handle) => kind === undefined || handle.kind === kind));
         const shown = matching.slice(0, limit ?? 500);
         return {
           session: opened.id,

@@ -22,7 +22,13 @@ const gap = z.object({
   whatToDo: z.string(),
 });
 
-const handleView = z.object({ text: z.string(), seq: z.number().int(), spanId: z.string(), role });
+const handleView = z.object({
+  text: z.string(),
+  seq: z.number().int().nullable(),
+  spanId: z.string().nullable(),
+  role,
+  unresolved: z.literal(true).optional(),
+});
 
 const recordView = z.object({
   id: z.string(),
