@@ -6,6 +6,7 @@ import { lookupKeys } from './handles/normalize.js';
 import { isSpanIdPrefix, MIN_SPAN_ID_PREFIX_HEX, SHORT_SPAN_ID_HEX, verifySpan } from './span.js';
 import type { LedgerStore } from './stores/store.js';
 import type { CompactionRecord, Handle, Span } from './types.js';
+import { asSentence, counted } from './text/wording.js';
 
 /** One thing recall found. */
 export interface RecallHit {
@@ -211,7 +212,7 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       status: 'verified',
       results: verified.slice(0, limit),
       gap: null,
-      note: `Found verbatim in the ledger (${verified.length} verified hit${verified.length === 1 ? '' : 's'}).`,
+      note: `Found verbatim in the ledger (${counted(verified.length, 'verified hit')}).`,
     };
   }
   const keys = new Set(lookupKeys(query));
@@ -249,7 +250,7 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       gap,
       note:
         `Not resolvable through the handle index, and record ${gap?.recordId ?? '?'} is lossy: treat this as a known gap. ` +
-        `${gap?.reread ?? ''} Any results shown are unverified context, not memory.`,
+        `${gap ? `${asSentence(gap.reread)} ` : ''}Any results shown are unverified context, not memory.`,
     };
   }
   return {

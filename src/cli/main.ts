@@ -9,6 +9,7 @@ import { DEFAULT_STORE } from './store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
 import { MCP_TOOL_NAMES } from '../integrations/mcp/tool-names.js';
+import { asSentence } from '../text/wording.js';
 
 // Every command's module is imported by its action (a dynamic import), so a call loads only what its command needs:
 // `hook claude-code`, which Claude Code waits for after every turn, does not load the audit, the MCP server or replay.
@@ -110,7 +111,7 @@ program
       print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
     if (result.gap) {
       const { fromSeq, toSeq } = result.gap.droppedRange;
-      print(`  gap: ${result.gap.recordId} dropped seq ${fromSeq}-${toSeq}: ${result.gap.reread}`);
+      print(`  gap: ${result.gap.recordId} dropped seq ${fromSeq}-${toSeq}: ${asSentence(result.gap.reread)}`);
     }
   });
 

@@ -6,6 +6,7 @@ import type { Gap } from '../gaps.js';
 import type { RecallResult } from '../recall.js';
 import { UNRESOLVED_SPAN } from '../types.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';
+import { asSentence, counted } from '../text/wording.js';
 
 /** A gap as a model should read it: what was lost, where, and what to do. */
 export interface GapView {
@@ -59,7 +60,7 @@ export function gapView(gap: Gap): GapView {
     droppedRange: `seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd})`,
     originalsStored: gap.originalsStored,
     reasons: gap.reasons.slice(0, 3),
-    whatToDo: `${gap.reread}. Do not fill this detail in from memory.`,
+    whatToDo: `${asSentence(gap.reread)} Do not fill this detail in from memory.`,
   };
 }
 
@@ -182,7 +183,7 @@ export function ledgerSafeRecallView(view: RecallView): RecallView {
     ...view,
     note:
       withheld > 0
-        ? `${view.note} (${withheld} unverified text${withheld === 1 ? '' : 's'} withheld from the ledger: ` +
+        ? `${view.note} (${counted(withheld, 'unverified text')} withheld from the ledger: ` +
           'recall a span id to read the stored original.)'
         : view.note,
     results: view.results.map((hit) =>

@@ -34,7 +34,7 @@ describe('MCP tools declare outputSchema and return structuredContent', () => {
     const calls: [string, Record<string, unknown>][] = [
       ['append', { session: 'other', messages: [{ role: 'user', content: 'Deploy to eu-west-2b.' }] }],
       ['recall', { query: 'eu-west-2b' }],
-      ['recall', { query: 'eu-west-1' }],
+      ['recall', { query: 'eu-west-3a' }],
       ['handles', {}],
       ['handles', { scope: 'all' }],
       ['records', {}],
@@ -57,6 +57,7 @@ describe('MCP tools declare outputSchema and return structuredContent', () => {
       const verdict = check(result.structuredContent);
       expect(verdict.errorMessage, `${name} ${JSON.stringify(args)}`).toBeUndefined();
       expect(verdict.valid).toBe(true);
+      if (name === 'recall' && args.query === 'eu-west-3a') expect(result.structuredContent?.status).toBe('gap');
       called.add(name);
     }
     expect([...called].sort()).toEqual([...MCP_TOOL_NAMES].sort());
