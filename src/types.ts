@@ -70,6 +70,9 @@ export interface ExtractedHandle {
   readonly end: number;
 }
 
+/** `Handle.spanId` of a handle-like token of an external summary that no stored span holds (its seq is -1). */
+export const UNRESOLVED_SPAN = 'unresolved';
+
 /** A handle placed in a session: the extracted handle plus its span and source role. */
 export interface Handle extends ExtractedHandle {
   /** The span the handle was copied from. */

@@ -11,6 +11,7 @@ import type {
   KindCounts,
   SessionAudit,
 } from './types.js';
+import { counted } from '../text/wording.js';
 
 /** Lost handles listed per compaction before "… and N more". */
 const LIST_LIMIT = 25;
@@ -25,10 +26,6 @@ function flag(reversible: boolean): string {
 }
 
 /** `1 compaction`, `2 compactions`. */
-function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 function kinds(counts: KindCounts): string {
   const entries = Object.entries(counts).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
   return entries.map(([kind, count]) => `${kind} ${count}`).join(', ') || 'none';

@@ -12,6 +12,7 @@ import { auditInputs } from './audit-inputs.js';
 import { AuditOutput } from './audit-output.js';
 import { createProgress } from './progress.js';
 import type { ProgressOptions } from './progress.js';
+import { counted } from '../text/wording.js';
 
 /** Options of `context-ledger audit`. */
 export interface AuditCommandOptions {
@@ -107,9 +108,7 @@ export async function auditCommand(
     },
   );
   const { failed } = output;
-  progress.done(
-    failed > 0 ? `${failed} of ${files.length} failed` : `${files.length} file${files.length === 1 ? '' : 's'}`,
-  );
+  progress.done(failed > 0 ? `${failed} of ${files.length} failed` : counted(files.length, 'file'));
   if (options.html) {
     await output.writeHtml(options.html);
     log(`wrote ${options.html}`);

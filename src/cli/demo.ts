@@ -9,6 +9,7 @@ import type { RenderedMessage } from '../window/window.js';
 import { demoFollowUp, demoTranscript } from './demo-transcript.js';
 import { replayFile } from './replay.js';
 import { openStore } from './store-spec.js';
+import { asSentence, counted } from '../text/wording.js';
 
 /** Serialize transcript messages as OpenAI-style JSONL. */
 export function toOpenAiJsonl(messages: readonly TranscriptMessage[]): string {
@@ -44,7 +45,7 @@ function showRecall(print: (line: string) => void, result: RecallResult): void {
   if (result.gap) {
     const { fromSeq, toSeq } = result.gap.droppedRange;
     const dropped = toSeq < fromSeq ? 'history from before this ledger' : `seq ${fromSeq}-${toSeq}`;
-    print(`    gap: record ${result.gap.recordId}, dropped ${dropped}; ${result.gap.reread}`);
+    print(`    gap: record ${result.gap.recordId}, dropped ${dropped}; ${asSentence(result.gap.reread)}`);
   }
 }
 
@@ -79,7 +80,7 @@ export async function runDemo(
     const { fromSeq, toSeq } = record.droppedRange;
     if (record.type === 'checkpoint') {
       print(
-        `${record.id}  checkpoint: ${record.handles.length} handles spilled out of the window, addressable by this id`,
+        `${record.id}  checkpoint: ${counted(record.handles.length, 'handle')} spilled out of the window, addressable by this id`,
       );
       continue;
     }
@@ -90,7 +91,7 @@ export async function runDemo(
     const constraints = record.handles.filter((handle) => handle.kind === 'constraint');
     const checkpoint = record.checkpointId ? ` (+ checkpoint ${record.checkpointId})` : '';
     print(
-      `    kept ${record.handles.length} handles in the window${checkpoint}; ` +
+      `    kept ${counted(record.handles.length, 'handle')} in the window${checkpoint}; ` +
         `${constraints.length} pinned constraints; summary ${record.summaryTokens} tokens`,
     );
     for (const handle of constraints.slice(0, 3)) print(`    pinned [${handle.role}] ${handle.text}`);

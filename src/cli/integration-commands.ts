@@ -98,18 +98,13 @@ async function drillTarget(options: {
   store: string;
   session?: string;
 }): Promise<{ ledger: Ledger; sessionId: string }> {
-  const [{ projectServeTarget }, { openStore }, { createLedger }] = await Promise.all([
+  const [{ drillDownTarget }, { openStore }, { createLedger }] = await Promise.all([
     import('./project-target.js'),
     import('./store-spec.js'),
     import('../session/ledger.js'),
   ]);
-  const target = await projectServeTarget(options.store, options.session);
-  const sessionId = typeof target.defaultSession === 'function' ? await target.defaultSession() : target.defaultSession;
-  if (sessionId === undefined)
-    throw new InvalidInputError(
-      'No session given: pass --session ID (or run it in a Claude Code project whose hooks recorded one).',
-      { field: '--session' },
-    );
+  const target = await drillDownTarget(options.store, options.session);
+  const sessionId = target.sessionId;
   const store = await openStore(target.store);
   if (!(await store.getSession(sessionId))) {
     await store.close();

@@ -8,6 +8,8 @@ import { DEFAULT_COMPACT_AT } from '../session/config.js';
 import { DEFAULT_STORE } from './store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
+import { MCP_TOOL_NAMES } from '../integrations/mcp/tool-names.js';
+import { asSentence } from '../text/wording.js';
 
 // Every command's module is imported by its action (a dynamic import), so a call loads only what its command needs:
 // `hook claude-code`, which Claude Code waits for after every turn, does not load the audit, the MCP server or replay.
@@ -94,10 +96,10 @@ program
   .description('recall by handle, span id, record id or text: verified, unverified, or a gap')
   .argument('<query>', 'a handle (eu-west-2b), a span id (sha256:…), a record id, or text')
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
-  .requiredOption('--session <id>', 'session id')
+  .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
   .option('--limit <n>', 'maximum results', integer('--limit'), 10)
   .option('--json', 'print the result as JSON')
-  .action(async (query: string, options: { store: string; session: string; limit: number; json?: boolean }) => {
+  .action(async (query: string, options: { store: string; session?: string; limit: number; json?: boolean }) => {
     const { recallCommand, recallJson } = await import('./recall-command.js');
     const result = await recallCommand(query, options);
     if (options.json) {
@@ -109,7 +111,7 @@ program
       print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
     if (result.gap) {
       const { fromSeq, toSeq } = result.gap.droppedRange;
-      print(`  gap: ${result.gap.recordId} dropped seq ${fromSeq}-${toSeq}: ${result.gap.reread}`);
+      print(`  gap: ${result.gap.recordId} dropped seq ${fromSeq}-${toSeq}: ${asSentence(result.gap.reread)}`);
     }
   });
 
@@ -128,8 +130,8 @@ program
 program
   .command('serve')
   .description(
-    'serve the ledger as an MCP server (tools: recall, handles, records, gaps, describe, expand, grep, and append ' +
-      "unless it serves the session a project's hooks record) over stdio or Streamable HTTP",
+    `serve the ledger as an MCP server (${MCP_TOOL_NAMES.length} tools: ${MCP_TOOL_NAMES.join(', ')}; append is left ` +
+      "out when it serves the session a project's hooks record, unless --append) over stdio or Streamable HTTP",
   )
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'default session for tool calls that name none')

@@ -1,10 +1,11 @@
 /**
- * Which store and session a CLI command (serve, describe, expand, grep) uses when it is not
+ * Which store and session a CLI command (serve, recall, describe, expand, grep) uses when it is not
  * told: with the default `--store` and no `.context-ledger/ledger.db` in the working
  * directory, the ledger of the Claude Code project there (`$CLAUDE_PROJECT_DIR` or the working
  * directory), found through what its hooks recorded, and the running conversation.
  */
 import { existsSync } from 'node:fs';
+import { InvalidInputError } from '../errors.js';
 import { findProjectTarget } from '../integrations/claude-code/project-session.js';
 import { DEFAULT_STORE } from './store-spec.js';
 
@@ -36,4 +37,22 @@ export async function projectServeTarget(store: string, session: string | undefi
     hookManaged: true,
     defaultSession: session ?? (async () => (await findProjectTarget(directory)).sessionId),
   };
+}
+
+/**
+ * The store spec and the one session a read command (recall, describe, expand, grep) reads: `--session`, else the
+ * running conversation of a hooked project. Throws InvalidInputError naming `--session` when there is none.
+ */
+export async function drillDownTarget(
+  store: string,
+  session: string | undefined,
+): Promise<{ store: string; sessionId: string }> {
+  const target = await projectServeTarget(store, session);
+  const sessionId = typeof target.defaultSession === 'function' ? await target.defaultSession() : target.defaultSession;
+  if (sessionId === undefined)
+    throw new InvalidInputError(
+      'No session given: pass --session ID (or run it in a Claude Code project whose hooks recorded one).',
+      { field: '--session' },
+    );
+  return { store: target.store, sessionId };
 }

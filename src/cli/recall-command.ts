@@ -1,23 +1,28 @@
 import { NotFoundError } from '../errors.js';
 import { createLedger } from '../session/ledger.js';
 import type { RecallResult } from '../records/recall.js';
-import { openStore } from './store-spec.js';
+import { drillDownTarget } from './project-target.js';
+import { DEFAULT_STORE, openStore } from './store-spec.js';
 
-/** Run `context-ledger recall QUERY`. */
+/**
+ * Run `context-ledger recall QUERY` on `--session`, or (like describe, expand and grep) on the running
+ * conversation of a hooked Claude Code project when no session is given.
+ */
 export async function recallCommand(
   query: string,
-  options: { store?: string; session: string; limit?: number },
+  options: { store?: string; session?: string | undefined; limit?: number },
 ): Promise<RecallResult> {
-  const store = await openStore(options.store, { readonly: true });
+  const target = await drillDownTarget(options.store ?? DEFAULT_STORE, options.session);
+  const store = await openStore(target.store, { readonly: true });
   try {
-    if (!(await store.getSession(options.session))) {
+    if (!(await store.getSession(target.sessionId))) {
       const known = (await store.listSessions()).map((session) => session.id);
       throw new NotFoundError(
-        `Session ${options.session} is not in ${store.location}. Known sessions: ${known.slice(0, 10).join(', ') || 'none'}.`,
-        { sessionId: options.session, store: store.location },
+        `Session ${target.sessionId} is not in ${store.location}. Known sessions: ${known.slice(0, 10).join(', ') || 'none'}.`,
+        { sessionId: target.sessionId, store: store.location },
       );
     }
-    const session = await createLedger({ store }).session(options.session);
+    const session = await createLedger({ store }).session(target.sessionId);
     return await session.recall(query, { limit: options.limit });
   } finally {
     await store.close();

@@ -16,6 +16,7 @@ import { openStore } from './store-spec.js';
 import { resumePoint } from './replay-resume.js';
 import type { ReplayItem } from './replay-resume.js';
 import { replayJson } from './summary-json.js';
+import { counted } from '../text/wording.js';
 
 /**
  * Summary and external records a replayed session holds in memory (the rest stay in the store): a long
@@ -240,10 +241,10 @@ async function appendItems(
     }
     index++;
     if (index % 256 === 0 || index === total) compactions = session.recordCount();
-    progress.update(index, total, `${compactions} compactions`);
+    progress.update(index, total, counted(compactions, 'compaction'));
   }
   await flush();
-  progress.done(`${session.recordCount()} compactions`);
+  progress.done(counted(session.recordCount(), 'compaction'));
 }
 
 /** Print a readable summary of a replay (its handle index is read from the store when not held). */

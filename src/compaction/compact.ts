@@ -16,6 +16,7 @@ import { RankHistory } from './rank-history.js';
 import type { RankHistoryRange } from './rank-history.js';
 import { recordId } from './record-id.js';
 import { verifySummary } from './verify.js';
+import { isAre } from '../text/wording.js';
 
 /** Everything one compaction needs. */
 export interface CompactionInput {
@@ -72,7 +73,7 @@ async function ancestorUnits(
   const unsafe = (missing: number, what: string): never => {
     throw new UnsafeRecompactionError(
       `Session ${sessionId}: record ${active.id} (depth ${active.depth}) is a summary re-ingested into the window, ` +
-        `and ${missing} of ${what} are not in the store ${store.location}. ` +
+        `and ${missing} of ${what} ${isAre(missing)} not in the store ${store.location}. ` +
         'It will not be summarized again: replay the full transcript into the ledger so its originals are stored, ' +
         'or start a new session seeded with its handle index.',
       { sessionId, recordId: active.id, missing, droppedRange: active.droppedRange },

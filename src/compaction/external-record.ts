@@ -10,6 +10,7 @@ import { mergeHandles } from '../handles/handle-sets.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Finding, Handle, SpanOccurrence, SummarizerIdentity } from '../types.js';
 import { recordId } from './record-id.js';
+import { UNRESOLVED_SPAN } from '../types.js';
 
 /** What an external record is built from. */
 export interface ExternalRecordInput {
@@ -39,14 +40,14 @@ export function externalRecord(input: ExternalRecordInput): CompactionRecord {
   const prior = input.active?.handles ?? [];
   const kept = mergeHandles(
     regionHandles.filter((handle) => summary.includes(handle.text)),
-    prior.filter((handle) => handle.spanId !== 'unresolved'),
+    prior.filter((handle) => handle.spanId !== UNRESOLVED_SPAN),
   );
   const keptTexts = new Set(kept.map((handle) => handle.text));
   const own: Handle[] = extractHandles(summary)
     .filter((handle) => !keptTexts.has(handle.text))
     .map((handle) => ({
       ...handle,
-      spanId: 'unresolved',
+      spanId: UNRESOLVED_SPAN,
       seq: -1,
       role: 'assistant',
       tokens: counter.count(handle.text),
@@ -55,7 +56,7 @@ export function externalRecord(input: ExternalRecordInput): CompactionRecord {
   const dropped = all.filter((handle) => !keptTexts.has(handle.text));
   const ownTexts = new Set(own.map((handle) => handle.text));
   const priorUnresolved = prior.filter(
-    (handle) => handle.spanId === 'unresolved' && !keptTexts.has(handle.text) && !ownTexts.has(handle.text),
+    (handle) => handle.spanId === UNRESOLVED_SPAN && !keptTexts.has(handle.text) && !ownTexts.has(handle.text),
   );
   const findings: Finding[] = [
     { code: 'external-summary', message: `written by ${input.summarizer.name}, which does not keep handles verbatim` },

@@ -38,6 +38,21 @@ const PAST = new Set(
 const MODALS = new Set('can may must should shall'.split(' '));
 const ONLY_BLOCKERS = new Set("not the an a my your our their its his her if i it's that's".split(' '));
 const ACCESS = new Set('allowed permitted accessible writable readable'.split(' '));
+/**
+ * Conjunctions that open a second clause with its subject left out ("use X and never Y", "fix it but don't
+ * merge"): a prohibition right after one is addressed to the reader like one opening the sentence.
+ */
+const CONJUNCTIONS = new Set('and but or so then yet'.split(' '));
+/**
+ * Verbs of operating a system, beyond {@link ACTIONS}, that a conjoined prohibition must name: "… and never give
+ * up" or "… and don't forget your passion" is talk, "… and never run migrations against db-1" is a rule.
+ */
+const OPERATIONS = new Set(
+  (
+    'add remove rename retry skip force rebase reset revert disable enable expose log print store hardcode mock ' +
+    'bump upgrade downgrade publish release overwrite kill truncate migrate share upload download paste rotate'
+  ).split(' '),
+);
 const CLAUSE_START = /(?:^|[,;:(—–]|\s-)\s*(?:(?:please|and|so|but|then|just|also|or|instead)\s+)?$/i;
 const WORD = /[a-z]+(?:['’][a-z]+)?/g;
 
@@ -88,6 +103,7 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
   const p2 = prev[prev.length - 2] ?? '';
   const verb = verbAfter(next);
   const clause = CLAUSE_START.test(before);
+  const conjoined = CONJUNCTIONS.has(p1) && (ACTIONS.has(verb) || OPERATIONS.has(verb));
   if (key.endsWith('only') && key !== 'only') return true;
   switch (key) {
     case 'only':
@@ -95,10 +111,10 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
     case 'do not':
     case "don't":
       if (COGNITION.has(verb) || ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you')) return false;
-      return clause || p1 === 'you' || p1 === 'we' || p1 === 'please';
+      return clause || conjoined || p1 === 'you' || p1 === 'we' || p1 === 'please';
     case 'never':
       if (COGNITION.has(verb) || verb.endsWith('ed') || PAST.has(verb)) return false;
-      return clause || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please';
+      return clause || conjoined || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please';
     case 'avoid':
       if (p1 === 'to' || p1 === 'i' || p1 === "i'll" || p1 === 'will' || p1 === 'helps' || p1 === 'help') return false;
       return clause || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please' || p1 === 'always';

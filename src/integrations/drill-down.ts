@@ -168,6 +168,12 @@ export async function expandOriginals(
   options: ExpandOptions,
 ): Promise<ExpandView> {
   const cap = Math.min(EXPAND_MAX_TOKENS, Math.max(100, options.maxTokens ?? EXPAND_DEFAULT_TOKENS));
+  if (options.fromSeq !== undefined && options.toSeq !== undefined && options.fromSeq > options.toSeq)
+    throw new InvalidInputError(
+      `expand in session ${sessionId}: fromSeq ${options.fromSeq} is after toSeq ${options.toSeq}; ` +
+        'give fromSeq <= toSeq (both inclusive).',
+      { sessionId, fromSeq: options.fromSeq, toSeq: options.toSeq },
+    );
   let fromSeq: number;
   let toSeq: number;
   if (options.recordId !== undefined) {

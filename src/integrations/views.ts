@@ -5,7 +5,9 @@
 import type { Gap } from '../records/gaps.js';
 import type { RecallResult } from '../records/recall.js';
 import { sourceField } from '../text/source-notes.js';
+import { UNRESOLVED_SPAN } from '../types.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';
+import { asSentence, counted } from '../text/wording.js';
 
 /** A gap as a model should read it: what was lost, where, and what to do. */
 export interface GapView {
@@ -61,7 +63,7 @@ export function gapView(gap: Gap): GapView {
     droppedRange: `seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd})`,
     originalsStored: gap.originalsStored,
     reasons: gap.reasons.slice(0, 3),
-    whatToDo: `${gap.reread}. Do not fill this detail in from memory.`,
+    whatToDo: `${asSentence(gap.reread)} Do not fill this detail in from memory.`,
   };
 }
 
@@ -134,20 +136,39 @@ export function recordView(record: CompactionRecord): RecordView {
 export interface HandleView {
   /** The handle, verbatim. */
   readonly text: string;
-  /** Sequence number of its first occurrence. */
-  readonly seq: number;
-  /** The span it was copied from. */
-  readonly spanId: string;
+  /** Sequence number of its first occurrence; null when unresolved. */
+  readonly seq: number | null;
+  /** The span it was copied from; null when unresolved. */
+  readonly spanId: string | null;
   /** Role of the source span (a constraint from `tool` is quoted output, not an instruction). */
   readonly role: Handle['role'];
+  /**
+   * True for a handle-like token of an external summary (e.g. the agent's own compaction) that no stored span
+   * holds: nothing verifies it. Recall it to look for a stored original.
+   */
+  readonly unresolved?: true | undefined;
 }
 
-/** Handles grouped by kind, verbatim, oldest first. */
+/**
+ * The handles with stored spans first (in their order), then the unresolved ones: an index view lists what can be
+ * verified before what cannot, and a `limit` cuts the unverifiable first.
+ */
+export function resolvedFirst(handles: readonly Handle[]): Handle[] {
+  const unresolved = handles.filter((handle) => handle.spanId === UNRESOLVED_SPAN);
+  if (unresolved.length === 0) return [...handles];
+  return [...handles.filter((handle) => handle.spanId !== UNRESOLVED_SPAN), ...unresolved];
+}
+
+/** Handles grouped by kind, verbatim, in the order given (see {@link resolvedFirst}); unresolved ones marked. */
 export function handlesByKind(handles: readonly Handle[]): Partial<Record<HandleKind, HandleView[]>> {
   const grouped: Partial<Record<HandleKind, HandleView[]>> = {};
   for (const handle of handles) {
     const list = grouped[handle.kind] ?? [];
-    list.push({ text: handle.text, seq: handle.seq, spanId: handle.spanId, role: handle.role });
+    list.push(
+      handle.spanId === UNRESOLVED_SPAN
+        ? { text: handle.text, seq: null, spanId: null, role: handle.role, unresolved: true }
+        : { text: handle.text, seq: handle.seq, spanId: handle.spanId, role: handle.role },
+    );
     grouped[handle.kind] = list;
   }
   return grouped;
@@ -166,7 +187,7 @@ export function ledgerSafeRecallView(view: RecallView): RecallView {
     ...view,
     note:
       withheld > 0
-        ? `${view.note} (${withheld} unverified text${withheld === 1 ? '' : 's'} withheld from the ledger: ` +
+        ? `${view.note} (${counted(withheld, 'unverified text')} withheld from the ledger: ` +
           'recall a span id to read the stored original.)'
         : view.note,
     results: view.results.map((hit) =>

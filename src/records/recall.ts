@@ -4,10 +4,11 @@ import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { lookupKeys } from '../handles/normalize.js';
 import { ingestGaps } from '../ingest/ingest-gaps.js';
-import { isSpanIdPrefix, verifySpan } from './span.js';
+import { isSpanIdPrefix, MIN_SPAN_ID_PREFIX_HEX, SHORT_SPAN_ID_HEX, verifySpan } from './span.js';
 import type { LedgerStore } from '../stores/store.js';
 import { quotedSourceOf } from '../text/source-notes.js';
 import type { CompactionRecord, Handle, QuotedSource, Span } from '../types.js';
+import { asSentence, counted } from '../text/wording.js';
 
 /** One thing recall found. */
 export interface RecallHit {
@@ -144,11 +145,9 @@ async function byRecord(context: RecallContext, record: CompactionRecord): Promi
   );
   return record.handles.map((handle) => {
     const span = spans.get(handle.spanId);
-    const ok =
-      span !== undefined &&
-      verifySpan(span) &&
-      span.text.slice(handle.start, handle.end) === handle.text &&
-      record.reversible;
+    // A carried handle is verified by its stored span, whatever the record's summary lost (a lossy record's
+    // findings are about its summary; the handles it carries are copies of stored text, or unresolved).
+    const ok = span !== undefined && verifySpan(span) && span.text.slice(handle.start, handle.end) === handle.text;
     return {
       spanId: handle.spanId,
       seq: handle.seq,
@@ -208,6 +207,12 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
     hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
   else if (record) hits = await byRecord(context, record);
   else if (/^sha256:[0-9a-f]{64}$/.test(query)) hits = await bySpanId(context, query);
+  else if (/^sha256:[0-9a-f]{0,3}$/.test(query))
+    throw new InvalidInputError(
+      `Session ${context.sessionId}: span id prefix ${JSON.stringify(query)} is too short to name a span: ` +
+        `give at least ${MIN_SPAN_ID_PREFIX_HEX} hex digits after sha256: (a masked stub shows ${SHORT_SPAN_ID_HEX}).`,
+      { sessionId: context.sessionId, prefix: query },
+    );
   else if (isSpanIdPrefix(query)) {
     const spanId = await resolveSpanIdPrefix(context, query);
     hits = spanId === undefined ? await byHandles(context, query) : await bySpanId(context, spanId);
@@ -219,7 +224,7 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       status: 'verified',
       results: verified.slice(0, limit),
       gap: null,
-      note: `Found verbatim in the ledger (${verified.length} verified hit${verified.length === 1 ? '' : 's'}).`,
+      note: `Found verbatim in the ledger (${counted(verified.length, 'verified hit')}).`,
     };
   }
   const keys = new Set(lookupKeys(query));
@@ -258,7 +263,7 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       gap,
       note:
         `Not resolvable through the handle index, and record ${gap?.recordId ?? '?'} is lossy: treat this as a known gap. ` +
-        `${gap?.reread ?? ''} Any results shown are unverified context, not memory.`,
+        `${gap ? `${asSentence(gap.reread)} ` : ''}Any results shown are unverified context, not memory.`,
     };
   }
   // Lines the ledger could not ingest may have held it: that is a gap, never "never said".

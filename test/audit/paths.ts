@@ -1,12 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { DATA } from '../data-dir.js';
 
 /** The compiled CLI the audit tests run. */
 export const CLI = join(process.cwd(), 'dist/cli/main.js');
 /** The project's own Claude-Code-shaped fixture with one compaction. */
 export const FIXTURE = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
-/** Where the real Claude Code sessions are, when present. */
-export const REAL_DIRECTORY = join(process.cwd(), '..', 'shared', 'data', 'claude-code');
+/** Where the real Claude Code sessions are, when present (`../shared/data`, or `CONTEXT_LEDGER_DATA`; see data-dir.ts). */
+export const REAL_DIRECTORY = join(DATA ?? join(process.cwd(), '..', 'shared', 'data'), 'claude-code');
 /** The real Claude Code sessions (not their compaction-agent files), sorted; empty when absent. */
 export const REAL_FILES = existsSync(REAL_DIRECTORY)
   ? readdirSync(REAL_DIRECTORY)

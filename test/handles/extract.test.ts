@@ -122,6 +122,34 @@ describe('extractHandles', () => {
     }
   });
 
+  it('pins a prohibition inside a compound or subordinate clause, as the whole sentence', () => {
+    for (const text of [
+      'Use INVENTORY_DB_HOST=db-2.inventory.internal and never run migrations against db-1.inventory.internal.',
+      "Run the tests first, but don't merge until CI is green.",
+      'Fix the flaky test but do not touch the schema.',
+      'Restart the worker and don’t delete the queue.',
+      'Deploy to staging unless it is Friday, and never deploy to prod without approval.',
+      'Keep the cache warm unless the deploy is running; never flush it by hand.',
+      'Never rotate the signing key unless security asks for it.',
+    ]) {
+      const found = extractHandles(text, { kinds: ['constraint'] }).map((handle) => handle.text);
+      expect(found, text).toEqual([text]);
+    }
+  });
+
+  it('leaves talk with a conjoined "never" or "don\'t" unpinned', () => {
+    for (const text of [
+      'Keep going and never give up!',
+      "Keep up the good work and don't forget your passion for dance.",
+      'The worker restarts and never crashes.',
+      'I checked the logs and never found it.',
+      'It passes locally but never on CI.',
+      'Pets make us so much happier and never let us down.',
+    ]) {
+      expect(extractHandles(text, { kinds: ['constraint'] }), text).toEqual([]);
+    }
+  });
+
   it('filters by kind after resolving overlaps', () => {
     const text = 'Host payments-db.eu-west-2b.rds.amazonaws.com, region eu-west-2b.';
     expect(pairs(extractHandles(text, { kinds: ['identifier'] }))).toEqual(['identifier:eu-west-2b']);

@@ -1,6 +1,6 @@
 /**
- * Runs every importer on the real data sets in `../shared/data` (see its README) when they
- * are present; skipped, with the reason, when they are not.
+ * Runs every importer on the real data sets in `../shared/data` (or `CONTEXT_LEDGER_DATA`; see its README) when
+ * they are present; skipped, with the reason, when they are not.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -8,10 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../src/importers/events.js';
 import { locomoQuestions } from '../../src/importers/locomo.js';
 import { detectImportFormat, readEvents } from '../../src/importers/registry.js';
+import { DATA as FOUND } from '../data-dir.js';
 
-const DATA = path.resolve(process.cwd(), '../shared/data');
+const DATA = FOUND ?? path.resolve(process.cwd(), '../shared/data');
 const present = existsSync(DATA);
-const reason = `real data sets not found at ${DATA}; place them there (see its README) to run these tests`;
+const reason = `real data sets not found at ${DATA}; place them there or set CONTEXT_LEDGER_DATA (see its README)`;
 if (!present) console.log(`skipping real-data importer tests: ${reason}`);
 
 function files(folder: string, suffix: string): string[] {

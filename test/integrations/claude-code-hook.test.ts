@@ -329,6 +329,9 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     const result = run(['grep', 'PAY-\\d+', '--regex'], '');
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ session: SESSION, matches: [{ match: 'PAY-4821', seq: 3 }] });
+    const recalled = run(['recall', 'PAY-4821', '--json'], '');
+    expect(recalled.status, recalled.stderr).toBe(0);
+    expect(JSON.parse(recalled.stdout)).toMatchObject({ status: 'verified', results: [{ seq: 3 }] });
     const attack = run(['grep', '(a+)+$', '--regex', '--session', SESSION], '');
     expect(attack.status, attack.stderr).toBe(0);
     expect(JSON.parse(attack.stdout)).toMatchObject({ session: SESSION, engine: 're2js' });

@@ -17,11 +17,14 @@ describe('examples', () => {
       mcpServers: Record<string, { command: string; args: string[] }>;
     };
     const server = claude.mcpServers['context-ledger'];
-    expect(server?.command).toBe('npx');
-    expect(server?.args).toEqual(expect.arrayContaining(['context-ledger', 'serve', '--stdio']));
+    // The installed command, never `npx -y context-ledger` (that registry name is not this project).
+    expect(server?.command).toBe('context-ledger');
+    expect(server?.args).toEqual(expect.arrayContaining(['serve', '--stdio']));
     expect(server?.args.some((arg) => arg.startsWith('sqlite:'))).toBe(true);
     const codex = await readFile('examples/codex-mcp.toml', 'utf8');
     expect(codex).toContain('[mcp_servers.context-ledger]');
+    expect(codex).toContain('command = "context-ledger"');
+    expect(codex).not.toContain('npx');
     expect(codex).toMatch(/args = \[.*"serve", "--stdio", "--store", "sqlite:/);
   });
 });

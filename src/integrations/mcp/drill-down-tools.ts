@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { describeRecord, expandOriginals } from '../drill-down.js';
 import { grepSpans } from '../grep.js';
 import { GREP_MAX_PATTERN } from '../grep-pattern.js';
+import { DESCRIBE_OUTPUT, EXPAND_OUTPUT, GREP_OUTPUT, READ_ONLY } from './output-schemas.js';
 import { readSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
@@ -29,7 +30,8 @@ export function registerDrillDownTools(
         'Describe a compaction record by id (rec_..., ext_..., chk_...): its seq range, depth, lossy or not, ' +
         'the handles it carries by kind, and the handles of its range it dropped.',
       inputSchema: { session, record: z.string().min(1).max(200) },
-      annotations: { readOnlyHint: true },
+      outputSchema: DESCRIBE_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, record }) => guarded(async () => describeRecord(store, (await readSession(scope, id)).id, record)),
   );
@@ -48,7 +50,8 @@ export function registerDrillDownTools(
         toSeq: seq.optional(),
         maxTokens: z.number().int().min(100).max(16000).optional(),
       },
-      annotations: { readOnlyHint: true },
+      outputSchema: EXPAND_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, record, fromSeq, toSeq, maxTokens }) =>
       guarded(async () =>
@@ -84,7 +87,8 @@ export function registerDrillDownTools(
           .optional(),
         limit: z.number().int().min(1).max(200).optional(),
       },
-      annotations: { readOnlyHint: true },
+      outputSchema: GREP_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, pattern, regex, caseSensitive, fromSeq, fromOffset, toSeq, roles, limit }) =>
       guarded(async () =>

@@ -6,8 +6,16 @@ import type { Ledger } from '../../session/ledger.js';
 import type { TranscriptMessage } from '../../ingest/messages.js';
 import { HANDLE_KINDS } from '../../types.js';
 import type { WindowConfig } from '../../types.js';
-import { gapView, handlesByKind, recallView, recordView } from '../views.js';
+import { gapView, handlesByKind, recallView, recordView, resolvedFirst } from '../views.js';
 import { registerDrillDownTools } from './drill-down-tools.js';
+import {
+  APPEND_OUTPUT,
+  GAPS_OUTPUT,
+  HANDLES_OUTPUT,
+  READ_ONLY,
+  RECALL_OUTPUT,
+  RECORDS_OUTPUT,
+} from './output-schemas.js';
 import { readSession, writeSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
@@ -45,8 +53,10 @@ const message = z.object({
   toolName: z.string().min(1).optional(),
 });
 
+/** A tool result: the value as `structuredContent` (plain JSON) and, for clients before output schemas, as JSON text. */
 function ok(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+  const text = JSON.stringify(value, null, 2);
+  return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }
 
 /** Run a tool body; a LedgerError becomes an MCP tool error whose text starts with its code. */
@@ -81,6 +91,7 @@ function registerAppendTool(server: McpServer, scope: TenantScope): void {
         'User and system messages are recorded as written by this tool client (source "client"): they are kept and ' +
         'searchable, but never pinned as instructions of the user or the system.',
       inputSchema: { session, messages: z.array(message).min(1).max(1000) },
+      outputSchema: APPEND_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     ({ session: id, messages }) =>
@@ -127,7 +138,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         'Hits are labelled verified (stored original, hash checked) or unverified (context only). ' +
         'Status "gap" names the lossy record and dropped range: never fill a gap from memory.',
       inputSchema: { session, query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(100).optional() },
-      annotations: { readOnlyHint: true },
+      outputSchema: RECALL_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, query, limit }) =>
       guarded(async () => recallView(await (await readSession(scope, id)).recall(query, { limit: limit ?? 10 }))),
@@ -138,20 +150,22 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     {
       description:
         'The verbatim handle index of a session, grouped by kind. ' +
-        'scope "index" (default): the index kept in the window after compaction; "all": every handle appended.',
+        'scope "index" (default): the index kept in the window after compaction; "all": every handle appended. ' +
+        'Entries marked unresolved (listed last) come from an external summary and match no stored span.',
       inputSchema: {
         session,
         kind: z.enum(HANDLE_KINDS).optional(),
         scope: z.enum(['index', 'all']).optional(),
         limit: z.number().int().min(1).max(5000).optional(),
       },
-      annotations: { readOnlyHint: true },
+      outputSchema: HANDLES_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id, kind, scope: which, limit }) =>
       guarded(async () => {
         const opened = await readSession(scope, id);
         const all = which === 'all' ? await options.ledger.store.handles(opened.id) : await opened.loadHandleIndex();
-        const matching = all.filter((handle) => kind === undefined || handle.kind === kind);
+        const matching = resolvedFirst(all.filter((handle) => kind === undefined || handle.kind === kind));
         const shown = matching.slice(0, limit ?? 500);
         return {
           session: opened.id,
@@ -171,7 +185,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range ' +
         'and findings (why a record is lossy).',
       inputSchema: { session },
-      annotations: { readOnlyHint: true },
+      outputSchema: RECORDS_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id }) =>
       guarded(async () => {
@@ -191,7 +206,8 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
         'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, ' +
         'and what to do instead of guessing.',
       inputSchema: { session },
-      annotations: { readOnlyHint: true },
+      outputSchema: GAPS_OUTPUT,
+      annotations: READ_ONLY,
     },
     ({ session: id }) =>
       guarded(async () => {

@@ -5,32 +5,9 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { InvalidInputError, LedgerError, StoreUnavailableError } from '../../errors.js';
-import { checkSchema, migrate } from './schema.js';
+import { checkSchema, migrate } from './migrate.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './sqlite-store-options.js';
 import { useStepMerging } from './text-merging.js';
-
-/** Options of `createSqliteStore`. */
-export interface SqliteStoreOptions {
-  /** Path of the database file (created with its directory when missing), or `:memory:`. */
-  readonly path: string;
-  /** Open without write access; the file must exist and be migrated. Writes then fail. */
-  readonly readonly?: boolean;
-  /** How long to wait for another connection's lock before failing (default 5000 ms). */
-  readonly busyTimeoutMs?: number;
-  /**
-   * Run WAL checkpoints in a worker thread with its own connection, off the append path
-   * (default true; see `background-checkpoint.ts`). False: SQLite's automatic checkpoint runs
-   * inside the COMMIT of the append that crosses 1000 WAL pages. Durability is the same either way.
-   */
-  readonly backgroundCheckpoint?: boolean;
-  /**
-   * The connection's page cache in KiB (`PRAGMA cache_size`; default: the driver's, 16 MiB for better-sqlite3). A
-   * batch writer with no reader to serve can keep less (`replay` keeps 4,000 KiB).
-   */
-  readonly cacheSizeKiB?: number;
-}
-
-/** Default of `SqliteStoreOptions.busyTimeoutMs`. */
-export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 /** An open database and its display location. */
 export interface OpenedDatabase {

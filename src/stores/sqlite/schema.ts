@@ -2,8 +2,6 @@
  * The SQLite schema, versioned with `PRAGMA user_version`: `MIGRATIONS[n]` takes a database
  * from version n to n + 1. Never edit a shipped migration; append a new one.
  */
-import type Database from 'better-sqlite3';
-import { StoreUnavailableError } from '../../errors.js';
 
 /** Message raised by the immutability triggers on spans, occurrences and handles. */
 export const IMMUTABLE_SPANS_MESSAGE = 'context-ledger: spans are immutable';
@@ -174,44 +172,3 @@ export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, V
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
-
-function schemaVersion(db: Database.Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
-}
-
-function checkNotNewer(version: number, location: string): void {
-  if (version > SCHEMA_VERSION) {
-    throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; ` +
-        'upgrade context-ledger to open it.',
-      { location, version, supported: SCHEMA_VERSION },
-    );
-  }
-}
-
-/**
- * Brings the database to `SCHEMA_VERSION`, each pending migration in one IMMEDIATE
- * transaction so two processes opening a fresh file at once do not both migrate.
- */
-export function migrate(db: Database.Database, location: string): void {
-  if (schemaVersion(db) === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    const current = schemaVersion(db);
-    checkNotNewer(current, location);
-    for (let version = current; version < SCHEMA_VERSION; version += 1) db.exec(MIGRATIONS[version] ?? '');
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
-}
-
-/** For read-only opens: throws unless the schema is exactly the current version. */
-export function checkSchema(db: Database.Database, location: string): void {
-  const version = schemaVersion(db);
-  checkNotNewer(version, location);
-  if (version < SCHEMA_VERSION) {
-    throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; ` +
-        'open it once read-write to migrate it.',
-      { location, version, supported: SCHEMA_VERSION },
-    );
-  }
-}

@@ -27,7 +27,8 @@ import {
   type BackgroundCheckpoint,
 } from './background-checkpoint.js';
 import { mapDriverError } from './driver-errors.js';
-import { openDatabase, type SqliteStoreOptions } from './open-database.js';
+import { openDatabase } from './open-database.js';
+import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
 import {
   HANDLE_BATCH_ROWS,

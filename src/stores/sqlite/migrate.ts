@@ -1,0 +1,48 @@
+/**
+ * Bringing a SQLite ledger to `SCHEMA_VERSION` (`PRAGMA user_version`), or checking it is there.
+ * Kept apart from `schema.ts` so the public declarations (`SCHEMA_VERSION`) need no driver types.
+ */
+import type Database from 'better-sqlite3';
+import { StoreUnavailableError } from '../../errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+
+function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function checkNotNewer(version: number, location: string): void {
+  if (version > SCHEMA_VERSION) {
+    throw new StoreUnavailableError(
+      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; ` +
+        'upgrade context-ledger to open it.',
+      { location, version, supported: SCHEMA_VERSION },
+    );
+  }
+}
+
+/**
+ * Brings the database to `SCHEMA_VERSION`, each pending migration in one IMMEDIATE
+ * transaction so two processes opening a fresh file at once do not both migrate.
+ */
+export function migrate(db: Database.Database, location: string): void {
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    const current = schemaVersion(db);
+    checkNotNewer(current, location);
+    for (let version = current; version < SCHEMA_VERSION; version += 1) db.exec(MIGRATIONS[version] ?? '');
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/** For read-only opens: throws unless the schema is exactly the current version. */
+export function checkSchema(db: Database.Database, location: string): void {
+  const version = schemaVersion(db);
+  checkNotNewer(version, location);
+  if (version < SCHEMA_VERSION) {
+    throw new StoreUnavailableError(
+      `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; ` +
+        'open it once read-write to migrate it.',
+      { location, version, supported: SCHEMA_VERSION },
+    );
+  }
+}
