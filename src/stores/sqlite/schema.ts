@@ -4,6 +4,9 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../../errors.js';
+import type { HandleKind, Role } from '../../types.js';
+import { spanIdOfRowKey } from '../store-input.js';
+import { compactHandleValues } from './handle-rows.js';
 
 /** Message raised by the immutability triggers on spans, occurrences and handles. */
 export const IMMUTABLE_SPANS_MESSAGE = 'context-ledger: spans are immutable';
@@ -169,8 +172,99 @@ ALTER TABLE records ADD COLUMN delta BLOB;
 ALTER TABLE records ADD COLUMN chain INTEGER NOT NULL DEFAULT 0;
 `;
 
+/**
+ * Version 6: handle rows in their compact form (`handle-rows.ts`): a session is named by a number (`session_keys`), the
+ * kind by a code, and the text, span id, role and key are NULL when the occurrence gives them; the key index holds a
+ * digest of the key. A trigger refuses a handle row whose occurrence does not exist (the foreign key of the old table).
+ * The old rows are copied by `copyHandleRows`, each compared with its occurrence, then the old table is dropped.
+ */
+const VERSION_6_TABLES = `
+CREATE TABLE session_keys (
+  key INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL UNIQUE REFERENCES sessions (id)
+) STRICT;
+INSERT INTO session_keys (session_id) SELECT id FROM sessions ORDER BY id;
+${appendOnly('session_keys', 'old.key = NEW.key OR old.session_id = NEW.session_id', IMMUTABLE_SESSIONS_MESSAGE)}
+CREATE TABLE handle_rows (
+  session INTEGER NOT NULL REFERENCES session_keys (key),
+  seq INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  kind ANY NOT NULL,
+  start INTEGER NOT NULL,
+  "end" INTEGER NOT NULL,
+  tokens INTEGER NOT NULL,
+  key_hash INTEGER NOT NULL,
+  key TEXT,
+  role TEXT,
+  span_id TEXT,
+  text TEXT,
+  PRIMARY KEY (session, seq, position)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX handle_rows_key ON handle_rows (session, key_hash);
+${appendOnly('handle_rows', 'old.session = NEW.session AND old.seq = NEW.seq AND old.position = NEW.position', IMMUTABLE_SPANS_MESSAGE)}
+CREATE TRIGGER handle_rows_need_occurrence BEFORE INSERT ON handle_rows
+  WHEN NOT EXISTS (SELECT 1 FROM session_keys k JOIN occurrences o ON o.session_id = k.session_id AND o.seq = NEW.seq
+    WHERE k.key = NEW.session)
+  BEGIN SELECT RAISE(ABORT, 'context-ledger: a handle row needs its occurrence'); END;
+`;
+
+/** A row of the version 5 `handles` table, for `copyHandleRows`. */
+interface OldHandleRow {
+  session: number;
+  seq: number;
+  position: number;
+  kind: string;
+  text: string;
+  key: string;
+  start: number;
+  end: number;
+  role: string;
+  span_id: string;
+  tokens: number;
+}
+
+/**
+ * Copies the version 5 handle rows into `handle_rows`, one occurrence at a time (each compared with its occurrence),
+ * and drops the old table.
+ */
+function copyHandleRows(db: Database.Database): void {
+  const insert = db.prepare(
+    `INSERT INTO handle_rows (session, seq, position, kind, start, "end", tokens, key_hash, key, role, span_id, text)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const seqs = db.prepare(
+    'SELECT DISTINCT session_id, seq FROM handles ORDER BY session_id, seq',
+  ) as Database.Statement<[], { session_id: string; seq: number }>;
+  const source = db.prepare(
+    `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
+     WHERE o.session_id = ? AND o.seq = ?`,
+  ) as Database.Statement<[string, number], { span_id: string; role: string; text: string }>;
+  const rows = db.prepare(
+    `SELECT k.key AS session, h.seq, h.position, h.kind, h.text, h.key, h.start, h."end" AS "end", h.role, h.span_id,
+       h.tokens
+     FROM handles h JOIN session_keys k ON k.session_id = h.session_id
+     WHERE h.session_id = ? AND h.seq = ? ORDER BY h.position`,
+  ) as Database.Statement<[string, number], OldHandleRow>;
+  for (const { session_id: sessionId, seq } of seqs.all()) {
+    // The old table's foreign key kept every handle row with its occurrence.
+    const occurrence = source.get(sessionId, seq) as { span_id: string; role: string; text: string };
+    for (const row of rows.all(sessionId, seq)) {
+      const handle = { ...row, kind: row.kind as HandleKind, role: row.role as Role, spanId: row.span_id };
+      const values = compactHandleValues(handle, spanIdOfRowKey(occurrence.span_id), occurrence.role, occurrence.text);
+      insert.run(row.session, row.seq, row.position, ...values);
+    }
+  }
+  db.exec(`DROP TRIGGER handles_no_update; DROP TRIGGER handles_no_delete; DROP TRIGGER handles_no_replace;
+    DROP TABLE handles;`);
+}
+
+/** One step of the schema: SQL, or SQL then a copy done in code. */
+type Migration = string | { readonly sql: string; readonly then: (db: Database.Database) => void };
+
+const VERSION_6: Migration = { sql: VERSION_6_TABLES, then: copyHandleRows };
+
 /** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5];
+export const MIGRATIONS: readonly Migration[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5, VERSION_6];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -198,9 +292,19 @@ export function migrate(db: Database.Database, location: string): void {
   db.transaction(() => {
     const current = schemaVersion(db);
     checkNotNewer(current, location);
-    for (let version = current; version < SCHEMA_VERSION; version += 1) db.exec(MIGRATIONS[version] ?? '');
+    for (let version = current; version < SCHEMA_VERSION; version += 1) applyMigration(db, version);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+}
+
+/** Applies migration `version` (from `version` to `version + 1`) to `db` (for tests that build an older ledger). */
+export function applyMigration(db: Database.Database, version: number): void {
+  const migration = MIGRATIONS[version] ?? '';
+  if (typeof migration === 'string') db.exec(migration);
+  else {
+    db.exec(migration.sql);
+    migration.then(db);
+  }
 }
 
 /** For read-only opens: throws unless the schema is exactly the current version. */
