@@ -21,7 +21,7 @@ import {
 } from '../../src/stores/record-delta.js';
 import { encodeHandleIds, handleDigest, splitRecord } from '../../src/stores/record-handles.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS, applyMigration } from '../../src/stores/sqlite/schema.js';
+import { applyMigration } from '../../src/stores/sqlite/schema.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord } from '../../src/types.js';
 import { chainRecord, expectLedgerError } from './fixtures.js';

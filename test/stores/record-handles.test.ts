@@ -17,7 +17,7 @@ import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { MIGRATIONS as PG_MIGRATIONS, createPostgresStore } from '../../src/stores/postgres/index.js';
 import { decodeHandleIds, encodeHandleIds, sparseIds } from '../../src/stores/record-handles.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS, applyMigration } from '../../src/stores/sqlite/schema.js';
+import { applyMigration } from '../../src/stores/sqlite/schema.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord } from '../../src/types.js';
 import { createApproximateCounter } from '../../src/tokens/token-counter.js';
