@@ -9,6 +9,7 @@ import pg from 'pg';
 import { createPostgresStore } from '../../src/stores/postgres/postgres-store.js';
 import { buildQueries } from '../../src/stores/postgres/queries.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
+import { keyHash } from '../../src/stores/sqlite/handle-rows.js';
 import { prepareStatements } from '../../src/stores/sqlite/statements.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 
@@ -50,11 +51,13 @@ export function openSqliteBackend(directory: string, spans: number): RecallBacke
       return Promise.resolve();
     },
     raw(sessionId, key) {
-      return Promise.resolve(lookup?.all(sessionId, key));
+      const session = db?.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck().get(sessionId) as number;
+      return Promise.resolve(lookup?.all(session, keyHash(key)));
     },
     plan(sessionId, key) {
       const sql = lookup?.source ?? '';
-      const rows = db?.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(sessionId, key) as { detail: string }[];
+      const session = db?.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck().get(sessionId) as number;
+      const rows = db?.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(session, keyHash(key)) as { detail: string }[];
       return Promise.resolve(rows.map((row) => row.detail).join('; '));
     },
     async dispose() {

@@ -27,6 +27,7 @@ import {
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import { applyMigration } from '../../src/stores/sqlite/migrate.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
 import { spanRowKey } from '../../src/stores/store-input.js';
 import type { AppendEntry, LedgerStore } from '../../src/stores/store.js';
@@ -314,7 +315,7 @@ describe('SQLite free-text index', () => {
   it('migrates a version 1 file: rebuilds the index from the stored spans, then refuses changes', async () => {
     const path = join(directory, 'old.db');
     const old = new Database(path);
-    old.exec(SQLITE_MIGRATIONS[0]!);
+    applyMigration(old, 0);
     old.pragma('user_version = 1');
     const span = createSpan({ kind: 'user', text: 'deploy to eu-west-2b please', tokens: 5 });
     old.prepare("INSERT INTO sessions (id, tenant_id, created_at) VALUES ('s', NULL, 'then')").run();

@@ -21,7 +21,7 @@ import {
 } from '../../src/stores/record-delta.js';
 import { encodeHandleIds, handleDigest, splitRecord } from '../../src/stores/record-handles.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
+import { applyMigration } from '../../src/stores/sqlite/migrate.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord } from '../../src/types.js';
 import { chainRecord, expectLedgerError } from './fixtures.js';
@@ -221,7 +221,7 @@ describe('SQLite', () => {
 
   it('opens a version 4 ledger: its full records read and verify, and the next records are deltas against them', async () => {
     const older = new Database(path);
-    for (let version = 0; version < 4; version += 1) older.exec(SQLITE_MIGRATIONS[version]!);
+    for (let version = 0; version < 4; version += 1) applyMigration(older, version);
     older.pragma('user_version = 4');
     older.prepare("INSERT INTO sessions (id, tenant_id, created_at) VALUES ('s', NULL, 'then')").run();
     // Rows as the version 4 store wrote them: the JSON without handles, the handles by id.

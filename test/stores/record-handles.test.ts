@@ -17,7 +17,7 @@ import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { MIGRATIONS as PG_MIGRATIONS, createPostgresStore } from '../../src/stores/postgres/index.js';
 import { decodeHandleIds, encodeHandleIds, sparseIds } from '../../src/stores/record-handles.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
+import { applyMigration } from '../../src/stores/sqlite/migrate.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord } from '../../src/types.js';
 import { createApproximateCounter } from '../../src/tokens/token-counter.js';
@@ -235,8 +235,8 @@ describe('SQLite: carried handles stored once per session', () => {
 
   it('opens a version 2 ledger: its inline records still load and verify, recall works, new records are stored by id', async () => {
     const older = new Database(path);
-    older.exec(SQLITE_MIGRATIONS[0]!);
-    older.exec(SQLITE_MIGRATIONS[1]!);
+    applyMigration(older, 0);
+    applyMigration(older, 1);
     older.pragma('user_version = 2');
     older.prepare("INSERT INTO sessions (id, tenant_id, created_at) VALUES ('s', NULL, 'then')").run();
     const inline = hashedRecord('s', 0);

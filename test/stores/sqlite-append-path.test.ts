@@ -212,7 +212,7 @@ describe('SQLite handle rows written in batches', () => {
       expect(stored).toEqual(expected);
       expect(written.map((occurrence) => occurrence.seq)).toEqual(counts.map((_, seq) => seq));
       const raw = new Database(join(directory, 'ledger.db'), { readonly: true });
-      const positions = raw.prepare('SELECT seq, position FROM handles ORDER BY seq, position').all();
+      const positions = raw.prepare('SELECT seq, position FROM handle_rows ORDER BY seq, position').all();
       expect(positions).toEqual(
         counts.flatMap((count, seq) => Array.from({ length: count }, (_, position) => ({ seq, position }))),
       );

@@ -6,6 +6,9 @@ import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { describeStoreConformance, type TamperHooks } from './conformance.js';
 
+/** The handle rows of a target (session by its number in `session_keys`). */
+const HANDLE_OF_TARGET = 'session = (SELECT key FROM session_keys WHERE session_id = ?) AND seq = ?';
+
 /** Tampering through a second, raw better-sqlite3 connection to the same file. */
 function sqliteTamper(raw: Database.Database): TamperHooks {
   const run =
@@ -21,9 +24,8 @@ function sqliteTamper(raw: Database.Database): TamperHooks {
     deleteOccurrence: (target) =>
       run('DELETE FROM occurrences WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
     overwriteHandle: (target) =>
-      run("UPDATE handles SET text = 'eu-west-9z' WHERE session_id = ? AND seq = ?", target.sessionId, target.seq)(),
-    deleteHandle: (target) =>
-      run('DELETE FROM handles WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
+      run(`UPDATE handle_rows SET text = 'eu-west-9z' WHERE ${HANDLE_OF_TARGET}`, target.sessionId, target.seq)(),
+    deleteHandle: (target) => run(`DELETE FROM handle_rows WHERE ${HANDLE_OF_TARGET}`, target.sessionId, target.seq)(),
     overwriteRecord: (target) =>
       run("UPDATE records SET json = '{}' WHERE session_id = ? AND id = ?", target.sessionId, target.recordId)(),
     deleteRecord: (target) =>
@@ -39,7 +41,7 @@ function sqliteTamper(raw: Database.Database): TamperHooks {
         )(),
       'INSERT OR REPLACE a handle': (target) =>
         run(
-          'INSERT OR REPLACE INTO handles SELECT session_id, seq, position, span_id, kind, \'x\', key, start, "end", role, tokens FROM handles WHERE session_id = ? AND seq = ?',
+          `INSERT OR REPLACE INTO handle_rows SELECT session, seq, position, kind, start, "end", tokens, key_hash, key, role, span_id, 'x' FROM handle_rows WHERE ${HANDLE_OF_TARGET}`,
           target.sessionId,
           target.seq,
         )(),

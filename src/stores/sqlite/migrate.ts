@@ -4,7 +4,11 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../../errors.js';
+import { copyHandleRows } from './migrate-handle-rows.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+
+/** Steps done in code after a migration's SQL, by the version they migrate from. */
+const AFTER_SQL: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = { 5: copyHandleRows };
 
 function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
@@ -29,9 +33,15 @@ export function migrate(db: Database.Database, location: string): void {
   db.transaction(() => {
     const current = schemaVersion(db);
     checkNotNewer(current, location);
-    for (let version = current; version < SCHEMA_VERSION; version += 1) db.exec(MIGRATIONS[version] ?? '');
+    for (let version = current; version < SCHEMA_VERSION; version += 1) applyMigration(db, version);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+}
+
+/** Applies migration `version` (from `version` to `version + 1`) to `db` (also for tests that build an older ledger). */
+export function applyMigration(db: Database.Database, version: number): void {
+  db.exec(MIGRATIONS[version] ?? '');
+  AFTER_SQL[version]?.(db);
 }
 
 /** For read-only opens: throws unless the schema is exactly the current version. */

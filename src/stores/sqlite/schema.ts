@@ -167,8 +167,47 @@ ALTER TABLE records ADD COLUMN delta BLOB;
 ALTER TABLE records ADD COLUMN chain INTEGER NOT NULL DEFAULT 0;
 `;
 
-/** Schema migrations in order; the schema version is `MIGRATIONS.length` once all are applied. */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5];
+/**
+ * Version 6: handle rows in their compact form (`handle-rows.ts`): a session is named by a number (`session_keys`), the
+ * kind by a code, and the text, span id, role and key are NULL when the occurrence gives them; the key index holds a
+ * digest of the key. A trigger refuses a handle row whose occurrence does not exist (the foreign key of the old table).
+ * The old rows are copied by `copyHandleRows`, each compared with its occurrence, then the old table is dropped.
+ */
+const VERSION_6_TABLES = `
+CREATE TABLE session_keys (
+  key INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL UNIQUE REFERENCES sessions (id)
+) STRICT;
+INSERT INTO session_keys (session_id) SELECT id FROM sessions ORDER BY id;
+${appendOnly('session_keys', 'old.key = NEW.key OR old.session_id = NEW.session_id', IMMUTABLE_SESSIONS_MESSAGE)}
+CREATE TABLE handle_rows (
+  session INTEGER NOT NULL REFERENCES session_keys (key),
+  seq INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  kind ANY NOT NULL,
+  start INTEGER NOT NULL,
+  "end" INTEGER NOT NULL,
+  tokens INTEGER NOT NULL,
+  key_hash INTEGER NOT NULL,
+  key TEXT,
+  role TEXT,
+  span_id TEXT,
+  text TEXT,
+  PRIMARY KEY (session, seq, position)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX handle_rows_key ON handle_rows (session, key_hash);
+${appendOnly('handle_rows', 'old.session = NEW.session AND old.seq = NEW.seq AND old.position = NEW.position', IMMUTABLE_SPANS_MESSAGE)}
+CREATE TRIGGER handle_rows_need_occurrence BEFORE INSERT ON handle_rows
+  WHEN NOT EXISTS (SELECT 1 FROM session_keys k JOIN occurrences o ON o.session_id = k.session_id AND o.seq = NEW.seq
+    WHERE k.key = NEW.session)
+  BEGIN SELECT RAISE(ABORT, 'context-ledger: a handle row needs its occurrence'); END;
+`;
+
+/**
+ * The SQL of each schema migration in order; the schema version is `MIGRATIONS.length` once all are applied. A step
+ * that also copies rows in code (version 6: `copyHandleRows`) runs that code after its SQL (`migrate.ts`).
+ */
+export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5, VERSION_6_TABLES];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

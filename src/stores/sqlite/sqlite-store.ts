@@ -1,5 +1,5 @@
 import { ImmutableSpanError, NotFoundError, SequenceConflictError, StoreOperationError } from '../../errors.js';
-import type { CompactionRecord, Span, SpanOccurrence } from '../../types.js';
+import type { CompactionRecord, Handle, Span, SpanOccurrence } from '../../types.js';
 import {
   buildOccurrence,
   checkAppend,
@@ -30,11 +30,11 @@ import { mapDriverError } from './driver-errors.js';
 import { openDatabase } from './open-database.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
+import { compactHandleValues, handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import {
   HANDLE_BATCH_ROWS,
   prepareStatements,
   type HandleRowValues,
-  toHandle,
   toOccurrence,
   toSession,
   toSpan,
@@ -161,12 +161,31 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     });
   }
 
-  /** Insert the handle rows of one seq, in order: `HANDLE_BATCH_ROWS` rows a statement, the rest one by one. */
-  function insertHandles(sessionId: string, seq: number, handles: readonly AppendEntry['handles'][number][]): void {
+  /** Number of each session seen in `session_keys` (append-only: a session's number never changes). */
+  const sessionNumbers = new Map<string, number>();
+
+  /** The session's number in `session_keys`, undefined when the session has none (it does not exist). */
+  function sessionNumber(sessionId: string): number | undefined {
+    const known = sessionNumbers.get(sessionId);
+    if (known !== undefined) return known;
+    const number = statements.sessionKey.get(sessionId);
+    if (number !== undefined) sessionNumbers.set(sessionId, number);
+    return number;
+  }
+
+  /**
+   * Insert the handle rows of one seq, in order (compact form, see `handle-rows.ts`): `HANDLE_BATCH_ROWS` rows a
+   * statement, the rest one by one.
+   */
+  function insertHandles(
+    session: number,
+    seq: number,
+    entry: AppendEntry,
+    handles: readonly AppendEntry['handles'][number][],
+  ): void {
     const row = (position: number): HandleRowValues => {
       const handle = handles[position] as AppendEntry['handles'][number];
-      const { spanId, kind, text, key, start, end, role, tokens } = handle;
-      return [sessionId, seq, position, spanId, kind, text, key, start, end, role, tokens];
+      return [session, seq, position, ...compactHandleValues(handle, entry.span.id, entry.role, entry.span.text)];
     };
     let position = 0;
     for (; position + HANDLE_BATCH_ROWS <= handles.length; position += HANDLE_BATCH_ROWS) {
@@ -177,8 +196,18 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     for (; position < handles.length; position++) statements.insertHandle.run(...row(position));
   }
 
+  /** Handles of stored rows, each seq's occurrence read once. */
+  function handlesOfRows(sessionId: string, rows: readonly CompactHandleRow[]): Handle[] {
+    const sources = new Map<number, HandleSource | undefined>();
+    return rows.map((row) => {
+      if (!sources.has(row.seq)) sources.set(row.seq, statements.handleSource.get(sessionId, row.seq));
+      return handleOfRow(location, sessionId, row, sources.get(row.seq));
+    });
+  }
+
   function insertEntry(
     sessionId: string,
+    session: number,
     tenantId: string | undefined,
     seq: number,
     entry: AppendEntry,
@@ -196,7 +225,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       entry.chunk?.index ?? null,
       entry.chunk?.count ?? null,
     );
-    insertHandles(sessionId, seq, orderEntryHandles(entry.handles));
+    insertHandles(session, seq, entry, orderEntryHandles(entry.handles));
     statements.insertTextRow.run(sessionId, seq);
     return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
   }
@@ -212,7 +241,8 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
           { sessionId, expectedNextSeq, actualNextSeq: actual, location },
         );
       }
-      return entries.map((entry, index) => insertEntry(sessionId, tenantId, actual + index, entry));
+      const session = sessionNumber(sessionId) as number;
+      return entries.map((entry, index) => insertEntry(sessionId, session, tenantId, actual + index, entry));
     },
   );
 
@@ -373,6 +403,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
           checkWritable(`open session ${sessionId}`);
           const created = { id: sessionId, tenant_id: tenantId ?? null, created_at: new Date().toISOString() };
           statements.insertSession.run(created.id, created.tenant_id, created.created_at);
+          statements.insertSessionKey.run(created.id);
           return created;
         });
         const session = toSession(readonly ? open() : open.immediate());
@@ -434,15 +465,20 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     },
 
     findHandles(sessionId, key) {
-      return guard(`find handles of session ${sessionId}`, () =>
-        statements.handlesByKey.all(sessionId, key).map(toHandle),
-      );
+      return guard(`find handles of session ${sessionId}`, () => {
+        const session = sessionNumber(sessionId);
+        if (session === undefined) return [];
+        const handles = handlesOfRows(sessionId, statements.handlesByKey.all(session, keyHash(key)));
+        return handles.filter((handle) => handle.key === key);
+      });
     },
 
     handles(sessionId, range?: SeqRange) {
-      return guard(`read handles of session ${sessionId}`, () =>
-        statements.handles.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toHandle),
-      );
+      return guard(`read handles of session ${sessionId}`, () => {
+        const session = sessionNumber(sessionId);
+        if (session === undefined) return [];
+        return handlesOfRows(sessionId, statements.handles.all(session, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ));
+      });
     },
 
     searchText(sessionId, query, limit) {

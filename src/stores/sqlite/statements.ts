@@ -3,8 +3,9 @@
  * rows to the frozen values every store returns.
  */
 import type Database from 'better-sqlite3';
-import type { Handle, HandleKind, Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
-import { buildHandle, buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
+import type { Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
+import { buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
+import type { CompactHandleRow, CompactHandleValues, HandleSource } from './handle-rows.js';
 
 /** A row of `sessions`. */
 export interface SessionRow {
@@ -36,21 +37,6 @@ export interface OccurrenceRow extends Omit<SpanRow, 'id'> {
   chunk_count: number | null;
 }
 
-/** A row of `handles`. */
-export interface HandleRow {
-  session_id: string;
-  seq: number;
-  position: number;
-  span_id: string;
-  kind: HandleKind;
-  text: string;
-  key: string;
-  start: number;
-  end: number;
-  role: Role;
-  tokens: number;
-}
-
 /**
  * A row of `records` as read: the JSON and, from schema version 3 on, the ids of its carried handles; from version 5
  * on, a delta row's base and change instead (see `record-delta.ts`).
@@ -77,14 +63,15 @@ type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
 const OCCURRENCE_COLUMNS = `o.session_id, o.seq, o.span_id, o.role, o.byte_start, o.byte_end, o.label, o.chunk_index, o.chunk_count,
   s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens`;
-const HANDLE_COLUMNS = 'session_id, seq, position, span_id, kind, text, key, start, "end", role, tokens';
-const HANDLE_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const HANDLE_COLUMNS = 'session, seq, position, kind, start, "end", tokens, key_hash, key, role, span_id, text';
+const HANDLE_READ_COLUMNS = 'seq, position, kind, start, "end", tokens, key, role, span_id, text';
+const HANDLE_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
-/** Handle rows one multi-row insert writes (`insertHandleBatch`; 11 values a row). */
+/** Handle rows one multi-row insert writes (`insertHandleBatch`; 12 values a row). */
 export const HANDLE_BATCH_ROWS = 16;
 
 /** The values of one handle row, in `HANDLE_COLUMNS` order. */
-export type HandleRowValues = [string, number, number, string, string, string, string, number, number, string, number];
+export type HandleRowValues = [number, number, number, ...CompactHandleValues];
 
 /** Every statement the store runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
@@ -114,11 +101,13 @@ export function prepareStatements(db: Database.Database) {
       `INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ) as Statement<[string, number, string, string, number, number, string | null, number | null, number | null]>,
+    sessionKey: db.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck() as Statement<[string], number>,
+    insertSessionKey: db.prepare('INSERT INTO session_keys (session_id) VALUES (?)') as Statement<[string]>,
     insertHandle: db.prepare(
-      `INSERT INTO handles (${HANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ) as Statement<[string, number, number, string, string, string, string, number, number, string, number]>,
+      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${HANDLE_ROW}`,
+    ) as Statement<HandleRowValues>,
     insertHandleBatch: db.prepare(
-      `INSERT INTO handles (${HANDLE_COLUMNS}) VALUES ${Array.from({ length: HANDLE_BATCH_ROWS }, () => HANDLE_ROW).join(', ')}`,
+      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${Array.from({ length: HANDLE_BATCH_ROWS }, () => HANDLE_ROW).join(', ')}`,
     ) as Statement<HandleRowValues[number][]>,
     insertTextRow: db.prepare('INSERT INTO occurrence_text_rows (session_id, seq) VALUES (?, ?)') as Statement<
       [string, number]
@@ -136,11 +125,16 @@ export function prepareStatements(db: Database.Database) {
        WHERE s.id IN (?, ?) AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id) LIMIT 1`,
     ) as Statement<[string, string, string], SpanRow>,
     handlesByKey: db.prepare(
-      `SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND key = ? ORDER BY seq, start, position`,
-    ) as Statement<[string, string], HandleRow>,
+      `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND key_hash = ? ORDER BY seq, start, position`,
+    ) as Statement<[number, number], CompactHandleRow>,
     handles: db.prepare(
-      `SELECT ${HANDLE_COLUMNS} FROM handles WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, start, position`,
-    ) as Statement<[string, number, number], HandleRow>,
+      `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq, start, position`,
+    ) as Statement<[number, number, number], CompactHandleRow>,
+    /** What the handle rows of one seq are rebuilt from (`handle-rows.ts`). */
+    handleSource: db.prepare(
+      `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
+       WHERE o.session_id = ? AND o.seq = ?`,
+    ) as Statement<[string, number], HandleSource>,
     searchFts: db.prepare(
       `SELECT r.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
        FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid
@@ -245,22 +239,5 @@ export function toOccurrence(row: OccurrenceRow): SpanOccurrence {
       chunk,
     },
     span,
-  );
-}
-
-/** Row → handle. */
-export function toHandle(row: HandleRow): Handle {
-  return buildHandle(
-    {
-      kind: row.kind,
-      text: row.text,
-      key: row.key,
-      start: row.start,
-      end: row.end,
-      spanId: row.span_id,
-      role: row.role,
-      tokens: row.tokens,
-    },
-    row.seq,
   );
 }
