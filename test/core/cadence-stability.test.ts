@@ -50,7 +50,8 @@ describe('cadence: between compactions the window only grows at its end', () => 
   it('renders turn by turn: every prompt extends the last one byte for byte, except at a compaction or a masking step under pressure', async () => {
     const ledger = memoryLedger();
     const maxTokens = 8000;
-    const session = await ledger.session('cadence', { window: { maxTokens } });
+    // A fifth of the window of headroom (the default gives an 8,000-token window less: see defaultTargetFill).
+    const session = await ledger.session('cadence', { window: { maxTokens, targetFill: 0.75 } });
     const { compactAt, targetFill } = session.config;
     const transcript = agentTranscript(160);
     let previous: RenderedContext | undefined;
