@@ -312,7 +312,7 @@ describe('fuzz: SQLite', () => {
   const backend: Backend = { store: createSqliteStore({ path }) };
   const raw = new Database(path, { readonly: true });
   backend.rawCounts = async () =>
-    ['spans', 'occurrences', 'handles', 'occurrence_fts'].map(
+    ['spans', 'occurrences', 'handle_rows', 'occurrence_fts'].map(
       (table) => raw.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number,
     );
   afterAll(async () => {
