@@ -23,9 +23,13 @@ describePostgres('crash: PostgreSQL', () => {
           const raw = await rawClient();
           try {
             return (
-              await raw.query(`SELECT json FROM "${schema}".records WHERE session_id = $1 ORDER BY ordinal`, [
-                sessionId,
-              ])
+              await raw.query(
+                // A delta row keeps its content in `delta` against `base_id`: it must have both.
+                `SELECT CASE WHEN delta IS NULL THEN json::text
+                   WHEN base_id IS NOT NULL AND octet_length(delta) > 0 THEN '{"delta":true}' ELSE '' END AS json
+                 FROM "${schema}".records WHERE session_id = $1 ORDER BY ordinal`,
+                [sessionId],
+              )
             ).rows.map((row: { json: string }) => row.json);
           } finally {
             await raw.end();

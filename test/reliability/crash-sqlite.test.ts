@@ -24,7 +24,12 @@ it('survives 50 SIGKILLs of a writer without losing or half-writing anything', a
         const raw = new Database(path, { readonly: true });
         try {
           return raw
-            .prepare('SELECT json FROM records WHERE session_id = ? ORDER BY ordinal')
+            .prepare(
+              // A delta row (records stored as deltas) keeps its content in `delta` against `base_id`: it must have both.
+              `SELECT CASE WHEN delta IS NULL THEN json
+                WHEN base_id IS NOT NULL AND length(delta) > 0 THEN '{"delta":true}' ELSE '' END
+               FROM records WHERE session_id = ? ORDER BY ordinal`,
+            )
             .pluck()
             .all(sessionId) as string[];
         } finally {
