@@ -25,12 +25,24 @@ export interface MaskingPolicy {
   readonly protectRecentTokens: number;
 }
 
+/**
+ * Least headroom (`compactAt − targetFill`, a share of the window) for which a masking step refills to `targetFill`.
+ * With less (the small-window default leaves a tenth), the step masks only what brings the context under `compactAt`:
+ * the few tokens of headroom a deeper step buys are not worth the tool results it hides (measured on the SWE-agent dev
+ * data at 4,000 tokens: the in-window share 0.956 with deep steps, 0.966 without; the prefix reused turn to turn at
+ * 8,000 moved by 0.005).
+ */
+export const MASK_STEP_MIN_HEADROOM = 0.2;
+
 /** The masking policy of a window configuration, or undefined when masking is off. */
 export function maskingPolicy(config: WindowConfig): MaskingPolicy | undefined {
   if (!config.maskToolResults) return undefined;
   return {
     fitTokens: Math.floor(config.compactAt * config.maxTokens),
-    targetTokens: Math.floor(config.targetFill * config.maxTokens),
+    targetTokens: Math.floor(
+      (config.compactAt - config.targetFill >= MASK_STEP_MIN_HEADROOM - 1e-9 ? config.targetFill : config.compactAt) *
+        config.maxTokens,
+    ),
     minTokens: config.maskMinTokens,
     protectRecentTokens: config.maskProtectRecentTokens,
   };
