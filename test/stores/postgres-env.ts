@@ -71,3 +71,30 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * Begins a transaction on `raw` that creates schema `name` at an older schema version: its first `version` migrations
+ * applied and recorded, `search_path` set to it (and to pg_trgm's schema). The caller writes old-format rows, then
+ * COMMITs.
+ */
+export async function beginOldSchema(
+  raw: pg.Client,
+  name: string,
+  migrations: readonly string[],
+  version: number,
+): Promise<void> {
+  const trigram = await raw.query(
+    "SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'",
+  );
+  const path = [name, ...trigram.rows.map((row: { schema: string }) => row.schema)].map((s) => `"${s}"`).join(', ');
+  await raw.query('BEGIN');
+  await raw.query(`CREATE SCHEMA "${name}"`);
+  await raw.query(`SET LOCAL search_path TO ${path}`);
+  await raw.query(
+    'CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  for (let applied = 0; applied < version; applied += 1) {
+    await raw.query(migrations[applied] ?? '');
+    await raw.query('INSERT INTO schema_migrations (version) VALUES ($1)', [applied + 1]);
+  }
+}

@@ -25,7 +25,7 @@ import { applyMigration } from '../../src/stores/sqlite/migrate.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord } from '../../src/types.js';
 import { chainRecord, expectLedgerError } from './fixtures.js';
-import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from './postgres-env.js';
+import { PG_URL, beginOldSchema, describePostgres, dropSchema, rawClient, uniqueSchema } from './postgres-env.js';
 
 const context = { location: 'sqlite:/x.db', sessionId: 's', recordId: 'rec_2' };
 
@@ -303,20 +303,7 @@ describePostgres('PostgreSQL', () => {
   }));
 
   it('opens a version 4 schema: records written by its write_record() read and verify, the next ones are deltas', async () => {
-    const trigram = await raw.query(
-      "SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'",
-    );
-    const path = [name, ...trigram.rows.map((row: { schema: string }) => row.schema)].map((s) => `"${s}"`).join(', ');
-    await raw.query('BEGIN');
-    await raw.query(`CREATE SCHEMA "${name}"`);
-    await raw.query(`SET LOCAL search_path TO ${path}`);
-    await raw.query(
-      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (let version = 0; version < 4; version += 1) {
-      await raw.query(PG_MIGRATIONS[version]!);
-      await raw.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
-    }
+    await beginOldSchema(raw, name, PG_MIGRATIONS, 4);
     await raw.query("INSERT INTO sessions (id, tenant_id, created_at) VALUES ('s', NULL, 'then')");
     // Written through version 4's own write_record(), as the previous release's store called it.
     const old = [0, 1, 2].map((ordinal) => chainRecord('s', ordinal));

@@ -23,7 +23,7 @@ import type { CompactionRecord } from '../../src/types.js';
 import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import { fillerTurns, SEED_OPENING } from '../helpers.js';
 import { entry, expectLedgerError, sampleRecord } from './fixtures.js';
-import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from './postgres-env.js';
+import { PG_URL, beginOldSchema, describePostgres, dropSchema, rawClient, uniqueSchema } from './postgres-env.js';
 
 const context = { location: 'sqlite:/x.db', sessionId: 's', recordId: 'rec_1' };
 
@@ -314,20 +314,7 @@ describePostgres('PostgreSQL: carried handles stored once per session', () => {
 
   it('opens a version 3 schema: its inline records still load and verify, new records are stored by id', async () => {
     const name = schema('carried_v3');
-    const trigram = await raw.query(
-      "SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'",
-    );
-    const path = [name, ...trigram.rows.map((row: { schema: string }) => row.schema)].map((s) => `"${s}"`).join(', ');
-    await raw.query('BEGIN');
-    await raw.query(`CREATE SCHEMA "${name}"`);
-    await raw.query(`SET LOCAL search_path TO ${path}`);
-    await raw.query(
-      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (let version = 0; version < 3; version += 1) {
-      await raw.query(PG_MIGRATIONS[version]!);
-      await raw.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
-    }
+    await beginOldSchema(raw, name, PG_MIGRATIONS, 3);
     const inline = hashedRecord('s', 0);
     await raw.query("INSERT INTO sessions (id, tenant_id, created_at) VALUES ('s', NULL, 'then')");
     await raw.query(

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { StoreUnavailableError } from '../../errors.js';
+import { checkNotNewer } from '../schema-version.js';
 import { quoteIdentifier } from './connection.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -43,20 +44,10 @@ export async function trigramSchemaOf(client: Queryable): Promise<string | undef
   return result.rows[0]?.schema;
 }
 
-function checkNotNewer(version: number, location: string): void {
-  if (version > SCHEMA_VERSION) {
-    throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; ` +
-        'upgrade context-ledger to open it.',
-      { location, version, supported: SCHEMA_VERSION },
-    );
-  }
-}
-
 /** Throws unless the schema is exactly at `SCHEMA_VERSION` (for opens with `migrate: false`). */
 export async function checkVersion(client: Queryable, schema: string, location: string): Promise<MigrationResult> {
   const version = await currentVersion(client, schema);
-  checkNotNewer(version, location);
+  checkNotNewer(version, SCHEMA_VERSION, location);
   if (version < SCHEMA_VERSION) {
     throw new StoreUnavailableError(
       `${location}: schema ${schema} is at version ${version}, older than ${SCHEMA_VERSION}, and migrations are off; ` +
@@ -70,7 +61,7 @@ export async function checkVersion(client: Queryable, schema: string, location: 
 /** Brings `schema` to `SCHEMA_VERSION` (creating it when missing). */
 export async function runMigrations(client: Queryable, schema: string, location: string): Promise<MigrationResult> {
   const before = await currentVersion(client, schema);
-  checkNotNewer(before, location);
+  checkNotNewer(before, SCHEMA_VERSION, location);
   if (before === SCHEMA_VERSION)
     return { fromVersion: before, toVersion: before, trigramSchema: await trigramSchemaOf(client) };
   await client.query('BEGIN');
@@ -93,7 +84,7 @@ export async function runMigrations(client: Queryable, schema: string, location:
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
     const from = await currentVersion(client, schema);
-    checkNotNewer(from, location);
+    checkNotNewer(from, SCHEMA_VERSION, location);
     for (let version = from; version < SCHEMA_VERSION; version += 1) {
       await client.query(MIGRATIONS[version] ?? '');
       await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);

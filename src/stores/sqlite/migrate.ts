@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../../errors.js';
+import { checkNotNewer } from '../schema-version.js';
 import { copyHandleRows } from './migrate-handle-rows.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -14,16 +15,6 @@ function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function checkNotNewer(version: number, location: string): void {
-  if (version > SCHEMA_VERSION) {
-    throw new StoreUnavailableError(
-      `${location}: the ledger has schema version ${version} but this context-ledger reads up to ${SCHEMA_VERSION}; ` +
-        'upgrade context-ledger to open it.',
-      { location, version, supported: SCHEMA_VERSION },
-    );
-  }
-}
-
 /**
  * Brings the database to `SCHEMA_VERSION`, each pending migration in one IMMEDIATE
  * transaction so two processes opening a fresh file at once do not both migrate.
@@ -32,7 +23,7 @@ export function migrate(db: Database.Database, location: string): void {
   if (schemaVersion(db) === SCHEMA_VERSION) return;
   db.transaction(() => {
     const current = schemaVersion(db);
-    checkNotNewer(current, location);
+    checkNotNewer(current, SCHEMA_VERSION, location);
     for (let version = current; version < SCHEMA_VERSION; version += 1) applyMigration(db, version);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
@@ -47,7 +38,7 @@ export function applyMigration(db: Database.Database, version: number): void {
 /** For read-only opens: throws unless the schema is exactly the current version. */
 export function checkSchema(db: Database.Database, location: string): void {
   const version = schemaVersion(db);
-  checkNotNewer(version, location);
+  checkNotNewer(version, SCHEMA_VERSION, location);
   if (version < SCHEMA_VERSION) {
     throw new StoreUnavailableError(
       `${location}: the ledger has schema version ${version}, older than ${SCHEMA_VERSION}, and it was opened read-only; ` +
