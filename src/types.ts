@@ -207,12 +207,16 @@ export interface CompactionRecord {
 export interface WindowConfig {
   /** Hard limit of the rendered context in tokens. */
   readonly maxTokens: number;
-  /** Fraction of `maxTokens` over which the window acts: first masking, then, if that is not enough, compaction (default 0.95). */
+  /**
+   * Fraction of `maxTokens` over which the window acts: first masking, then, if that is not enough, compaction (default 1:
+   * only when the context would not fit).
+   */
   readonly compactAt: number;
   /**
-   * Fraction of `maxTokens` the context holds right after a compaction or a masking step (default 0.75, at most
-   * `compactAt`; `compactAt − targetFill` is the headroom the next turns use before the next step): the
-   * compaction boundary is chosen so that system prompt + ledger block + recent turns come to about this much.
+   * Fraction of `maxTokens` the context holds right after a compaction or a masking step (default by window size: 0.9
+   * under 8,000 tokens, 0.85 under 16,000, 0.5 from 16,000; at most `compactAt`; `compactAt − targetFill` is the
+   * headroom the next turns use before the next step): the compaction boundary is chosen so that system prompt +
+   * ledger block + recent turns come to about this much.
    */
   readonly targetFill: number;
   /** Explicit cap on the recent original turns kept after a compaction; unset, `targetFill` decides. */

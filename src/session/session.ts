@@ -20,6 +20,7 @@ import type { Summarizer } from '../summarizers/summarizer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { activeRecord, windowStateOf } from '../window/window-state.js';
+import { indexBaseOf, maxStaleTokens } from '../window/stable-index.js';
 import { originalCost, originalsShown, renderWindow, stubCost } from '../window/window.js';
 import type { RenderedContext, WindowState } from '../window/window.js';
 
@@ -114,6 +115,9 @@ export class LedgerSession {
       options.window,
       options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + 4 : 0,
     );
+    // The index base of the window's record is settled on the whole chain now, before older records are released.
+    const active = activeRecord(state.records);
+    if (active) indexBaseOf(state.records, active, maxStaleTokens(this.config.maxTokens));
     this.recordBook = new SessionRecords(id, state.records, options.heldRecords);
     this.originals = state.originals;
     this.nextSeq = state.nextSeq;
@@ -421,7 +425,7 @@ export class LedgerSession {
     };
     return (
       renderWindow(
-        { ...state, active: placeholder, checkpoint, originals: [], masking: undefined },
+        { ...state, active: placeholder, indexBase: undefined, checkpoint, originals: [], masking: undefined },
         this.dependencies.counter,
       ).tokens + FRAME_HEADERS_TOKENS
     );
@@ -455,6 +459,12 @@ export class LedgerSession {
     this.history.compacted(region);
     if (output.checkpoint && output.checkpointWritten) this.recordBook.add(output.checkpoint);
     this.recordBook.add(output.record);
+    // Settled while the record it compacted is at hand (that one may be released from memory next).
+    indexBaseOf(
+      active ? [active, output.record] : [output.record],
+      output.record,
+      maxStaleTokens(this.config.maxTokens),
+    );
     this.originals = this.originals.slice(boundary);
     return output.record;
   }

@@ -10,6 +10,7 @@ import { gapsOf } from '../records/gaps.js';
 import type { Gap } from '../records/gaps.js';
 import type { CompactionRecord, SpanOccurrence, WindowConfig } from '../types.js';
 import type { WindowState } from './window.js';
+import { indexBaseOf, maxStaleTokens } from './stable-index.js';
 
 /** The latest summary or external record: the one in the window. */
 export function activeRecord(records: readonly CompactionRecord[]): CompactionRecord | undefined {
@@ -46,6 +47,11 @@ export function windowStateOf(input: WindowStateInput): WindowState {
   return {
     systemPrompt: input.systemPrompt,
     active,
+    // Without a window configuration (the audit's block of one record) the index is not frozen.
+    indexBase:
+      active === undefined || input.config === undefined
+        ? undefined
+        : indexBaseOf(input.records, active, maxStaleTokens(input.config.maxTokens)),
     checkpoint,
     gaps: input.gaps ?? gapsOf(input.records),
     originals: input.originals,

@@ -11,14 +11,14 @@ const policyOf = (window: Parameters<typeof resolveWindowConfig>[1]) => {
 describe('how deep a masking step goes', () => {
   it('masks only what the window needs when the headroom is small (the small-window default)', () => {
     const policy = policyOf({ maxTokens: 8000 });
-    expect(policy.fitTokens).toBe(7600);
+    expect(policy.fitTokens).toBe(8000);
     expect(policy.targetTokens).toBe(policy.fitTokens);
   });
 
   it('refills to targetFill when the headroom is at least MASK_STEP_MIN_HEADROOM of the window', () => {
-    expect(policyOf({ maxTokens: 32_000 }).targetTokens).toBe(19_200);
-    expect(policyOf({ maxTokens: 8000, targetFill: 0.95 - MASK_STEP_MIN_HEADROOM }).targetTokens).toBe(6000);
-    expect(policyOf({ maxTokens: 8000, targetFill: 0.8 }).targetTokens).toBe(7600);
+    expect(policyOf({ maxTokens: 32_000 }).targetTokens).toBe(16_000);
+    expect(policyOf({ maxTokens: 8000, targetFill: 1 - MASK_STEP_MIN_HEADROOM }).targetTokens).toBe(6400);
+    expect(policyOf({ maxTokens: 8000, compactAt: 0.95, targetFill: 0.8 }).targetTokens).toBe(7600);
   });
 
   it('is off when masking is off', () => {

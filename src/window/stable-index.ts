@@ -1,0 +1,145 @@
+/**
+ * The handle index of the ledger block, kept byte-stable across compactions (issue 27). A compaction rewrites the
+ * ledger block, and a provider's prompt cache misses from the first changed token on. The index is the largest part
+ * of the block and mostly the same handles from one compaction to the next, so the block shows it as a frozen base:
+ * the layout of an earlier record (its *index base*), byte for byte as it was shown when that record was in the window,
+ * then the lines that change (the compaction line, the summary, the checkpoint line) and the entries the active record
+ * lists that the base does not. A new base is taken when the entries the base lists but the active record dropped
+ * would cost more than `maxStaleTokens` (`STALE_INDEX_SHARE` of the window: what the planner gave the index is
+ * exceeded by at most that much), or when the entries added since cost more than `ADDED_INDEX_SHARE` of the frozen ones.
+ *
+ * The base of a record is a pure function of the chain of records before it (each summary names the record it
+ * compacted among its `ancestors`), so a session, `ledger.replayWindow` and the audit render the same block.
+ * Every entry the frozen base shows is verbatim and recallable: a handle the active record dropped went to its spill
+ * checkpoint (or is still in the store), so showing it costs tokens, never truth.
+ */
+import { entryCost, layoutIndex } from '../compaction/index-layout.js';
+import type { IndexEntry, IndexLayout } from '../compaction/index-layout.js';
+import { identityOf } from '../compaction/identities.js';
+import type { CompactionRecord } from '../types.js';
+
+/**
+ * Most tokens the entries added since the base may cost, as a share of the frozen entries: past it a new base is
+ * taken, so the frozen part, which a compaction leaves cached, stays most of the index (SWE-agent quick at 8,000
+ * tokens: prefix reused 0.743 with no such limit, 0.750 at 1, 0.753 at 0.5 and 0.25, 0.747 at 0.1).
+ */
+export const ADDED_INDEX_SHARE = 0.5;
+
+/** Most tokens the base's dropped entries may cost, as a share of the window's `maxTokens`. */
+export const STALE_INDEX_SHARE = 0.01;
+
+const layouts = new WeakMap<CompactionRecord, IndexLayout>();
+
+/** The layout of a record's kept handles (memoized per record: records are immutable). */
+export function recordLayout(record: CompactionRecord): IndexLayout {
+  let layout = layouts.get(record);
+  if (!layout) {
+    layout = layoutIndex(record.handles, record.summary);
+    layouts.set(record, layout);
+  }
+  return layout;
+}
+
+/** Every entry a layout lists, in the order shown. */
+function entriesOf(layout: IndexLayout): IndexEntry[] {
+  return [...layout.instructions, ...layout.quoted, ...layout.groups.flatMap((group) => group.entries)];
+}
+
+/** Identities of the handles a layout lists. */
+function listed(layout: IndexLayout): Set<string> {
+  return new Set(entriesOf(layout).map((entry) => identityOf(entry.handle)));
+}
+
+/** Whether `active` may keep showing the frozen index of `base` (see the module comment and the two limits). */
+export function keepsIndexBase(base: CompactionRecord, active: CompactionRecord, maxStaleTokens: number): boolean {
+  if (base.type !== 'summary' || active.type !== 'summary') return false;
+  const now = entriesOf(recordLayout(active));
+  const kept = new Set(now.map((entry) => identityOf(entry.handle)));
+  let stale = 0;
+  let frozen = 0;
+  const shown = new Set<string>();
+  for (const entry of entriesOf(recordLayout(base))) {
+    const identity = identityOf(entry.handle);
+    shown.add(identity);
+    frozen += entryCost(entry.handle);
+    if (!kept.has(identity)) stale += entryCost(entry.handle);
+    if (stale > maxStaleTokens) return false;
+  }
+  let added = 0;
+  for (const entry of now) if (!shown.has(identityOf(entry.handle))) added += entryCost(entry.handle);
+  return added <= ADDED_INDEX_SHARE * frozen;
+}
+
+/** The base of each record whose base is known, for the stale limit it was settled with (records are immutable). */
+const bases = new WeakMap<CompactionRecord, { readonly limit: number; readonly base: CompactionRecord }>();
+
+/** The summary or external record `record` compacted, when it is among `byId`. */
+function predecessorOf(
+  record: CompactionRecord,
+  byId: ReadonlyMap<string, CompactionRecord>,
+): CompactionRecord | undefined {
+  for (let index = record.ancestors.length - 1; index >= 0; index--) {
+    const ancestor = byId.get(record.ancestors[index] as string);
+    if (ancestor !== undefined && ancestor.type !== 'checkpoint') return ancestor;
+  }
+  return undefined;
+}
+
+/** Most tokens of stale entries a window of `maxTokens` shows (see `STALE_INDEX_SHARE`). */
+export function maxStaleTokens(maxTokens: number): number {
+  return Math.floor(STALE_INDEX_SHARE * maxTokens);
+}
+
+/**
+ * The record whose index `active` shows frozen above its own lines: `active` itself, or the base of the record it
+ * compacted when that base still holds (`keepsIndexBase`). A record whose predecessor is not among `records` (and
+ * was not seen before) starts a new base.
+ */
+export function indexBaseOf(
+  records: readonly CompactionRecord[],
+  active: CompactionRecord,
+  maxStaleTokens: number,
+): CompactionRecord {
+  const baseOf = (record: CompactionRecord) => {
+    const known = bases.get(record);
+    return known?.limit === maxStaleTokens ? known.base : undefined;
+  };
+  const known = baseOf(active);
+  if (known !== undefined) return known;
+  const byId = new Map<string, CompactionRecord>();
+  for (const record of records) byId.set(record.id, record);
+  // Walk back to the first record whose base is known (or the start of the chain), then settle each going forward.
+  const chain: CompactionRecord[] = [active];
+  for (let record = predecessorOf(active, byId); record !== undefined; record = predecessorOf(record, byId)) {
+    if (chain.includes(record)) break;
+    chain.push(record);
+    if (baseOf(record) !== undefined) break;
+  }
+  let inherited: CompactionRecord | undefined;
+  for (let index = chain.length - 1; index >= 0; index--) {
+    const record = chain[index] as CompactionRecord;
+    let base = baseOf(record);
+    if (base === undefined) {
+      base = inherited !== undefined && keepsIndexBase(inherited, record, maxStaleTokens) ? inherited : record;
+      bases.set(record, { limit: maxStaleTokens, base });
+    }
+    inherited = base;
+  }
+  return inherited as CompactionRecord;
+}
+
+/** The entries of `active`'s layout that `base`'s layout does not list, in the same sections and order. */
+export function layoutSince(active: CompactionRecord, base: CompactionRecord): IndexLayout {
+  const now = recordLayout(active);
+  if (base === active) return { instructions: [], quoted: [], groups: [], inside: now.inside };
+  const shown = listed(recordLayout(base));
+  const fresh = (entry: IndexEntry) => !shown.has(identityOf(entry.handle));
+  return {
+    instructions: now.instructions.filter(fresh),
+    quoted: now.quoted.filter(fresh),
+    groups: now.groups
+      .map((group) => ({ label: group.label, entries: group.entries.filter(fresh) }))
+      .filter((group) => group.entries.length > 0),
+    inside: now.inside,
+  };
+}

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { createLedger } from '../../src/session/ledger.js';
+import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
+import type { CompactionRecord, Handle } from '../../src/types.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import {
+  ADDED_INDEX_SHARE,
+  STALE_INDEX_SHARE,
+  indexBaseOf,
+  keepsIndexBase,
+  layoutSince,
+  maxStaleTokens,
+  recordLayout,
+} from '../../src/window/stable-index.js';
+import { agentTranscript } from '../core/agent-transcript.js';
+import { memoryLedger } from '../helpers.js';
+
+/** The block's lines above the line naming the record in the window: the frozen pinned constraints and index. */
+const frozenPart = (block: string) => block.slice(0, block.search(/^(Earlier turns|History from before)/m));
+
+const ledgerText = (messages: readonly { source: string; content: string }[]) =>
+  messages.find((message) => message.source === 'ledger')?.content ?? '';
+
+/** Every handle text a record's layout lists (pinned, quoted, index). */
+const listedTexts = (record: CompactionRecord) => {
+  const layout = recordLayout(record);
+  return [...layout.instructions, ...layout.quoted, ...layout.groups.flatMap((group) => group.entries)].map(
+    (entry) => entry.handle.text,
+  );
+};
+
+/** Replay `transcript` turn by turn (a render before every assistant turn); calls `onCompaction` after each one. */
+async function replayTurns(
+  transcript: readonly TranscriptMessage[],
+  window: { maxTokens: number },
+  onCompaction: (
+    before: string,
+    after: string,
+    active: CompactionRecord,
+    records: CompactionRecord[],
+  ) => void | Promise<void>,
+  options: { heldRecords?: number; store?: ReturnType<typeof createMemoryStore> } = {},
+) {
+  const ledger = options.store ? createLedger({ store: options.store }) : memoryLedger();
+  const session = await ledger.session('stable', { window, heldRecords: options.heldRecords });
+  let batch: TranscriptMessage[] = [];
+  let block = '';
+  let records = 0;
+  for (const message of transcript) {
+    if (message.role === 'assistant' && batch.length > 0) {
+      await session.append(batch);
+      batch = [];
+      const context = await session.render();
+      const now = ledgerText(context.messages);
+      if (session.recordCount() !== records && block !== '') {
+        const active = session.activeRecord() as CompactionRecord;
+        await onCompaction(block, now, active, options.heldRecords ? [] : session.records());
+      }
+      records = session.recordCount();
+      block = now;
+    }
+    batch.push(message);
+  }
+  return { ledger, session };
+}
+
+describe('the ledger block keeps its handle index byte-stable across compactions', () => {
+  it('repeats the lines above the compaction line while the base holds, and lists every entry of the active record', async () => {
+    let kept = 0;
+    let rebased = 0;
+    await replayTurns(agentTranscript(160), { maxTokens: 8000 }, (before, after, active, records) => {
+      const base = indexBaseOf(records, active, maxStaleTokens(8000));
+      if (base !== active) {
+        kept++;
+        // A provider's cache keeps the block's start: the frozen lines are the same bytes as one compaction ago.
+        expect(frozenPart(after)).toBe(frozenPart(before));
+        expect(after).toContain('Handles added since the index above');
+      } else {
+        rebased++;
+        expect(after).not.toContain('added since');
+      }
+      // Nothing the active record lists is missing from the block (frozen or added since).
+      for (const text of listedTexts(active)) expect(after).toContain(text.replace(/\s*\n\s*/g, ' ⏎ '));
+    });
+    expect(kept).toBeGreaterThan(0);
+    expect(rebased).toBeGreaterThan(0);
+  });
+
+  it('renders the same block in the session (even holding one record), in replayWindow and after reopening', async () => {
+    const store = createMemoryStore();
+    const window = { maxTokens: 8000 };
+    const replayer = createLedger({ store });
+    let compared = 0;
+    let frozen = 0;
+    await replayTurns(
+      agentTranscript(120),
+      window,
+      async (_before, after) => {
+        compared++;
+        expect(ledgerText((await replayer.replayWindow('stable', { window })).messages)).toBe(after);
+        if (!after.includes('Handles added since the index above')) return;
+        // Reopened from the store (the whole chain read again), a session shows the same frozen base.
+        if (frozen++ === 0) {
+          const reopened = await createLedger({ store }).session('stable', { window });
+          expect(ledgerText(reopened.peek().messages)).toBe(after);
+        }
+      },
+      { heldRecords: 1, store },
+    );
+    expect(compared).toBeGreaterThan(3);
+    expect(frozen).toBeGreaterThan(0);
+  });
+});
+
+/** A handle of `kind` with `text` (its cost in the index: `tokens` + 2). */
+function handle(text: string, tokens = 8, kind: Handle['kind'] = 'identifier'): Handle {
+  return {
+    kind,
+    text,
+    key: text,
+    start: 0,
+    end: text.length,
+    spanId: 'sha256:' + '0'.repeat(64),
+    seq: 0,
+    role: 'tool',
+    tokens,
+  };
+}
+
+function record(id: string, handles: Handle[], ancestors: string[] = [], type: CompactionRecord['type'] = 'summary') {
+  return {
+    id,
+    sessionId: 's',
+    ordinal: 0,
+    type,
+    summary: '',
+    claims: [],
+    handles,
+    reversible: true,
+    depth: 1,
+    droppedRange: { fromSeq: 0, toSeq: 0, byteStart: 0, byteEnd: 0 },
+    ancestors,
+    rederived: false,
+    summarizer: { name: 'test', version: '1' },
+    findings: [],
+    summaryTokens: 0,
+    atSeq: 1,
+    createdAt: '',
+  } satisfies CompactionRecord;
+}
+
+describe('index base rule', () => {
+  const a = handle('orders.refund');
+  const b = handle('src/orders/module_1.py', 8, 'path');
+  const c = handle('ORD-4242', 30);
+  const d = handle('refund_rounding');
+
+  it('keeps the base while what the new record dropped costs at most the limit, and starts a new one past it', () => {
+    const base = record('rec_a', [a, b, c]);
+    expect(keepsIndexBase(base, record('rec_b', [a, b, c, d]), 0)).toBe(true);
+    expect(keepsIndexBase(base, record('rec_b', [a, b, d]), 32)).toBe(true);
+    expect(keepsIndexBase(base, record('rec_b', [a, b, d]), 31)).toBe(false);
+    expect(keepsIndexBase(base, record('ext_b', [a, b, c, d], [], 'external'), 100)).toBe(false);
+  });
+
+  it('starts a new base when the entries added since would outweigh ADDED_INDEX_SHARE of the frozen ones', () => {
+    const base = record('rec_a', [a, b]);
+    const frozen = 2 * (8 + 2);
+    const added = (tokens: number) => handle(`added_${tokens}`, tokens - 2);
+    expect(keepsIndexBase(base, record('rec_b', [a, b, added(ADDED_INDEX_SHARE * frozen)]), 0)).toBe(true);
+    expect(keepsIndexBase(base, record('rec_b', [a, b, added(ADDED_INDEX_SHARE * frozen + 1)]), 0)).toBe(false);
+  });
+
+  it('follows the chain of compacted records, settling each once, and lists only new entries since the base', () => {
+    const first = record('rec_1', [a, b, c]);
+    const second = record('rec_2', [a, b, c, d], ['rec_1']);
+    const third = record('rec_3', [c, d], ['rec_2']);
+    const records = [first, second, third];
+    expect(indexBaseOf(records, second, 10)).toBe(first);
+    expect(indexBaseOf(records, third, 10)).toBe(third);
+    expect(indexBaseOf(records, third, 1000)).toBe(first);
+    const since = layoutSince(second, first);
+    expect(since.groups.flatMap((group) => group.entries.map((entry) => entry.handle.text))).toEqual([
+      'refund_rounding',
+    ]);
+    expect(layoutSince(first, first).groups).toEqual([]);
+    // A record whose predecessor is not at hand starts a new base.
+    expect(indexBaseOf([record('rec_9', [a], ['rec_gone'])], record('rec_10', [a, b], ['rec_9']), 10)).not.toBe(first);
+  });
+
+  it('limits stale entries to a small share of the window', () => {
+    expect(maxStaleTokens(8000)).toBe(Math.floor(8000 * STALE_INDEX_SHARE));
+    expect(STALE_INDEX_SHARE).toBeLessThanOrEqual(0.05);
+  });
+});
