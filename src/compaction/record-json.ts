@@ -34,12 +34,23 @@ export function handleJson(handle: object): string {
 
 const EMPTY_HANDLES = '"handles":[]';
 
+/** A record-like object's JSON in parts: everything but its handles, and each handle's JSON. */
+export interface RecordJsonParts {
+  /** `JSON.stringify` of the object with `handles: []`. */
+  readonly rest: string;
+  /** Where the handles go in `rest`: the index just after the `[` of its `"handles":[]`. */
+  readonly open: number;
+  /** Each handle's JSON, in order. */
+  readonly handles: readonly string[];
+}
+
 /**
  * A record-like object as the JSON of everything but its handles (`handles: []`) and each handle's JSON, or
  * undefined when that would not give `JSON.stringify(value)` back: no `handles` array, a handle that is not an
  * object or has a `toJSON`, or a nested `handles: []` that makes the place of the record's own not unique.
+ * `rest` up to `open`, the handles joined by commas, then `rest` from `open` is exactly `JSON.stringify(value)`.
  */
-function splitJson(value: object): { rest: string; open: number; handles: string[] } | undefined {
+export function recordJsonParts(value: object): RecordJsonParts | undefined {
   const own = Object.getOwnPropertyDescriptor(value, 'handles');
   const handles: unknown = own?.value;
   if (own?.enumerable !== true || !Array.isArray(handles)) return undefined;
@@ -59,7 +70,7 @@ function splitJson(value: object): { rest: string; open: number; handles: string
 
 /** `JSON.stringify(value)`, the JSON of immutable carried handles taken from what is remembered. */
 export function recordJson(value: object): string {
-  const split = splitJson(value);
+  const split = recordJsonParts(value);
   if (split === undefined) return JSON.stringify(value);
   return split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
 }
@@ -80,18 +91,14 @@ function handleCopy(handle: object, text: string): object {
 }
 
 /**
- * `JSON.parse(JSON.stringify(value))` (a JSON-safe deep copy) and that JSON text. Immutable carried handles
- * copied lately are not parsed again: their frozen copy is shared by the records that carry them.
+ * `JSON.parse(JSON.stringify(value))`: a JSON-safe deep copy. Immutable carried handles copied lately are not
+ * parsed again: their frozen copy is shared by the records that carry them.
  */
-export function recordCopy<T extends object>(value: T): { copy: T; json: string } {
-  const split = splitJson(value);
-  if (split === undefined) {
-    const json = JSON.stringify(value);
-    return { copy: JSON.parse(json) as T, json };
-  }
-  const json = split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
+export function recordCopy<T extends object>(value: T): T {
+  const split = recordJsonParts(value);
+  if (split === undefined) return JSON.parse(JSON.stringify(value)) as T;
   const copy = JSON.parse(split.rest) as { handles: unknown[] };
   const originals = (value as unknown as { handles: object[] }).handles;
   copy.handles = originals.map((handle, index) => handleCopy(handle, split.handles[index] as string));
-  return { copy: copy as unknown as T, json };
+  return copy as unknown as T;
 }
