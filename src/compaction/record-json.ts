@@ -10,6 +10,12 @@ import { RecentObjects } from './recent-objects.js';
 const texts = new RecentObjects<string>();
 
 /**
+ * Entries the memos here reserve per handle of a record: the handle and its copy, twice over, so a record's handles
+ * (mostly carried by the next record too) stay held from one record to the next however many there are.
+ */
+const WORKING_SET_PER_HANDLE = 4;
+
+/**
  * Whether `value`'s JSON can never change: a frozen object, no `toJSON`, every own property a data property
  * holding a primitive. Only such objects have their JSON remembered.
  */
@@ -55,6 +61,8 @@ export function recordJsonParts(value: object): RecordJsonParts | undefined {
   const handles: unknown = own?.value;
   if (own?.enumerable !== true || !Array.isArray(handles)) return undefined;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  // A record's handles and their copies are read again for its id, its store check and its stored form.
+  texts.reserve(WORKING_SET_PER_HANDLE * handles.length);
   const parts: string[] = [];
   for (const handle of handles as unknown[]) {
     if (typeof handle !== 'object' || handle === null) return undefined;
@@ -99,6 +107,7 @@ export function recordCopy<T extends object>(value: T): T {
   if (split === undefined) return JSON.parse(JSON.stringify(value)) as T;
   const copy = JSON.parse(split.rest) as { handles: unknown[] };
   const originals = (value as unknown as { handles: object[] }).handles;
+  copies.reserve(WORKING_SET_PER_HANDLE * originals.length);
   copy.handles = originals.map((handle, index) => handleCopy(handle, split.handles[index] as string));
   return copy as unknown as T;
 }

@@ -79,6 +79,17 @@ describe('recordJson and recordCopy', () => {
     expect(Object.isFrozen(first)).toBe(true);
     expect(first).not.toBe(handle);
   });
+
+  it('share the copies of a record with more handles than a memo generation, record after record', () => {
+    const list = Array.from({ length: RECENT_OBJECT_ENTRIES * 2 }, (_, index) =>
+      Object.freeze({ kind: 'path', text: `src/f${index}.ts`, seq: index }),
+    );
+    const first = recordCopy(record(list)).handles;
+    for (let round = 0; round < 2; round++) {
+      const again = recordCopy(record([...list, Object.freeze({ kind: 'path', text: `new${round}.ts` })])).handles;
+      expect(again.slice(0, list.length).every((copy, index) => copy === first[index])).toBe(true);
+    }
+  });
 });
 
 describe('recordId', () => {
@@ -134,5 +145,19 @@ describe('RecentObjects', () => {
     expect(memo.get(keys[1]!)).toBeUndefined();
     expect(memo.get(keys[keys.length - 1]!)).toBe(keys.length - 1);
     expect(memo.has(keys[RECENT_OBJECT_ENTRIES]!)).toBe(false);
+  });
+
+  it('holds a reserved working set larger than a generation through pass after pass', () => {
+    const size = RECENT_OBJECT_ENTRIES * 3;
+    const keys = Array.from({ length: size }, () => ({}));
+    const plain = new RecentObjects<number>();
+    const reserved = new RecentObjects<number>();
+    reserved.reserve(size * 2);
+    for (const memo of [plain, reserved]) keys.forEach((key, index) => memo.set(key, index));
+    for (let pass = 0; pass < 3; pass++) {
+      keys.forEach((key, index) => expect(reserved.get(key)).toBe(index));
+    }
+    expect(plain.get(keys[0]!)).toBeUndefined();
+    expect(plain.get(keys[size - 1]!)).toBe(size - 1);
   });
 });
