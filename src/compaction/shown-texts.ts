@@ -5,25 +5,17 @@ import { containsAtBoundary, mayStartAt, onBoundariesAt } from './near-duplicate
 /** A text at least this long keeps where each of its 4-character pieces starts, remembered across lists. */
 const LONG_TEXT = 256;
 
-/** Where each piece key of a long text starts in it. */
-type PieceStarts = ReadonlyMap<number, readonly number[]>;
-
 /** The remembered piece starts of the last few long texts (a compaction's summary is searched by several lists in a row). */
-const longTextPieces = new Map<string, PieceStarts>();
+const longTextPieces = new Map<string, GramTable>();
 
-function piecesOf(text: string): PieceStarts {
+/** Where each piece of a long text starts: its offsets under their piece keys. */
+function piecesOf(text: string): GramTable {
   let pieces = longTextPieces.get(text);
   if (pieces === undefined) {
-    const built = new Map<number, number[]>();
-    for (let at = 0; at + 4 <= text.length; at++) {
-      const key = gramKey(text, at);
-      const starts = built.get(key);
-      if (starts === undefined) built.set(key, [at]);
-      else starts.push(at);
-    }
+    pieces = new GramTable(text.length);
+    for (let at = 0; at + 4 <= text.length; at++) pieces.add(gramKey(text, at), at);
     if (longTextPieces.size >= 8) longTextPieces.clear();
-    longTextPieces.set(text, built);
-    pieces = built;
+    longTextPieces.set(text, pieces);
   }
   return pieces;
 }
@@ -33,12 +25,16 @@ function piecesOf(text: string): PieceStarts {
  * the needle is compared only where a piece with its first key starts, and only when the text has a piece with the
  * key of every 4th piece of the needle and of its last one (a text holding the needle holds each of its pieces).
  */
-function longTextHolds(text: string, pieces: PieceStarts, needle: string): boolean {
+function longTextHolds(text: string, pieces: GramTable, needle: string): boolean {
   if (text.length <= needle.length) return false;
-  const starts = pieces.get(gramKey(needle, 0));
-  if (starts === undefined || !pieces.has(gramKey(needle, needle.length - 4))) return false;
-  for (let at = 4; at + 4 < needle.length; at += 4) if (!pieces.has(gramKey(needle, at))) return false;
-  for (const at of starts) if (text.startsWith(needle, at) && onBoundariesAt(text, needle, at)) return true;
+  const head = gramKey(needle, 0);
+  const first = pieces.first(head);
+  if (first < 0 || pieces.first(gramKey(needle, needle.length - 4)) < 0) return false;
+  for (let at = 4; at + 4 < needle.length; at += 4) if (pieces.first(gramKey(needle, at)) < 0) return false;
+  for (let entry = first; entry >= 0; entry = pieces.following(entry, head)) {
+    const at = pieces.value(entry);
+    if (text.startsWith(needle, at) && onBoundariesAt(text, needle, at)) return true;
+  }
   return false;
 }
 
@@ -59,7 +55,7 @@ export class ShownTexts {
   private readonly starts: GramTable;
   /** The long texts, and where their pieces start. */
   private readonly longTexts: string[] = [];
-  private readonly longPieces: PieceStarts[] = [];
+  private readonly longPieces: GramTable[] = [];
 
   constructor(texts: readonly string[] = []) {
     // Sized for the pieces of the texts given, so a table built from a whole list is not grown piece by piece.
@@ -85,7 +81,7 @@ export class ShownTexts {
   contain(needle: string): boolean {
     if (needle.length < 4) return false;
     for (let index = 0; index < this.longTexts.length; index++)
-      if (longTextHolds(this.longTexts[index] as string, this.longPieces[index] as PieceStarts, needle)) return true;
+      if (longTextHolds(this.longTexts[index] as string, this.longPieces[index] as GramTable, needle)) return true;
     const head = gramKey(needle, 0);
     const { starts } = this;
     // A text holding the needle on boundaries holds it where it may start: it is under the needle's first key.
