@@ -45,11 +45,15 @@ export function mayStartAt(text: string, at: number): boolean {
  */
 export function containsAtBoundary(haystack: string, needle: string): boolean {
   if (needle.length < 4 || haystack.length <= needle.length) return false;
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
-    const before = at === 0 ? '' : (haystack[at - 1] ?? '');
-    if (onBoundaries(needle, before, haystack[at + needle.length] ?? '')) return true;
-  }
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1))
+    if (onBoundariesAt(haystack, needle, at)) return true;
   return false;
+}
+
+/** Whether `needle`, found in `haystack` at `at`, sits on word boundaries there. */
+export function onBoundariesAt(haystack: string, needle: string, at: number): boolean {
+  const before = at === 0 ? '' : (haystack[at - 1] ?? '');
+  return onBoundaries(needle, before, haystack[at + needle.length] ?? '');
 }
 
 /** Whether `needle`, found between the characters `before` and `after` ('' at an end), sits on word boundaries. */

@@ -10,6 +10,12 @@ import { RecentObjects } from './recent-objects.js';
 const texts = new RecentObjects<string>();
 
 /**
+ * Entries the memos here reserve per handle of a record: the handle and its copy, twice over, so a record's handles
+ * (mostly carried by the next record too) stay held from one record to the next however many there are.
+ */
+const WORKING_SET_PER_HANDLE = 4;
+
+/**
  * Whether `value`'s JSON can never change: a frozen object, no `toJSON`, every own property a data property
  * holding a primitive. Only such objects have their JSON remembered.
  */
@@ -34,16 +40,29 @@ export function handleJson(handle: object): string {
 
 const EMPTY_HANDLES = '"handles":[]';
 
+/** A record-like object's JSON in parts: everything but its handles, and each handle's JSON. */
+export interface RecordJsonParts {
+  /** `JSON.stringify` of the object with `handles: []`. */
+  readonly rest: string;
+  /** Where the handles go in `rest`: the index just after the `[` of its `"handles":[]`. */
+  readonly open: number;
+  /** Each handle's JSON, in order. */
+  readonly handles: readonly string[];
+}
+
 /**
  * A record-like object as the JSON of everything but its handles (`handles: []`) and each handle's JSON, or
  * undefined when that would not give `JSON.stringify(value)` back: no `handles` array, a handle that is not an
  * object or has a `toJSON`, or a nested `handles: []` that makes the place of the record's own not unique.
+ * `rest` up to `open`, the handles joined by commas, then `rest` from `open` is exactly `JSON.stringify(value)`.
  */
-function splitJson(value: object): { rest: string; open: number; handles: string[] } | undefined {
+export function recordJsonParts(value: object): RecordJsonParts | undefined {
   const own = Object.getOwnPropertyDescriptor(value, 'handles');
   const handles: unknown = own?.value;
   if (own?.enumerable !== true || !Array.isArray(handles)) return undefined;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  // A record's handles and their copies are read again for its id, its store check and its stored form.
+  texts.reserve(WORKING_SET_PER_HANDLE * handles.length);
   const parts: string[] = [];
   for (const handle of handles as unknown[]) {
     if (typeof handle !== 'object' || handle === null) return undefined;
@@ -59,7 +78,7 @@ function splitJson(value: object): { rest: string; open: number; handles: string
 
 /** `JSON.stringify(value)`, the JSON of immutable carried handles taken from what is remembered. */
 export function recordJson(value: object): string {
-  const split = splitJson(value);
+  const split = recordJsonParts(value);
   if (split === undefined) return JSON.stringify(value);
   return split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
 }
@@ -80,18 +99,15 @@ function handleCopy(handle: object, text: string): object {
 }
 
 /**
- * `JSON.parse(JSON.stringify(value))` (a JSON-safe deep copy) and that JSON text. Immutable carried handles
- * copied lately are not parsed again: their frozen copy is shared by the records that carry them.
+ * `JSON.parse(JSON.stringify(value))`: a JSON-safe deep copy. Immutable carried handles copied lately are not
+ * parsed again: their frozen copy is shared by the records that carry them.
  */
-export function recordCopy<T extends object>(value: T): { copy: T; json: string } {
-  const split = splitJson(value);
-  if (split === undefined) {
-    const json = JSON.stringify(value);
-    return { copy: JSON.parse(json) as T, json };
-  }
-  const json = split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
+export function recordCopy<T extends object>(value: T): T {
+  const split = recordJsonParts(value);
+  if (split === undefined) return JSON.parse(JSON.stringify(value)) as T;
   const copy = JSON.parse(split.rest) as { handles: unknown[] };
   const originals = (value as unknown as { handles: object[] }).handles;
+  copies.reserve(WORKING_SET_PER_HANDLE * originals.length);
   copy.handles = originals.map((handle, index) => handleCopy(handle, split.handles[index] as string));
-  return { copy: copy as unknown as T, json };
+  return copy as unknown as T;
 }

@@ -1,43 +1,61 @@
 import { gramKey } from './gram-key.js';
 import { GramTable } from './gram-table.js';
-import { containsAtBoundary, mayStartAt } from './near-duplicates.js';
+import { containsAtBoundary, mayStartAt, onBoundariesAt } from './near-duplicates.js';
 
-/** A text at least this long keeps its 4-character pieces in a set of its own, remembered across lists. */
+/** A text at least this long keeps where each of its 4-character pieces starts, remembered across lists. */
 const LONG_TEXT = 256;
 
-/** The remembered sets of the last few long texts (a compaction's summary is searched by several lists in a row). */
-const longTextGrams = new Map<string, ReadonlySet<number>>();
+/** The remembered piece starts of the last few long texts (a compaction's summary is searched by several lists in a row). */
+const longTextPieces = new Map<string, GramTable>();
 
-function gramsOf(text: string): ReadonlySet<number> {
-  let grams = longTextGrams.get(text);
-  if (grams === undefined) {
-    const built = new Set<number>();
-    for (let at = 0; at + 4 <= text.length; at++) built.add(gramKey(text, at));
-    if (longTextGrams.size >= 8) longTextGrams.clear();
-    longTextGrams.set(text, built);
-    grams = built;
+/** Where each piece of a long text starts: its offsets under their piece keys. */
+function piecesOf(text: string): GramTable {
+  let pieces = longTextPieces.get(text);
+  if (pieces === undefined) {
+    pieces = new GramTable(text.length);
+    for (let at = 0; at + 4 <= text.length; at++) pieces.add(gramKey(text, at), at);
+    if (longTextPieces.size >= 8) longTextPieces.clear();
+    longTextPieces.set(text, pieces);
   }
-  return grams;
+  return pieces;
+}
+
+/**
+ * Whether the long `text` (its piece starts `pieces`) holds `needle` on word boundaries: `containsAtBoundary`, but
+ * the needle is compared only where a piece with its first key starts, and only when the text has a piece with the
+ * key of every 4th piece of the needle and of its last one (a text holding the needle holds each of its pieces).
+ */
+function longTextHolds(text: string, pieces: GramTable, needle: string): boolean {
+  if (text.length <= needle.length) return false;
+  const head = gramKey(needle, 0);
+  const first = pieces.first(head);
+  if (first < 0 || pieces.first(gramKey(needle, needle.length - 4)) < 0) return false;
+  for (let at = 4; at + 4 < needle.length; at += 4) if (pieces.first(gramKey(needle, at)) < 0) return false;
+  for (let entry = first; entry >= 0; entry = pieces.following(entry, head)) {
+    const at = pieces.value(entry);
+    if (text.startsWith(needle, at) && onBoundariesAt(text, needle, at)) return true;
+  }
+  return false;
 }
 
 /**
  * A growing list of texts (the summary, the handles kept so far) asked many times whether a
  * needle is inside one of them on word boundaries: the same answer as `containsAtBoundary` on
- * each text. A long text is searched when it holds the needle's first and last 4 characters (its
- * pieces' keys are kept in a set); a short text is indexed only by the pieces that start where a
- * word boundary may be (`mayStartAt`), and searched when it is under the needle's first key: a
- * needle inside it on boundaries starts at such a place (pieces are indexed by `gramKey`, so a
- * few more texts may be searched). A match that is a whole text is not inside it
- * (`containsAtBoundary` needs a longer text).
+ * each text. A long text keeps where each of its pieces (4 characters, by `gramKey`) starts, and is
+ * compared with the needle only where its first piece starts (`longTextHolds`); a short text is
+ * indexed only by the pieces that start where a word boundary may be (`mayStartAt`), and searched
+ * when it is under the needle's first key: a needle inside it on boundaries starts at such a place
+ * (pieces are indexed by `gramKey`, so a few more texts may be searched). A match that is a whole
+ * text is not inside it (`containsAtBoundary` needs a longer text).
  */
 export class ShownTexts {
   /** The short texts. */
   private readonly texts: string[] = [];
   /** Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them where a word may start. */
   private readonly starts: GramTable;
-  /** The long texts, and their pieces' keys (a set per text). */
+  /** The long texts, and where their pieces start. */
   private readonly longTexts: string[] = [];
-  private readonly longGrams: ReadonlySet<number>[] = [];
+  private readonly longPieces: GramTable[] = [];
 
   constructor(texts: readonly string[] = []) {
     // Sized for the pieces of the texts given, so a table built from a whole list is not grown piece by piece.
@@ -51,7 +69,7 @@ export class ShownTexts {
   add(text: string): void {
     if (text.length >= LONG_TEXT) {
       this.longTexts.push(text);
-      this.longGrams.push(gramsOf(text));
+      this.longPieces.push(piecesOf(text));
       return;
     }
     const index = this.texts.length;
@@ -62,13 +80,9 @@ export class ShownTexts {
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
   contain(needle: string): boolean {
     if (needle.length < 4) return false;
+    for (let index = 0; index < this.longTexts.length; index++)
+      if (longTextHolds(this.longTexts[index] as string, this.longPieces[index] as GramTable, needle)) return true;
     const head = gramKey(needle, 0);
-    const tail = gramKey(needle, needle.length - 4);
-    for (let index = 0; index < this.longGrams.length; index++) {
-      const grams = this.longGrams[index] as ReadonlySet<number>;
-      if (grams.has(head) && grams.has(tail) && containsAtBoundary(this.longTexts[index] as string, needle))
-        return true;
-    }
     const { starts } = this;
     // A text holding the needle on boundaries holds it where it may start: it is under the needle's first key.
     for (let entry = starts.first(head); entry >= 0; entry = starts.following(entry, head))

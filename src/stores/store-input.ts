@@ -217,7 +217,7 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
   checkId('record.id', record.id);
   checkId('record.sessionId', record.sessionId);
   checkCount('record.ordinal', record.ordinal, { sessionId: record.sessionId, recordId: record.id });
-  const { copy } = recordCopy(record);
+  const copy = recordCopy(record);
   const expected = expectedRecordId(copy);
   if (expected !== undefined && expected !== copy.id) {
     throw new InvalidInputError(

@@ -31,8 +31,7 @@ describe('recordJson and recordCopy', () => {
         for (let round = 0; round < 2; round++) {
           const json = JSON.stringify(value);
           expect(recordJson(value)).toBe(json);
-          const { copy, json: copied } = recordCopy(value);
-          expect(copied).toBe(json);
+          const copy = recordCopy(value);
           expect(JSON.stringify(copy)).toBe(json);
           expect(copy).toStrictEqual(JSON.parse(json));
         }
@@ -47,7 +46,7 @@ describe('recordJson and recordCopy', () => {
     expect(recordJson(value)).toBe(JSON.stringify(value));
     mutable.text = 'c/d.ts';
     expect(recordJson(value)).toBe(JSON.stringify(value));
-    expect(recordCopy(value).copy).toStrictEqual(JSON.parse(JSON.stringify(value)));
+    expect(recordCopy(value)).toStrictEqual(JSON.parse(JSON.stringify(value)));
     let calls = 0;
     const getter = Object.freeze(
       Object.defineProperty({ kind: 'path' }, 'text', { enumerable: true, get: () => `t${calls++}` }),
@@ -67,18 +66,29 @@ describe('recordJson and recordCopy', () => {
     ];
     for (const item of odd) {
       expect(recordJson(item)).toBe(JSON.stringify(item));
-      expect(recordCopy(item).copy).toStrictEqual(JSON.parse(JSON.stringify(item)));
+      expect(recordCopy(item)).toStrictEqual(JSON.parse(JSON.stringify(item)));
     }
   });
 
   it('share one frozen copy of an immutable handle between the records that carry it', () => {
     const handle = Object.freeze({ kind: 'path', text: 'src/a.ts', seq: 1 });
-    const first = recordCopy(record([handle])).copy.handles[0];
-    const second = recordCopy(record([handle, handle])).copy.handles;
+    const first = recordCopy(record([handle])).handles[0];
+    const second = recordCopy(record([handle, handle])).handles;
     expect(second[0]).toBe(first);
     expect(second[1]).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(first).not.toBe(handle);
+  });
+
+  it('share the copies of a record with more handles than a memo generation, record after record', () => {
+    const list = Array.from({ length: RECENT_OBJECT_ENTRIES * 2 }, (_, index) =>
+      Object.freeze({ kind: 'path', text: `src/f${index}.ts`, seq: index }),
+    );
+    const first = recordCopy(record(list)).handles;
+    for (let round = 0; round < 2; round++) {
+      const again = recordCopy(record([...list, Object.freeze({ kind: 'path', text: `new${round}.ts` })])).handles;
+      expect(again.slice(0, list.length).every((copy, index) => copy === first[index])).toBe(true);
+    }
   });
 });
 
@@ -94,6 +104,28 @@ describe('recordId', () => {
         }
       }),
       { numRuns: 100, seed: 13 },
+    );
+  });
+
+  it('hashes the JSON of many handles (spelled in batches) with any characters, lone surrogates included', () => {
+    const expected = (content: unknown) =>
+      'rec_' + createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 24);
+    const text = fc.string({ unit: 'binary', maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.boolean()), { maxLength: 120, size: 'max' }), text, (items, summary) => {
+        const list = items.map(([item, frozen]) =>
+          frozen ? Object.freeze({ kind: 'path', text: item }) : { text: item },
+        );
+        const content = record(list, summary);
+        expect(recordId('rec', content)).toBe(expected(content));
+        // Built again from the same handles: the remembered digest, and still the digest of the text.
+        expect(recordId('rec', record([...list], summary))).toBe(expected(content));
+        if (list.length > 0) {
+          const changed = record([...list.slice(0, -1), { text: `${items.length}x` }], summary);
+          expect(recordId('rec', changed)).toBe(expected(changed));
+        }
+      }),
+      { numRuns: 150, seed: 21 },
     );
   });
 });
@@ -113,5 +145,19 @@ describe('RecentObjects', () => {
     expect(memo.get(keys[1]!)).toBeUndefined();
     expect(memo.get(keys[keys.length - 1]!)).toBe(keys.length - 1);
     expect(memo.has(keys[RECENT_OBJECT_ENTRIES]!)).toBe(false);
+  });
+
+  it('holds a reserved working set larger than a generation through pass after pass', () => {
+    const size = RECENT_OBJECT_ENTRIES * 3;
+    const keys = Array.from({ length: size }, () => ({}));
+    const plain = new RecentObjects<number>();
+    const reserved = new RecentObjects<number>();
+    reserved.reserve(size * 2);
+    for (const memo of [plain, reserved]) keys.forEach((key, index) => memo.set(key, index));
+    for (let pass = 0; pass < 3; pass++) {
+      keys.forEach((key, index) => expect(reserved.get(key)).toBe(index));
+    }
+    expect(plain.get(keys[0]!)).toBeUndefined();
+    expect(plain.get(keys[size - 1]!)).toBe(size - 1);
   });
 });
