@@ -30,6 +30,7 @@ import { mapDriverError } from './driver-errors.js';
 import { openDatabase } from './open-database.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
+import { createTextSearch } from './text-search.js';
 import { compactHandleValues, handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import {
   HANDLE_BATCH_ROWS,
@@ -43,11 +44,6 @@ import {
 } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
-
-/** FTS5 string literal: the term as one quoted phrase, so no query syntax is interpreted. */
-function ftsPhrase(term: string): string {
-  return `"${term.replaceAll('"', '""')}"`;
-}
 
 /** LIKE pattern matching `term` anywhere, with `%`, `_` and `\` escaped. */
 function likePattern(term: string): string {
@@ -84,6 +80,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     }
   };
   const textIndex = createDeferredTextIndex(db, !readonly, checkpointTail);
+  const textSearch = createTextSearch(db);
 
   /** After a committed write: the background checkpointer (started on the first write) checkpoints soon. */
   function wrote(): void {
@@ -357,13 +354,6 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     );
   }
 
-  function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
-    const match = terms.map(ftsPhrase).join(' OR ');
-    return statements.searchFts
-      .all(match, sessionId, limit)
-      .map((row) => ({ seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score: -row.rank }));
-  }
-
   /** LIKE hits of every term, one point per term a span holds, best first (ties: oldest first). */
   function likeHits(terms: readonly string[], rows: (pattern: string) => readonly HitRow[]): TextHit[] {
     const hits = new Map<number, TextHit>();
@@ -489,7 +479,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         const trigramReady = terms.every((term) => [...term].length >= 3);
         if (!trigramReady) return searchWithLike(sessionId, terms, limit);
         if (!readonly) textIndex.catchUp();
-        const hits = searchWithFts(sessionId, terms, limit);
+        const hits = textSearch.search(sessionId, terms, limit);
         return readonly && textIndex.pending() ? withPendingHits(sessionId, terms, limit, hits) : hits;
       });
     },

@@ -135,12 +135,6 @@ export function prepareStatements(db: Database.Database) {
       `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND o.seq = ?`,
     ) as Statement<[string, number], HandleSource>,
-    searchFts: db.prepare(
-      `SELECT r.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
-       FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid
-       JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
-       WHERE occurrence_fts MATCH ? AND r.session_id = ? ORDER BY rank, r.seq LIMIT ?`,
-    ) as Statement<[string, string, number], HitRow>,
     searchLikePending: db.prepare(
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrence_text_rows r
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
