@@ -13,6 +13,7 @@ import { foldsOf, foldForTrigrams, trigramFolds } from '../../src/stores/sqlite/
 import { searchTerms } from '../../src/stores/store-input.js';
 import type { LedgerStore, TextHit } from '../../src/stores/store.js';
 import { entry } from './fixtures.js';
+import { carriedHandlesAsVersion7 } from './sqlite-old-schema.js';
 
 /** Characters the generated texts are made of: cases, letters the tokenizer folds unlike JavaScript, runs. */
 const ALPHABET = [...'aAbBsS =-_/.ſßİiIKkΣσςꭰᎠ🚀é'];
@@ -133,7 +134,7 @@ describe('SQLite free-text search without positions', () => {
       texts.slice(0, 30).map((text) => entry('user', text)),
     );
     await store.close();
-    // Back to version 6 as it was: the positional index over the rows up to the mark, and rows past the mark that
+    // Back to version 6 as it was: carried handles as JSON, the positional index over the rows up to the mark, and rows past the mark that
     // a version 6 writer stored but had not indexed yet.
     const older = new Database(path);
     older.exec(`DROP TABLE occurrence_fts;
@@ -152,6 +153,7 @@ describe('SQLite free-text search without positions', () => {
         .run('s', 30 + index, span.id, role, Buffer.byteLength(text));
       older.prepare("INSERT INTO occurrence_text_rows (session_id, seq) VALUES ('s', ?)").run(30 + index);
     });
+    carriedHandlesAsVersion7(older, 's', new Map());
     older.pragma('user_version = 6');
     older.close();
 

@@ -220,8 +220,32 @@ INSERT INTO occurrence_fts (occurrence_fts) VALUES ('optimize');
 `;
 
 /**
+ * Version 8: a record's carried handles in `carried_handles` (`carried-handles.ts`): the session by its number, and a
+ * handle that a handle row gives byte for byte named by that row (`seq`, `position`, `json` NULL) instead of stored as
+ * JSON again. The rows of `record_handles` are copied by `copyCarriedHandles` (same ids, same digests), then it is
+ * dropped.
+ */
+const VERSION_8_TABLES = `
+CREATE TABLE carried_handles (
+  session INTEGER NOT NULL REFERENCES session_keys (key),
+  id INTEGER NOT NULL,
+  digest BLOB NOT NULL,
+  seq INTEGER,
+  position INTEGER,
+  json TEXT,
+  PRIMARY KEY (session, id),
+  UNIQUE (session, digest),
+  CHECK ((json IS NULL) = (seq IS NOT NULL AND position IS NOT NULL))
+) STRICT, WITHOUT ROWID;
+${appendOnly('carried_handles', 'old.session = NEW.session AND old.id = NEW.id', IMMUTABLE_RECORDS_MESSAGE)}
+CREATE TRIGGER carried_handles_no_replace_digest BEFORE INSERT ON carried_handles
+  WHEN EXISTS (SELECT 1 FROM carried_handles AS old WHERE old.session = NEW.session AND old.digest = NEW.digest)
+  BEGIN SELECT RAISE(ABORT, '${IMMUTABLE_RECORDS_MESSAGE}'); END;
+`;
+
+/**
  * The SQL of each schema migration in order; the schema version is `MIGRATIONS.length` once all are applied. A step
- * that also copies rows in code (version 6: `copyHandleRows`) runs that code after its SQL (`migrate.ts`).
+ * that also copies rows in code (version 6: `copyHandleRows`, version 8: `copyCarriedHandles`) runs that code after its SQL (`migrate.ts`).
  */
 export const MIGRATIONS: readonly string[] = [
   VERSION_1,
@@ -231,6 +255,7 @@ export const MIGRATIONS: readonly string[] = [
   VERSION_5,
   VERSION_6_TABLES,
   VERSION_7,
+  VERSION_8_TABLES,
 ];
 
 /** The schema version this code reads and writes. */
