@@ -19,54 +19,60 @@ export interface CarriedHandleRow {
   json: string | null;
 }
 
+/** Where a carried handle sits in its span: what narrows the handle rows that may give it. */
+export interface HandlePlace {
+  readonly seq: number;
+  readonly start: number;
+  readonly end: number;
+}
+
 /** Carried-handle JSON from the handle rows of one session, read for one operation (a write or a read of records). */
 export interface SessionHandleJson {
-  /** Position of the handle row of `seq` whose handle's JSON is `json`; undefined when none is. */
-  positionOf(seq: number, json: string): number | undefined;
+  /** Position of the handle row at `place` whose handle's JSON is `json`; undefined when none is. */
+  positionOf(place: HandlePlace, json: string): number | undefined;
   /** The JSON of a carried-handle row: its own, or its handle row's (undefined when that row is missing). */
   jsonOf(row: CarriedHandleRow): string | undefined;
 }
 
 /**
- * Prepares the reads over `db` (`location` names the ledger in errors); `forSession` starts one operation, whose cache
- * of the handle rows it read lives as long as it does.
+ * Prepares the reads over `db` (`location` names the ledger in errors); the function returned starts one operation,
+ * whose cache of the occurrences it read lives as long as it does.
  */
 export function createHandleRowJson(
   db: Database.Database,
   location: string,
 ): (sessionId: string, session: number) => SessionHandleJson {
-  const rowsOfSeq = db.prepare(
-    `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq = ? ORDER BY position`,
-  ) as Database.Statement<[number, number], CompactHandleRow>;
+  const rowsAt = db.prepare(
+    `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq = ? AND start = ? AND "end" = ?
+     ORDER BY position`,
+  ) as Database.Statement<[number, number, number, number], CompactHandleRow>;
+  const rowAt = db.prepare(
+    `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq = ? AND position = ?`,
+  ) as Database.Statement<[number, number, number], CompactHandleRow>;
   const source = db.prepare(
     `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
      WHERE o.session_id = ? AND o.seq = ?`,
   ) as Database.Statement<[string, number], HandleSource>;
 
   return (sessionId, session) => {
-    /** JSON of each handle row of the seqs read, by position. */
-    const bySeq = new Map<number, string[]>();
-    function jsonOfSeq(seq: number): string[] {
-      let list = bySeq.get(seq);
-      if (list === undefined) {
-        const rows = rowsOfSeq.all(session, seq);
-        const from = rows.length === 0 ? undefined : source.get(sessionId, seq);
-        list = [];
-        for (const row of rows) list[row.position] = handleJson(handleOfRow(location, sessionId, row, from));
-        bySeq.set(seq, list);
-      }
-      return list;
+    /** The occurrence of each seq read (what a handle row's NULL columns are taken from). */
+    const sources = new Map<number, HandleSource | undefined>();
+    function jsonOfRow(row: CompactHandleRow): string {
+      if (!sources.has(row.seq)) sources.set(row.seq, source.get(sessionId, row.seq));
+      return handleJson(handleOfRow(location, sessionId, row, sources.get(row.seq)));
     }
     return {
-      positionOf(seq, json) {
-        if (!Number.isSafeInteger(seq) || seq < 0) return undefined;
-        const position = jsonOfSeq(seq).indexOf(json);
-        return position < 0 ? undefined : position;
+      positionOf(place, json) {
+        if (![place.seq, place.start, place.end].every(Number.isSafeInteger)) return undefined;
+        for (const row of rowsAt.all(session, place.seq, place.start, place.end))
+          if (jsonOfRow(row) === json) return row.position;
+        return undefined;
       },
       jsonOf(row) {
         if (row.json !== null) return row.json;
         if (row.seq === null || row.position === null) return undefined;
-        return jsonOfSeq(row.seq)[row.position];
+        const stored = rowAt.get(session, row.seq, row.position);
+        return stored === undefined ? undefined : jsonOfRow(stored);
       },
     };
   };

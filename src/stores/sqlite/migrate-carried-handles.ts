@@ -4,7 +4,7 @@
  * then the old table dropped.
  */
 import type Database from 'better-sqlite3';
-import { createHandleRowJson } from './carried-handles.js';
+import { createHandleRowJson, type HandlePlace } from './carried-handles.js';
 
 /** A row of the version 7 `record_handles` table with its session's number. */
 interface OldCarriedRow {
@@ -15,11 +15,14 @@ interface OldCarriedRow {
   json: string;
 }
 
-/** The seq a carried handle's JSON names, undefined when it names none (or is not JSON: kept as it is). */
-function seqOf(json: string): number | undefined {
+/** Where a carried handle's JSON places it, undefined when it names no place (or is not JSON: kept as it is). */
+function placeOf(json: string): HandlePlace | undefined {
   try {
-    const seq: unknown = (JSON.parse(json) as { seq?: unknown } | null)?.seq;
-    return typeof seq === 'number' ? seq : undefined;
+    const handle = JSON.parse(json) as Partial<Record<keyof HandlePlace, unknown>> | null;
+    const { seq, start, end } = handle ?? {};
+    return typeof seq === 'number' && typeof start === 'number' && typeof end === 'number'
+      ? { seq, start, end }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -39,10 +42,10 @@ export function copyCarriedHandles(db: Database.Database, location = 'sqlite'): 
   for (const row of rows.all()) {
     if (current?.sessionId !== row.session_id)
       current = { sessionId: row.session_id, reader: forSession(row.session_id, row.session) };
-    const seq = seqOf(row.json);
-    const position = seq === undefined ? undefined : current.reader.positionOf(seq, row.json);
+    const place = placeOf(row.json);
+    const position = place === undefined ? undefined : current.reader.positionOf(place, row.json);
     if (position === undefined) insert.run(row.session, row.id, row.digest, null, null, row.json);
-    else insert.run(row.session, row.id, row.digest, seq, position, null);
+    else insert.run(row.session, row.id, row.digest, place?.seq, position, null);
   }
   db.exec(`DROP TRIGGER record_handles_no_update; DROP TRIGGER record_handles_no_delete;
     DROP TRIGGER record_handles_no_replace; DROP TRIGGER record_handles_no_replace_digest; DROP TABLE record_handles;`);

@@ -325,10 +325,10 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       if (stored !== undefined) return stored;
       next ??= statements.nextCarriedHandleId.get(session) ?? 0;
       rows ??= handleRowJson(sessionId, session);
-      const seq = (record.handles[index] as Handle).seq;
-      const position = rows.positionOf(seq, json);
+      const handle = record.handles[index] as Handle;
+      const position = rows.positionOf(handle, json);
       if (position === undefined) statements.insertCarriedHandle.run(session, next, digest, null, null, json);
-      else statements.insertCarriedHandle.run(session, next, digest, seq, position, null);
+      else statements.insertCarriedHandle.run(session, next, digest, handle.seq, position, null);
       next += 1;
       return next - 1;
     });
