@@ -6,9 +6,10 @@
  * substring, the memory store's rule): queries are substrings of extracted handles, whole
  * words, and inner fragments of words. Each option:
  *
- * - `trigram, detail=full` (the store's index): a contentless trigram table; a term is a phrase.
- * - `trigram, detail=column` / `detail=none`: no positions, so a term becomes an AND of its
- *   trigrams and candidates are checked against the span text.
+ * - `trigram, detail=full` (the store's index up to SQLite schema 6, still labelled `current` and the reference of the
+ *   `vs current` column): a contentless trigram table; a term is a phrase.
+ * - `trigram, detail=column` / `detail=none` (`none`: the store's index from schema 7, `src/stores/sqlite/text-search.ts`):
+ *   no positions, so a term becomes an AND of its trigrams and candidates are checked against the span text.
  * - `unicode61 words + identifier trigrams`: a word index for prose and a trigram index fed
  *   only with identifier-like tokens (digits, `_ - . / : =`, inner capitals); a term that is a
  *   plain word goes to the word index, any other to the trigram side.

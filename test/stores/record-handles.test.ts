@@ -123,8 +123,10 @@ describe('SQLite: carried handles stored once per session', () => {
     const raw = new Database(path, { readonly: true });
     const carried = records.reduce((sum, record) => sum + record.handles.length, 0);
     const distinct = new Set(records.flatMap((record) => record.handles.map((handle) => JSON.stringify(handle))));
-    expect(raw.prepare('SELECT COUNT(*) FROM record_handles').pluck().get()).toBe(distinct.size);
+    expect(raw.prepare('SELECT COUNT(*) FROM carried_handles').pluck().get()).toBe(distinct.size);
     expect(distinct.size).toBeLessThan(carried);
+    // Handles of the session's own spans name their handle row (schema 8) instead of repeating its JSON.
+    expect(raw.prepare('SELECT COUNT(*) FROM carried_handles WHERE json IS NULL').pluck().get()).toBe(distinct.size);
     for (const json of raw.prepare('SELECT json FROM records WHERE delta IS NULL').pluck().all() as string[])
       expect(JSON.parse(json).handles).toEqual([]);
     raw.close();
@@ -138,8 +140,12 @@ describe('SQLite: carried handles stored once per session', () => {
     expect((await store.records('sparse')).at(-1)).toEqual(last);
     await store.close();
     const raw = new Database(path);
-    raw.exec('DROP TRIGGER record_handles_no_delete');
-    raw.prepare("DELETE FROM record_handles WHERE session_id = 'sparse' AND id = 3").run();
+    raw.exec('DROP TRIGGER carried_handles_no_delete');
+    raw
+      .prepare(
+        "DELETE FROM carried_handles WHERE session = (SELECT key FROM session_keys WHERE session_id = 'sparse') AND id = 3",
+      )
+      .run();
     raw.close();
     const reopened = createSqliteStore({ path });
     await expect(reopened.record('sparse', last.id)).rejects.toThrow(/carried handle 3 it names is missing/);
@@ -151,14 +157,20 @@ describe('SQLite: carried handles stored once per session', () => {
     const records = await compactingSession(store);
     const target = records.find((record) => record.handles.length > 0)!;
     const raw = new Database(path);
-    expect(() => raw.exec("UPDATE record_handles SET json = '{}'")).toThrow(/immutable/);
-    expect(() => raw.exec('DELETE FROM record_handles')).toThrow(/immutable/);
-    raw.exec('DROP TRIGGER record_handles_no_update');
+    expect(() => raw.exec("UPDATE carried_handles SET json = '{}'")).toThrow(/immutable/);
+    expect(() => raw.exec('DELETE FROM carried_handles')).toThrow(/immutable/);
+    raw.exec('DROP TRIGGER handle_rows_no_update');
     const [firstId] = decodeHandleIds(
       raw.prepare('SELECT handle_ids FROM records WHERE id = ?').pluck().get(target.id) as string,
       context,
     );
-    raw.prepare("UPDATE record_handles SET json = json_set(json, '$.text', 'eu-west-1') WHERE id = ?").run(firstId);
+    // The carried handle names a handle row: editing that row changes the record, whose id then no longer checks.
+    raw
+      .prepare(
+        `UPDATE handle_rows SET text = 'eu-west-1' WHERE (session, seq, position) =
+         (SELECT session, seq, position FROM carried_handles WHERE id = ?)`,
+      )
+      .run(firstId);
     raw.close();
     await expectLedgerError(store.record('carried', target.id), ImmutableSpanError, 'IMMUTABLE_SPAN', [
       target.id,

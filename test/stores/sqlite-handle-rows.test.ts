@@ -67,6 +67,13 @@ describe('SQLite compact handle rows', () => {
       { seq: 1, position: 0, kind: 7, key: null, role: 'user', span_id: null, text: null },
       { seq: 1, position: 1, kind: 'future-kind', key: 'x', role: null, span_id: null, text: null },
     ]);
+    // A kind code is stored as an INTEGER (1 byte), not as the REAL the driver binds a JS number as (8 bytes).
+    expect(raw.prepare('SELECT typeof(kind) FROM handle_rows ORDER BY seq, position').pluck().all()).toEqual([
+      'integer',
+      'integer',
+      'integer',
+      'text',
+    ]);
     raw.close();
   });
 

@@ -28,7 +28,11 @@ const KIND_CODES: readonly string[] = [
   'error',
 ];
 
-const CODE_OF_KIND = new Map(KIND_CODES.map((kind, code) => [kind, code]));
+/**
+ * Codes as bigints: the kind column is `ANY`, where SQLite keeps a value's own type, and the driver binds a JS number
+ * as an 8-byte REAL (rows written before hold that, and read back the same number); a bigint is an INTEGER of 1 byte.
+ */
+const CODE_OF_KIND = new Map(KIND_CODES.map((kind, code) => [kind, BigInt(code)]));
 
 /** A stored handle row (schema version 6) as read. */
 export interface CompactHandleRow {
@@ -56,7 +60,7 @@ type HandleInput = Pick<Handle, 'kind' | 'text' | 'key' | 'start' | 'end' | 'spa
 
 /** Columns of a handle row in insert order after (session, seq, position). */
 export type CompactHandleValues = [
-  number | string,
+  bigint | string,
   number,
   number,
   number,

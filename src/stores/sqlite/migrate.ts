@@ -5,11 +5,15 @@
 import type Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../../errors.js';
 import { checkNotNewer } from '../schema-version.js';
+import { copyCarriedHandles } from './migrate-carried-handles.js';
 import { copyHandleRows } from './migrate-handle-rows.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** Steps done in code after a migration's SQL, by the version they migrate from. */
-const AFTER_SQL: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = { 5: copyHandleRows };
+const AFTER_SQL: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = {
+  5: copyHandleRows,
+  7: copyCarriedHandles,
+};
 
 function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -204,10 +204,59 @@ CREATE TRIGGER handle_rows_need_occurrence BEFORE INSERT ON handle_rows
 `;
 
 /**
- * The SQL of each schema migration in order; the schema version is `MIGRATIONS.length` once all are applied. A step
- * that also copies rows in code (version 6: `copyHandleRows`) runs that code after its SQL (`migrate.ts`).
+ * Version 7: the free-text index keeps no positions (`detail = none`: about a quarter of the bytes). A term is matched
+ * as an AND of its trigrams and the candidates are checked and ranked against the span text (`text-search.ts`), with
+ * the hits, order and scores of the positional index. The index is rebuilt from the stored spans for the rows the old
+ * one covered (up to `text_index_mark`); later rows stay pending for the deferred index.
  */
-export const MIGRATIONS: readonly string[] = [VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5, VERSION_6_TABLES];
+const VERSION_7 = `
+DROP TABLE occurrence_fts;
+CREATE VIRTUAL TABLE occurrence_fts USING fts5 (text, content = '', tokenize = 'trigram', detail = none);
+INSERT INTO occurrence_fts (rowid, text)
+  SELECT r.row, s.text FROM occurrence_text_rows r
+  JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
+  WHERE r.row <= (SELECT row FROM text_index_mark WHERE id = 1) ORDER BY r.row;
+INSERT INTO occurrence_fts (occurrence_fts) VALUES ('optimize');
+`;
+
+/**
+ * Version 8: a record's carried handles in `carried_handles` (`carried-handles.ts`): the session by its number, and a
+ * handle that a handle row gives byte for byte named by that row (`seq`, `position`, `json` NULL) instead of stored as
+ * JSON again. The rows of `record_handles` are copied by `copyCarriedHandles` (same ids, same digests), then it is
+ * dropped.
+ */
+const VERSION_8_TABLES = `
+CREATE TABLE carried_handles (
+  session INTEGER NOT NULL REFERENCES session_keys (key),
+  id INTEGER NOT NULL,
+  digest BLOB NOT NULL,
+  seq INTEGER,
+  position INTEGER,
+  json TEXT,
+  PRIMARY KEY (session, id),
+  UNIQUE (session, digest),
+  CHECK ((json IS NULL) = (seq IS NOT NULL AND position IS NOT NULL))
+) STRICT, WITHOUT ROWID;
+${appendOnly('carried_handles', 'old.session = NEW.session AND old.id = NEW.id', IMMUTABLE_RECORDS_MESSAGE)}
+CREATE TRIGGER carried_handles_no_replace_digest BEFORE INSERT ON carried_handles
+  WHEN EXISTS (SELECT 1 FROM carried_handles AS old WHERE old.session = NEW.session AND old.digest = NEW.digest)
+  BEGIN SELECT RAISE(ABORT, '${IMMUTABLE_RECORDS_MESSAGE}'); END;
+`;
+
+/**
+ * The SQL of each schema migration in order; the schema version is `MIGRATIONS.length` once all are applied. A step
+ * that also copies rows in code (version 6: `copyHandleRows`, version 8: `copyCarriedHandles`) runs that code after its SQL (`migrate.ts`).
+ */
+export const MIGRATIONS: readonly string[] = [
+  VERSION_1,
+  VERSION_2,
+  VERSION_3,
+  VERSION_4,
+  VERSION_5,
+  VERSION_6_TABLES,
+  VERSION_7,
+  VERSION_8_TABLES,
+];
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -30,6 +30,8 @@ import { mapDriverError } from './driver-errors.js';
 import { openDatabase } from './open-database.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
+import { createTextSearch } from './text-search.js';
+import { createHandleRowJson, type CarriedHandleRow, type SessionHandleJson } from './carried-handles.js';
 import { compactHandleValues, handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import {
   HANDLE_BATCH_ROWS,
@@ -43,11 +45,6 @@ import {
 } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
-
-/** FTS5 string literal: the term as one quoted phrase, so no query syntax is interpreted. */
-function ftsPhrase(term: string): string {
-  return `"${term.replaceAll('"', '""')}"`;
-}
 
 /** LIKE pattern matching `term` anywhere, with `%`, `_` and `\` escaped. */
 function likePattern(term: string): string {
@@ -84,6 +81,8 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     }
   };
   const textIndex = createDeferredTextIndex(db, !readonly, checkpointTail);
+  const textSearch = createTextSearch(db);
+  const handleRowJson = createHandleRowJson(db, location);
 
   /** After a committed write: the background checkpointer (started on the first write) checkpoints soon. */
   function wrote(): void {
@@ -266,7 +265,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       );
     }
     const parts = splitRecord(record);
-    const ids = handleIds(record.sessionId, parts);
+    const ids = handleIds(record, parts);
     const body: RecordBody = { json: parts.json, ids };
     const form = rowForm(body, deltaBase(record));
     statements.insertRecord.run(
@@ -306,20 +305,30 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
 
   /**
    * Ids of carried handles (by JSON) of the last records written, for the session they were written to: rows of
-   * `record_handles` are append-only, so a committed handle keeps its id. Filled only after a record commits.
+   * `carried_handles` are append-only, so a committed handle keeps its id. Filled only after a record commits.
    */
   let knownIds: { readonly sessionId: string; readonly ids: BoundedMemo<string, number> } | undefined;
 
-  /** Ids of the record's carried handles, storing each handle the session has not stored yet. */
-  function handleIds(sessionId: string, parts: RecordParts): number[] {
+  /**
+   * Ids of the record's carried handles, storing each handle the session has not stored yet: as a reference to the
+   * handle row that gives its JSON, else as its JSON (`carried-handles.ts`).
+   */
+  function handleIds(record: CompactionRecord, parts: RecordParts): number[] {
+    const { sessionId } = record;
     const known = knownIds?.sessionId === sessionId ? knownIds.ids : undefined;
+    const session = sessionNumber(sessionId) as number;
     let next: number | undefined;
+    let rows: SessionHandleJson | undefined;
     return parts.digests.map((digest, index) => {
       const json = parts.handles[index] as string;
-      const stored = known?.get(json) ?? statements.recordHandleId.get(sessionId, digest);
+      const stored = known?.get(json) ?? statements.carriedHandleId.get(session, digest);
       if (stored !== undefined) return stored;
-      next ??= statements.nextRecordHandleId.get(sessionId) ?? 0;
-      statements.insertRecordHandle.run(sessionId, next, digest, json);
+      next ??= statements.nextCarriedHandleId.get(session) ?? 0;
+      rows ??= handleRowJson(sessionId, session);
+      const handle = record.handles[index] as Handle;
+      const position = rows.positionOf(handle, json);
+      if (position === undefined) statements.insertCarriedHandle.run(session, next, digest, null, null, json);
+      else statements.insertCarriedHandle.run(session, next, digest, handle.seq, position, null);
       next += 1;
       return next - 1;
     });
@@ -334,7 +343,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
 
   /**
    * Record rows rebuilt (deltas against their bases in `rows` or `chain`, carried handles stored apart read in one range
-   * scan of the session's `record_handles`, each parsed once) and verified.
+   * scan of the session's `carried_handles`, each parsed once) and verified.
    */
   function loadRows(
     sessionId: string,
@@ -345,23 +354,19 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     const bodies = rebuildBodies(location, sessionId, rows, chain);
     const { ids, low, high, sparse } = recordRowIds(bodies);
     const stored = new Map<number, string>();
-    if (sparse !== undefined)
-      for (const id of sparse) {
-        const json = statements.recordHandleJson.get(sessionId, id);
-        if (json !== undefined) stored.set(id, json);
-      }
-    else if (low <= high)
-      for (const row of statements.recordHandlesBetween.iterate(sessionId, low, high)) stored.set(row.id, row.json);
+    const session = sessionNumber(sessionId);
+    if (session !== undefined && low <= high) {
+      const rows = handleRowJson(sessionId, session);
+      const keep = (row: CarriedHandleRow | undefined) => {
+        const json = row === undefined ? undefined : rows.jsonOf(row);
+        if (row !== undefined && json !== undefined) stored.set(row.id, json);
+      };
+      if (sparse !== undefined) for (const id of sparse) keep(statements.carriedHandle.get(session, id));
+      else for (const row of statements.carriedHandlesBetween.all(session, low, high)) keep(row);
+    }
     return rebuildRecordRows(location, sessionId, rows, bodies, ids, stored, (row, json, handles) =>
       loadRecord(location, sessionId, json, checkRowId ? row.id : undefined, handles, storedAs(row)),
     );
-  }
-
-  function searchWithFts(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
-    const match = terms.map(ftsPhrase).join(' OR ');
-    return statements.searchFts
-      .all(match, sessionId, limit)
-      .map((row) => ({ seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score: -row.rank }));
   }
 
   /** LIKE hits of every term, one point per term a span holds, best first (ties: oldest first). */
@@ -489,7 +494,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
         const trigramReady = terms.every((term) => [...term].length >= 3);
         if (!trigramReady) return searchWithLike(sessionId, terms, limit);
         if (!readonly) textIndex.catchUp();
-        const hits = searchWithFts(sessionId, terms, limit);
+        const hits = textSearch.search(sessionId, terms, limit);
         return readonly && textIndex.pending() ? withPendingHits(sessionId, terms, limit, hits) : hits;
       });
     },

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
 import { buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
+import type { CarriedHandleRow } from './carried-handles.js';
 import type { CompactHandleRow, CompactHandleValues, HandleSource } from './handle-rows.js';
 
 /** A row of `sessions`. */
@@ -64,7 +65,8 @@ type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 const OCCURRENCE_COLUMNS = `o.session_id, o.seq, o.span_id, o.role, o.byte_start, o.byte_end, o.label, o.chunk_index, o.chunk_count,
   s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens`;
 const HANDLE_COLUMNS = 'session, seq, position, kind, start, "end", tokens, key_hash, key, role, span_id, text';
-const HANDLE_READ_COLUMNS = 'seq, position, kind, start, "end", tokens, key, role, span_id, text';
+/** The columns a handle row is read with (`CompactHandleRow`). */
+export const HANDLE_READ_COLUMNS = 'seq, position, kind, start, "end", tokens, key, role, span_id, text';
 const HANDLE_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 /** Handle rows one multi-row insert writes (`insertHandleBatch`; 12 values a row). */
@@ -135,12 +137,6 @@ export function prepareStatements(db: Database.Database) {
       `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND o.seq = ?`,
     ) as Statement<[string, number], HandleSource>,
-    searchFts: db.prepare(
-      `SELECT r.seq AS seq, o.span_id AS span_id, bm25(occurrence_fts) AS rank
-       FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid
-       JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
-       WHERE occurrence_fts MATCH ? AND r.session_id = ? ORDER BY rank, r.seq LIMIT ?`,
-    ) as Statement<[string, string, number], HitRow>,
     searchLikePending: db.prepare(
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrence_text_rows r
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
@@ -182,21 +178,22 @@ export function prepareStatements(db: Database.Database) {
       [string],
       RecordRow
     >,
-    recordHandleId: db
-      .prepare('SELECT id FROM record_handles WHERE session_id = ? AND digest = ?')
-      .pluck() as Statement<[string, Buffer], number>,
-    nextRecordHandleId: db
-      .prepare('SELECT COALESCE(MAX(id) + 1, 0) FROM record_handles WHERE session_id = ?')
-      .pluck() as Statement<[string], number>,
-    insertRecordHandle: db.prepare(
-      'INSERT INTO record_handles (session_id, id, digest, json) VALUES (?, ?, ?, ?)',
-    ) as Statement<[string, number, Buffer, string]>,
-    recordHandleJson: db
-      .prepare('SELECT json FROM record_handles WHERE session_id = ? AND id = ?')
-      .pluck() as Statement<[string, number], string>,
-    recordHandlesBetween: db.prepare(
-      'SELECT id, json FROM record_handles WHERE session_id = ? AND id BETWEEN ? AND ?',
-    ) as Statement<[string, number, number], { id: number; json: string }>,
+    carriedHandleId: db.prepare('SELECT id FROM carried_handles WHERE session = ? AND digest = ?').pluck() as Statement<
+      [number, Buffer],
+      number
+    >,
+    nextCarriedHandleId: db
+      .prepare('SELECT COALESCE(MAX(id) + 1, 0) FROM carried_handles WHERE session = ?')
+      .pluck() as Statement<[number], number>,
+    insertCarriedHandle: db.prepare(
+      'INSERT INTO carried_handles (session, id, digest, seq, position, json) VALUES (?, ?, ?, ?, ?, ?)',
+    ) as Statement<[number, number, Buffer, number | null, number | null, string | null]>,
+    carriedHandle: db.prepare(
+      'SELECT id, seq, position, json FROM carried_handles WHERE session = ? AND id = ?',
+    ) as Statement<[number, number], CarriedHandleRow>,
+    carriedHandlesBetween: db.prepare(
+      'SELECT id, seq, position, json FROM carried_handles WHERE session = ? AND id BETWEEN ? AND ?',
+    ) as Statement<[number, number, number], CarriedHandleRow>,
   };
 }
 

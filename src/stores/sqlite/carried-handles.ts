@@ -1,0 +1,79 @@
+/**
+ * A record's carried handles in SQLite (schema version 8): most of them are handles of the session's own spans, stored
+ * already as handle rows (`handle-rows.ts`). A `carried_handles` row then names that handle row (`seq`, `position`)
+ * instead of holding the handle's JSON; the JSON is kept only for a handle no handle row gives byte for byte (an
+ * external summary's handle, a handle whose fields differ). A row is written as a reference only when the handle
+ * row's JSON equals the carried handle's JSON exactly, so a read rebuilds the same text, and the record is checked
+ * against its id on load as before: a handle row changed below the API fails that check.
+ */
+import type Database from 'better-sqlite3';
+import { handleJson } from '../../compaction/record-json.js';
+import { handleOfRow, type CompactHandleRow, type HandleSource } from './handle-rows.js';
+import { HANDLE_READ_COLUMNS } from './statements.js';
+
+/** Where a carried handle's JSON comes from: a handle row, or the JSON itself. */
+export interface CarriedHandleRow {
+  id: number;
+  seq: number | null;
+  position: number | null;
+  json: string | null;
+}
+
+/** Where a carried handle sits in its span: what narrows the handle rows that may give it. */
+export interface HandlePlace {
+  readonly seq: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Carried-handle JSON from the handle rows of one session, read for one operation (a write or a read of records). */
+export interface SessionHandleJson {
+  /** Position of the handle row at `place` whose handle's JSON is `json`; undefined when none is. */
+  positionOf(place: HandlePlace, json: string): number | undefined;
+  /** The JSON of a carried-handle row: its own, or its handle row's (undefined when that row is missing). */
+  jsonOf(row: CarriedHandleRow): string | undefined;
+}
+
+/**
+ * Prepares the reads over `db` (`location` names the ledger in errors); the function returned starts one operation,
+ * whose cache of the occurrences it read lives as long as it does.
+ */
+export function createHandleRowJson(
+  db: Database.Database,
+  location: string,
+): (sessionId: string, session: number) => SessionHandleJson {
+  const rowsAt = db.prepare(
+    `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq = ? AND start = ? AND "end" = ?
+     ORDER BY position`,
+  ) as Database.Statement<[number, number, number, number], CompactHandleRow>;
+  const rowAt = db.prepare(
+    `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq = ? AND position = ?`,
+  ) as Database.Statement<[number, number, number], CompactHandleRow>;
+  const source = db.prepare(
+    `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
+     WHERE o.session_id = ? AND o.seq = ?`,
+  ) as Database.Statement<[string, number], HandleSource>;
+
+  return (sessionId, session) => {
+    /** The occurrence of each seq read (what a handle row's NULL columns are taken from). */
+    const sources = new Map<number, HandleSource | undefined>();
+    function jsonOfRow(row: CompactHandleRow): string {
+      if (!sources.has(row.seq)) sources.set(row.seq, source.get(sessionId, row.seq));
+      return handleJson(handleOfRow(location, sessionId, row, sources.get(row.seq)));
+    }
+    return {
+      positionOf(place, json) {
+        if (![place.seq, place.start, place.end].every(Number.isSafeInteger)) return undefined;
+        for (const row of rowsAt.all(session, place.seq, place.start, place.end))
+          if (jsonOfRow(row) === json) return row.position;
+        return undefined;
+      },
+      jsonOf(row) {
+        if (row.json !== null) return row.json;
+        if (row.seq === null || row.position === null) return undefined;
+        const stored = rowAt.get(session, row.seq, row.position);
+        return stored === undefined ? undefined : jsonOfRow(stored);
+      },
+    };
+  };
+}
