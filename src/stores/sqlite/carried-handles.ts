@@ -10,15 +10,11 @@ import type Database from 'better-sqlite3';
 import { handleJson } from '../../compaction/record-json.js';
 import { handleOfRow, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import { HANDLE_READ_COLUMNS } from './statements.js';
+import type { CarriedHandleRow } from './statements.js';
+
+export type { CarriedHandleRow } from './statements.js';
 
 /** Where a carried handle's JSON comes from: a handle row, or the JSON itself. */
-export interface CarriedHandleRow {
-  id: number;
-  seq: number | null;
-  position: number | null;
-  json: string | null;
-}
-
 /** Where a carried handle sits in its span: what narrows the handle rows that may give it. */
 export interface HandlePlace {
   readonly seq: number;

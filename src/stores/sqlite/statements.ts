@@ -5,8 +5,15 @@
 import type Database from 'better-sqlite3';
 import type { Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
 import { buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
-import type { CarriedHandleRow } from './carried-handles.js';
 import type { CompactHandleRow, CompactHandleValues, HandleSource } from './handle-rows.js';
+
+/** A row of `carried_handles`: a reference to a handle row (`seq`, `position`) or the handle's own JSON. */
+export interface CarriedHandleRow {
+  id: number;
+  seq: number | null;
+  position: number | null;
+  json: string | null;
+}
 
 /** A row of `sessions`. */
 export interface SessionRow {
