@@ -114,9 +114,11 @@ export function windowNote(options: BenchWindowOptions): string {
   return `window options: ${options.text} (--window, context-ledger arm; maxTokens is the budget measured; options not given keep their defaults)`;
 }
 
-/** `result` marked as run with `options`: its `window` field and a note. */
+/** `result` marked as run with `options`: its `window` field, and a note under its notes and its lead figure. */
 export function withWindowOptions(result: BenchResult, options: BenchWindowOptions): BenchResult {
-  return { ...result, window: options.text, notes: [...result.notes, windowNote(options)] };
+  const note = windowNote(options);
+  const lead = result.lead && { ...result.lead, notes: [...(result.lead.notes ?? []), note] };
+  return { ...result, window: options.text, notes: [...result.notes, note], lead };
 }
 
 /**

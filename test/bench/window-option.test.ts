@@ -132,12 +132,14 @@ describe('--window parsing', () => {
       notes: ['Data: here.'],
       tables: [],
       targets: [],
+      lead: { title: 'Lead', columns: ['prefix share'], rows: [[0.8]] },
     };
     const marked = withWindowOptions(result, parseWindowOption('{"compactAt":1,"targetFill":0.8}'));
     expect(marked.window).toBe('{"compactAt":1,"targetFill":0.8}');
     expect(marked.notes.at(-1)).toMatch(/^window options: \{"compactAt":1,"targetFill":0.8\} \(--window/);
     const report = renderReport([marked]);
     expect(report).toContain('- window options: {"compactAt":1,"targetFill":0.8}');
+    expect(report).toContain('_window options: {"compactAt":1,"targetFill":0.8}');
     expect(report).toContain('(`prompt-cache`, --quick, --window)');
     expect(report).toContain('| --quick --window |');
   });
