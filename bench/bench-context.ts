@@ -1,5 +1,6 @@
 import { machineInfo } from './machine.js';
 import type { MachineInfo } from './machine.js';
+import type { BenchWindowOptions } from './window-options.js';
 
 /** What every benchmark is given by the runner. */
 export interface BenchContext {
@@ -11,6 +12,8 @@ export interface BenchContext {
   readonly tempDir: string;
   /** The machine. */
   readonly machine: MachineInfo;
+  /** `--window`: window options of the context-ledger arm (given only to benchmarks that take them). */
+  readonly window?: BenchWindowOptions | undefined;
   /** Progress line on stderr. */
   log(line: string): void;
 }
@@ -20,12 +23,14 @@ export function createBenchContext(options: {
   dataDir: string;
   tempDir: string;
   quick?: boolean;
+  window?: BenchWindowOptions | undefined;
   log?: (line: string) => void;
 }): BenchContext {
   return {
     dataDir: options.dataDir,
     tempDir: options.tempDir,
     quick: options.quick ?? false,
+    window: options.window,
     machine: machineInfo(),
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };

@@ -54,6 +54,8 @@ export interface BenchResult {
   readonly targets: readonly TargetCheck[];
   /** The figure this benchmark leads with: printed first in `bench/RESULTS.md`, before every target. */
   readonly lead?: ResultTable | undefined;
+  /** `--window` options (compact JSON) the context-ledger arm ran with; absent: the library defaults. */
+  readonly window?: string | undefined;
   /** Raw numbers for other tools. */
   readonly data?: unknown;
 }

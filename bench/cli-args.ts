@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseWindowOption } from './window-options.js';
+import type { BenchWindowOptions } from './window-options.js';
 
 /** Parsed arguments of `npm run bench [name…] [-- --quick …]`. */
 export interface BenchArguments {
@@ -11,16 +13,18 @@ export interface BenchArguments {
   readonly dataDir: string;
   /** `--out DIR` for `<name>.json` (default `bench/results`). */
   readonly outDir: string;
-  /** `--report FILE` (default `bench/RESULTS.md`). */
+  /** `--report FILE` (default `bench/RESULTS.md`; with `--window`, `RESULTS.md` in `--out`). */
   readonly reportFile: string;
   /** `--help`. */
   readonly help: boolean;
-  /** The README whose real-data block is rebuilt (`README.md`; none with --quick or a --report of its own). */
+  /** `--window JSON`: window options of the context-ledger arm (none: the library defaults). */
+  readonly window: BenchWindowOptions | undefined;
+  /** The README whose real-data block is rebuilt (`README.md`; none with --quick, --window or an --out or --report of its own). */
   readonly readmeFile: string | undefined;
 }
 
 /** Usage text. */
-export const USAGE = `usage: npm run bench [NAME…] [-- --quick] [--data DIR] [--out DIR] [--report FILE]
+export const USAGE = `usage: npm run bench [NAME…] [-- --quick] [--data DIR] [--out DIR] [--report FILE] [--window JSON]
   NAME      run only these benchmarks (see the list below); a name also selects every NAME-* benchmark
             (\`quality\` runs quality-claude-code, quality-swe-agent, quality-locomo); RESULTS.md is
             rebuilt from every results file
@@ -30,6 +34,10 @@ export const USAGE = `usage: npm run bench [NAME…] [-- --quick] [--data DIR] [
   --out     where <name>.json results go (default bench/results; with --quick .bench-build/results-quick)
   --report  the markdown report (default bench/RESULTS.md; with --quick .bench-build/RESULTS-quick.md)
             a full run with the default --out and --report also rebuilds README.md's real-data block
+  --window  window options of the context-ledger arm in prompt-cache, quality-claude-code, quality-swe-agent and
+            quality-turns, e.g. '{"compactAt":1,"targetFill":0.8}', or per budget
+            '{"8000":{"targetFill":0.8},"4000":{"targetFill":0.9}}' (maxTokens is always the budget measured);
+            needs --out, the report defaults to RESULTS.md there, and each result notes the options
   env CONTEXT_LEDGER_DATA  the same as --data (the flag wins)`;
 
 /** Where a --quick run writes by default: a dev run does not overwrite the recorded results. */
@@ -59,6 +67,7 @@ export function parseBenchArguments(
   let dataDir: string | undefined;
   let outDir: string | undefined;
   let reportFile: string | undefined;
+  let window: BenchWindowOptions | undefined;
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index] ?? '';
     const value = () => {
@@ -78,16 +87,30 @@ export function parseBenchArguments(
     else if (flag === '--data') dataDir = value();
     else if (flag === '--out') outDir = value();
     else if (flag === '--report') reportFile = value();
+    else if (flag === '--window') window = parseWindowOption(value());
     else if (!flag.startsWith('-')) only.push(flag);
     else throw new Error(`unknown argument ${JSON.stringify(flag)}\n${USAGE}`);
   }
+  if (window !== undefined && outDir === undefined && !help)
+    throw new Error(
+      `--window needs --out DIR: results with other window options must not replace the recorded ones\n${USAGE}`,
+    );
+  const resolvedOut = resolve(cwd, outDir ?? (quick ? QUICK_OUT : 'bench/results'));
   return {
     only,
     quick,
     help,
+    window,
     dataDir: resolve(cwd, dataDir ?? (env.CONTEXT_LEDGER_DATA || defaultDataDir(cwd))),
-    outDir: resolve(cwd, outDir ?? (quick ? QUICK_OUT : 'bench/results')),
-    reportFile: resolve(cwd, reportFile ?? (quick ? QUICK_REPORT : 'bench/RESULTS.md')),
-    readmeFile: quick || reportFile !== undefined || outDir !== undefined ? undefined : resolve(cwd, 'README.md'),
+    outDir: resolvedOut,
+    reportFile: resolve(
+      cwd,
+      reportFile ??
+        (window !== undefined ? join(resolvedOut, 'RESULTS.md') : quick ? QUICK_REPORT : 'bench/RESULTS.md'),
+    ),
+    readmeFile:
+      quick || window !== undefined || reportFile !== undefined || outDir !== undefined
+        ? undefined
+        : resolve(cwd, 'README.md'),
   };
 }

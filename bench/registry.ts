@@ -1,12 +1,12 @@
 import type { Benchmark } from './benchmark.js';
 import { handlesQualityBench } from './handles-quality.js';
 import { runAgentQuality } from './quality/agent-quality.js';
-import { runCutQuality } from './quality/cut-quality.js';
-import { runTurnQualityBench } from './quality/turn-quality-bench.js';
+import { CUT_BUDGETS, runCutQuality } from './quality/cut-quality.js';
+import { TURN_BUDGETS, runTurnQualityBench } from './quality/turn-quality-bench.js';
 import { runHookContextBench } from './quality/hook-context.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
-import { runPromptCacheBench } from './real/prompt-cache-bench.js';
+import { CACHE_WINDOWS, runPromptCacheBench } from './real/prompt-cache-bench.js';
 import { runRealReplayBench } from './real/real-replay-bench.js';
 import { runCountBench } from './speed/count-bench.js';
 import { runCompactionCycleBench } from './speed/compaction-cycle-bench.js';
@@ -24,10 +24,14 @@ import { storeBench } from './store-bench.js';
 /** Every benchmark, in run order. */
 export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'real-replay', run: runRealReplayBench },
-  { name: 'prompt-cache', run: runPromptCacheBench },
-  { name: 'quality-claude-code', run: (context) => runCutQuality(context, 'claude-code') },
-  { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent') },
-  { name: 'quality-turns', run: runTurnQualityBench },
+  { name: 'prompt-cache', run: runPromptCacheBench, windowBudgets: CACHE_WINDOWS },
+  {
+    name: 'quality-claude-code',
+    run: (context) => runCutQuality(context, 'claude-code'),
+    windowBudgets: CUT_BUDGETS,
+  },
+  { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent'), windowBudgets: CUT_BUDGETS },
+  { name: 'quality-turns', run: runTurnQualityBench, windowBudgets: TURN_BUDGETS },
   { name: 'quality-locomo', run: runLocomoQuality },
   { name: 'speed-extraction', run: runExtractionBench },
   { name: 'speed-count', run: runCountBench },

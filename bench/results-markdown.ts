@@ -142,7 +142,7 @@ export function renderReport(results: readonly BenchResult[]): string {
       results.map((result) => [
         result.name,
         result.date.slice(0, 19).replace('T', ' '),
-        result.quick ? '--quick' : 'full',
+        `${result.quick ? '--quick' : 'full'}${result.window ? ' --window' : ''}`,
         [...runs.keys()].find((key) => runs.get(key)?.includes(result)) ?? '',
       ]),
     ),
@@ -158,7 +158,10 @@ export function renderReport(results: readonly BenchResult[]): string {
     '',
   );
   for (const result of results) {
-    parts.push(`## ${result.title} (\`${result.name}\`${result.quick ? ', --quick' : ''})`, '');
+    parts.push(
+      `## ${result.title} (\`${result.name}\`${result.quick ? ', --quick' : ''}${result.window ? ', --window' : ''})`,
+      '',
+    );
     for (const note of result.notes) parts.push(`- ${note}`);
     parts.push('');
     for (const table of result.tables) parts.push(tableSection(table), '');

@@ -14,6 +14,7 @@ import type { BenchContext } from './bench-context.js';
 import { USAGE, parseBenchArguments } from './cli-args.js';
 import { BENCHMARKS, selectBenchmarks } from './registry.js';
 import { markdownTable, writeReport } from './results-markdown.js';
+import { checkWindowFits, withWindowOptions } from './window-options.js';
 
 async function main(): Promise<void> {
   const args = parseBenchArguments(process.argv.slice(2));
@@ -26,15 +27,22 @@ async function main(): Promise<void> {
   if (unknown.length > 0)
     throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; choose from ${names.join(', ')}`);
   const selected = selectBenchmarks(names, args.only);
+  if (args.window) checkWindowFits(args.window, BENCHMARKS, selected);
   const tempDir = await mkdtemp(join(tmpdir(), 'context-ledger-bench-'));
   const context: BenchContext = createBenchContext({ dataDir: args.dataDir, tempDir, quick: args.quick });
-  context.log(`bench: data ${args.dataDir}${args.quick ? ' (--quick)' : ''}; results to ${args.outDir}`);
+  context.log(
+    `bench: data ${args.dataDir}${args.quick ? ' (--quick)' : ''}${args.window ? `; window options ${args.window.text}` : ''}; results to ${args.outDir}`,
+  );
   try {
     for (const benchmark of BENCHMARKS) {
       if (!selected.includes(benchmark.name)) continue;
       const started = Date.now();
-      context.log(`== ${benchmark.name}`);
-      const result: BenchResult = await benchmark.run(context);
+      const window = benchmark.windowBudgets ? args.window : undefined;
+      context.log(
+        `== ${benchmark.name}${args.window && !window ? ' (--window does not apply: default window options)' : ''}`,
+      );
+      const ran: BenchResult = await benchmark.run({ ...context, window });
+      const result = window ? withWindowOptions(ran, window) : ran;
       const file = await writeResult(args.outDir, result);
       for (const table of result.tables)
         process.stdout.write(`\n### ${table.title}\n\n${markdownTable(table.columns, table.rows)}\n`);

@@ -25,6 +25,8 @@ import type { TokenCounter, TranscriptMessage } from '../../src/index.js';
 import { atLeast, missingDataResult, resultBase, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
+import { windowAt } from '../window-options.js';
+import type { BenchWindowOptions } from '../window-options.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
 import type { BenchTranscript } from '../data-sets.js';
 import {
@@ -130,12 +132,13 @@ function summaryPlusRecent(
   return [`[user]\n${summary}`, ...kept].join('\n\n');
 }
 
-/** Measure every cut at one budget. */
+/** Measure every cut at one budget (`window`: `--window` options for context-ledger, else the defaults). */
 export async function measureCuts(
   cuts: readonly Cut[],
   budget: number,
   counter: TokenCounter,
   log: (line: string) => void,
+  window?: BenchWindowOptions,
 ): Promise<BudgetMeasure> {
   const measure: BudgetMeasure = {
     arms: new Map(),
@@ -148,7 +151,9 @@ export async function measureCuts(
   for (const cut of cuts) {
     const before = cut.messages.slice(0, cut.at);
     const needed = futureNeeded(cut.messages, cut.at);
-    const replayed = await replayToCut(cut.id, before, budget, counter);
+    const replayed = await replayToCut(cut.id, before, budget, counter, {
+      session: { window: windowAt(window, budget) },
+    });
     const texts = new Map<string, string>([
       [ARMS.ledger, replayed.rendered.text],
       [ARMS.summaryOnly, withoutHandleIndex(replayed)],
@@ -219,7 +224,7 @@ export async function runCutQuality(context: BenchContext, name: 'claude-code' |
   const leadRows: (string | number | null)[][] = [];
   for (const budget of CUT_BUDGETS) {
     context.log(`quality ${name}: budget ${budget}`);
-    const measure = await measureCuts(cuts, budget, counter, context.log);
+    const measure = await measureCuts(cuts, budget, counter, context.log, context.window);
     for (const [arm, tally] of measure.arms)
       mainRows.push([
         budget,

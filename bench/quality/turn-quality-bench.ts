@@ -11,6 +11,8 @@ import type { TokenCounter } from '../../src/index.js';
 import { resultBase, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
+import { windowAt } from '../window-options.js';
+import type { BenchWindowOptions } from '../window-options.js';
 import { findDataSet, loadTranscripts } from '../data-sets.js';
 import type { BenchTranscript } from '../data-sets.js';
 import { replayLedgerTurns } from '../real/turn-replay.js';
@@ -61,13 +63,16 @@ async function measureFixedCuts(
   transcripts: readonly BenchTranscript[],
   budget: number,
   counter: TokenCounter,
+  window?: BenchWindowOptions,
 ): Promise<Map<string, Pooled>> {
   const pooled = new Map<string, Pooled>(TURN_ARMS.map((arm) => [arm, emptyPooled()]));
   const trim = createLangChainTrimArm(counter);
   for (const cut of cutsOf(name, transcripts)) {
     const before = cut.messages.slice(0, cut.at);
     const needed = futureNeeded(cut.messages, cut.at);
-    const ledger = (await replayToCut(cut.id, before, budget, counter)).rendered.text;
+    const ledger = (
+      await replayToCut(cut.id, before, budget, counter, { session: { window: windowAt(window, budget) } })
+    ).rendered.text;
     addPoint(pooled.get(ARMS.ledger) as Pooled, countPresent(needed, ledger), needed.length);
     addPoint(pooled.get(ARMS.trim) as Pooled, countPresent(needed, await trim.render(before, budget)), needed.length);
   }
@@ -80,6 +85,7 @@ async function measureTurns(
   budget: number,
   counter: TokenCounter,
   log: (line: string) => void,
+  window?: BenchWindowOptions,
 ): Promise<Map<string, Pooled>> {
   const pooled = new Map<string, Pooled>(TURN_ARMS.map((arm) => [arm, emptyPooled()]));
   const trim = createLangChainTrimArm(counter);
@@ -101,6 +107,7 @@ async function measureTurns(
       transcript.messages.length > 1000
         ? (done) => log(`  ${transcript.id} @${budget}: ${(done * 100).toFixed(0)}% of turns`)
         : undefined,
+      window,
     );
     log(
       `  ${index + 1}/${transcripts.length} ${transcript.id} @${budget}: ${transcript.messages.length} messages, ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -132,9 +139,9 @@ export async function runTurnQualityBench(context: BenchContext): Promise<BenchR
     notes.push(`Data: ${dataSet.folder}, ${transcripts.length} transcript(s), each replayed on its own.`);
     for (const budget of TURN_BUDGETS) {
       context.log(`quality-turns: ${name} @${budget}: fixed cuts`);
-      const cuts = await measureFixedCuts(name, transcripts, budget, counter);
+      const cuts = await measureFixedCuts(name, transcripts, budget, counter, context.window);
       context.log(`quality-turns: ${name} @${budget}: every turn`);
-      const turns = await measureTurns(transcripts, budget, counter, context.log);
+      const turns = await measureTurns(transcripts, budget, counter, context.log, context.window);
       for (const arm of TURN_ARMS)
         rows.push({
           dataSet: name,

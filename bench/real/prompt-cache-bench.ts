@@ -11,6 +11,7 @@ import type { TokenCounter } from '../../src/index.js';
 import { atLeast, resultBase, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
+import type { BenchWindowOptions } from '../window-options.js';
 import { createLangChainTrimArm } from '../quality/baseline-arms.js';
 import {
   COMPACT_AT_THRESHOLD_DEFAULTS,
@@ -53,12 +54,13 @@ export interface CacheRun {
   readonly compactions: number | null;
 }
 
-/** Replay one session at one window through every arm. */
+/** Replay one session at one window through every arm (`windowOptions`: `--window`, for context-ledger). */
 export async function measureSession(
   session: RealSession,
   window: number,
   counter: TokenCounter,
   log: (line: string) => void,
+  windowOptions?: BenchWindowOptions,
 ): Promise<CacheRun[]> {
   const ledger = createPromptCacheMeter(counter);
   const trim = createPromptCacheMeter(counter);
@@ -80,6 +82,7 @@ export async function measureSession(
       log(
         `prompt-cache: ${session.name} @${window}: ${(done * 100).toFixed(0)}% of turns, ${((Date.now() - started) / 1000).toFixed(0)} s, ledger prefix share so far ${prefixShare(ledger.tally)?.toFixed(3) ?? '–'}`,
       ),
+    windowOptions,
   );
   const base = { session: session.name, dataSet: session.dataSet, window };
   return [
@@ -104,13 +107,13 @@ export async function runPromptCacheBench(context: BenchContext): Promise<BenchR
   for (const session of sessions)
     for (const window of CACHE_WINDOWS) {
       context.log(`prompt-cache: ${session.name}, ${session.messages.length} messages, window ${window}`);
-      runs.push(...(await measureSession(session, window, counter, context.log)));
+      runs.push(...(await measureSession(session, window, counter, context.log, context.window)));
     }
   const notes = [
     `Data: ${context.dataDir}; ${sessions.map((session) => `${session.name} (${session.messages.length} messages)`).join('; ')}.`,
     ...missing.map((line) => `MISSING: ${line}`),
     ...(context.quick ? ['--quick: the first 5 SWE-agent trajectories only, no Claude Code session.'] : []),
-    'A prompt is taken before every assistant turn (an assistant message after a non-assistant one): context-ledger appends what came since the last prompt and renders (memory store, o200k counter, default options); trim keeps the most recent whole messages that fit; the Claude Code-style arm is bench/real/compact-at-threshold-arm.ts.',
+    'A prompt is taken before every assistant turn (an assistant message after a non-assistant one): context-ledger appends what came since the last prompt and renders (memory store, o200k counter, default options unless a note gives window options); trim keeps the most recent whole messages that fit; the Claude Code-style arm is bench/real/compact-at-threshold-arm.ts.',
     `Prefix share: the tokens of each prompt that are its longest common token prefix with the previous prompt, summed over prompts, over all prompt tokens (bench/real/prompt-cache.ts: whole equal leading messages, then the first differing message up to its last shared line start; o200k counts plus 4 framing tokens a message). Mostly uncached: prompts whose own share is below ${MOSTLY_UNCACHED_BELOW} (the first prompt of a session counts).`,
     `Price model: ${PRICE_MODEL.description}. Relative cost: input cost with caching over the same prompts without caching.`,
     `Claude Code-style arm: compact when a prompt would be over ${COMPACT_AT_THRESHOLD_DEFAULTS.compactAt} of the window to the first system message, a summary stand-in of ${COMPACT_AT_THRESHOLD_DEFAULTS.summaryShare} of the window and the most recent whole messages up to ${COMPACT_AT_THRESHOLD_DEFAULTS.keepShare} of it, then leave that prefix alone.`,

@@ -7,6 +7,8 @@
  */
 import { createLedger, createMemoryStore } from '../../src/index.js';
 import type { LedgerSession, RenderedContext, TokenCounter, TranscriptMessage } from '../../src/index.js';
+import { windowAt } from '../window-options.js';
+import type { BenchWindowOptions } from '../window-options.js';
 
 /** Indexes of the messages that start an assistant turn (a model call is made just before each). */
 export function assistantTurnStarts(messages: readonly TranscriptMessage[]): number[] {
@@ -27,8 +29,9 @@ export interface LedgerPrompt {
 }
 
 /**
- * Replay `messages` into a memory-store session at `budget` tokens, calling `onPrompt` with the render before each
- * assistant turn; `onProgress` is called with the share of turns done, about every 5%.
+ * Replay `messages` into a memory-store session at `budget` tokens (window options: `window`, from `--window`, else
+ * the defaults), calling `onPrompt` with the render before each assistant turn; `onProgress` is called with the share
+ * of turns done, about every 5%.
  */
 export async function replayLedgerTurns(
   sessionId: string,
@@ -37,9 +40,10 @@ export async function replayLedgerTurns(
   counter: TokenCounter,
   onPrompt: (prompt: LedgerPrompt) => void | Promise<void>,
   onProgress?: (done: number) => void,
+  window?: BenchWindowOptions,
 ): Promise<LedgerSession> {
   const ledger = createLedger({ store: createMemoryStore(), tokenCounter: counter });
-  const session = await ledger.session(sessionId, { window: { maxTokens: budget } });
+  const session = await ledger.session(sessionId, { window: windowAt(window, budget) });
   const starts = assistantTurnStarts(messages);
   let appended = 0;
   let reported = 0;
