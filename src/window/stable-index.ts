@@ -70,8 +70,8 @@ export function keepsIndexBase(base: CompactionRecord, active: CompactionRecord,
   return added <= ADDED_INDEX_SHARE * frozen;
 }
 
-/** The base of each record whose base is known, for the stale limit it was settled with (records are immutable). */
-const bases = new WeakMap<CompactionRecord, { readonly limit: number; readonly base: CompactionRecord }>();
+/** The base of each record whose base is known, per stale limit it was settled with (records are immutable). */
+const bases = new WeakMap<CompactionRecord, Map<number, CompactionRecord>>();
 
 /** The summary or external record `record` compacted, when it is among `byId`. */
 function predecessorOf(
@@ -100,10 +100,7 @@ export function indexBaseOf(
   active: CompactionRecord,
   maxStaleTokens: number,
 ): CompactionRecord {
-  const baseOf = (record: CompactionRecord) => {
-    const known = bases.get(record);
-    return known?.limit === maxStaleTokens ? known.base : undefined;
-  };
+  const baseOf = (record: CompactionRecord) => bases.get(record)?.get(maxStaleTokens);
   const known = baseOf(active);
   if (known !== undefined) return known;
   const byId = new Map<string, CompactionRecord>();
@@ -121,7 +118,9 @@ export function indexBaseOf(
     let base = baseOf(record);
     if (base === undefined) {
       base = inherited !== undefined && keepsIndexBase(inherited, record, maxStaleTokens) ? inherited : record;
-      bases.set(record, { limit: maxStaleTokens, base });
+      const byLimit = bases.get(record) ?? new Map<number, CompactionRecord>();
+      byLimit.set(maxStaleTokens, base);
+      bases.set(record, byLimit);
     }
     inherited = base;
   }
