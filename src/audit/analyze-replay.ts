@@ -30,7 +30,9 @@ export async function auditLedgerGenerations(
     const keeper: Keeper = { record, checkpoint, recallFrom: timeline.session, recallCache };
     const verdicts = await judge(keeper, needed);
     const upTo = records.filter((candidate) => candidate.ordinal <= record.ordinal);
-    const block = ledgerBlock(windowStateOf({ records: upTo, originals: [], active: record })) ?? '';
+    // As the session showed it: with its window configuration the index is frozen at the same base.
+    const config = timeline.session.config;
+    const block = ledgerBlock(windowStateOf({ records: upTo, originals: [], active: record, config })) ?? '';
     generations.push(
       generationAudit(timeline, {
         generation: index + 1,
