@@ -34,8 +34,12 @@ export interface RealReplayRun {
   readonly peakRssMB: number | null;
   readonly wallSeconds: number;
   readonly reached: number;
+  /** Summary and external records (the compactions). */
   readonly compactions: number | null;
   readonly compactionsPerMB: number | null;
+  /** Every record: the compactions and their spill checkpoints (what the store holds). */
+  readonly records: number | null;
+  readonly recordsPerMB: number | null;
   readonly sqliteMB: number;
   /** SQLite files over the transcript. */
   readonly storageRatio: number;
@@ -82,7 +86,7 @@ async function replaySession(
       );
       const sqliteBytes = await sqliteFileBytes(database);
       const tables = existsSync(database) ? sqliteTableSizes(database) : null;
-      const perMB = replay.compactions === null ? null : replay.compactions / megabytes;
+      const perMB = (count: number | null) => (count === null ? null : round(count / megabytes, 1));
       const run: RealReplayRun = {
         session: session.name,
         dataSet: session.dataSet,
@@ -95,14 +99,16 @@ async function replaySession(
         wallSeconds: round(replay.seconds, 1) ?? 0,
         reached: round(replay.reached, 2) ?? 0,
         compactions: replay.compactions,
-        compactionsPerMB: round(perMB, 1),
+        compactionsPerMB: perMB(replay.compactions),
+        records: replay.records,
+        recordsPerMB: perMB(replay.records),
         sqliteMB: round(sqliteBytes / 1e6, 2) ?? 0,
         storageRatio: round(sqliteBytes / transcriptBytes, 2) ?? 0,
         tables,
         exitCode: replay.code,
       };
       context.log(
-        `real-replay: ${session.name} @${window}: ${run.replayMBps} MB/s (${run.ratio}x counting), ${run.compactions} compactions (${run.compactionsPerMB}/MB), SQLite ${run.storageRatio}x, peak RSS ${run.peakRssMB} MB`,
+        `real-replay: ${session.name} @${window}: ${run.replayMBps} MB/s (${run.ratio}x counting), ${run.compactions} compactions (${run.compactionsPerMB}/MB), ${run.records} records (${run.recordsPerMB}/MB), SQLite ${run.storageRatio}x, peak RSS ${run.peakRssMB} MB`,
       );
       runs.push(run);
     }
@@ -145,7 +151,7 @@ export async function runRealReplayBench(context: BenchContext): Promise<BenchRe
     ...(context.quick ? ['--quick: the first 5 SWE-agent trajectories only, no Claude Code session.'] : []),
     'The SWE-agent trajectories are written as one OpenAI-style jsonl transcript (tool-call ids prefixed per trajectory) and replayed with --format jsonl; each Claude Code session file is replayed as found (its own compaction is imported as a record and counted among the compactions).',
     'Replay: the CLI into a new SQLite database, one run per window, under /usr/bin/time -v (peak RSS). Counting pass: the importer reads the same file and the o200k counter counts every message text and tool-call argument once (second of two passes). Ratio: replay MB/s over counting MB/s.',
-    "Compactions: the count on the replay's last progress line. SQLite: the database with its -wal and -shm files after the replay; per table from the dbstat virtual table (indexes added to their table, FTS5 shadow tables to the FTS5 table).",
+    "Compactions: summary and external records, as the replay's last progress line counts them; records: those plus the spill checkpoints (until session 13 the column named compactions counted every record). SQLite: the database with its -wal and -shm files after the replay; per table from the dbstat virtual table (indexes added to their table, FTS5 shadow tables to the FTS5 table).",
     `A replay still running after ${maxSeconds} s (CONTEXT_LEDGER_SCALE_MAX_SECONDS) is stopped; its MB/s is over the share it reached.`,
   ];
   const tables: ResultTable[] = [
@@ -160,6 +166,8 @@ export async function runRealReplayBench(context: BenchContext): Promise<BenchRe
         'replay / counting',
         'compactions',
         'compactions per MB',
+        'records',
+        'records per MB',
         'SQLite MB',
         'SQLite / transcript',
         'peak RSS MB',
@@ -175,6 +183,8 @@ export async function runRealReplayBench(context: BenchContext): Promise<BenchRe
         run.ratio,
         run.compactions,
         run.compactionsPerMB,
+        run.records,
+        run.recordsPerMB,
         run.sqliteMB,
         run.storageRatio,
         run.peakRssMB,
@@ -192,6 +202,12 @@ export async function runRealReplayBench(context: BenchContext): Promise<BenchRe
   const note = 'swe-agent session at 8,000 tokens (issue 27)';
   const targets: TargetCheck[] = [
     atMost('compactions per MB, real SWE-agent session @8k', swe?.compactionsPerMB ?? null, 40, note),
+    atMost(
+      'records per MB (compactions and spill checkpoints), real SWE-agent session @8k',
+      swe?.recordsPerMB ?? null,
+      40,
+      note,
+    ),
     atMost('SQLite / transcript, real SWE-agent session @8k', swe?.storageRatio ?? null, 3, note),
     atLeast('replay / counting pass, real SWE-agent session @8k', swe?.ratio ?? null, 0.1, note),
     atMost('peak RSS MB, real SWE-agent session @8k', swe?.peakRssMB ?? null, 300, note),
@@ -205,6 +221,7 @@ export async function runRealReplayBench(context: BenchContext): Promise<BenchRe
       'replay MB/s',
       'replay / counting',
       'compactions per MB',
+      'records per MB',
       'SQLite / transcript',
       'peak RSS MB',
     ],
@@ -215,6 +232,7 @@ export async function runRealReplayBench(context: BenchContext): Promise<BenchRe
       run.replayMBps,
       run.ratio,
       run.compactionsPerMB,
+      run.recordsPerMB,
       run.storageRatio,
       run.peakRssMB,
     ]),

@@ -121,8 +121,10 @@ export interface Replay {
   readonly reached: number;
   readonly databaseMB: number | null;
   readonly code: number | null;
-  /** Compactions the replay reported on its last line (`replay …: done N compactions`); null when it did not finish. */
+  /** Compactions the replay reported on its last line (`replay …: done N compactions (M records)`); null when it did not finish. */
   readonly compactions: number | null;
+  /** Records (compactions and spill checkpoints) on that line; null when it did not finish or did not say. */
+  readonly records: number | null;
 }
 
 /** Remove a SQLite database and its -wal and -shm files. */
@@ -141,10 +143,13 @@ const WINDOW_TOKENS = 8000;
 /** The wider window the smaller transcripts are also replayed at. */
 const WIDE_WINDOW_TOKENS = 128_000;
 
-/** The compaction count of the replay's `done` line, null when there is none. */
-function doneCompactions(stderr: string): number | null {
-  const match = /^replay [^\n]*: done (\d+) compactions/m.exec(stderr);
-  return match ? Number(match[1]) : null;
+/** The compaction and record counts of the replay's `done` line, null when there is none. */
+export function doneCounts(stderr: string): { compactions: number | null; records: number | null } {
+  const match = /^replay [^\n]*: done (\d+) compactions?(?: \((\d+) records?\))?/m.exec(stderr);
+  return {
+    compactions: match ? Number(match[1]) : null,
+    records: match?.[2] === undefined ? null : Number(match[2]),
+  };
 }
 
 /** Replay `file` (`megabytes` long) through the CLI under `/usr/bin/time -v` into a new SQLite `database`. */
@@ -174,7 +179,7 @@ export async function replayOnce(
     reached,
     databaseMB,
     code: result.code,
-    compactions: doneCompactions(result.stderr),
+    ...doneCounts(result.stderr),
   };
 }
 

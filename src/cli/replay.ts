@@ -240,11 +240,18 @@ async function appendItems(
       if (item.message.role !== 'assistant' || (item.message.toolCalls ?? []).length > 0) await flush();
     }
     index++;
-    if (index % 256 === 0 || index === total) compactions = session.recordCount();
+    if (index % 256 === 0 || index === total) compactions = compactionCount(session);
     progress.update(index, total, counted(compactions, 'compaction'));
   }
   await flush();
-  progress.done(counted(session.recordCount(), 'compaction'));
+  progress.done(`${counted(compactionCount(session), 'compaction')} (${counted(session.recordCount(), 'record')})`);
+}
+
+/** Summary and external records: the compactions (spill checkpoints are records too, but no compaction of their own). */
+function compactionCount(session: LedgerSession): number {
+  let count = 0;
+  for (const record of session.recordSummaries()) if (record.type !== 'checkpoint') count++;
+  return count;
 }
 
 /** Print a readable summary of a replay (its handle index is read from the store when not held). */

@@ -10,6 +10,7 @@ import { createLangChainTrimArm, createMessageCost, trimCandidates } from '../..
 import { createCompactAtThresholdArm } from '../../bench/real/compact-at-threshold-arm.js';
 import { concatenateTrajectories, writeJsonlTranscript } from '../../bench/real/real-sessions.js';
 import { sqliteFileBytes, sqliteTableSizes } from '../../bench/real/sqlite-table-sizes.js';
+import { doneCounts } from '../../bench/speed/replay-scale-bench.js';
 import { assistantTurnStarts } from '../../bench/real/turn-replay.js';
 
 let folder = '';
@@ -168,5 +169,17 @@ describe('sqliteTableSizes', () => {
     expect(names.some((name) => name.startsWith('notes_fts_') || name === 'notes_body')).toBe(false);
     const total = (sizes ?? []).reduce((sum, size) => sum + size.bytes, 0);
     expect(total).toBe(await sqliteFileBytes(file));
+  });
+});
+
+describe("the replay's done line", () => {
+  it('gives compactions and records apart, and compactions alone from a line without records', () => {
+    expect(doneCounts('x\nreplay a.jsonl: done 12 compactions (19 records), in 3s\n')).toEqual({
+      compactions: 12,
+      records: 19,
+    });
+    expect(doneCounts('replay a.jsonl: done 1 compaction (1 record)')).toEqual({ compactions: 1, records: 1 });
+    expect(doneCounts('replay a.jsonl: done 7 compactions, in 2s')).toEqual({ compactions: 7, records: null });
+    expect(doneCounts('replay a.jsonl: 40% 3 compactions')).toEqual({ compactions: null, records: null });
   });
 });

@@ -118,6 +118,21 @@ describe('context-ledger replay', () => {
     );
   });
 
+  it('counts compactions apart from spill checkpoints on its done line, and both as the records say', async () => {
+    const store = (name: string) => `sqlite:${join(directory, name)}`;
+    const shown = await cli(['replay', transcript, '--store', store('done.db'), '--max-tokens', '2000']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const done = /done (\d+) compactions? \((\d+) records?\)/.exec(shown.stderr);
+    expect(done, shown.stderr).not.toBeNull();
+    const json = JSON.parse(
+      (await cli(['replay', transcript, '--store', store('done-json.db'), '--max-tokens', '2000', '--json'])).stdout,
+    ) as { records: { type: string }[] };
+    const checkpoints = json.records.filter((record) => record.type === 'checkpoint').length;
+    expect(checkpoints).toBeGreaterThan(0);
+    expect(Number(done?.[1])).toBe(json.records.length - checkpoints);
+    expect(Number(done?.[2])).toBe(json.records.length);
+  });
+
   it('replays a Claude Code session, recording its own compaction as a lossy external record', async () => {
     const fixture = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
     const result = await cli(['replay', fixture, '--store', 'memory:', '--json']);
