@@ -28,6 +28,7 @@ import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { applyMigration } from '../../src/stores/sqlite/migrate.js';
+import { storedSpanKey } from '../../src/stores/sqlite/span-keys.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/stores/sqlite/schema.js';
 import { spanRowKey } from '../../src/stores/store-input.js';
 import type { AppendEntry, LedgerStore } from '../../src/stores/store.js';
@@ -254,7 +255,7 @@ describeAttacks('SQLite', async () => {
         .prepare(
           "INSERT INTO spans (id, kind, text, tool_name, tool_call_id, tokens) VALUES (?, 'tool-result', ?, 'bash', 'c9', 1)",
         )
-        .run(key, text),
+        .run(storedSpanKey(key), text),
     cleanup: async () => {
       raw.close();
       await store.close();

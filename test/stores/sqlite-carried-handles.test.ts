@@ -18,7 +18,7 @@ import type { CompactionRecord } from '../../src/types.js';
 import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import { fillerTurns, SEED_OPENING } from '../helpers.js';
 import { expectLedgerError, sampleRecord } from './fixtures.js';
-import { carriedHandlesAsVersion7 } from './sqlite-old-schema.js';
+import { carriedHandlesAsVersion7, spanKeysAsVersion8 } from './sqlite-old-schema.js';
 
 const SESSION = 'carried';
 
@@ -106,6 +106,7 @@ describe('SQLite carried handles as handle-row references', () => {
     // Back to version 7: every carried handle as JSON in `record_handles`, as that version stored them.
     const older = new Database(path);
     const byId = jsonById(older, records);
+    spanKeysAsVersion8(older);
     carriedHandlesAsVersion7(older, SESSION, byId);
     older.pragma('user_version = 7');
     older.close();

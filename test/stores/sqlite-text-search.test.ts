@@ -13,7 +13,8 @@ import { foldsOf, foldForTrigrams, trigramFolds } from '../../src/stores/sqlite/
 import { searchTerms } from '../../src/stores/store-input.js';
 import type { LedgerStore, TextHit } from '../../src/stores/store.js';
 import { entry } from './fixtures.js';
-import { carriedHandlesAsVersion7 } from './sqlite-old-schema.js';
+import { spanIdOfStoredKey, type StoredSpanKey } from '../../src/stores/sqlite/span-keys.js';
+import { carriedHandlesAsVersion7, spanKeysAsVersion8 } from './sqlite-old-schema.js';
 
 /** Characters the generated texts are made of: cases, letters the tokenizer folds unlike JavaScript, runs. */
 const ALPHABET = [...'aAbBsS =-_/.ſßİiIKkΣσςꭰᎠ🚀é'];
@@ -46,8 +47,8 @@ function positionalHits(db: Database.Database, sessionId: string, query: string,
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
        WHERE positional MATCH ? AND r.session_id = ? ORDER BY bm25(positional), r.seq LIMIT ?`,
     )
-    .all(match, sessionId, limit) as TextHit[];
-  return rows.map((row) => ({ ...row }));
+    .all(match, sessionId, limit) as (Omit<TextHit, 'spanId'> & { spanId: StoredSpanKey })[];
+  return rows.map((row) => ({ ...row, spanId: spanIdOfStoredKey(row.spanId) }));
 }
 
 /** Builds the positional copy of the index (every row the index covers) in the temp schema of `db`. */
@@ -137,6 +138,7 @@ describe('SQLite free-text search without positions', () => {
     // Back to version 6 as it was: carried handles as JSON, the positional index over the rows up to the mark, and rows past the mark that
     // a version 6 writer stored but had not indexed yet.
     const older = new Database(path);
+    spanKeysAsVersion8(older);
     older.exec(`DROP TABLE occurrence_fts;
       CREATE VIRTUAL TABLE occurrence_fts USING fts5 (text, content = '', tokenize = 'trigram');
       INSERT INTO occurrence_fts (rowid, text) SELECT r.row, s.text FROM occurrence_text_rows r

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import { storedSpanKey } from '../../src/stores/sqlite/span-keys.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { describeStoreConformance, type TamperHooks } from './conformance.js';
 
@@ -17,8 +18,9 @@ function sqliteTamper(raw: Database.Database): TamperHooks {
       void raw.prepare(sql).run(...parameters);
   return {
     refusal: /context-ledger: \w+ are immutable/,
-    overwriteSpan: (target) => run('UPDATE spans SET text = ? WHERE id = ?', 'tampered', target.spanId)(),
-    deleteSpan: (target) => run('DELETE FROM spans WHERE id = ?', target.spanId)(),
+    overwriteSpan: (target) =>
+      run('UPDATE spans SET text = ? WHERE id = ?', 'tampered', storedSpanKey(target.spanId))(),
+    deleteSpan: (target) => run('DELETE FROM spans WHERE id = ?', storedSpanKey(target.spanId))(),
     overwriteOccurrence: (target) =>
       run('UPDATE occurrences SET byte_start = 999 WHERE session_id = ? AND seq = ?', target.sessionId, target.seq)(),
     deleteOccurrence: (target) =>
@@ -32,7 +34,10 @@ function sqliteTamper(raw: Database.Database): TamperHooks {
       run('DELETE FROM records WHERE session_id = ? AND id = ?', target.sessionId, target.recordId)(),
     extra: {
       'INSERT OR REPLACE a span': (target) =>
-        run("INSERT OR REPLACE INTO spans (id, kind, text, tokens) VALUES (?, 'user', 'tampered', 1)", target.spanId)(),
+        run(
+          "INSERT OR REPLACE INTO spans (id, kind, text, tokens) VALUES (?, 'user', 'tampered', 1)",
+          storedSpanKey(target.spanId),
+        )(),
       'INSERT OR REPLACE an occurrence': (target) =>
         run(
           "INSERT OR REPLACE INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end) SELECT session_id, seq, span_id, 'system', 0, 1 FROM occurrences WHERE session_id = ? AND seq = ?",
@@ -60,10 +65,10 @@ function sqliteTamper(raw: Database.Database): TamperHooks {
         run("UPDATE sessions SET tenant_id = 'other' WHERE id = ?", target.sessionId)(),
       'delete a session': (target) => run('DELETE FROM sessions WHERE id = ?', target.sessionId)(),
       'UPDATE OR REPLACE a span': (target) =>
-        run("UPDATE OR REPLACE spans SET text = 'x' WHERE id = ?", target.spanId)(),
+        run("UPDATE OR REPLACE spans SET text = 'x' WHERE id = ?", storedSpanKey(target.spanId))(),
     },
     countStoredSpans: async (spanId) =>
-      raw.prepare('SELECT COUNT(*) FROM spans WHERE id = ?').pluck().get(spanId) as number,
+      raw.prepare('SELECT COUNT(*) FROM spans WHERE id = ?').pluck().get(storedSpanKey(spanId)) as number,
   };
 }
 

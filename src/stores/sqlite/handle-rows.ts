@@ -8,7 +8,9 @@
  */
 import { StoreOperationError } from '../../errors.js';
 import type { Handle, HandleKind, Role } from '../../types.js';
-import { buildHandle, spanIdOfRowKey } from '../store-input.js';
+import { buildHandle } from '../store-input.js';
+import { spanIdOfStoredKey } from './span-keys.js';
+import type { StoredSpanKey } from './span-keys.js';
 
 /**
  * Kind ↔ code of stored handle rows. Fixed once written: append new kinds at the end, never reorder or remove (a
@@ -50,7 +52,7 @@ export interface CompactHandleRow {
 
 /** What a handle row is rebuilt from: its occurrence's span row key, role and span text. */
 export interface HandleSource {
-  span_id: string;
+  span_id: StoredSpanKey;
   role: Role;
   text: string;
 }
@@ -124,7 +126,7 @@ export function handleOfRow(
       key: row.key ?? text,
       start: row.start,
       end: row.end,
-      spanId: row.span_id ?? spanIdOfRowKey((source as HandleSource).span_id),
+      spanId: row.span_id ?? spanIdOfStoredKey((source as HandleSource).span_id),
       role: row.role ?? (source as HandleSource).role,
       tokens: row.tokens,
     },

@@ -8,6 +8,7 @@ import { checkNotNewer } from '../schema-version.js';
 import { copyCarriedHandles } from './migrate-carried-handles.js';
 import { copyHandleRows } from './migrate-handle-rows.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { registerSpanKeyFunction } from './span-keys.js';
 
 /** Steps done in code after a migration's SQL, by the version they migrate from. */
 const AFTER_SQL: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = {
@@ -19,22 +20,48 @@ function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** Steps done in code before a migration's SQL, by the version they migrate from. */
+const BEFORE_SQL: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = {
+  8: registerSpanKeyFunction,
+};
+
 /**
  * Brings the database to `SCHEMA_VERSION`, each pending migration in one IMMEDIATE
- * transaction so two processes opening a fresh file at once do not both migrate.
+ * transaction so two processes opening a fresh file at once do not both migrate. Foreign keys are off while the
+ * migrations run (version 9 drops and makes again tables other tables refer to) and checked before the commit.
  */
 export function migrate(db: Database.Database, location: string): void {
   if (schemaVersion(db) === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    const current = schemaVersion(db);
-    checkNotNewer(current, SCHEMA_VERSION, location);
-    for (let version = current; version < SCHEMA_VERSION; version += 1) applyMigration(db, version);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      const current = schemaVersion(db);
+      checkNotNewer(current, SCHEMA_VERSION, location);
+      for (let version = current; version < SCHEMA_VERSION; version += 1) applyMigration(db, version);
+      checkForeignKeys(db, location);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }).immediate();
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
+  }
+}
+
+/** Throws, naming the table and row, when a row refers to a row that is not there (after migrating without checks). */
+function checkForeignKeys(db: Database.Database, location: string): void {
+  const broken = db.pragma('foreign_key_check') as { table: string; rowid: number | null; parent: string }[];
+  const first = broken[0];
+  if (first === undefined) return;
+  throw new StoreUnavailableError(
+    `${location}: migrating the ledger left ${broken.length} row(s) without the row they refer to ` +
+      `(first: table ${first.table}, row ${first.rowid ?? 'without rowid'}, refers to ${first.parent}); nothing was changed.`,
+    { location, table: first.table, parent: first.parent },
+  );
 }
 
 /** Applies migration `version` (from `version` to `version + 1`) to `db` (also for tests that build an older ledger). */
 export function applyMigration(db: Database.Database, version: number): void {
+  BEFORE_SQL[version]?.(db);
   db.exec(MIGRATIONS[version] ?? '');
   AFTER_SQL[version]?.(db);
 }

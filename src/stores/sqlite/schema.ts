@@ -244,8 +244,50 @@ CREATE TRIGGER carried_handles_no_replace_digest BEFORE INSERT ON carried_handle
 `;
 
 /**
+ * Version 9: a span's row key is stored in its compact form (`span-keys.ts`: the digest's 32 bytes, 48 with the tenant
+ * part) in `spans.id` and `occurrences.span_id`, instead of its 71 or 104 characters in the table, its key index and
+ * every occurrence. Both tables are copied through `span_key` (registered by `migrate.ts`), dropped and made again with
+ * their index and triggers; the copies are dropped. Foreign keys are checked once the step is done (`migrate.ts`).
+ */
+const VERSION_9 = `
+CREATE TABLE spans_copy AS SELECT span_key(id) AS id, kind, text, tool_name, tool_call_id, tokens FROM spans ORDER BY rowid;
+CREATE TABLE occurrences_copy AS SELECT session_id, seq, span_key(span_id) AS span_id, role, byte_start, byte_end, label,
+  chunk_index, chunk_count FROM occurrences ORDER BY session_id, seq;
+DROP TABLE occurrences;
+DROP TABLE spans;
+CREATE TABLE spans (
+  id ANY NOT NULL PRIMARY KEY,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  tool_name TEXT,
+  tool_call_id TEXT,
+  tokens INTEGER NOT NULL
+) STRICT;
+CREATE TABLE occurrences (
+  session_id TEXT NOT NULL REFERENCES sessions (id),
+  seq INTEGER NOT NULL,
+  span_id ANY NOT NULL REFERENCES spans (id),
+  role TEXT NOT NULL,
+  byte_start INTEGER NOT NULL,
+  byte_end INTEGER NOT NULL,
+  label TEXT,
+  chunk_index INTEGER,
+  chunk_count INTEGER,
+  PRIMARY KEY (session_id, seq)
+) STRICT, WITHOUT ROWID;
+INSERT INTO spans SELECT * FROM spans_copy;
+INSERT INTO occurrences SELECT * FROM occurrences_copy;
+DROP TABLE spans_copy;
+DROP TABLE occurrences_copy;
+CREATE INDEX occurrences_span ON occurrences (session_id, span_id);
+${appendOnly('spans', 'old.id = NEW.id', IMMUTABLE_SPANS_MESSAGE)}
+${appendOnly('occurrences', 'old.session_id = NEW.session_id AND old.seq = NEW.seq', IMMUTABLE_SPANS_MESSAGE)}
+`;
+
+/**
  * The SQL of each schema migration in order; the schema version is `MIGRATIONS.length` once all are applied. A step
- * that also copies rows in code (version 6: `copyHandleRows`, version 8: `copyCarriedHandles`) runs that code after its SQL (`migrate.ts`).
+ * that also copies rows in code (version 6: `copyHandleRows`, version 8: `copyCarriedHandles`) runs that code after its SQL, and
+ * version 9 has `span_key` registered before its SQL (`migrate.ts`).
  */
 export const MIGRATIONS: readonly string[] = [
   VERSION_1,
@@ -256,6 +298,7 @@ export const MIGRATIONS: readonly string[] = [
   VERSION_6_TABLES,
   VERSION_7,
   VERSION_8_TABLES,
+  VERSION_9,
 ];
 
 /** The schema version this code reads and writes. */

@@ -10,7 +10,6 @@ import {
   loadRecord,
   orderEntryHandles,
   searchTerms,
-  spanIdOfRowKey,
   spanRowKey,
   tenantMismatch,
   type SeqRange,
@@ -32,6 +31,7 @@ import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
 import { createTextSearch } from './text-search.js';
 import { createHandleRowJson, type CarriedHandleRow, type SessionHandleJson } from './carried-handles.js';
+import { spanIdOfStoredKey, storedSpanKey, type StoredSpanKey } from './span-keys.js';
 import { compactHandleValues, handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import {
   HANDLE_BATCH_ROWS,
@@ -137,12 +137,12 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
   }
 
   /** Row keys a span id of the session may be stored under: per tenant, and the bare id of older rows. */
-  function rowKeys(sessionId: string, id: string): [string, string] {
-    return [spanRowKey(id, tenantOf(sessionId)), id];
+  function rowKeys(sessionId: string, id: string): [StoredSpanKey, StoredSpanKey] {
+    return [storedSpanKey(spanRowKey(id, tenantOf(sessionId))), storedSpanKey(id)];
   }
 
   /** The stored span for the entry (after a full comparison when the id exists), inserting it when new. */
-  function storedSpan(sessionId: string, key: string, span: Span): Span {
+  function storedSpan(sessionId: string, key: StoredSpanKey, span: Span): Span {
     const row = statements.span.get(key);
     if (row) {
       const stored = toSpan(row);
@@ -211,7 +211,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     seq: number,
     entry: AppendEntry,
   ): SpanOccurrence {
-    const key = spanRowKey(entry.span.id, tenantId);
+    const key = storedSpanKey(spanRowKey(entry.span.id, tenantId));
     const span = storedSpan(sessionId, key, entry.span);
     statements.insertOccurrence.run(
       sessionId,
@@ -375,7 +375,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     for (const term of terms) {
       for (const row of rows(likePattern(term))) {
         const score = (hits.get(row.seq)?.score ?? 0) + 1;
-        hits.set(row.seq, { seq: row.seq, spanId: spanIdOfRowKey(row.span_id), score });
+        hits.set(row.seq, { seq: row.seq, spanId: spanIdOfStoredKey(row.span_id), score });
       }
     }
     return [...hits.values()].sort((a, b) => b.score - a.score || a.seq - b.seq);

@@ -4,8 +4,10 @@
  */
 import type Database from 'better-sqlite3';
 import type { Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../types.js';
-import { buildOccurrence, buildSpan, spanIdOfRowKey } from '../store-input.js';
+import { buildOccurrence, buildSpan } from '../store-input.js';
 import type { CompactHandleRow, CompactHandleValues, HandleSource } from './handle-rows.js';
+import { spanIdOfStoredKey } from './span-keys.js';
+import type { StoredSpanKey } from './span-keys.js';
 
 /** A row of `carried_handles`: a reference to a handle row (`seq`, `position`) or the handle's own JSON. */
 export interface CarriedHandleRow {
@@ -22,9 +24,9 @@ export interface SessionRow {
   created_at: string;
 }
 
-/** A row of `spans`. */
+/** A row of `spans` (the id in its stored form, `span-keys.ts`). */
 export interface SpanRow {
-  id: string;
+  id: StoredSpanKey;
   kind: SourceKind;
   text: string;
   tool_name: string | null;
@@ -36,7 +38,7 @@ export interface SpanRow {
 export interface OccurrenceRow extends Omit<SpanRow, 'id'> {
   session_id: string;
   seq: number;
-  span_id: string;
+  span_id: StoredSpanKey;
   role: Role;
   byte_start: number;
   byte_end: number;
@@ -63,7 +65,7 @@ const RECORD_COLUMNS = 'id, json, handle_ids, base_id, delta';
 /** A search hit row. */
 export interface HitRow {
   seq: number;
-  span_id: string;
+  span_id: StoredSpanKey;
   rank: number;
 }
 
@@ -100,16 +102,18 @@ export function prepareStatements(db: Database.Database) {
       .prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM occurrences WHERE session_id = ?')
       .pluck() as Statement<[string], number>,
     span: db.prepare('SELECT id, kind, text, tool_name, tool_call_id, tokens FROM spans WHERE id = ?') as Statement<
-      [string],
+      [StoredSpanKey],
       SpanRow
     >,
     insertSpan: db.prepare(
       'INSERT INTO spans (id, kind, text, tool_name, tool_call_id, tokens) VALUES (?, ?, ?, ?, ?, ?)',
-    ) as Statement<[string, string, string, string | null, string | null, number]>,
+    ) as Statement<[StoredSpanKey, string, string, string | null, string | null, number]>,
     insertOccurrence: db.prepare(
       `INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ) as Statement<[string, number, string, string, number, number, string | null, number | null, number | null]>,
+    ) as Statement<
+      [string, number, StoredSpanKey, string, number, number, string | null, number | null, number | null]
+    >,
     sessionKey: db.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck() as Statement<[string], number>,
     insertSessionKey: db.prepare('INSERT INTO session_keys (session_id) VALUES (?)') as Statement<[string]>,
     insertHandle: db.prepare(
@@ -128,11 +132,11 @@ export function prepareStatements(db: Database.Database) {
     occurrencesOfSpan: db.prepare(
       `SELECT ${OCCURRENCE_COLUMNS} FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND o.span_id IN (?, ?) ORDER BY o.seq`,
-    ) as Statement<[string, string, string], OccurrenceRow>,
+    ) as Statement<[string, StoredSpanKey, StoredSpanKey], OccurrenceRow>,
     spanOfSession: db.prepare(
       `SELECT s.id, s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
        WHERE s.id IN (?, ?) AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id) LIMIT 1`,
-    ) as Statement<[string, string, string], SpanRow>,
+    ) as Statement<[StoredSpanKey, StoredSpanKey, string], SpanRow>,
     handlesByKey: db.prepare(
       `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND key_hash = ? ORDER BY seq, start, position`,
     ) as Statement<[number, number], CompactHandleRow>,
@@ -212,10 +216,10 @@ export function toSession(row: SessionRow): SessionInfo {
   return Object.freeze({ id: row.id, tenantId: row.tenant_id ?? undefined, createdAt: row.created_at });
 }
 
-/** Row → span (the row key, per tenant, becomes the span id). */
+/** Row → span (the stored row key, per tenant, becomes the span id). */
 export function toSpan(row: SpanRow): Span {
   return buildSpan({
-    id: spanIdOfRowKey(row.id),
+    id: spanIdOfStoredKey(row.id),
     kind: row.kind,
     text: row.text,
     toolName: row.tool_name ?? undefined,

@@ -8,7 +8,8 @@
  * trigram count. The hits, their order and their scores are those of the positional index.
  */
 import type Database from 'better-sqlite3';
-import { spanIdOfRowKey } from '../store-input.js';
+import { spanIdOfStoredKey } from './span-keys.js';
+import type { StoredSpanKey } from './span-keys.js';
 import type { TextHit } from '../store.js';
 import { foldForTrigrams } from './trigram-fold.js';
 
@@ -21,7 +22,7 @@ const MIN_IDF = 1e-6;
 interface CandidateRow {
   row: number;
   seq: number;
-  span_id: string;
+  span_id: StoredSpanKey;
   text: string;
 }
 
@@ -167,7 +168,7 @@ export function createTextSearch(db: Database.Database): TextSearch {
               (idf[term] as number) *
               ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + (B * trigrams) / averageLength)));
           });
-          return { seq: candidate.seq, spanId: spanIdOfRowKey(candidate.span_id), score };
+          return { seq: candidate.seq, spanId: spanIdOfStoredKey(candidate.span_id), score };
         })
         .sort((a, b) => b.score - a.score || a.seq - b.seq)
         .slice(0, limit);
