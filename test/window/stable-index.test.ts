@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLedger } from '../../src/session/ledger.js';
-import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import type { LedgerStore } from '../../src/stores/store.js';
 import type { CompactionRecord, Handle } from '../../src/types.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import {
@@ -39,7 +43,7 @@ async function replayTurns(
     active: CompactionRecord,
     records: CompactionRecord[],
   ) => void | Promise<void>,
-  options: { heldRecords?: number; store?: ReturnType<typeof createMemoryStore> } = {},
+  options: { heldRecords?: number; store?: LedgerStore } = {},
 ) {
   const ledger = options.store ? createLedger({ store: options.store }) : memoryLedger();
   const session = await ledger.session('stable', { window, heldRecords: options.heldRecords });
@@ -87,7 +91,10 @@ describe('the ledger block keeps its handle index byte-stable across compactions
   });
 
   it('renders the same block in the session (even holding one record), in replayWindow and after reopening', async () => {
-    const store = createMemoryStore();
+    // SQLite, reopened through a second store: new record objects, so nothing the writing session settled is reused.
+    const directory = mkdtempSync(join(tmpdir(), 'cl-stable-index-'));
+    const path = join(directory, 'ledger.db');
+    const store = createSqliteStore({ path });
     const window = { maxTokens: 8000 };
     const replayer = createLedger({ store });
     let compared = 0;
@@ -101,16 +108,22 @@ describe('the ledger block keeps its handle index byte-stable across compactions
         await replayer.replayWindow('stable', { window: { maxTokens: 32_000 } });
         expect(ledgerText((await replayer.replayWindow('stable', { window })).messages)).toBe(after);
         if (!after.includes('Handles added since the index above')) return;
-        // Reopened from the store (the whole chain read again), a session shows the same frozen base.
-        if (frozen++ === 0) {
-          const reopened = await createLedger({ store }).session('stable', { window });
-          expect(ledgerText(reopened.peek().messages)).toBe(after);
-        }
+        // Reopened from the store (the whole chain read again), a session shows the same frozen base; holding one
+        // record, it settles the base on the whole chain as it opens, before the rest is released.
+        frozen++;
+        const other = createSqliteStore({ path });
+        const reopened = await createLedger({ store: other }).session('stable', { window });
+        expect(ledgerText(reopened.peek().messages)).toBe(after);
+        const holdingOne = await createLedger({ store: other }).session('stable', { window, heldRecords: 1 });
+        expect(ledgerText(holdingOne.peek().messages)).toBe(after);
+        await other.close();
       },
       { heldRecords: 1, store },
     );
     expect(compared).toBeGreaterThan(3);
     expect(frozen).toBeGreaterThan(0);
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
   });
 });
 
