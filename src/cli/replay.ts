@@ -211,9 +211,20 @@ async function* skipItems(items: AsyncIterable<ReplayItem>, count: number): Asyn
   for await (const item of items) if (index++ >= count) yield item;
 }
 
+/** Messages a replay appends in one transaction at most while no model call is due (a run of tool results, say). */
+export const REPLAY_APPEND_BATCH = 64;
+
 /**
- * Append items in agent-loop batches (an assistant text message waits for what follows), compacting after each
- * exactly where a render would (`compactIfDue`: the context itself is rendered once, at the end).
+ * Messages a replay appends without a model call before it compacts anyway, so a transcript with no assistant turns
+ * (or a very long run of tool results) still keeps its window in bounds as it goes, not only at the end.
+ */
+export const REPLAY_MAX_MESSAGES_BETWEEN_CALLS = 256;
+
+/**
+ * Append items as an agent loop sees them and compact where its model calls are: before each assistant turn (an
+ * assistant message after a non-assistant one), when every tool result of the last turn is in, exactly where a render
+ * would (`compactIfDue`: the context itself is rendered once, at the end). Not after an assistant tool-call message:
+ * the agent calls the model again only once the results are in, so compacting there would compact mid-turn.
  */
 async function appendItems(
   session: LedgerSession,
@@ -223,27 +234,40 @@ async function appendItems(
 ): Promise<void> {
   const progress = createProgress(`replay ${display.name}`, { quiet: display.quiet });
   let batch: TranscriptMessage[] = [];
+  let sinceCall = 0;
+  let lastRole: TranscriptMessage['role'] | undefined;
   let compactions = 0;
-  const flush = async () => {
+  const append = async () => {
     if (batch.length === 0) return;
     await session.append(batch);
     batch = [];
+  };
+  const modelCall = async () => {
+    await append();
+    if (sinceCall === 0) return;
+    sinceCall = 0;
     await session.compactIfDue();
   };
   let index = 0;
   for await (const item of items) {
     if (item.type === 'compaction') {
-      await flush();
+      await modelCall();
       await session.importExternalSummary({ summary: item.summary, summarizer: item.summarizer });
+      lastRole = undefined;
     } else {
+      const { role } = item.message;
+      if (role === 'assistant' && lastRole !== undefined && lastRole !== 'assistant') await modelCall();
       batch.push(item.message);
-      if (item.message.role !== 'assistant' || (item.message.toolCalls ?? []).length > 0) await flush();
+      sinceCall++;
+      lastRole = role;
+      if (sinceCall >= REPLAY_MAX_MESSAGES_BETWEEN_CALLS) await modelCall();
+      else if (batch.length >= REPLAY_APPEND_BATCH) await append();
     }
     index++;
     if (index % 256 === 0 || index === total) compactions = compactionCount(session);
     progress.update(index, total, counted(compactions, 'compaction'));
   }
-  await flush();
+  await modelCall();
   progress.done(`${counted(compactionCount(session), 'compaction')} (${counted(session.recordCount(), 'record')})`);
 }
 
