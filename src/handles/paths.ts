@@ -12,6 +12,8 @@
 import { FILE_EXTENSIONS, JS_LIBRARY_NAMES, KNOWN_DIRS, KNOWN_DOTFILES } from './lexicon.js';
 
 const WINDOWS = /^[A-Za-z]:[\\/][\w.@+~*%\\/-]*$/;
+/** `f:\n`: a Python `with … as f:` (or a `case x:`) before a JSON-escaped line break, not the drive root's `n`. */
+const ESCAPED_BREAK = /^[A-Za-z]:\\[nrt]$/;
 const ABSOLUTE = /^\/[\w.@+~*%-]+(?:\/[\w.@+~*%-]+)*\/?$/;
 const PREFIXED = /^(?:\.\.?|~)\/[\w.@+~*%/-]+$/;
 const RELATIVE = /^[\w.@+~*%-]+(?:\/[\w.@+~*%-]+)*\/?$/;
@@ -69,7 +71,7 @@ function isPathBody(body: string): boolean {
   if (body.length < 2) return false;
   // Each anchored shape is tried only when the first characters allow it.
   const lead = body.charCodeAt(0);
-  if (body.charCodeAt(1) === 58 && WINDOWS.test(body)) return true;
+  if (body.charCodeAt(1) === 58 && WINDOWS.test(body)) return !ESCAPED_BREAK.test(body);
   if ((lead === 46 || lead === 126) && PREFIXED.test(body)) return true;
   if (body.startsWith('//')) return false;
   if (lead === 47 && ABSOLUTE.test(body)) {

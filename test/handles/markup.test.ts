@@ -78,6 +78,12 @@ describe('JSON string escapes', () => {
     expect(pairs('In C:\\temp\\new\\tmp.txt we go')).toEqual(['path:C:\\temp\\new\\tmp.txt']);
   });
 
+  it('read `as f:\\n` in an escaped command as a line break, not as the drive path f:\\n', () => {
+    expect(pairs('"with open(\'x.txt\') as f:\\n    data = f.read()"')).not.toContain('path:f:\\n');
+    expect(pairs('"case 1:\\t x" and "match y:\\r"').filter((pair) => pair.startsWith('path:'))).toEqual([]);
+    expect(pairs('Saved to D:\\n2.txt')).toEqual(['path:D:\\n2.txt']);
+  });
+
   it('split a sentence at a \\n escape, so a constraint holds none', () => {
     expect(pairs('"Key files:\\nDo not touch src/a.ts.\\nThanks"')).toEqual([
       'constraint:Do not touch src/a.ts.',
