@@ -18,14 +18,18 @@ const MONTH =
 const WEEKDAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? ';
 const CLOCK = ' \\d{1,2}:\\d{2}(?::\\d{2})?';
 const ORDINAL = '(?:st|nd|rd|th)?';
+/** A day of the month, 1 to 31 (`66 Sep` in an `ls -l` line is a file size before a month). */
+const DAY = '(?:[12]\\d|3[01]|0?[1-9])';
+/** A year that leads a date (`2026 November 12`), 1900 to 2099: `4096 Sep 10` in an `ls -l` line is a size. */
+const LEADING_YEAR = '(?:19|20)\\d{2}';
 const WORD_DATE = new RegExp(
   '(?:' +
     // Nov 12, 2026 · Thu Nov 12 10:30:00 2026 +0000 · March 3rd · July 2023
-    `(?:${WEEKDAY})?(?:${MONTH})\\.? (?:\\d{1,2}${ORDINAL}(?:,? \\d{4})?(?:${CLOCK}(?: \\d{4})?(?: [+-]\\d{4})?)?|\\d{4})` +
+    `(?:${WEEKDAY})?(?:${MONTH})\\.? (?:${DAY}${ORDINAL}(?:,? \\d{4})?(?:${CLOCK}(?: \\d{4})?(?: [+-]\\d{4})?)?|\\d{4})` +
     // 12 November 2026 · 5th of June, 2026 · Sat, 14 Nov 2026 08:00:00 GMT
-    `|(?:${WEEKDAY})?\\d{1,2}${ORDINAL} (?:of )?(?:${MONTH})\\.?(?:,? \\d{4}(?:${CLOCK}(?: (?:GMT|UTC|[+-]\\d{4}))?)?)?` +
+    `|(?:${WEEKDAY})?${DAY}${ORDINAL} (?:of )?(?:${MONTH})\\.?(?:,? \\d{4}(?:${CLOCK}(?: (?:GMT|UTC|[+-]\\d{4}))?)?)?` +
     // 2026 November 12
-    `|\\d{4} (?:${MONTH}) \\d{1,2}` +
+    `|${LEADING_YEAR} (?:${MONTH}) ${DAY}` +
     ')(?![\\w:])',
   'y',
 );
