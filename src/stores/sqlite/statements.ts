@@ -25,7 +25,7 @@ export interface SessionRow {
   created_at: string;
 }
 
-/** A row of `spans` (the id in its stored form, `span-keys.ts`). */
+/** A row of `spans` (the id in its stored form, `span-keys.ts`; the text as `span_text` gives it, `span-text.ts`). */
 export interface SpanRow {
   id: StoredSpanKey;
   kind: SourceKind;
