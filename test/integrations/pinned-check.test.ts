@@ -13,6 +13,7 @@ import { buildHookContext } from '../../src/integrations/claude-code/hook-contex
 import { createLedger } from '../../src/session/ledger.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import { registerSpanTextFunction, SPAN_TEXT } from '../../src/stores/sqlite/span-text.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { fillerTurns } from '../helpers.js';
 import { PG_URL, describePostgres, dropSchema, rawClient, uniqueSchema } from '../stores/postgres-env.js';
@@ -92,8 +93,10 @@ describe('SQLite: a handle row changed with the trigger dropped', () => {
       const raw = new Database(path());
       raw.exec('DROP TRIGGER IF EXISTS handle_rows_no_update');
       // Schema 6 keeps a handle row's text only when it differs from its span's slice: write it explicitly.
+      registerSpanTextFunction(raw, 'sqlite:pinned');
       const spans = raw.prepare(
-        'SELECT o.seq, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id WHERE o.session_id = ? ORDER BY o.seq',
+        `SELECT o.seq, ${SPAN_TEXT} AS text FROM occurrences o JOIN spans s ON s.id = o.span_id
+         WHERE o.session_id = ? ORDER BY o.seq`,
       );
       const update = raw.prepare(
         `UPDATE handle_rows SET text = ?, role = 'user'

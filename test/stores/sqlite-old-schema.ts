@@ -1,6 +1,7 @@
 /** Ledgers as older SQLite schemas left them, built from a current one (for the migration tests). */
 import type Database from 'better-sqlite3';
 import { handleDigest } from '../../src/stores/record-handles.js';
+import { registerSpanTextFunction } from '../../src/stores/sqlite/span-text.js';
 
 /**
  * Turns `carried_handles` (schema 8) back into the `record_handles` of schema 3 to 7: every carried handle of
@@ -30,11 +31,28 @@ const TEXT_KEY = (
   || CASE WHEN length(${column}) = 48 THEN '~' || lower(hex(substr(${column}, 33))) ELSE '' END ELSE ${column} END`;
 
 /**
- * Turns `spans` and `occurrences` (schema 9) back into those of schema 1 to 8: span row keys as text, the same rows, the
+ * Turns `spans` (schema 10) back into that of schema 9: every text as TEXT (packed ones inflated), the same rows in
+ * the same order, and the append-only triggers (foreign keys off on this connection).
+ */
+export function spanTextAsVersion9(db: Database.Database): void {
+  db.pragma('foreign_keys = OFF');
+  registerSpanTextFunction(db, 'sqlite:older');
+  db.exec(`CREATE TABLE spans_plain (id ANY NOT NULL PRIMARY KEY, kind TEXT NOT NULL, text TEXT NOT NULL, tool_name TEXT,
+      tool_call_id TEXT, tokens INTEGER NOT NULL) STRICT;
+    INSERT INTO spans_plain SELECT id, kind, span_text(id, text), tool_name, tool_call_id, tokens FROM spans ORDER BY rowid;
+    DROP TABLE spans;
+    ALTER TABLE spans_plain RENAME TO spans;
+    CREATE TRIGGER spans_no_update BEFORE UPDATE ON spans BEGIN SELECT RAISE(ABORT, 'no'); END;
+    CREATE TRIGGER spans_no_delete BEFORE DELETE ON spans BEGIN SELECT RAISE(ABORT, 'no'); END;
+    CREATE TRIGGER spans_no_replace BEFORE INSERT ON spans WHEN 0 BEGIN SELECT 1; END;`);
+}
+
+/**
+ * Turns `spans` and `occurrences` (schema 10) back into those of schema 1 to 8: span row keys as text, the same rows, the
  * index and the append-only triggers (foreign keys off on this connection).
  */
 export function spanKeysAsVersion8(db: Database.Database): void {
-  db.pragma('foreign_keys = OFF');
+  spanTextAsVersion9(db);
   db.exec(`CREATE TABLE spans_text AS SELECT ${TEXT_KEY('id')} AS id, kind, text, tool_name, tool_call_id, tokens
       FROM spans ORDER BY rowid;
     CREATE TABLE occurrences_text AS SELECT session_id, seq, ${TEXT_KEY('span_id')} AS span_id, role, byte_start, byte_end,

@@ -14,6 +14,7 @@ import { searchTerms } from '../../src/stores/store-input.js';
 import type { LedgerStore, TextHit } from '../../src/stores/store.js';
 import { entry } from './fixtures.js';
 import { spanIdOfStoredKey, type StoredSpanKey } from '../../src/stores/sqlite/span-keys.js';
+import { registerSpanTextFunction, SPAN_TEXT } from '../../src/stores/sqlite/span-text.js';
 import { carriedHandlesAsVersion7, spanKeysAsVersion8 } from './sqlite-old-schema.js';
 
 /** Characters the generated texts are made of: cases, letters the tokenizer folds unlike JavaScript, runs. */
@@ -53,8 +54,9 @@ function positionalHits(db: Database.Database, sessionId: string, query: string,
 
 /** Builds the positional copy of the index (every row the index covers) in the temp schema of `db`. */
 function buildPositional(db: Database.Database): void {
+  registerSpanTextFunction(db, 'sqlite:positional');
   db.exec(`CREATE VIRTUAL TABLE temp.positional USING fts5 (text, content = '', tokenize = 'trigram');
-    INSERT INTO temp.positional (rowid, text) SELECT r.row, s.text FROM occurrence_text_rows r
+    INSERT INTO temp.positional (rowid, text) SELECT r.row, ${SPAN_TEXT} FROM occurrence_text_rows r
     JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
     WHERE r.row <= (SELECT row FROM text_index_mark WHERE id = 1)`);
 }

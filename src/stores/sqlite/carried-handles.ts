@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import { handleJson } from '../../compaction/record-json.js';
 import { handleOfRow, type CompactHandleRow, type HandleSource } from './handle-rows.js';
+import { SPAN_TEXT } from './span-text.js';
 import { HANDLE_READ_COLUMNS } from './statements.js';
 import type { CarriedHandleRow } from './statements.js';
 
@@ -46,7 +47,7 @@ export function createHandleRowJson(
     `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq = ? AND position = ?`,
   ) as Database.Statement<[number, number, number], CompactHandleRow>;
   const source = db.prepare(
-    `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
+    `SELECT o.span_id, o.role, ${SPAN_TEXT} AS text FROM occurrences o JOIN spans s ON s.id = o.span_id
      WHERE o.session_id = ? AND o.seq = ?`,
   ) as Database.Statement<[string, number], HandleSource>;
 

@@ -12,6 +12,7 @@
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { TEXT_MERGE_PAGES } from './text-merging.js';
+import { SPAN_TEXT } from './span-text.js';
 
 /** Text one idle step indexes at most (characters); a step is one short write transaction. */
 export const IDLE_STEP_CHARS = 16 * 1024;
@@ -62,7 +63,7 @@ export function createDeferredTextIndex(
     mark: db.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck() as Statement<[], number>,
     last: db.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck() as Statement<[], number>,
     pending: db.prepare(
-      `SELECT r.row AS row, s.text AS text FROM occurrence_text_rows r
+      `SELECT r.row AS row, ${SPAN_TEXT} AS text FROM occurrence_text_rows r
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
        WHERE r.row > ? ORDER BY r.row LIMIT ?`,
     ) as Statement<[number, number], PendingRow>,

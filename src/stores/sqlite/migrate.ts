@@ -9,6 +9,7 @@ import { copyCarriedHandles } from './migrate-carried-handles.js';
 import { copyHandleRows } from './migrate-handle-rows.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { registerSpanKeyFunction } from './span-keys.js';
+import { registerPackSpanTextFunction } from './span-text.js';
 
 /** Steps done in code after a migration's SQL, by the version they migrate from. */
 const AFTER_SQL: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = {
@@ -23,12 +24,13 @@ function schemaVersion(db: Database.Database): number {
 /** Steps done in code before a migration's SQL, by the version they migrate from. */
 const BEFORE_SQL: Readonly<Partial<Record<number, (db: Database.Database) => void>>> = {
   8: registerSpanKeyFunction,
+  9: registerPackSpanTextFunction,
 };
 
 /**
  * Brings the database to `SCHEMA_VERSION`, each pending migration in one IMMEDIATE
  * transaction so two processes opening a fresh file at once do not both migrate. Foreign keys are off while the
- * migrations run (version 9 drops and makes again tables other tables refer to) and checked before the commit.
+ * migrations run (versions 9 and 10 drop and make again tables other tables refer to) and checked before the commit.
  */
 export function migrate(db: Database.Database, location: string): void {
   if (schemaVersion(db) === SCHEMA_VERSION) return;

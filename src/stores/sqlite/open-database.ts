@@ -1,11 +1,13 @@
 /**
- * Opening a SQLite ledger file: path checks before any work, pragmas, schema migration.
+ * Opening a SQLite ledger file: path checks before any work, the SQL functions reads use (`span_text`), pragmas,
+ * schema migration.
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { InvalidInputError, LedgerError, StoreUnavailableError } from '../../errors.js';
 import { checkSchema, migrate } from './migrate.js';
+import { registerSpanTextFunction } from './span-text.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './sqlite-store-options.js';
 import { useStepMerging } from './text-merging.js';
 
@@ -151,6 +153,7 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
     throw unavailable(location, 'cannot open the database', 'check the path and its permissions', error);
   }
   try {
+    registerSpanTextFunction(db, location);
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     db.pragma('foreign_keys = ON');
     if (cacheSizeKiB !== undefined) db.pragma(`cache_size = -${cacheSizeKiB}`);

@@ -285,9 +285,31 @@ ${appendOnly('occurrences', 'old.session_id = NEW.session_id AND old.seq = NEW.s
 `;
 
 /**
+ * Version 10: a span's text is stored packed when that makes it smaller (`span-text.ts`): `spans.text` becomes ANY,
+ * holding the text (TEXT) or its deflated UTF-8 bytes (BLOB); SQL reads it through `span_text(id, text)`. The rows are
+ * copied through `pack_span_text` (registered by `migrate.ts`) in their order, the old table dropped and the copy
+ * renamed, with its triggers made again. Foreign keys are checked once the step is done (`migrate.ts`).
+ */
+const VERSION_10 = `
+CREATE TABLE spans_packed (
+  id ANY NOT NULL PRIMARY KEY,
+  kind TEXT NOT NULL,
+  text ANY NOT NULL,
+  tool_name TEXT,
+  tool_call_id TEXT,
+  tokens INTEGER NOT NULL
+) STRICT;
+INSERT INTO spans_packed (id, kind, text, tool_name, tool_call_id, tokens)
+  SELECT id, kind, pack_span_text(text), tool_name, tool_call_id, tokens FROM spans ORDER BY rowid;
+DROP TABLE spans;
+ALTER TABLE spans_packed RENAME TO spans;
+${appendOnly('spans', 'old.id = NEW.id', IMMUTABLE_SPANS_MESSAGE)}
+`;
+
+/**
  * The SQL of each schema migration in order; the schema version is `MIGRATIONS.length` once all are applied. A step
  * that also copies rows in code (version 6: `copyHandleRows`, version 8: `copyCarriedHandles`) runs that code after its SQL, and
- * version 9 has `span_key` registered before its SQL (`migrate.ts`).
+ * version 9 has `span_key` and version 10 `pack_span_text` registered before its SQL (`migrate.ts`).
  */
 export const MIGRATIONS: readonly string[] = [
   VERSION_1,
@@ -299,6 +321,7 @@ export const MIGRATIONS: readonly string[] = [
   VERSION_7,
   VERSION_8_TABLES,
   VERSION_9,
+  VERSION_10,
 ];
 
 /** The schema version this code reads and writes. */

@@ -32,6 +32,7 @@ import { createDeferredTextIndex } from './deferred-text-index.js';
 import { createTextSearch } from './text-search.js';
 import { createHandleRowJson, type CarriedHandleRow, type SessionHandleJson } from './carried-handles.js';
 import { spanIdOfStoredKey, storedSpanKey, type StoredSpanKey } from './span-keys.js';
+import { packSpanText } from './span-text.js';
 import { compactHandleValues, handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import {
   HANDLE_BATCH_ROWS,
@@ -149,7 +150,14 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       checkSameSpan(location, sessionId, stored, span);
       return stored;
     }
-    statements.insertSpan.run(key, span.kind, span.text, span.toolName ?? null, span.toolCallId ?? null, span.tokens);
+    statements.insertSpan.run(
+      key,
+      span.kind,
+      packSpanText(span.text),
+      span.toolName ?? null,
+      span.toolCallId ?? null,
+      span.tokens,
+    );
     return toSpan({
       id: key,
       kind: span.kind,

@@ -7,6 +7,7 @@ import type { Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../
 import { buildOccurrence, buildSpan } from '../store-input.js';
 import type { CompactHandleRow, CompactHandleValues, HandleSource } from './handle-rows.js';
 import { spanIdOfStoredKey } from './span-keys.js';
+import { SPAN_TEXT, type StoredSpanText } from './span-text.js';
 import type { StoredSpanKey } from './span-keys.js';
 
 /** A row of `carried_handles`: a reference to a handle row (`seq`, `position`) or the handle's own JSON. */
@@ -24,7 +25,7 @@ export interface SessionRow {
   created_at: string;
 }
 
-/** A row of `spans` (the id in its stored form, `span-keys.ts`). */
+/** A row of `spans` (the id in its stored form, `span-keys.ts`; the text as `span_text` gives it, `span-text.ts`). */
 export interface SpanRow {
   id: StoredSpanKey;
   kind: SourceKind;
@@ -72,7 +73,7 @@ export interface HitRow {
 type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
 const OCCURRENCE_COLUMNS = `o.session_id, o.seq, o.span_id, o.role, o.byte_start, o.byte_end, o.label, o.chunk_index, o.chunk_count,
-  s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens`;
+  s.kind, ${SPAN_TEXT} AS text, s.tool_name, s.tool_call_id, s.tokens`;
 const HANDLE_COLUMNS = 'session, seq, position, kind, start, "end", tokens, key_hash, key, role, span_id, text';
 /** The columns a handle row is read with (`CompactHandleRow`). */
 export const HANDLE_READ_COLUMNS = 'seq, position, kind, start, "end", tokens, key, role, span_id, text';
@@ -101,13 +102,12 @@ export function prepareStatements(db: Database.Database) {
     nextSeq: db
       .prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM occurrences WHERE session_id = ?')
       .pluck() as Statement<[string], number>,
-    span: db.prepare('SELECT id, kind, text, tool_name, tool_call_id, tokens FROM spans WHERE id = ?') as Statement<
-      [StoredSpanKey],
-      SpanRow
-    >,
+    span: db.prepare(
+      `SELECT s.id, s.kind, ${SPAN_TEXT} AS text, s.tool_name, s.tool_call_id, s.tokens FROM spans s WHERE s.id = ?`,
+    ) as Statement<[StoredSpanKey], SpanRow>,
     insertSpan: db.prepare(
       'INSERT INTO spans (id, kind, text, tool_name, tool_call_id, tokens) VALUES (?, ?, ?, ?, ?, ?)',
-    ) as Statement<[StoredSpanKey, string, string, string | null, string | null, number]>,
+    ) as Statement<[StoredSpanKey, string, StoredSpanText, string | null, string | null, number]>,
     insertOccurrence: db.prepare(
       `INSERT INTO occurrences (session_id, seq, span_id, role, byte_start, byte_end, label, chunk_index, chunk_count)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -134,7 +134,7 @@ export function prepareStatements(db: Database.Database) {
        WHERE o.session_id = ? AND o.span_id IN (?, ?) ORDER BY o.seq`,
     ) as Statement<[string, StoredSpanKey, StoredSpanKey], OccurrenceRow>,
     spanOfSession: db.prepare(
-      `SELECT s.id, s.kind, s.text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
+      `SELECT s.id, s.kind, ${SPAN_TEXT} AS text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
        WHERE s.id IN (?, ?) AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id) LIMIT 1`,
     ) as Statement<[StoredSpanKey, StoredSpanKey, string], SpanRow>,
     handlesByKey: db.prepare(
@@ -145,17 +145,17 @@ export function prepareStatements(db: Database.Database) {
     ) as Statement<[number, number, number], CompactHandleRow>,
     /** What the handle rows of one seq are rebuilt from (`handle-rows.ts`). */
     handleSource: db.prepare(
-      `SELECT o.span_id, o.role, s.text FROM occurrences o JOIN spans s ON s.id = o.span_id
+      `SELECT o.span_id, o.role, ${SPAN_TEXT} AS text FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND o.seq = ?`,
     ) as Statement<[string, number], HandleSource>,
     searchLikePending: db.prepare(
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrence_text_rows r
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
-       WHERE r.session_id = ? AND r.row > ? AND s.text LIKE ? ESCAPE '\\' ORDER BY o.seq`,
+       WHERE r.session_id = ? AND r.row > ? AND ${SPAN_TEXT} LIKE ? ESCAPE '\\' ORDER BY o.seq`,
     ) as Statement<[string, number, string], HitRow>,
     searchLike: db.prepare(
       `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrences o JOIN spans s ON s.id = o.span_id
-       WHERE o.session_id = ? AND s.text LIKE ? ESCAPE '\\' ORDER BY o.seq`,
+       WHERE o.session_id = ? AND ${SPAN_TEXT} LIKE ? ESCAPE '\\' ORDER BY o.seq`,
     ) as Statement<[string, string], HitRow>,
     recordExists: db.prepare('SELECT 1 FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<
       [string, string],

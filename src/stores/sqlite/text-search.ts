@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { spanIdOfStoredKey } from './span-keys.js';
+import { SPAN_TEXT } from './span-text.js';
 import type { StoredSpanKey } from './span-keys.js';
 import type { TextHit } from '../store.js';
 import { foldForTrigrams } from './trigram-fold.js';
@@ -91,7 +92,7 @@ export function createTextSearch(db: Database.Database): TextSearch {
       Buffer
     >,
     sessionRows: db.prepare(
-      `SELECT f.rowid AS row, r.seq AS seq, o.span_id AS span_id, s.text AS text ${fromIndex}
+      `SELECT f.rowid AS row, r.seq AS seq, o.span_id AS span_id, ${SPAN_TEXT} AS text ${fromIndex}
        WHERE occurrence_fts MATCH ? AND r.session_id = ?`,
     ) as Database.Statement<[string, string], CandidateRow>,
     count: db.prepare('SELECT count(*) FROM occurrence_fts WHERE occurrence_fts MATCH ?').pluck() as Database.Statement<
@@ -104,7 +105,7 @@ export function createTextSearch(db: Database.Database): TextSearch {
     >,
     text: db
       .prepare(
-        `SELECT s.text FROM occurrence_text_rows r JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
+        `SELECT ${SPAN_TEXT} FROM occurrence_text_rows r JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq
        JOIN spans s ON s.id = o.span_id WHERE r.row = ?`,
       )
       .pluck() as Database.Statement<[number], string>,
