@@ -136,16 +136,43 @@ export function decodeDelta(
 }
 
 /**
+ * A full snapshot packed on its own (schema 11 of the SQLite store): its JSON and its carried-handle ids as text
+ * (`encodeHandleIds`), deflated without a dictionary. A row holding one has a delta and no base.
+ */
+function packSnapshot(json: string, handleIds: string): Buffer {
+  return deflateRawSync(`${json}\n${handleIds}`);
+}
+
+/** The content of a packed snapshot row; throws `ImmutableSpanError` naming the record when it does not unpack. */
+function unpackSnapshot(packed: Uint8Array, context: RecordRowContext): RecordBody {
+  let text: string;
+  try {
+    text = inflateRawSync(packed, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8');
+  } catch (error) {
+    throw brokenRow(context, `its packed snapshot does not inflate: ${(error as Error).message}`);
+  }
+  const cut = text.indexOf('\n');
+  if (cut < 0) throw brokenRow(context, 'its packed snapshot has no carried-handle list');
+  return { json: text.slice(0, cut), ids: decodeHandleIds(text.slice(cut + 1), context) };
+}
+
+/**
  * What to store for a record: a delta against `base` when there is one, its chain stays below
  * {@link SNAPSHOT_INTERVAL} and the delta is smaller than the full row; else a full snapshot.
  */
-export function rowForm(body: RecordBody, base: DeltaBase | undefined): RecordRowForm {
+export function rowForm(
+  body: RecordBody,
+  base: DeltaBase | undefined,
+  options: { readonly packSnapshots?: boolean } = {},
+): RecordRowForm {
   const handleIds = encodeHandleIds(body.ids);
-  const full: RecordRowForm = { json: body.json, handleIds, baseId: null, delta: null, chain: 0 };
+  const full: RecordRowForm = options.packSnapshots
+    ? { json: '', handleIds: null, baseId: null, delta: packSnapshot(body.json, handleIds), chain: 0 }
+    : { json: body.json, handleIds, baseId: null, delta: null, chain: 0 };
   const chain = base === undefined ? SNAPSHOT_INTERVAL : base.chain + 1;
   if (base === undefined || !Number.isSafeInteger(chain) || chain < 1 || chain >= SNAPSHOT_INTERVAL) return full;
   const delta = encodeDelta(body, base.body);
-  if (delta.length >= body.json.length + handleIds.length) return full;
+  if (delta.length >= (full.delta?.length ?? body.json.length + handleIds.length)) return full;
   return { json: '', handleIds: null, baseId: base.id, delta, chain };
 }
 
@@ -167,7 +194,7 @@ export function rebuildBodies(
   const bodyOf = (start: StoredRecordRow): RecordBody | undefined => {
     const chain: StoredRecordRow[] = [];
     let row: StoredRecordRow | undefined = start;
-    while (row !== undefined && !built.has(row.id) && row.delta != null) {
+    while (row !== undefined && !built.has(row.id) && row.delta != null && row.base_id != null) {
       chain.push(row);
       if (chain.length > MAX_DELTA_CHAIN) {
         throw brokenRow(
@@ -190,7 +217,9 @@ export function rebuildBodies(
     else if (built.has(row.id)) body = built.get(row.id);
     else {
       const context = { location, sessionId, recordId: row.id };
-      body = row.handle_ids === null ? undefined : { json: row.json, ids: decodeHandleIds(row.handle_ids, context) };
+      if (row.delta != null) body = unpackSnapshot(row.delta, context);
+      else
+        body = row.handle_ids === null ? undefined : { json: row.json, ids: decodeHandleIds(row.handle_ids, context) };
       built.set(row.id, body);
     }
     for (let index = chain.length - 1; index >= 0; index -= 1) {
@@ -208,5 +237,6 @@ export function rebuildBodies(
 
 /** How a delta row was rebuilt, for the error of a record whose rebuilt content does not match its id. */
 export function storedAs(row: StoredRecordRow): string | undefined {
-  return row.delta == null ? undefined : `its delta against record ${String(row.base_id)}`;
+  if (row.delta == null) return undefined;
+  return row.base_id == null ? 'its packed snapshot' : `its delta against record ${String(row.base_id)}`;
 }

@@ -4,6 +4,7 @@
  * token counts leaking across tenants, `TENANT_MISMATCH` naming the owner, a writable SQLite
  * FTS index, records edited below the API, and token counting that choked on long runs.
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -395,9 +396,20 @@ describe('records edited below the API', () => {
       const [record] = await compactedRecords(store);
       const raw = new Database(path);
       raw.exec('DROP TRIGGER records_no_update');
-      raw
-        .prepare("UPDATE records SET json = json_set(json, '$.summary', 'Deploy to eu-west-1.') WHERE id = ?")
-        .run(record!.id);
+      const row = raw.prepare('SELECT delta FROM records WHERE id = ?').get(record!.id) as { delta: Buffer | null };
+      if (row.delta === null)
+        raw
+          .prepare("UPDATE records SET json = json_set(json, '$.summary', 'Deploy to eu-west-1.') WHERE id = ?")
+          .run(record!.id);
+      else {
+        // A packed snapshot (schema 11): its JSON, then a line with its carried-handle ids, deflated.
+        const text = inflateRawSync(row.delta).toString('utf8');
+        const cut = text.indexOf('\n');
+        const json = JSON.stringify({ ...JSON.parse(text.slice(0, cut)), summary: 'Deploy to eu-west-1.' });
+        raw
+          .prepare('UPDATE records SET delta = ? WHERE id = ?')
+          .run(deflateRawSync(json + text.slice(cut)), record!.id);
+      }
       raw.close();
       await expectLedgerError(store.records('tampered'), ImmutableSpanError, 'IMMUTABLE_SPAN', [
         record!.id,

@@ -26,8 +26,10 @@ it('survives 50 SIGKILLs of a writer without losing or half-writing anything', a
           return raw
             .prepare(
               // A delta row (records stored as deltas) keeps its content in `delta` against `base_id`: it must have both.
+              // A packed snapshot (schema 11) keeps it in `delta` with no base: it must not be empty.
               `SELECT CASE WHEN delta IS NULL THEN json
-                WHEN base_id IS NOT NULL AND length(delta) > 0 THEN '{"delta":true}' ELSE '' END
+                WHEN base_id IS NOT NULL AND length(delta) > 0 THEN '{"delta":true}'
+                WHEN base_id IS NULL AND length(delta) > 0 THEN '{"packed":true}' ELSE '' END
                FROM records WHERE session_id = ? ORDER BY ordinal`,
             )
             .pluck()

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   SNAPSHOT_INTERVAL,
   decodeDelta,
   encodeDelta,
+  rebuildBodies,
   rowForm,
   type RecordBody,
 } from '../../src/stores/record-delta.js';
@@ -82,7 +83,16 @@ function describeDeltaChain(name: string, backend: () => Backend): void {
       const externals = rows.filter((row) => row.type === 'external');
       expect(externals.map((row) => row.chain)).toEqual(externals.map((_, index) => index % SNAPSHOT_INTERVAL));
       for (const [index, row] of summaries.entries()) {
-        if (row.chain === 0) expect(row).toMatchObject({ base_id: null, delta: null });
+        if (row.chain === 0 && row.delta === null)
+          expect(row).toMatchObject({ base_id: null, handle_ids: expect.any(String) });
+        // A packed snapshot (SQLite, schema 11): no JSON or id list in the clear, the deflated content, no base.
+        else if (row.chain === 0)
+          expect({ ...row, text: inflateRawSync(row.delta!).toString('utf8') }).toMatchObject({
+            json: '',
+            handle_ids: null,
+            base_id: null,
+            text: expect.stringMatching(/^\{.*\}\n[\d,-]*$/s),
+          });
         else expect(row).toMatchObject({ json: '', handle_ids: null, base_id: summaries[index - 1]!.id });
       }
       const full = written.reduce((sum, record) => sum + JSON.stringify(record).length, 0);
@@ -134,9 +144,19 @@ function describeDeltaChain(name: string, backend: () => Backend): void {
       const written = await writeChain(store, 's', 0, 4);
       const snapshot = (await backend().rows('s'))[0]!;
       expect(snapshot.chain).toBe(0);
-      const edited = snapshot.json.replace('step 0', 'step zero');
-      expect(edited).not.toBe(snapshot.json);
-      await backend().tamper(backend().sql('UPDATE records SET json = ? WHERE id = ?'), [edited, snapshot.id]);
+      if (snapshot.delta === null) {
+        const edited = snapshot.json.replace('step 0', 'step zero');
+        expect(edited).not.toBe(snapshot.json);
+        await backend().tamper(backend().sql('UPDATE records SET json = ? WHERE id = ?'), [edited, snapshot.id]);
+      } else {
+        const text = inflateRawSync(snapshot.delta).toString('utf8');
+        const edited = text.replace('step 0', 'step zero');
+        expect(edited).not.toBe(text);
+        await backend().tamper(backend().sql('UPDATE records SET delta = ? WHERE id = ?'), [
+          deflateRawSync(edited),
+          snapshot.id,
+        ]);
+      }
       for (const record of written.slice(0, 3))
         await expectLedgerError(store.record('s', record.id), ImmutableSpanError, 'IMMUTABLE_SPAN', [record.id]);
       await store.close();
@@ -170,10 +190,31 @@ describe('record deltas', () => {
       delta: null,
       chain: 0,
     });
+    const packed = rowForm(next, undefined, { packSnapshots: true });
+    expect(packed).toMatchObject({ json: '', handleIds: null, baseId: null, chain: 0 });
+    expect(inflateRawSync(packed.delta!).toString('utf8')).toBe(`${next.json}\n${encodeHandleIds(next.ids)}`);
     expect(rowForm(next, { ...base, chain: SNAPSHOT_INTERVAL - 1 }).chain).toBe(0);
     expect(rowForm(next, { ...base, chain: Number.NaN }).chain).toBe(0);
     // Nothing in common with the base: deflating costs more than the text itself.
     expect(rowForm(body('{"a":1}', [1]), base).chain).toBe(0);
+  });
+
+  it('rebuild a packed snapshot and the deltas against it; refuse one that does not unpack, naming the record', () => {
+    const first = body('{"summary":"one two three","handles":[]}', [4, 5, 6, 7]);
+    const second = body('{"summary":"one two three four","handles":[]}', [4, 6, 9]);
+    const snapshot = rowForm(first, undefined, { packSnapshots: true });
+    const delta = rowForm(second, { id: 'rec_1', ordinal: 0, chain: 0, body: first }, { packSnapshots: true });
+    const rows = [
+      { id: 'rec_1', json: snapshot.json, handle_ids: snapshot.handleIds, base_id: null, delta: snapshot.delta },
+      { id: 'rec_2', json: delta.json, handle_ids: delta.handleIds, base_id: delta.baseId, delta: delta.delta },
+    ];
+    expect(rebuildBodies('sqlite:/x.db', 's', rows)).toEqual([first, second]);
+    const broken = [{ ...rows[0]!, delta: Buffer.from('not deflated at all') }, rows[1]!];
+    expect(() => rebuildBodies('sqlite:/x.db', 's', broken)).toThrow(
+      /record rec_1 of session s .*its packed snapshot does not inflate/,
+    );
+    const noList = [{ ...rows[0]!, delta: deflateRawSync('{}') }];
+    expect(() => rebuildBodies('sqlite:/x.db', 's', noList)).toThrow(/packed snapshot has no carried-handle list/);
   });
 
   it('refuse a malformed change, naming the record and its base', () => {

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -68,6 +69,32 @@ async function sparseRecords(store: LedgerStore, sessionId: string): Promise<Com
   const last = recordCarrying(sessionId, 40, [...texts(39), ...texts(0)]);
   await store.writeRecord(last);
   return last;
+}
+
+/** A record row's carried-handle id list: in the clear, or inside its packed snapshot (SQLite schema 11). */
+function snapshotIds(raw: Database.Database, id: string): string {
+  const row = raw.prepare('SELECT handle_ids, delta FROM records WHERE id = ?').get(id) as {
+    handle_ids: string | null;
+    delta: Buffer | null;
+  };
+  if (row.handle_ids !== null) return row.handle_ids;
+  const text = inflateRawSync(row.delta!).toString('utf8');
+  return text.slice(text.indexOf('\n') + 1);
+}
+
+/** Rewrites a snapshot row's id list below the API (the row's immutability trigger must be dropped first). */
+function setSnapshotIds(raw: Database.Database, id: string, ids: string): void {
+  const row = raw.prepare('SELECT handle_ids, delta FROM records WHERE id = ?').get(id) as {
+    handle_ids: string | null;
+    delta: Buffer | null;
+  };
+  if (row.handle_ids !== null) {
+    raw.prepare('UPDATE records SET handle_ids = ? WHERE id = ?').run(ids, id);
+    return;
+  }
+  const text = inflateRawSync(row.delta!).toString('utf8');
+  const packed = deflateRawSync(`${text.slice(0, text.indexOf('\n'))}\n${ids}`);
+  raw.prepare('UPDATE records SET delta = ? WHERE id = ?').run(packed, id);
 }
 
 describe('carried-handle id runs', () => {
@@ -160,10 +187,7 @@ describe('SQLite: carried handles stored once per session', () => {
     expect(() => raw.exec("UPDATE carried_handles SET json = '{}'")).toThrow(/immutable/);
     expect(() => raw.exec('DELETE FROM carried_handles')).toThrow(/immutable/);
     raw.exec('DROP TRIGGER handle_rows_no_update');
-    const [firstId] = decodeHandleIds(
-      raw.prepare('SELECT handle_ids FROM records WHERE id = ?').pluck().get(target.id) as string,
-      context,
-    );
+    const [firstId] = decodeHandleIds(snapshotIds(raw, target.id), context);
     // The carried handle names a handle row: editing that row changes the record, whose id then no longer checks.
     raw
       .prepare(
@@ -187,12 +211,12 @@ describe('SQLite: carried handles stored once per session', () => {
     await store.writeRecord(record);
     const raw = new Database(path);
     raw.exec('DROP TRIGGER records_no_update');
-    raw.prepare("UPDATE records SET handle_ids = '7' WHERE id = ?").run(record.id);
+    setSnapshotIds(raw, record.id, '7');
     await expectLedgerError(store.record('s', record.id), ImmutableSpanError, 'IMMUTABLE_SPAN', [
       record.id,
       /carried handle 7 it names is missing/,
     ]);
-    raw.prepare("UPDATE records SET handle_ids = 'zero' WHERE id = ?").run(record.id);
+    setSnapshotIds(raw, record.id, 'zero');
     raw.close();
     await expectLedgerError(store.records('s'), ImmutableSpanError, 'IMMUTABLE_SPAN', [record.id, /malformed/]);
     await store.close();
@@ -268,7 +292,9 @@ describe('SQLite: carried handles stored once per session', () => {
     expect(await store.records('s')).toEqual([inline, next]);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(raw.prepare('SELECT handle_ids FROM records ORDER BY ordinal').pluck().all()).toEqual([null, '0']);
+    expect(raw.prepare('SELECT handle_ids FROM records ORDER BY ordinal').pluck().all()).toEqual([null, null]);
+    // The inline record as it was; the new one a packed snapshot (schema 11) naming its handle by id.
+    expect(snapshotIds(raw, next.id)).toBe('0');
     raw.close();
     await store.close();
   });

@@ -307,6 +307,37 @@ ${appendOnly('spans', 'old.id = NEW.id', IMMUTABLE_SPANS_MESSAGE)}
 `;
 
 /**
+ * Version 11: a carried handle's digest (the per-session deduplication key of its JSON, `handleDigest`) is stored as
+ * its first 8 bytes instead of 16, in the table and in its unique index (`CARRIED_DIGEST_BYTES`; a clash of two
+ * handles of one session is about 1 in 10^10 for 100,000 distinct handles, and a record naming the wrong handle fails
+ * its id check when it is read). The table is copied with the shorter digests, dropped and made again with its
+ * triggers. Records written from this version on store their full snapshots packed (`record-delta.ts`: deflated, a
+ * row with a delta and no base), which the code before could not read: hence the version.
+ */
+const VERSION_11 = `
+CREATE TABLE carried_handles_copy AS
+  SELECT session, id, substr(digest, 1, 8) AS digest, seq, position, json FROM carried_handles ORDER BY session, id;
+DROP TABLE carried_handles;
+CREATE TABLE carried_handles (
+  session INTEGER NOT NULL REFERENCES session_keys (key),
+  id INTEGER NOT NULL,
+  digest BLOB NOT NULL,
+  seq INTEGER,
+  position INTEGER,
+  json TEXT,
+  PRIMARY KEY (session, id),
+  UNIQUE (session, digest),
+  CHECK ((json IS NULL) = (seq IS NOT NULL AND position IS NOT NULL))
+) STRICT, WITHOUT ROWID;
+INSERT INTO carried_handles SELECT * FROM carried_handles_copy;
+DROP TABLE carried_handles_copy;
+${appendOnly('carried_handles', 'old.session = NEW.session AND old.id = NEW.id', IMMUTABLE_RECORDS_MESSAGE)}
+CREATE TRIGGER carried_handles_no_replace_digest BEFORE INSERT ON carried_handles
+  WHEN EXISTS (SELECT 1 FROM carried_handles AS old WHERE old.session = NEW.session AND old.digest = NEW.digest)
+  BEGIN SELECT RAISE(ABORT, '${IMMUTABLE_RECORDS_MESSAGE}'); END;
+`;
+
+/**
  * The SQL of each schema migration in order; the schema version is `MIGRATIONS.length` once all are applied. A step
  * that also copies rows in code (version 6: `copyHandleRows`, version 8: `copyCarriedHandles`) runs that code after its SQL, and
  * version 9 has `span_key` and version 10 `pack_span_text` registered before its SQL (`migrate.ts`).
@@ -322,7 +353,11 @@ export const MIGRATIONS: readonly string[] = [
   VERSION_8_TABLES,
   VERSION_9,
   VERSION_10,
+  VERSION_11,
 ];
+
+/** Bytes of a carried handle's digest the SQLite store keeps (schema 11; `handleDigest` gives 16). */
+export const CARRIED_DIGEST_BYTES = 8;
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -33,6 +33,7 @@ import { createTextSearch } from './text-search.js';
 import { createHandleRowJson, type CarriedHandleRow, type SessionHandleJson } from './carried-handles.js';
 import { spanIdOfStoredKey, storedSpanKey, type StoredSpanKey } from './span-keys.js';
 import { packSpanText } from './span-text.js';
+import { CARRIED_DIGEST_BYTES } from './schema.js';
 import { compactHandleValues, handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import {
   HANDLE_BATCH_ROWS,
@@ -275,7 +276,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     const parts = splitRecord(record);
     const ids = handleIds(record, parts);
     const body: RecordBody = { json: parts.json, ids };
-    const form = rowForm(body, deltaBase(record));
+    const form = rowForm(body, deltaBase(record), { packSnapshots: true });
     statements.insertRecord.run(
       record.sessionId,
       record.id,
@@ -327,7 +328,8 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     const session = sessionNumber(sessionId) as number;
     let next: number | undefined;
     let rows: SessionHandleJson | undefined;
-    return parts.digests.map((digest, index) => {
+    return parts.digests.map((fullDigest, index) => {
+      const digest = fullDigest.subarray(0, CARRIED_DIGEST_BYTES);
       const json = parts.handles[index] as string;
       const stored = known?.get(json) ?? statements.carriedHandleId.get(session, digest);
       if (stored !== undefined) return stored;
