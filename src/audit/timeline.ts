@@ -12,6 +12,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ExtractedHandle, Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import type { CollectedSession } from './collect.js';
 import { handleIdentityKey, usedHandles } from './handle-sets.js';
+import { ModelCalls } from '../session/model-calls.js';
 
 /** Largest span of an audit session; the same in every audit session so seqs line up. */
 export const AUDIT_MAX_SPAN_TOKENS = 2000;
@@ -84,6 +85,7 @@ export async function buildTimeline(collected: CollectedSession, options: Timeli
   const boundaries: AgentBoundary[] = [];
   const total = collected.items.length;
   let seq = 0;
+  const calls = new ModelCalls();
   for (const [index, item] of collected.items.entries()) {
     if (item.type === 'compaction') {
       if (options.mode !== 'agent') continue;
@@ -99,15 +101,12 @@ export async function buildTimeline(collected: CollectedSession, options: Timeli
       continue;
     }
     const { message } = item;
+    // Replay mode compacts where the agent called its model (`ModelCalls`), as `replay` does.
+    if (calls.before(message) && options.mode === 'replay') await session.compactIfDue();
     const handles = usedHandles(message);
     if (handles.length > 0) uses.push({ seq, identities: new Set(handles.map(handleIdentityKey)), handles });
     messages.push(message);
     seq += (await session.append(message)).length;
-    if (
-      options.mode === 'replay' &&
-      (message.role !== 'assistant' || (message.toolCalls ?? []).length > 0 || index === total - 1)
-    )
-      await session.compactIfDue();
     options.onMessage?.(index + 1, total);
   }
   if (options.mode === 'replay') await session.render();

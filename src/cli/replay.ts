@@ -17,6 +17,7 @@ import { resumePoint } from './replay-resume.js';
 import type { ReplayItem } from './replay-resume.js';
 import { replayJson } from './summary-json.js';
 import { counted } from '../text/wording.js';
+import { ModelCalls } from '../session/model-calls.js';
 
 /**
  * Summary and external records a replayed session holds in memory (the rest stay in the store): a long
@@ -215,16 +216,9 @@ async function* skipItems(items: AsyncIterable<ReplayItem>, count: number): Asyn
 export const REPLAY_APPEND_BATCH = 64;
 
 /**
- * Messages a replay appends without a model call before it compacts anyway, so a transcript with no assistant turns
- * (or a very long run of tool results) still keeps its window in bounds as it goes, not only at the end.
- */
-export const REPLAY_MAX_MESSAGES_BETWEEN_CALLS = 256;
-
-/**
- * Append items as an agent loop sees them and compact where its model calls are: before each assistant turn (an
- * assistant message after a non-assistant one), when every tool result of the last turn is in, exactly where a render
- * would (`compactIfDue`: the context itself is rendered once, at the end). Not after an assistant tool-call message:
- * the agent calls the model again only once the results are in, so compacting there would compact mid-turn.
+ * Append items as an agent loop sees them and compact where its model calls are (`ModelCalls`: before each assistant
+ * turn, once every tool result of the last turn is in, and at the end), exactly where a render would (`compactIfDue`:
+ * the context itself is rendered once, at the end).
  */
 async function appendItems(
   session: LedgerSession,
@@ -233,41 +227,35 @@ async function appendItems(
   display: { name: string; quiet: boolean },
 ): Promise<void> {
   const progress = createProgress(`replay ${display.name}`, { quiet: display.quiet });
+  const calls = new ModelCalls();
   let batch: TranscriptMessage[] = [];
-  let sinceCall = 0;
-  let lastRole: TranscriptMessage['role'] | undefined;
   let compactions = 0;
   const append = async () => {
     if (batch.length === 0) return;
     await session.append(batch);
     batch = [];
   };
-  const modelCall = async () => {
-    await append();
-    if (sinceCall === 0) return;
-    sinceCall = 0;
-    await session.compactIfDue();
-  };
   let index = 0;
   for await (const item of items) {
     if (item.type === 'compaction') {
-      await modelCall();
+      await append();
+      if (calls.pending()) await session.compactIfDue();
+      calls.reset();
       await session.importExternalSummary({ summary: item.summary, summarizer: item.summarizer });
-      lastRole = undefined;
     } else {
-      const { role } = item.message;
-      if (role === 'assistant' && lastRole !== undefined && lastRole !== 'assistant') await modelCall();
+      if (calls.before(item.message)) {
+        await append();
+        await session.compactIfDue();
+      }
       batch.push(item.message);
-      sinceCall++;
-      lastRole = role;
-      if (sinceCall >= REPLAY_MAX_MESSAGES_BETWEEN_CALLS) await modelCall();
-      else if (batch.length >= REPLAY_APPEND_BATCH) await append();
+      if (batch.length >= REPLAY_APPEND_BATCH) await append();
     }
     index++;
     if (index % 256 === 0 || index === total) compactions = compactionCount(session);
     progress.update(index, total, counted(compactions, 'compaction'));
   }
-  await modelCall();
+  await append();
+  if (calls.pending()) await session.compactIfDue();
   progress.done(`${counted(compactionCount(session), 'compaction')} (${counted(session.recordCount(), 'record')})`);
 }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toOpenAiJsonl } from '../../src/cli/demo.js';
-import { REPLAY_MAX_MESSAGES_BETWEEN_CALLS, replayFile } from '../../src/cli/replay.js';
+import { replayFile } from '../../src/cli/replay.js';
+import { MAX_MESSAGES_BETWEEN_CALLS } from '../../src/session/model-calls.js';
 import type { TranscriptMessage } from '../../src/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 
@@ -66,7 +67,7 @@ describe('replay compacts where the agent calls the model', () => {
   it('still compacts along a long stretch with no model call (no assistant turns at all)', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'cl-replay-turns-'));
     const file = join(directory, 'notes.jsonl');
-    const notes = Array.from({ length: 3 * REPLAY_MAX_MESSAGES_BETWEEN_CALLS }, (_, index) => ({
+    const notes = Array.from({ length: 3 * MAX_MESSAGES_BETWEEN_CALLS }, (_, index) => ({
       role: 'user' as const,
       content: `Note ${index}: ticket OPS-${1000 + index} stays with the team on rota slot ${index % 7}.`,
     }));
@@ -74,8 +75,8 @@ describe('replay compacts where the agent calls the model', () => {
     const outcome = await replayFile(file, { store: 'memory:', maxTokens: 2000, json: true });
     try {
       const records = await outcome.session.loadRecords();
-      // Compactions along the way (at most every REPLAY_MAX_MESSAGES_BETWEEN_CALLS messages), not all at the end.
-      const early = records.filter((record) => record.atSeq <= REPLAY_MAX_MESSAGES_BETWEEN_CALLS);
+      // Compactions along the way (at most every MAX_MESSAGES_BETWEEN_CALLS messages), not all at the end.
+      const early = records.filter((record) => record.atSeq <= MAX_MESSAGES_BETWEEN_CALLS);
       expect(early.length).toBeGreaterThan(0);
       expect(outcome.context.tokens).toBeLessThanOrEqual(2000);
     } finally {
