@@ -187,9 +187,12 @@ export async function replayFile(
       log(
         `resuming session ${sessionId}: ${start.messages} messages (${existing} spans) already replayed; continuing from there.`,
       );
+    // A resumed replay goes on from the role of its last stored message, so it compacts where one pass would have.
+    const after = existing > 0 ? (await store.occurrences(sessionId, { fromSeq: existing - 1 }))[0]?.role : undefined;
     await appendItems(session, skipItems(items(), start.item), total - start.item, {
       name: basename(file),
       quiet: options.json === true,
+      after,
     });
     const context = await session.render();
     return {
@@ -224,10 +227,10 @@ async function appendItems(
   session: LedgerSession,
   items: AsyncIterable<ReplayItem>,
   total: number,
-  display: { name: string; quiet: boolean },
+  display: { name: string; quiet: boolean; after?: TranscriptMessage['role'] | undefined },
 ): Promise<void> {
   const progress = createProgress(`replay ${display.name}`, { quiet: display.quiet });
-  const calls = new ModelCalls();
+  const calls = new ModelCalls(display.after);
   let batch: TranscriptMessage[] = [];
   let compactions = 0;
   const append = async () => {

@@ -14,7 +14,16 @@ export const MAX_MESSAGES_BETWEEN_CALLS = 256;
 /** Follows a transcript message by message and says where the model calls are. */
 export class ModelCalls {
   private lastRole: TranscriptMessage['role'] | undefined;
-  private since = 0;
+  private since: number;
+
+  /**
+   * `after`: the role of the last message already taken (a resumed replay), so the next call falls where it would
+   * have in one uninterrupted pass; none for a transcript taken from its start.
+   */
+  constructor(after?: TranscriptMessage['role']) {
+    this.lastRole = after;
+    this.since = after === undefined ? 0 : 1;
+  }
 
   /** Whether the model is called before `message` (messages taken since the last call, else none), then takes it. */
   before(message: Pick<TranscriptMessage, 'role'>): boolean {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toOpenAiJsonl } from '../../src/cli/demo.js';
 import { replayFile } from '../../src/cli/replay.js';
-import { MAX_MESSAGES_BETWEEN_CALLS } from '../../src/session/model-calls.js';
+import { MAX_MESSAGES_BETWEEN_CALLS, ModelCalls } from '../../src/session/model-calls.js';
+import { createLedger } from '../../src/index.js';
 import type { TranscriptMessage } from '../../src/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 
@@ -81,6 +82,43 @@ describe('replay compacts where the agent calls the model', () => {
       expect(outcome.context.tokens).toBeLessThanOrEqual(2000);
     } finally {
       await outcome.close();
+    }
+  });
+
+  it('a resumed replay compacts where one uninterrupted pass did: the same records', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'cl-replay-turns-'));
+    const messages = agentRun(30);
+    const full = join(directory, 'full.jsonl');
+    await writeFile(full, toOpenAiJsonl(messages));
+    const recordIds = async (database: string) => {
+      const store = createSqliteStore({ path: database });
+      try {
+        return (await store.records('s')).map((record) => record.id);
+      } finally {
+        await store.close();
+      }
+    };
+    const once = join(directory, 'once.db');
+    await (await replayFile(full, { store: `sqlite:${once}`, session: 's', maxTokens: 2000, json: true })).close();
+    const expected = await recordIds(once);
+    expect(expected.length).toBeGreaterThan(3);
+    // Killed right after a turn's tool result was stored, before the model call that follows it (the compaction due
+    // there not run yet): the pass up to there, message by message, as replay takes it.
+    for (const cut of [31, 43, 58]) {
+      expect(messages[cut - 1]?.role).toBe('tool');
+      expect(messages[cut]?.role).toBe('assistant');
+      const database = join(directory, `resumed-${cut}.db`);
+      const killed = createSqliteStore({ path: database });
+      const session = await createLedger({ store: killed }).session('s', { window: { maxTokens: 2000 } });
+      const calls = new ModelCalls();
+      for (const message of messages.slice(0, cut)) {
+        if (calls.before(message)) await session.compactIfDue();
+        await session.append(message);
+      }
+      await killed.close();
+      const store = `sqlite:${database}`;
+      await (await replayFile(full, { store, session: 's', maxTokens: 2000, json: true, resume: true })).close();
+      expect(await recordIds(database), `killed after message ${cut}`).toEqual(expected);
     }
   });
 });
