@@ -13,7 +13,7 @@ export interface BenchArguments {
   readonly dataDir: string;
   /** `--out DIR` for `<name>.json` (default `bench/results`). */
   readonly outDir: string;
-  /** `--report FILE` (default `bench/RESULTS.md`; with `--window`, `RESULTS.md` in `--out`). */
+  /** `--report FILE` (default `bench/RESULTS.md`; with `--out` or `--window`, `RESULTS.md` in `--out`). */
   readonly reportFile: string;
   /** `--help`. */
   readonly help: boolean;
@@ -32,7 +32,8 @@ export const USAGE = `usage: npm run bench [NAME…] [-- --quick] [--data DIR] [
   --quick   smaller sizes (each result says what was reduced)
   --data    folder holding claude-code/, swe-agent/, locomo/ (default ../shared/data, else ../../shared/data)
   --out     where <name>.json results go (default bench/results; with --quick .bench-build/results-quick)
-  --report  the markdown report (default bench/RESULTS.md; with --quick .bench-build/RESULTS-quick.md)
+  --report  the markdown report (default bench/RESULTS.md; with --quick .bench-build/RESULTS-quick.md; with --out,
+            RESULTS.md in that folder, so results kept elsewhere never rebuild the recorded report)
             a full run with the default --out and --report also rebuilds README.md's real-data block
   --window  window options of the context-ledger arm in prompt-cache, quality-claude-code, quality-swe-agent and
             quality-turns, e.g. '{"compactAt":1,"targetFill":0.8}', or per budget
@@ -106,7 +107,11 @@ export function parseBenchArguments(
     reportFile: resolve(
       cwd,
       reportFile ??
-        (window !== undefined ? join(resolvedOut, 'RESULTS.md') : quick ? QUICK_REPORT : 'bench/RESULTS.md'),
+        (window !== undefined || outDir !== undefined
+          ? join(resolvedOut, 'RESULTS.md')
+          : quick
+            ? QUICK_REPORT
+            : 'bench/RESULTS.md'),
     ),
     readmeFile:
       quick || window !== undefined || reportFile !== undefined || outDir !== undefined

@@ -161,6 +161,12 @@ describe('retrieval and reporting helpers', () => {
     );
     expect(args).toMatchObject({ only: ['speed-ingest', 'quality-locomo'], quick: true, dataDir: '/work/x/elsewhere' });
     expect(() => parseBenchArguments(['--bogus'])).toThrow(/unknown argument/);
+    // Results kept in another folder report there: the recorded bench/RESULTS.md is rebuilt only from bench/results.
+    expect(parseBenchArguments(['real-replay', '--out', '/tmp/elsewhere'], '/work/x')).toMatchObject({
+      reportFile: '/tmp/elsewhere/RESULTS.md',
+      readmeFile: undefined,
+    });
+    expect(parseBenchArguments(['real-replay'], '/work/x').reportFile).toBe('/work/x/bench/RESULTS.md');
   });
 
   it('says a missing data set is missing instead of reporting numbers', async () => {
