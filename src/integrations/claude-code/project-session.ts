@@ -3,8 +3,9 @@
  * called for; `serve` reads it (or, without it, the newest transcript of the project) so the
  * MCP server answers about the running conversation without being told its id.
  */
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { writeFileAtomic } from '../install/safe-write.js';
 import { claudeProjectDirectory, projectLedgerPaths } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
 
@@ -20,14 +21,6 @@ export interface ProjectSessionRecord {
   readonly store: string;
   /** ISO time of the hook call. */
   readonly updatedAt: string;
-}
-
-/** Write a file atomically (temporary file, then rename), creating its directory. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
 }
 
 /** Record the project's latest session. */

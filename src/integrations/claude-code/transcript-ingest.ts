@@ -24,7 +24,7 @@ import { completeLines } from './complete-lines.js';
 import type { ReadCounters } from './complete-lines.js';
 import { maxLineBytes } from '../../importers/transcript-input.js';
 import { withFileLock } from './file-lock.js';
-import { writeFileAtomic } from './project-session.js';
+import { writeFileAtomic } from '../install/safe-write.js';
 
 /** The saved ingest state of one session. */
 export interface IngestState {
