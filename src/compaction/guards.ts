@@ -3,6 +3,7 @@ import { handleIdentity } from '../handles/handle-sets.js';
 import type { CompactionRecord, Handle } from '../types.js';
 import {
   entryCost,
+  type PlacedCheck,
   GROUP_HEADER_TOKENS,
   groupLabel,
   rememberShownTexts,
@@ -76,7 +77,7 @@ function placeHandles(
   budgetTokens: number,
   visibleText: string,
   containment = true,
-): { kept: Handle[]; used: number; shown: ShownTexts } {
+): { kept: Handle[]; used: number; shown: ShownTexts; checks: Map<Handle, PlacedCheck> } {
   const order = placementOrder(ranked, budgetTokens);
   const kept: Handle[] = [];
   const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
@@ -84,6 +85,8 @@ function placeHandles(
   const charged = new ChargedHandles();
   const collapsed = new Map<string, number>();
   const labels = new Set<string>();
+  // What the containment check found for each kept handle it was asked for (the layout of these handles reuses it).
+  const checks = new Map<Handle, PlacedCheck>();
   let used = 0;
   let rejected = 0;
   for (const handle of order) {
@@ -94,9 +97,13 @@ function placeHandles(
     const copies = key === undefined ? undefined : collapsed.get(key);
     let cost: number;
     let label: string | undefined;
+    let check: PlacedCheck | undefined;
     if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
-    else if (containment && key === undefined && shownInside(handle, full ? visibleOnly : keptTexts)) cost = 0;
-    else if (full) continue;
+    else if (containment && key === undefined && shownInside(handle, full ? visibleOnly : keptTexts)) {
+      // Inside the summary or a kept text: inside the texts of the final layout too (texts are only added).
+      check = true;
+      cost = 0;
+    } else if (full) continue;
     else {
       label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
       cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
@@ -108,6 +115,8 @@ function placeHandles(
       continue;
     }
     rejected = 0;
+    // Not full, so not inside any text shown so far: the layout searches only the texts added from here on.
+    if (containment && key === undefined) checks.set(handle, check ?? keptTexts.mark());
     for (const inside of refund.handles) charged.set(inside, 0);
     used += cost - refund.tokens;
     kept.push(handle);
@@ -118,7 +127,7 @@ function placeHandles(
     // Only a placement that checks containment reads the kept texts.
     if (containment && copies === undefined) keptTexts.add(handle.text);
   }
-  return { kept, used, shown: keptTexts };
+  return { kept, used, shown: keptTexts, checks };
 }
 
 /**
@@ -177,7 +186,7 @@ export function fitHandleBudget(
   // The placement that checked containment holds the texts the layout of these handles searches (the summary and
   // each kept handle but near-identical copies) when it kept them in this order: the layout takes them.
   if (placed !== undefined && result.kept.every((handle, index) => placed.kept[index] === handle))
-    rememberShownTexts(result.kept, visibleText, placed.shown);
+    rememberShownTexts(result.kept, visibleText, placed.shown, placed.checks);
   return result;
 }
 

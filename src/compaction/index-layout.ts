@@ -1,6 +1,6 @@
 import type { Handle } from '../types.js';
 import { collapseKey, containsAtBoundary } from './near-duplicates.js';
-import { ShownTexts } from './shown-texts.js';
+import { ShownTexts, type ShownMark } from './shown-texts.js';
 
 /** Where a kept handle is shown in the ledger block. */
 export type IndexSection = 'instruction' | 'quoted' | 'index';
@@ -59,22 +59,42 @@ export function entryCost(handle: Handle): number {
  * (the summary, or a longer listed handle: a relative path inside its absolute form).
  * Constraints are always listed: they carry their source label.
  */
-export function shownInside(handle: Handle, texts: readonly string[] | ShownTexts): boolean {
+export function shownInside(handle: Handle, texts: readonly string[] | ShownTexts, since?: ShownMark): boolean {
   if (handle.kind === 'constraint' && sectionOf(handle) !== 'index') return false;
-  if (texts instanceof ShownTexts) return texts.contain(handle.text);
+  if (texts instanceof ShownTexts)
+    return since === undefined ? texts.contain(handle.text) : texts.containSince(handle.text, since);
   return texts.some((text) => containsAtBoundary(text, handle.text));
 }
 
+/**
+ * What a placement that checked containment found for one handle it kept: `true` when the handle was already inside
+ * the texts shown before it, else where the shown texts were then (it is inside none of the texts before that mark).
+ */
+export type PlacedCheck = true | ShownMark;
+
+/** What a placement remembers of a handle list it kept (see `rememberShownTexts`). */
+interface Placement {
+  readonly summary: string;
+  readonly texts: ShownTexts;
+  readonly checks: ReadonlyMap<Handle, PlacedCheck>;
+}
+
 /** Per handle list a placement kept: the summary it placed them beside and the texts it had shown (see `layoutIndex`). */
-const shownByPlacement = new WeakMap<readonly Handle[], { readonly summary: string; readonly texts: ShownTexts }>();
+const shownByPlacement = new WeakMap<readonly Handle[], Placement>();
 
 /**
  * Remember that `texts` holds `summary` (when not empty) and the text of each of `handles` that is not a
  * near-identical copy of an earlier one (`collapseKey`): what `layoutIndex(handles, summary)` searches. The placement
- * that kept `handles` (a list nothing changes afterwards) built it already.
+ * that kept `handles` (a list nothing changes afterwards) built it already, and checked each handle it kept against
+ * the texts shown before it (`checks`): the layout searches only the texts added after those.
  */
-export function rememberShownTexts(handles: readonly Handle[], summary: string, texts: ShownTexts): void {
-  shownByPlacement.set(handles, { summary, texts });
+export function rememberShownTexts(
+  handles: readonly Handle[],
+  summary: string,
+  texts: ShownTexts,
+  checks: ReadonlyMap<Handle, PlacedCheck>,
+): void {
+  shownByPlacement.set(handles, { summary, texts, checks });
 }
 
 /**
@@ -108,9 +128,10 @@ export function layoutIndex(handles: readonly Handle[], summary = ''): IndexLayo
     list.push(entry);
     if (key !== undefined) representatives.set(key, { entry, list, index: list.length - 1 });
   }
-  const placed = shownByPlacement.get(handles);
+  const stored = shownByPlacement.get(handles);
+  const placed = stored !== undefined && stored.summary === summary ? stored : undefined;
   const covers =
-    placed !== undefined && placed.summary === summary
+    placed !== undefined
       ? placed.texts
       : new ShownTexts(
           [summary, ...handles.filter((handle) => !collapsed.has(handle)).map((handle) => handle.text)].filter(
@@ -121,7 +142,9 @@ export function layoutIndex(handles: readonly Handle[], summary = ''): IndexLayo
   const visible: IndexGroup[] = [];
   for (const [label, entries] of groups) {
     const listed = entries.filter((entry) => {
-      const hidden = collapseKey(entry.handle) === undefined && shownInside(entry.handle, covers);
+      const check = placed?.checks.get(entry.handle);
+      const hidden =
+        collapseKey(entry.handle) === undefined && (check === true || shownInside(entry.handle, covers, check));
       if (hidden) inside++;
       return !hidden;
     });

@@ -38,6 +38,15 @@ function longTextHolds(text: string, pieces: GramTable, needle: string): boolean
   return false;
 }
 
+/** How many short and long texts a {@link ShownTexts} held at some point: `containSince` searches only those added after. */
+export interface ShownMark {
+  readonly short: number;
+  readonly long: number;
+}
+
+/** The mark of an empty list: `containSince` from it searches every text. */
+const START: ShownMark = { short: 0, long: 0 };
+
 /**
  * A growing list of texts (the summary, the handles kept so far) asked many times whether a
  * needle is inside one of them on word boundaries: the same answer as `containsAtBoundary` on
@@ -77,16 +86,33 @@ export class ShownTexts {
     for (let at = 0; at + 4 <= text.length; at++) if (mayStartAt(text, at)) this.starts.add(gramKey(text, at), index);
   }
 
+  /** Where the list is now: the texts added from here on are the ones `containSince` searches. */
+  mark(): ShownMark {
+    return { short: this.texts.length, long: this.longTexts.length };
+  }
+
   /** Whether `needle` is inside one of the texts on word boundaries (`containsAtBoundary` of any text). */
   contain(needle: string): boolean {
+    return this.containSince(needle, START);
+  }
+
+  /**
+   * `contain`, over the texts added since `since` only (a needle already known not to be inside the earlier ones,
+   * a placement's kept handle, is then not searched in them again).
+   */
+  containSince(needle: string, since: ShownMark): boolean {
     if (needle.length < 4) return false;
-    for (let index = 0; index < this.longTexts.length; index++)
+    for (let index = since.long; index < this.longTexts.length; index++)
       if (longTextHolds(this.longTexts[index] as string, this.longPieces[index] as GramTable, needle)) return true;
     const head = gramKey(needle, 0);
     const { starts } = this;
-    // A text holding the needle on boundaries holds it where it may start: it is under the needle's first key.
-    for (let entry = starts.first(head); entry >= 0; entry = starts.following(entry, head))
-      if (containsAtBoundary(this.texts[starts.value(entry)] as string, needle)) return true;
+    // A text holding the needle on boundaries holds it where it may start: it is under the needle's first key. The
+    // table gives the texts under a key most recent first, so the walk stops at the first one before the mark.
+    for (let entry = starts.first(head); entry >= 0; entry = starts.following(entry, head)) {
+      const index = starts.value(entry);
+      if (index < since.short) break;
+      if (containsAtBoundary(this.texts[index] as string, needle)) return true;
+    }
     return false;
   }
 }

@@ -71,4 +71,41 @@ describe('ShownTexts', () => {
     expect(new ShownTexts(['src/app.ts', 'other']).contain('src/app.ts')).toBe(false);
     expect(new ShownTexts(['ReviewTokenStore']).contain('Review')).toBe(false);
   });
+
+  it('searches only the texts added since a mark (short and long), as containsAtBoundary on those', () => {
+    const long = fc.string({ unit: fc.constantFrom('a', 'b', '1', '/', ' ', '.'), minLength: 256, maxLength: 300 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(piece, long), { maxLength: 10 }),
+        fc.array(piece, { minLength: 1, maxLength: 8 }),
+        (texts, needles) => {
+          const shown = new ShownTexts();
+          const marks = [{ mark: shown.mark(), from: 0 }];
+          texts.forEach((text, index) => {
+            shown.add(text);
+            marks.push({ mark: shown.mark(), from: index + 1 });
+          });
+          for (const { mark, from } of marks)
+            for (const needle of [...needles, ...texts.map((text) => text.slice(1, 9))])
+              expect(shown.containSince(needle, mark)).toBe(
+                texts.slice(from).some((held) => containsAtBoundary(held, needle)),
+              );
+        },
+      ),
+      { numRuns: 300, seed: 13 },
+    );
+  });
+
+  it('finds a needle in a text added after the mark, not in the same text added before it', () => {
+    const shown = new ShownTexts(['lib/src/app.ts.bak']);
+    const mark = shown.mark();
+    expect(shown.containSince('src/app.ts', mark)).toBe(false);
+    expect(shown.contain('src/app.ts')).toBe(true);
+    shown.add('old/src/app.ts');
+    expect(shown.containSince('src/app.ts', mark)).toBe(true);
+    const long = `${'x'.repeat(300)} src/app.ts`;
+    const withLong = new ShownTexts([long]);
+    expect(withLong.containSince('src/app.ts', withLong.mark())).toBe(false);
+    expect(withLong.containSince('src/app.ts', { short: 0, long: 0 })).toBe(true);
+  });
 });
