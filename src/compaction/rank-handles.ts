@@ -340,12 +340,8 @@ function includedIn(text: string | undefined): (needle: string) => boolean {
     text.includes(needle);
 }
 
-/** The features of every handle, from the evidence. */
-export function handleFeatures(
-  handles: readonly Handle[],
-  evidence: RankEvidence,
-  weights: RankWeights = DEFAULT_RANK_WEIGHTS,
-): Map<Handle, HandleFeatures> {
+/** The features of each handle, in the order of `handles`, from the evidence. */
+function featureList(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights): HandleFeatures[] {
   const given = evidence.tallies;
   const tallies =
     given?.bulkyTokens === weights.bulkyResultTokens
@@ -353,14 +349,14 @@ export function handleFeatures(
       : tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = new ChangedTargets(changedTexts(evidence));
   const visible = includedIn(evidence.visibleText);
-  const features = new Map<Handle, HandleFeatures>();
+  const features: HandleFeatures[] = [];
   for (const handle of handles) {
     const identity = identityOf(handle);
     const tally = tallies.get(identity);
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
     const role = handle.role;
-    features.set(handle, {
+    features.push({
       mentions: Math.log2(1 + (tally?.spans ?? 0) + (carried ? 1 : 0)),
       recency:
         lastSeq < 0 ? 0 : 2 ** (-Math.max(0, evidence.toSeq - lastSeq) / Math.max(1, weights.recencyHalfLifeSeqs)),
@@ -378,6 +374,16 @@ export function handleFeatures(
     });
   }
   return features;
+}
+
+/** The features of every handle, from the evidence. */
+export function handleFeatures(
+  handles: readonly Handle[],
+  evidence: RankEvidence,
+  weights: RankWeights = DEFAULT_RANK_WEIGHTS,
+): Map<Handle, HandleFeatures> {
+  const list = featureList(handles, evidence, weights);
+  return new Map(handles.map((handle, index) => [handle, list[index] as HandleFeatures]));
 }
 
 /** The score of one handle with its features. */
@@ -415,10 +421,10 @@ export function rankHandles(
   evidence: RankEvidence,
   weights: RankWeights = DEFAULT_RANK_WEIGHTS,
 ): RankedHandle[] {
-  const features = handleFeatures(handles, evidence, weights);
+  const features = featureList(handles, evidence, weights);
   return handles
-    .map((handle) => {
-      const handleFeature = features.get(handle) as HandleFeatures;
+    .map((handle, index) => {
+      const handleFeature = features[index] as HandleFeatures;
       return { handle, features: handleFeature, score: scoreHandle(handle, handleFeature, weights) };
     })
     .sort(
