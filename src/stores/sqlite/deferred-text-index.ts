@@ -19,6 +19,13 @@ export const IDLE_STEP_CHARS = 16 * 1024;
 /** Rows read per batch of pending text. */
 const BATCH_ROWS = 256;
 
+/**
+ * Rows a bounded step reads at a time: a step stops at about `maxChars` of text, and every row read has its text
+ * unpacked (schema 10), so reading `BATCH_ROWS` for a step that takes ten of them unpacked the rest for nothing (on a
+ * real Claude Code session at 8,000 tokens the replay took 8-10% longer than with plain texts).
+ */
+const STEP_BATCH_ROWS = 16;
+
 interface PendingRow {
   readonly row: number;
   readonly text: string;
@@ -76,8 +83,9 @@ export function createDeferredTextIndex(
     const from = mark;
     let chars = 0;
     let more: boolean;
+    const batch = Number.isFinite(maxChars) ? STEP_BATCH_ROWS : BATCH_ROWS;
     for (;;) {
-      const rows = statements.pending.all(mark, BATCH_ROWS);
+      const rows = statements.pending.all(mark, batch);
       let consumed = 0;
       for (const row of rows) {
         statements.insert.run(row.row, row.text);
@@ -86,11 +94,11 @@ export function createDeferredTextIndex(
         consumed += 1;
         if (chars >= maxChars) break;
       }
-      if (consumed < rows.length || (rows.length === BATCH_ROWS && chars >= maxChars)) {
+      if (consumed < rows.length || (rows.length === batch && chars >= maxChars)) {
         more = true;
         break;
       }
-      if (rows.length < BATCH_ROWS) {
+      if (rows.length < batch) {
         more = false;
         break;
       }
