@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
 import { createSpan, roleOf } from '../../src/records/span.js';
 import type { CompactionRecord, Handle, HandleKind, SourceKind } from '../../src/types.js';
-import type { AppendEntry } from '../../src/stores/store.js';
+import type { AppendEntry, LedgerStore } from '../../src/stores/store.js';
 
 /** A handle to locate in an entry's text: its kind, verbatim text and optional key. */
 export interface HandleSpec {
@@ -168,4 +168,23 @@ export async function expectLedgerError(
   expect(error.code).toBe(code);
   for (const mention of mentions) expect(error.message).toMatch(mention);
   return error;
+}
+
+/**
+ * Everything a store reads of a session (occurrences, spans, handles, a handle lookup and a search for `payments`),
+ * to compare a ledger before and after a migration; `shortTerm` adds a search for a term too short for the trigram
+ * index.
+ */
+export async function readSession(store: LedgerStore, sessionId: string, shortTerm?: string) {
+  const occurrences = await store.occurrences(sessionId);
+  const ids = [...new Set(occurrences.map((occurrence) => occurrence.spanId))];
+  return {
+    occurrences,
+    of: await Promise.all(ids.map((id) => store.occurrencesOf(sessionId, id))),
+    spans: await store.spans(sessionId, ids),
+    handles: await store.handles(sessionId),
+    found: await store.findHandles(sessionId, 'eu-west-2b'),
+    hits: await store.searchText(sessionId, 'payments', 10),
+    ...(shortTerm === undefined ? {} : { short: await store.searchText(sessionId, shortTerm, 10) }),
+  };
 }

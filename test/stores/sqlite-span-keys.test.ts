@@ -12,8 +12,7 @@ import { StoreUnavailableError } from '../../src/errors.js';
 import { spanRowKey } from '../../src/stores/store-input.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { spanIdOfStoredKey, storedSpanKey } from '../../src/stores/sqlite/span-keys.js';
-import type { LedgerStore } from '../../src/stores/store.js';
-import { entry, sampleEntries } from './fixtures.js';
+import { entry, readSession, sampleEntries } from './fixtures.js';
 import { spanKeysAsVersion8 } from './sqlite-old-schema.js';
 
 const ID = `sha256:${'0123456789abcdef'.repeat(4)}`;
@@ -33,20 +32,6 @@ async function version8Ledger(path: string, change: (older: Database.Database) =
   change(older);
   older.pragma('user_version = 8');
   older.close();
-}
-
-/** Everything the store reads of a session. */
-async function readAll(store: LedgerStore, sessionId: string) {
-  const occurrences = await store.occurrences(sessionId);
-  const ids = [...new Set(occurrences.map((occurrence) => occurrence.spanId))];
-  return {
-    occurrences,
-    of: await Promise.all(ids.map((id) => store.occurrencesOf(sessionId, id))),
-    spans: await store.spans(sessionId, ids),
-    handles: await store.handles(sessionId),
-    found: await store.findHandles(sessionId, 'eu-west-2b'),
-    hits: await store.searchText(sessionId, 'payments', 10),
-  };
 }
 
 describe('SQLite span keys', () => {
@@ -75,7 +60,7 @@ describe('SQLite span keys', () => {
     await store.openSession('tenanted', { tenantId: 'acme' });
     for (const session of ['plain', 'tenanted'])
       await store.append(session, 0, [...sampleEntries(), sampleEntries()[0]!]);
-    const before = { plain: await readAll(store, 'plain'), tenanted: await readAll(store, 'tenanted') };
+    const before = { plain: await readSession(store, 'plain'), tenanted: await readSession(store, 'tenanted') };
     await store.close();
     const older = new Database(path);
     spanKeysAsVersion8(older);
@@ -84,7 +69,9 @@ describe('SQLite span keys', () => {
     older.close();
 
     const migrated = createSqliteStore({ path });
-    expect({ plain: await readAll(migrated, 'plain'), tenanted: await readAll(migrated, 'tenanted') }).toEqual(before);
+    expect({ plain: await readSession(migrated, 'plain'), tenanted: await readSession(migrated, 'tenanted') }).toEqual(
+      before,
+    );
     const more = entry('user', 'after the migration: payments again');
     await migrated.append('tenanted', 4, [more, sampleEntries()[1]!]);
     expect((await migrated.spans('tenanted', [more.span.id]))[0]?.text).toBe(more.span.text);
