@@ -30,8 +30,9 @@ import { openDatabase } from './open-database.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { createDeferredTextIndex } from './deferred-text-index.js';
 import { createTextSearch } from './text-search.js';
+import { likeHits } from './like-search.js';
 import { createHandleRowJson, type CarriedHandleRow, type SessionHandleJson } from './carried-handles.js';
-import { spanIdOfStoredKey, storedSpanKey, type StoredSpanKey } from './span-keys.js';
+import { storedSpanKey, type StoredSpanKey } from './span-keys.js';
 import { packSpanText } from './span-text.js';
 import { CARRIED_DIGEST_BYTES } from './schema.js';
 import { compactHandleValues, handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
@@ -42,16 +43,10 @@ import {
   toOccurrence,
   toSession,
   toSpan,
-  type HitRow,
   type RecordRow,
 } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
-
-/** LIKE pattern matching `term` anywhere, with `%`, `_` and `\` escaped. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /**
  * Creates a `LedgerStore` on a SQLite file (kind `sqlite`, location `sqlite:<absolute path>`)
@@ -379,28 +374,16 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     );
   }
 
-  /** LIKE hits of every term, one point per term a span holds, best first (ties: oldest first). */
-  function likeHits(terms: readonly string[], rows: (pattern: string) => readonly HitRow[]): TextHit[] {
-    const hits = new Map<number, TextHit>();
-    for (const term of terms) {
-      for (const row of rows(likePattern(term))) {
-        const score = (hits.get(row.seq)?.score ?? 0) + 1;
-        hits.set(row.seq, { seq: row.seq, spanId: spanIdOfStoredKey(row.span_id), score });
-      }
-    }
-    return [...hits.values()].sort((a, b) => b.score - a.score || a.seq - b.seq);
-  }
-
   /** A read-only connection cannot index: the rows past the mark are scanned with LIKE and ranked after the indexed hits. */
   function withPendingHits(sessionId: string, terms: readonly string[], limit: number, hits: TextHit[]): TextHit[] {
     const mark = textIndex.mark();
     const seen = new Set(hits.map((hit) => hit.seq));
-    const pending = likeHits(terms, (pattern) => statements.searchLikePending.all(sessionId, mark, pattern));
+    const pending = likeHits(terms, statements.pendingTexts.iterate(sessionId, mark));
     return [...hits, ...pending.filter((hit) => !seen.has(hit.seq))].slice(0, limit);
   }
 
   function searchWithLike(sessionId: string, terms: readonly string[], limit: number): TextHit[] {
-    return likeHits(terms, (pattern) => statements.searchLike.all(sessionId, pattern)).slice(0, limit);
+    return likeHits(terms, statements.sessionTexts.iterate(sessionId)).slice(0, limit);
   }
 
   return {

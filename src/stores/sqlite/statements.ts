@@ -7,6 +7,7 @@ import type { Role, SessionInfo, SourceKind, Span, SpanOccurrence } from '../../
 import { buildOccurrence, buildSpan } from '../store-input.js';
 import type { CompactHandleRow, CompactHandleValues, HandleSource } from './handle-rows.js';
 import { spanIdOfStoredKey } from './span-keys.js';
+import type { TextRow } from './like-search.js';
 import { SPAN_TEXT, type StoredSpanText } from './span-text.js';
 import type { StoredSpanKey } from './span-keys.js';
 
@@ -62,13 +63,6 @@ export interface RecordRow {
 
 /** The columns of a record row as read. */
 const RECORD_COLUMNS = 'id, json, handle_ids, base_id, delta';
-
-/** A search hit row. */
-export interface HitRow {
-  seq: number;
-  span_id: StoredSpanKey;
-  rank: number;
-}
 
 type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
@@ -148,15 +142,17 @@ export function prepareStatements(db: Database.Database) {
       `SELECT o.span_id, o.role, ${SPAN_TEXT} AS text FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? AND o.seq = ?`,
     ) as Statement<[string, number], HandleSource>,
-    searchLikePending: db.prepare(
-      `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrence_text_rows r
+    /** Span texts of a session past a text-index mark, for a read-only connection's search (`like-search.ts`). */
+    pendingTexts: db.prepare(
+      `SELECT o.seq AS seq, o.span_id AS span_id, ${SPAN_TEXT} AS text FROM occurrence_text_rows r
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
-       WHERE r.session_id = ? AND r.row > ? AND ${SPAN_TEXT} LIKE ? ESCAPE '\\' ORDER BY o.seq`,
-    ) as Statement<[string, number, string], HitRow>,
-    searchLike: db.prepare(
-      `SELECT o.seq AS seq, o.span_id AS span_id, 0 AS rank FROM occurrences o JOIN spans s ON s.id = o.span_id
-       WHERE o.session_id = ? AND ${SPAN_TEXT} LIKE ? ESCAPE '\\' ORDER BY o.seq`,
-    ) as Statement<[string, string], HitRow>,
+       WHERE r.session_id = ? AND r.row > ? ORDER BY o.seq`,
+    ) as Statement<[string, number], TextRow>,
+    /** Every span text of a session, for a search of terms too short for the trigram index (`like-search.ts`). */
+    sessionTexts: db.prepare(
+      `SELECT o.seq AS seq, o.span_id AS span_id, ${SPAN_TEXT} AS text FROM occurrences o JOIN spans s ON s.id = o.span_id
+       WHERE o.session_id = ? ORDER BY o.seq`,
+    ) as Statement<[string], TextRow>,
     recordExists: db.prepare('SELECT 1 FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<
       [string, string],
       number
