@@ -177,6 +177,15 @@ export function rowForm(
 }
 
 /**
+ * Bodies rebuilt before, by record id, for one session (records are immutable, so a body once rebuilt and checked
+ * stays right): a read that meets one stops walking its delta chain there.
+ */
+export interface BodyMemo {
+  get(recordId: string): RecordBody | undefined;
+  set(recordId: string, body: RecordBody): void;
+}
+
+/**
  * The content of record rows, rebuilt: a full row as stored, a delta row against its base (found in `rows` or
  * `others`, rebuilt once and shared), undefined for a row of a ledger older than carried-handle ids (handles inline in
  * its JSON). A base that is missing, or a chain longer than {@link MAX_DELTA_CHAIN}, is `ImmutableSpanError` naming the
@@ -187,14 +196,30 @@ export function rebuildBodies(
   sessionId: string,
   rows: readonly StoredRecordRow[],
   others: readonly StoredRecordRow[] = [],
+  known?: BodyMemo,
 ): (RecordBody | undefined)[] {
   const byId = new Map<string, StoredRecordRow>();
   for (const row of [...others, ...rows]) byId.set(row.id, row);
   const built = new Map<string, RecordBody | undefined>();
+  const isBuilt = (id: string): boolean => {
+    if (built.has(id)) return true;
+    const body = known?.get(id);
+    if (body !== undefined) built.set(id, body);
+    return body !== undefined;
+  };
+  const build = (id: string, body: RecordBody | undefined): void => {
+    built.set(id, body);
+    if (body !== undefined) known?.set(id, body);
+  };
   const bodyOf = (start: StoredRecordRow): RecordBody | undefined => {
     const chain: StoredRecordRow[] = [];
-    let row: StoredRecordRow | undefined = start;
-    while (row !== undefined && !built.has(row.id) && row.delta != null && row.base_id != null) {
+    // The row the chain starts from, or the id of a body built already (here or before) that it starts from.
+    let row: StoredRecordRow | string = start;
+    while (typeof row !== 'string' && row.delta != null && row.base_id != null) {
+      if (isBuilt(row.id)) {
+        row = row.id;
+        break;
+      }
       chain.push(row);
       if (chain.length > MAX_DELTA_CHAIN) {
         throw brokenRow(
@@ -202,8 +227,8 @@ export function rebuildBodies(
           `its delta chain is longer than ${MAX_DELTA_CHAIN} rows`,
         );
       }
-      const baseId: string = row.base_id ?? '';
-      const base = byId.get(baseId);
+      const baseId: string = row.base_id;
+      const base = isBuilt(baseId) ? baseId : byId.get(baseId);
       if (base === undefined) {
         throw brokenRow(
           { location, sessionId, recordId: row.id },
@@ -213,14 +238,14 @@ export function rebuildBodies(
       row = base;
     }
     let body: RecordBody | undefined;
-    if (row === undefined) body = undefined;
-    else if (built.has(row.id)) body = built.get(row.id);
+    if (typeof row === 'string') body = built.get(row);
+    else if (isBuilt(row.id)) body = built.get(row.id);
     else {
       const context = { location, sessionId, recordId: row.id };
       if (row.delta != null) body = unpackSnapshot(row.delta, context);
       else
         body = row.handle_ids === null ? undefined : { json: row.json, ids: decodeHandleIds(row.handle_ids, context) };
-      built.set(row.id, body);
+      build(row.id, body);
     }
     for (let index = chain.length - 1; index >= 0; index -= 1) {
       const delta = chain[index] as StoredRecordRow;
@@ -228,7 +253,7 @@ export function rebuildBodies(
       const baseId = delta.base_id ?? '';
       if (body === undefined) throw brokenRow(context, `the record ${baseId} its delta is against has no handle list`);
       body = decodeDelta(delta.delta as Uint8Array, body, context, baseId);
-      built.set(delta.id, body);
+      build(delta.id, body);
     }
     return body;
   };

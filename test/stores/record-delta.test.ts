@@ -100,6 +100,19 @@ function describeDeltaChain(name: string, backend: () => Backend): void {
       expect(stored).toBeLessThan(full / 4);
     });
 
+    it('reads two chains newest first, one record at a time and interleaved, each record as written', async () => {
+      const store = await backend().open();
+      await store.openSession('s');
+      await store.openSession('t');
+      const first = await writeChain(store, 's', 0, 40);
+      const second = await writeChain(store, 't', 0, 40);
+      for (let index = 39; index >= 0; index -= 1) {
+        expect(await store.record('s', first[index]!.id)).toEqual(first[index]);
+        expect(await store.record('t', second[index]!.id)).toEqual(second[index]);
+      }
+      await store.close();
+    });
+
     it('refuses a delta changed below the API, naming the record and the session', async () => {
       const store = await backend().open();
       await store.openSession('s');
@@ -212,6 +225,15 @@ describe('record deltas', () => {
     const broken = [{ ...rows[0]!, delta: Buffer.from('not deflated at all') }, rows[1]!];
     expect(() => rebuildBodies('sqlite:/x.db', 's', broken)).toThrow(
       /record rec_1 of session s .*its packed snapshot does not inflate/,
+    );
+    // Bodies rebuilt before serve a later read: its delta row alone rebuilds without its base row.
+    const known = new Map<string, RecordBody>();
+    expect(rebuildBodies('sqlite:/x.db', 's', rows, [], known)).toEqual([first, second]);
+    expect([...known.keys()]).toEqual(['rec_1', 'rec_2']);
+    known.delete('rec_2');
+    expect(rebuildBodies('sqlite:/x.db', 's', [rows[1]!], [], known)).toEqual([second]);
+    expect(() => rebuildBodies('sqlite:/x.db', 's', [rows[1]!])).toThrow(
+      /the record rec_1 its delta is against is missing/,
     );
     const noList = [{ ...rows[0]!, delta: deflateRawSync('{}') }];
     expect(() => rebuildBodies('sqlite:/x.db', 's', noList)).toThrow(/packed snapshot has no carried-handle list/);

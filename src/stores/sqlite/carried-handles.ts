@@ -7,6 +7,7 @@
  * against its id on load as before: a handle row changed below the API fails that check.
  */
 import type Database from 'better-sqlite3';
+import { BoundedMemo } from '../../collections/bounded-memo.js';
 import { handleJson } from '../../compaction/record-json.js';
 import { handleOfRow, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import { SPAN_TEXT } from './span-text.js';
@@ -31,6 +32,9 @@ export interface SessionHandleJson {
   jsonOf(row: CarriedHandleRow): string | undefined;
 }
 
+/** Occurrences (with their span text) remembered for the carried handles read: about 1 MB of text at most. */
+const SOURCES_KEPT = 2_048;
+
 /**
  * Prepares the reads over `db` (`location` names the ledger in errors); the function returned starts one operation,
  * whose cache of the occurrences it read lives as long as it does.
@@ -51,12 +55,23 @@ export function createHandleRowJson(
      WHERE o.session_id = ? AND o.seq = ?`,
   ) as Database.Statement<[string, number], HandleSource>;
 
+  /**
+   * The occurrence of each seq read (what a handle row's NULL columns are taken from), for the session read last:
+   * occurrences are append-only, so one read (of an occurrence that exists) serves every later operation on the session (reading a checkpoint chain
+   * record by record meets the same spans again and again).
+   */
+  let sources: { readonly sessionId: string; readonly bySeq: BoundedMemo<number, HandleSource> } | undefined;
+
   return (sessionId, session) => {
-    /** The occurrence of each seq read (what a handle row's NULL columns are taken from). */
-    const sources = new Map<number, HandleSource | undefined>();
+    if (sources?.sessionId !== sessionId) sources = { sessionId, bySeq: new BoundedMemo(SOURCES_KEPT) };
+    const bySeq = sources.bySeq;
     function jsonOfRow(row: CompactHandleRow): string {
-      if (!sources.has(row.seq)) sources.set(row.seq, source.get(sessionId, row.seq));
-      return handleJson(handleOfRow(location, sessionId, row, sources.get(row.seq)));
+      let found = bySeq.get(row.seq);
+      if (found === undefined) {
+        found = source.get(sessionId, row.seq);
+        if (found !== undefined) bySeq.set(row.seq, found);
+      }
+      return handleJson(handleOfRow(location, sessionId, row, found));
     }
     return {
       positionOf(place, json) {

@@ -17,7 +17,15 @@ import {
 import { BoundedMemo } from '../../collections/bounded-memo.js';
 import { MEMO_ENTRIES, rebuildRecordRows, recordRowIds, splitRecord, type RecordParts } from '../record-handles.js';
 import { DeltaBases } from '../delta-bases.js';
-import { MAX_DELTA_CHAIN, rebuildBodies, rowForm, storedAs, type DeltaBase, type RecordBody } from '../record-delta.js';
+import {
+  MAX_DELTA_CHAIN,
+  rebuildBodies,
+  rowForm,
+  storedAs,
+  type BodyMemo,
+  type DeltaBase,
+  type RecordBody,
+} from '../record-delta.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
 import {
   DEFAULT_AUTOCHECKPOINT_PAGES,
@@ -47,6 +55,9 @@ import {
 } from './statements.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
+
+/** Record bodies a store remembers for `record()`: a few snapshot intervals' worth (`SNAPSHOT_INTERVAL` is 32). */
+const BODIES_KEPT = 256;
 
 /**
  * Creates a `LedgerStore` on a SQLite file (kind `sqlite`, location `sqlite:<absolute path>`)
@@ -356,7 +367,7 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     checkRowId: boolean,
     chain: readonly RecordRow[] = [],
   ): CompactionRecord[] {
-    const bodies = rebuildBodies(location, sessionId, rows, chain);
+    const bodies = rebuildBodies(location, sessionId, rows, chain, chain.length > 0 ? bodyMemo(sessionId) : undefined);
     const { ids, low, high, sparse } = recordRowIds(bodies);
     const stored = new Map<number, string>();
     const session = sessionNumber(sessionId);
@@ -373,6 +384,16 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       loadRecord(location, sessionId, json, checkRowId ? row.id : undefined, handles, storedAs(row)),
     );
   }
+
+  /**
+   * Record bodies `record()` rebuilt, by session and id: reading a chain of records one at a time (a checkpoint chain,
+   * newest first) rebuilds each delta chain once, not once per record in it.
+   */
+  const bodies = new BoundedMemo<string, RecordBody>(BODIES_KEPT);
+  const bodyMemo = (sessionId: string): BodyMemo => ({
+    get: (recordId) => bodies.get(`${sessionId}\n${recordId}`),
+    set: (recordId, body) => bodies.set(`${sessionId}\n${recordId}`, body),
+  });
 
   /** A read-only connection cannot index: the rows past the mark are scanned with LIKE and ranked after the indexed hits. */
   function withPendingHits(sessionId: string, terms: readonly string[], limit: number, hits: TextHit[]): TextHit[] {
@@ -512,7 +533,14 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     record(sessionId, recordId) {
       return guard(`read record ${recordId} of session ${sessionId}`, () => {
         const [row, ...chain] = recordChain(sessionId, recordId);
-        return row === undefined ? undefined : loadRows(sessionId, [row], true, chain)[0];
+        if (row === undefined) return undefined;
+        try {
+          return loadRows(sessionId, [row], true, chain)[0];
+        } catch (error) {
+          // A chain that did not rebuild or check may have left wrong bodies behind: read the rows again next time.
+          bodies.clear();
+          throw error;
+        }
       });
     },
 
