@@ -57,8 +57,8 @@ export function createHandleRowJson(
 
   /**
    * The occurrence of each seq read (what a handle row's NULL columns are taken from), for the session read last:
-   * occurrences are append-only, so one read (of an occurrence that exists) serves every later operation on the session (reading a checkpoint chain
-   * record by record meets the same spans again and again).
+   * occurrences are append-only, so one read of an occurrence that exists serves every later operation on the
+   * session (reading a checkpoint chain record by record meets the same spans again and again).
    */
   let sources: { readonly sessionId: string; readonly bySeq: BoundedMemo<number, HandleSource> } | undefined;
 
