@@ -23,6 +23,11 @@ export interface MaskingPolicy {
   readonly minTokens: number;
   /** The most recent originals whose costs add up to at most this many tokens are never masked. */
   readonly protectRecentTokens: number;
+  /**
+   * A step is taken only when it can bring the context down to at most this many tokens; one that cannot masks
+   * nothing, and the window compacts instead (see `maskingPolicy`). No limit (infinity) for shallow steps.
+   */
+  readonly stepFloorTokens: number;
 }
 
 /**
@@ -34,17 +39,40 @@ export interface MaskingPolicy {
  */
 export const MASK_STEP_MIN_HEADROOM = 0.2;
 
-/** The masking policy of a window configuration, or undefined when masking is off. */
+/**
+ * Least share of the headroom a deep step must give back to be taken (`stepFloorTokens`); a step that cannot is not
+ * taken and the window compacts instead, which refills it to `targetFill`. Such a step masks only the few results that
+ * left the protected tail since the last one, buys a few turns and breaks the provider's prompt cache at the first of
+ * them, and the next step follows soon. Measured on the dev data (issue 27; prefix reused turn to turn, compactions +
+ * masking steps), every step taken -> half the headroom required -> the whole of it:
+ * - 32,000 tokens (the default `targetFill` 0.5), Claude Code sessions: 0.938, 3 + 9 and 0.916, 3 + 14 -> 0.941, 4 + 4
+ *   and 0.922, 4 + 5 -> 0.945, 7 + 0 and 0.928, 6 + 2. With half (and `STALE_HEADROOM_SHARE`) the SWE-agent session
+ *   went 0.958, 92 + 39 -> 0.966, 99 + 0; the handles needed later in the window over every turn, Claude Code 0.880 ->
+ *   0.895 (at the cuts 0.969 both), SWE-agent 0.998 both (at the cuts 2,791 -> 2,788 of 2,794).
+ * - 8,000 tokens with `targetFill` 0.8 (deep steps too), Claude Code: 0.770, 25 + 34 and 0.763, 30 + 18 -> 0.790,
+ *   29 + 20 and 0.760, 32 + 14 -> 0.769, 37 + 11 and 0.727, 37 + 6: requiring the whole headroom there mostly turned
+ *   masking steps into compactions.
+ */
+export const MASK_STEP_MIN_RECOVERY = 0.5;
+
+/**
+ * The masking policy of a window configuration, or undefined when masking is off. A shallow step (headroom under
+ * {@link MASK_STEP_MIN_HEADROOM}) masks what brings the context under `compactAt`; a deep one masks down to
+ * `targetFill`, and only when it can give back at least {@link MASK_STEP_MIN_RECOVERY} of the headroom.
+ */
 export function maskingPolicy(config: WindowConfig): MaskingPolicy | undefined {
   if (!config.maskToolResults) return undefined;
+  const deep = config.compactAt - config.targetFill >= MASK_STEP_MIN_HEADROOM - 1e-9;
   return {
     fitTokens: Math.floor(config.compactAt * config.maxTokens),
-    targetTokens: Math.floor(
-      (config.compactAt - config.targetFill >= MASK_STEP_MIN_HEADROOM - 1e-9 ? config.targetFill : config.compactAt) *
-        config.maxTokens,
-    ),
+    targetTokens: Math.floor((deep ? config.targetFill : config.compactAt) * config.maxTokens),
     minTokens: config.maskMinTokens,
     protectRecentTokens: config.maskProtectRecentTokens,
+    stepFloorTokens: deep
+      ? Math.floor(
+          (config.compactAt - MASK_STEP_MIN_RECOVERY * (config.compactAt - config.targetFill)) * config.maxTokens,
+        )
+      : Number.POSITIVE_INFINITY,
   };
 }
 
@@ -146,7 +174,7 @@ function messageSizes(originals: readonly SpanOccurrence[], costs: readonly numb
  * the context over `fitTokens`, a masking step masks tool results (whole messages, all chunks together) of at least
  * `minTokens` that are older than the protected recent tail (which always holds that original), oldest first, until the
  * context is at most `targetTokens` or no candidate is left (the window then compacts, which refills it to the same
- * target).
+ * target). A step that could not bring the context down to `stepFloorTokens` masks nothing (the window compacts).
  * The choice for the first `k` originals never depends on the ones after them: between steps the window only grows at
  * its end, a result once masked stays masked until the next compaction, and the window does not flap.
  */
@@ -162,6 +190,8 @@ export function chooseMasked(input: MaskingInput): Set<number> {
   const pending: { readonly index: number; readonly saving: number }[] = [];
   let head = 0;
   let scanned = 0;
+  // What masking every pending candidate not masked yet would save.
+  let pendingSaving = 0;
   let tailStart = 0;
   let tailTokens = 0;
   for (let index = 0; index < originals.length; index++) {
@@ -174,11 +204,14 @@ export function chooseMasked(input: MaskingInput): Set<number> {
       const saving = maskSaving(input, sizes, scanned);
       if (saving <= 0) continue;
       pending.push({ index: scanned, saving });
+      pendingSaving += saving;
     }
+    if (total - pendingSaving > policy.stepFloorTokens) continue;
     while (total > policy.targetTokens && head < pending.length) {
       const candidate = pending[head++] as { index: number; saving: number };
       masked.add(candidate.index);
       total -= candidate.saving;
+      pendingSaving -= candidate.saving;
     }
   }
   return masked;

@@ -117,7 +117,7 @@ export class LedgerSession {
     );
     // The index base of the window's record is settled on the whole chain now, before older records are released.
     const active = activeRecord(state.records);
-    if (active) indexBaseOf(state.records, active, maxStaleTokens(this.config.maxTokens));
+    if (active) indexBaseOf(state.records, active, maxStaleTokens(this.config));
     this.recordBook = new SessionRecords(id, state.records, options.heldRecords);
     this.originals = state.originals;
     this.nextSeq = state.nextSeq;
@@ -460,11 +460,7 @@ export class LedgerSession {
     if (output.checkpoint && output.checkpointWritten) this.recordBook.add(output.checkpoint);
     this.recordBook.add(output.record);
     // Settled while the record it compacted is at hand (that one may be released from memory next).
-    indexBaseOf(
-      active ? [active, output.record] : [output.record],
-      output.record,
-      maxStaleTokens(this.config.maxTokens),
-    );
+    indexBaseOf(active ? [active, output.record] : [output.record], output.record, maxStaleTokens(this.config));
     this.originals = this.originals.slice(boundary);
     return output.record;
   }

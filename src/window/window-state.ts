@@ -51,7 +51,7 @@ export function windowStateOf(input: WindowStateInput): WindowState {
     indexBase:
       active === undefined || input.config === undefined
         ? undefined
-        : indexBaseOf(input.records, active, maxStaleTokens(input.config.maxTokens)),
+        : indexBaseOf(input.records, active, maxStaleTokens(input.config)),
     checkpoint,
     gaps: input.gaps ?? gapsOf(input.records),
     originals: input.originals,

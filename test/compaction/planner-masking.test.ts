@@ -36,7 +36,13 @@ describe('planRefill with masking', () => {
     };
     const unmasked = planRefill(input);
     expect(unmasked.boundary).toBeGreaterThan(resultIndex);
-    const policy = { fitTokens: 3600, targetTokens: 3400, minTokens: 200, protectRecentTokens: 1000 };
+    const policy = {
+      fitTokens: 3600,
+      targetTokens: 3400,
+      minTokens: 200,
+      protectRecentTokens: 1000,
+      stepFloorTokens: Number.POSITIVE_INFINITY,
+    };
     const masked = planRefill({ ...input, masking: { policy, stubCost: () => 50 } });
     expect(masked.boundary).toBeLessThan(resultIndex);
     // Expected: fixed 200 + summary 100 + the kept turns with the result as its 50-token stub.

@@ -78,9 +78,11 @@ describe('cadence: between compactions the window only grows at its end', () => 
     expect(compactions).toBeGreaterThan(0);
     expect(maskSteps).toBeGreaterThan(0);
     // Steps are rarer than under the old cadence (masking to compactAt and refilling to 0.85 of the window): there, 44
-    // of these 159 prompts extended the previous one (33 compactions, 82 masking changes); here 82 (19 and 58).
-    expect(extensions).toBeGreaterThanOrEqual(0.45 * steps);
-    expect(compactions).toBeLessThan(25);
+    // of these 159 prompts extended the previous one (33 compactions, 82 masking changes); with every deep masking step
+    // taken, 82 (19 and 58); now that a deep step must give back half the headroom (MASK_STEP_MIN_RECOVERY), 89 (30
+    // and 40): fewer steps in all, some of them compactions instead of masking steps.
+    expect(extensions).toBeGreaterThanOrEqual(0.5 * steps);
+    expect(compactions).toBeLessThan(33);
     expect(compactAt).toBeGreaterThan(targetFill);
   });
 });

@@ -14,8 +14,10 @@ import {
   keepsIndexBase,
   layoutSince,
   maxStaleTokens,
+  STALE_HEADROOM_SHARE,
   recordLayout,
 } from '../../src/window/stable-index.js';
+import { resolveWindowConfig } from '../../src/session/config.js';
 import { agentTranscript } from '../core/agent-transcript.js';
 import { memoryLedger } from '../helpers.js';
 
@@ -73,7 +75,7 @@ describe('the ledger block keeps its handle index byte-stable across compactions
     let kept = 0;
     let rebased = 0;
     await replayTurns(agentTranscript(160), { maxTokens: 8000 }, (before, after, active, records) => {
-      const base = indexBaseOf(records, active, maxStaleTokens(8000));
+      const base = indexBaseOf(records, active, maxStaleTokens(resolveWindowConfig('s', { maxTokens: 8000 })));
       if (base !== active) {
         kept++;
         // A provider's cache keeps the block's start: the frozen lines are the same bytes as one compaction ago.
@@ -203,8 +205,13 @@ describe('index base rule', () => {
     expect(indexBaseOf([record('rec_9', [a], ['rec_gone'])], record('rec_10', [a, b], ['rec_9']), 10)).not.toBe(first);
   });
 
-  it('limits stale entries to a small share of the window', () => {
-    expect(maxStaleTokens(8000)).toBe(Math.floor(8000 * STALE_INDEX_SHARE));
+  it('limits stale entries to a small share of the window, or of its headroom when that is more', () => {
+    const window = (maxTokens: number) => resolveWindowConfig('s', { maxTokens });
+    expect(maxStaleTokens(window(4000))).toBe(Math.floor(4000 * STALE_INDEX_SHARE));
+    expect(maxStaleTokens(window(8000))).toBe(Math.floor(8000 * STALE_INDEX_SHARE));
+    expect(maxStaleTokens(window(32_000))).toBe(Math.floor(16_000 * STALE_HEADROOM_SHARE));
+    expect(maxStaleTokens({ maxTokens: 8000, compactAt: 1, targetFill: 0.5 })).toBe(Math.floor(4000 / 15));
     expect(STALE_INDEX_SHARE).toBeLessThanOrEqual(0.05);
+    expect(STALE_HEADROOM_SHARE * 0.5).toBeLessThanOrEqual(0.05);
   });
 });
