@@ -4,6 +4,7 @@ import { runAgentQuality } from './quality/agent-quality.js';
 import { CUT_BUDGETS, runCutQuality } from './quality/cut-quality.js';
 import { TURN_BUDGETS, runTurnQualityBench } from './quality/turn-quality-bench.js';
 import { runHookContextBench } from './quality/hook-context.js';
+import { runFactFidelity } from './quality/fact-fidelity.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { CACHE_WINDOWS, runPromptCacheBench } from './real/prompt-cache-bench.js';
@@ -23,6 +24,7 @@ import { storeBench } from './store-bench.js';
 
 /** Every benchmark, in run order. */
 export const BENCHMARKS: readonly Benchmark[] = [
+  { name: 'quality-facts', run: runFactFidelity },
   { name: 'real-replay', run: runRealReplayBench },
   { name: 'prompt-cache', run: runPromptCacheBench, windowBudgets: CACHE_WINDOWS },
   {

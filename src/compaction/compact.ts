@@ -10,6 +10,7 @@ import { checkStoredInstructions } from './pinned-check.js';
 import { mergeHandles } from '../handles/handle-sets.js';
 import { identityOf } from './identities.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from './rank-handles.js';
+import { supersededHandles } from './supersession.js';
 import type { RankWeights } from './rank-handles.js';
 import type { EvidenceTallies, RankEvidence, RankSpan } from './rank-handles.js';
 import { RankHistory } from './rank-history.js';
@@ -238,16 +239,20 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const tallies = fromAncestor.handles.length === 0 ? history.tallies(region, bulkyTokens) : undefined;
   const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, before, tallies);
   const ranked = rankHandles(candidates, evidence, input.rankWeights).map((entry) => entry.handle);
+  // A binding a later statement replaced (and its old value's copies) leaves the window for the checkpoint.
+  const superseded = supersededHandles(candidates);
   const fit = fitHandleBudget(
-    candidates,
+    candidates.filter((handle) => !superseded.has(handle)),
     config.handleBudgetTokens,
     config.onHandleOverflow,
     { sessionId },
-    { ranked, visibleText: fitted.summary },
+    { ranked: ranked.filter((handle) => !superseded.has(handle)), visibleText: fitted.summary },
   );
   const returningSet = new Set(returning);
   const kept = fit.kept;
-  const spilled = fit.spilled.filter((handle) => !returningSet.has(handle));
+  const spilled = [...fit.spilled, ...ranked.filter((handle) => superseded.has(handle))].filter(
+    (handle) => !returningSet.has(handle),
+  );
   const findings: Finding[] = [
     ...verifySummary(
       fitted,

@@ -10,6 +10,7 @@
  */
 import type { ExtractedHandle, HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
+import { findBindings } from './bindings.js';
 import type { Candidate } from './candidate.js';
 import { findConstraints } from './constraints.js';
 import { findLineHandles } from './lines.js';
@@ -25,6 +26,8 @@ export interface ExtractOptions {
   readonly kinds?: readonly HandleKind[];
   /** The text is tool output: `12\t` / `12: ` line starts are line-number gutters (default false). */
   readonly toolOutput?: boolean | undefined;
+  /** Also bind values to the labels that name them in prose, as `assignment` handles (default true; `bindings.ts`). */
+  readonly bindings?: boolean | undefined;
 }
 
 const TOKEN_KINDS: readonly HandleKind[] = [
@@ -67,6 +70,7 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   const config = kinds.has('assignment') || numbers;
   if (config || kinds.has('error'))
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
+  if (kinds.has('assignment') && options?.bindings !== false) findBindings(view, candidates, candidates);
   if (kinds.has('constraint')) findConstraints(view, candidates, markup.gutterLines);
   const clean: Candidate[] = [];
   for (const candidate of candidates) if (isClean(view, markup, candidate)) clean.push(candidate);

@@ -1,3 +1,4 @@
+import { bindingOf, supersededHandles } from '../compaction/supersession.js';
 import { foldConfusables } from '../text/confusables.js';
 import type { Claim } from '../types.js';
 import { errorLines } from './errors-seen.js';
@@ -277,13 +278,17 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
       // Both passes read the same lines: each line's count and word set are computed once per summary.
       const tokensOf = memoized((text: string) => request.counter.count(text));
       const wordSetOf = memoized((text: string): ReadonlySet<string> => new Set(words(text)));
+      // A sentence that states a binding a later one replaced is not the current state (see supersession.ts).
+      const replaced = [...supersededHandles(request.handles)]
+        .filter((handle) => handle.kind === 'constraint' || bindingOf(handle) !== undefined)
+        .map((handle) => handle.text);
       const take = (section: SectionName, candidates: readonly Candidate[], share: number) => {
         const members = chosen.get(section) ?? [];
         let cost = members.length === 0 ? tokensOf(SECTION_TITLES[section]) + 2 : 0;
         let sectionSpent = members.reduce((sum, candidate) => sum + tokensOf(candidate.text) + 2, 0);
         const limit = Math.floor(budget * share);
         for (const candidate of candidates) {
-          if (used.has(candidate.text)) continue;
+          if (used.has(candidate.text) || replaced.some((text) => candidate.text.includes(text))) continue;
           const candidateWords = wordSetOf(candidate.text);
           if (section !== 'files' && section !== 'errors' && seen.some((other) => overlap(candidateWords, other) > 0.6))
             continue;

@@ -31,7 +31,15 @@ describe('audit of an agent compaction (fixture)', () => {
     });
     // `</script>` in the tool output is a markup tag, not the path `/script` (issue 11).
     // `row.value` (a member chain in the tool output, used by the agent later) is an identifier (issue 11).
-    expect(compaction?.handlesBefore).toEqual({ path: 4, constraint: 1, identifier: 9, error: 1, number: 1 });
+    // "The exporter lives in pipelines/export/station_csv.py" binds the path to its label (an assignment).
+    expect(compaction?.handlesBefore).toEqual({
+      path: 4,
+      constraint: 1,
+      identifier: 9,
+      error: 1,
+      number: 1,
+      assignment: 1,
+    });
     expect(compaction?.keptByAgent).toEqual({ identifier: 3 });
   });
 

@@ -1,0 +1,147 @@
+/**
+ * Prose bindings: the shortest verbatim text that says what a value is, when a sentence names it — "the primary
+ * region is us-east-2", "production uses MySQL 8.0.35", "the deploy bucket s3://acme-deploy", "rotated the API key
+ * from key_a to key_b". A binding is a label of one to three words, an optional connector (`is`, `=`, `uses`,
+ * `is now`, `moved to`, …) and a value handle (path, URL, endpoint, identifier, version, email) on the same line;
+ * `from X to` between the connector and the value is kept, so a change reads as one handle. It is extracted as an
+ * `assignment` (label → value), beside the value's own handle: the value stays recallable on its own, and the index
+ * shows the bound form. A bare value, or one after a verb or a preposition alone ("switch to db-2", "checking
+ * eu-west-1"), has no binding. See ARCHITECTURE invariant 11.
+ */
+import type { Candidate } from './candidate.js';
+
+/** Kinds a binding can end in. */
+const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'identifier', 'version', 'email']);
+
+/** Connectors that state what a label is (one-word labels need one of these). */
+const COPULAS: ReadonlySet<string> = new Set(
+  'is are was were = : -> → uses runs becomes became stays now currently lives points set moved changed'.split(' '),
+);
+
+/** Words that may sit between a label and its value after a copula (`is at`, `moved to`, `runs on`, `set to`). */
+const LINKS: ReadonlySet<string> = new Set('at to on in of from'.split(' '));
+
+/** Words a label never holds: determiners, pronouns, conjunctions, prepositions and common verbs of narration. */
+const STOP: ReadonlySet<string> = new Set(
+  (
+    'the a an our your their its this that these those my his her and or but so then with for from of in on at to by ' +
+    'i we you it they he she me us them both also just only not no yes please if when while than as into onto via ' +
+    'checked confirmed checking check found see saw use using used run running ran is are was were be been being ' +
+    'switch switched upload uploaded against after before about over under between same new old current ' +
+    'will would should can could must may might shall do does did let lets going want need try look looked ' +
+    'because like something perhaps maybe call called perform git gh npm npx yarn pnpm cd add'
+  ).split(' '),
+);
+
+/** Longest label + connector a binding may carry, in characters. */
+const MAX_PREFIX = 60;
+const LABEL_WORD = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** A code name in a label (`sessionID`, `AgentLines`): a lower-case letter followed by a capital. */
+const CAMEL = /[a-z][A-Z]/;
+/** A value worth binding holds a digit, a path or URL separator, `@` or a dash: data, not a code name. */
+const DATA_VALUE = /[\d/@:-]/;
+
+interface Word {
+  readonly text: string;
+  readonly start: number;
+}
+
+/** The words of `text[from, to)`, split on blanks, with their offsets. */
+function wordsIn(text: string, from: number, to: number): Word[] {
+  const words: Word[] = [];
+  const pattern = /[^\s]+/g;
+  pattern.lastIndex = from;
+  for (let match = pattern.exec(text); match !== null && match.index < to; match = pattern.exec(text)) {
+    const end = Math.min(match.index + match[0].length, to);
+    words.push({ text: text.slice(match.index, end), start: match.index });
+  }
+  return words;
+}
+
+/** Where the clause holding `start` begins on its line: after a line break, a sentence end, `(`, `;` or a comma. */
+function clauseStart(view: string, start: number): number {
+  const floor = Math.max(0, start - MAX_PREFIX);
+  for (let index = start - 1; index >= floor; index--) {
+    const code = view.charCodeAt(index);
+    if (code === 10 || code === 13 || code === 40 || code === 59 || code === 44) return index + 1;
+    if ((code === 46 || code === 33 || code === 63) && /\s/.test(view.charAt(index + 1))) return index + 1;
+  }
+  return floor;
+}
+
+/**
+ * The start of the binding that ends in the value at `start`, or -1 when no label names it. `values` are the value
+ * candidates that end before `start` on the same clause, for the `from X to` form.
+ */
+function bindingStart(view: string, start: number, previous: Candidate | undefined): number {
+  const from = clauseStart(view, start);
+  let words = wordsIn(view, from, start);
+  // "… from X to <value>": skip back over "from X to" when X is the value just before.
+  const last = words.length;
+  if (
+    previous !== undefined &&
+    previous.start >= from &&
+    words[last - 1]?.text.toLowerCase() === 'to' &&
+    words[last - 3]?.text.toLowerCase() === 'from' &&
+    words[last - 2]?.start === previous.start
+  )
+    words = words.slice(0, last - 3);
+  let index = words.length - 1;
+  const connectors: string[] = [];
+  while (index >= 0 && connectors.length < 3) {
+    const text = (words[index]?.text ?? '').toLowerCase();
+    if (!COPULAS.has(text) && !LINKS.has(text)) break;
+    connectors.push(text);
+    index--;
+  }
+  // A label written with its separator attached ("region:", "host=") is a label and a copula.
+  let attached = false;
+  const lastLabel = words[index]?.text ?? '';
+  const labels: Word[] = [];
+  if (/^[A-Za-z][\w-]*[:=]$/.test(lastLabel) && connectors.length === 0) {
+    attached = true;
+    labels.push({ text: lastLabel.slice(0, -1), start: words[index]?.start ?? 0 });
+    index--;
+  }
+  while (index >= 0 && labels.length < 3) {
+    const word = words[index] as Word;
+    if (!LABEL_WORD.test(word.text) || CAMEL.test(word.text) || STOP.has(word.text.toLowerCase())) break;
+    labels.unshift(word);
+    index--;
+  }
+  if (labels.length === 0) return -1;
+  const copula = attached || connectors.some((connector) => COPULAS.has(connector));
+  // One label word needs a copula ("dashboard is at X"); a verb or preposition alone ("switch to X") is no label.
+  if (labels.length === 1 && !copula) return -1;
+  // A preposition alone ("look at X", "key from X") is no binding; "from X to Y" was taken above.
+  if (!copula && connectors.length > 0) return -1;
+  return labels[0]?.start ?? -1;
+}
+
+/**
+ * Adds a binding candidate (kind `assignment`, from the label's first word to the value's end) for every value
+ * candidate a label names. `candidates` are the detectors' candidates so far (any order).
+ */
+export function findBindings(view: string, candidates: readonly Candidate[], out: Candidate[]): void {
+  const values = candidates.filter((candidate) => VALUE_KINDS.has(candidate.kind)).sort((a, b) => a.start - b.start);
+  // A value inside an assignment (`KEY=value`, `key: value`) is bound already.
+  const assignments = candidates.filter((candidate) => candidate.kind === 'assignment');
+  const assigned = (value: Candidate) =>
+    assignments.some((assignment) => assignment.start <= value.start && assignment.end >= value.end);
+  let previous: Candidate | undefined;
+  for (const value of values) {
+    if (assigned(value)) {
+      previous = value;
+      continue;
+    }
+    const text = view.slice(value.start, value.end);
+    // Code names and command-line flags are no values to bind.
+    if (!DATA_VALUE.test(text) || text.startsWith('-') || /^#[0-9a-fA-F]{3,8}$/.test(text)) {
+      previous = value;
+      continue;
+    }
+    const start = bindingStart(view, value.start, previous);
+    if (start !== -1 && start < value.start) out.push({ kind: 'assignment', start, end: value.end });
+    previous = value;
+  }
+}
