@@ -5,13 +5,18 @@
  * `tool` message whose content is the output's text (`text`, `error-text`), JSON (`json`,
  * `error-json`), joined text parts (`content`) or `[execution denied: REASON]`. ai@4's `args` /
  * `result` fields are read as a fallback. Labels are `FILE#INDEX`. The file is read whole.
+ *
+ * Provenance (see provenance.ts): `ModelMessage`s are what an application sends a model. A `system` message is the
+ * system prompt the application's author wrote and the text parts of a `user` message are the user's words (both
+ * affirmed); `tool-result` parts are tool results wherever they appear.
  */
 import { z } from 'zod';
 import type { TranscriptMessage, TranscriptToolCall } from '../ingest/messages.js';
-import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
 import { recordError, readJsonFile, zodRecordError } from './json-file.js';
 import { skipOrThrow } from './jsonl-lines.js';
 import { jsonOrText, jsonText } from './json-text.js';
+import { defineImporter, typedMessage } from './provenance.js';
 
 const anyPart = z.object({ type: z.string() }).loose();
 const messageSchema = z.discriminatedUnion('role', [
@@ -113,7 +118,7 @@ function detect(head: string): boolean {
   return (start.startsWith('[') || start.startsWith('{')) && MARKERS.test(start);
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const value = await readJsonFile(file, options);
   const list = z.union([z.array(z.unknown()), z.object({ messages: z.array(z.unknown()) }).loose()]).safeParse(value);
   if (!list.success)
@@ -136,9 +141,15 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
       skipOrThrow(zodRecordError(file, where, converted.error, converted.field), options);
       continue;
     }
-    for (const message of converted.messages) yield { type: 'message', message };
+    for (const message of converted.messages) yield typedMessage(message);
   }
 }
 
+/** What a person wrote in AI SDK `ModelMessage`s. */
+const provenance: FormatProvenance = {
+  typed: ["`system` messages (the application author's system prompt)", 'text and file parts of `user` messages'],
+  quoted: [],
+};
+
 /** Importer of AI SDK `ModelMessage[]` JSON. */
-export const aiSdkImporter: Importer = { format: 'ai-sdk', detect, read };
+export const aiSdkImporter = defineImporter({ format: 'ai-sdk', provenance, detect, readImported });

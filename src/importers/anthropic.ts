@@ -3,13 +3,19 @@
  * messages `{role: 'user' | 'assistant', content: string | blocks}`. Blocks follow
  * `anthropic-blocks.ts` (text, tool_use, tool_result; thinking left out). Labels are
  * `FILE#INDEX` (`FILE#system` for the system prompt). The file is read whole.
+ *
+ * Provenance (see provenance.ts): a Messages API body has no harness of its own. The top-level `system` is the system
+ * prompt the application's author wrote, and the text of a `user` message is the user's words (both affirmed);
+ * `tool_result` blocks are tool results. An application that puts other text in the user role says so by not using
+ * this format for it (or by appending it with a `source`).
  */
 import { z } from 'zod';
-import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
 import { blocksText, convertAnthropicContent, isAnthropicContent } from './anthropic-blocks.js';
 import type { AnthropicContent } from './anthropic-blocks.js';
 import { recordError, readJsonFile, zodRecordError } from './json-file.js';
 import { isRecord, skipOrThrow } from './jsonl-lines.js';
+import { defineImporter, typedMessage } from './provenance.js';
 
 const bodySchema = z.union([
   z.array(z.unknown()),
@@ -41,7 +47,7 @@ function detect(head: string): boolean {
   return MARKERS.test(start);
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const body = bodySchema.safeParse(await readJsonFile(file, options));
   if (!body.success) {
     throw recordError(
@@ -54,7 +60,7 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
   const messages = Array.isArray(body.data) ? body.data : body.data.messages;
   const system = Array.isArray(body.data) ? undefined : body.data.system;
   if (system !== undefined && system !== null) {
-    yield { type: 'message', message: { role: 'system', content: blocksText(system), label: `${file}#system` } };
+    yield typedMessage({ role: 'system', content: blocksText(system), label: `${file}#system` });
   }
   const toolNames = new Map<string, string>();
   for (const [index, value] of messages.entries()) {
@@ -69,9 +75,15 @@ async function* read(file: string, options: ImportOptions): AsyncGenerator<Trans
       skipOrThrow(recordError(file, where, converted.field, converted.problem), options);
       continue;
     }
-    for (const message of converted.messages) yield { type: 'message', message };
+    for (const message of converted.messages) yield typedMessage(message);
   }
 }
 
+/** What a person wrote in an Anthropic Messages body. */
+const provenance: FormatProvenance = {
+  typed: ['the top-level `system` prompt', 'text blocks of `user` messages'],
+  quoted: [],
+};
+
 /** Importer of Anthropic Messages API JSON (request body or message array). */
-export const anthropicImporter: Importer = { format: 'anthropic', detect, read };
+export const anthropicImporter = defineImporter({ format: 'anthropic', provenance, detect, readImported });

@@ -19,12 +19,21 @@
  *   record types are skipped: they are UI state, not model context.
  * - `*.compact-agent.jsonl` files (the compaction prompt and its output, a sidechain) read as
  *   ordinary sessions.
+ *
+ * Provenance (see provenance.ts): a text block of a `user` record is typed by the person only when the record is the
+ * main conversation's (`isSidechain` not true, not `isMeta`, not `isCompactSummary`) and the block is not Claude Code's
+ * own text ({@link isHarnessText}). A sidechain record (`isSidechain: true`: a sub-agent's conversation, in the main
+ * file in the 1.x layout or in `subagents/agent-*.jsonl`, and the compaction agent's prompt) is written by the main
+ * agent or by Claude Code, never by the person: its user text is source `harness`, and so is every user record of a
+ * file named `agent-*.jsonl`. `system` records yield no message.
  */
+import { basename } from 'node:path';
 import { blocksText, convertAnthropicContent, isAnthropicContent } from './anthropic-blocks.js';
 import { checkBoolean, checkObject, checkString, firstProblem, typedRecord } from './field-checks.js';
-import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import type { FormatProvenance, ImportedEvent, ImportOptions, TranscriptEvent } from './events.js';
 import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { invalidMessage } from './message-check.js';
+import { defineImporter, grantProvenance, quotedMessage, typedMessage } from './provenance.js';
 
 const RECORD_TYPES = new Set([
   'user',
@@ -43,6 +52,7 @@ interface MessageRecord {
   readonly version?: string | null;
   readonly isCompactSummary?: boolean | null;
   readonly isMeta?: boolean | null;
+  readonly isSidechain?: boolean | null;
   readonly message: { readonly content?: unknown };
 }
 
@@ -82,6 +92,7 @@ function messageRecordProblem(record: Record<string, unknown>) {
     checkString(record, 'version', 'nullish'),
     checkBoolean(record, 'isCompactSummary', 'nullish'),
     checkBoolean(record, 'isMeta', 'nullish'),
+    checkBoolean(record, 'isSidechain', 'nullish'),
     checkObject(record, 'message'),
   );
 }
@@ -118,10 +129,10 @@ export function claudeCodeReaderState(
 }
 
 /**
- * Convert one parsed record of a Claude Code session (line `line` of `file`) into events,
- * updating `state`. A record that does not have the expected shape is reported through
- * `skipOrThrow` (thrown unless `skipInvalid`). Used by {@link claudeCodeImporter} and by the
- * incremental hook ingest, so both read a transcript the same way.
+ * Convert one parsed record of a Claude Code session (line `line` of `file`) into events, provenance granted (text
+ * the person did not type is source `harness`), updating `state`. A record that does not have the expected shape is
+ * reported through `skipOrThrow` (thrown unless `skipInvalid`). Used by the incremental hook ingest;
+ * {@link claudeCodeImporter} reads a transcript the same way.
  */
 export function convertClaudeCodeRecord(
   value: unknown,
@@ -130,6 +141,21 @@ export function convertClaudeCodeRecord(
   state: ClaudeCodeReaderState,
   options: ImportOptions,
 ): TranscriptEvent[] {
+  return importClaudeCodeRecord(value, file, line, state, options).map(grantProvenance);
+}
+
+/** A sub-agent's transcript file (`subagents/agent-<id>.jsonl`): none of its user records is the person's. */
+function isSubAgentFile(file: string): boolean {
+  return /^agent-.*\.jsonl$/.test(basename(file));
+}
+
+function importClaudeCodeRecord(
+  value: unknown,
+  file: string,
+  line: number,
+  state: ClaudeCodeReaderState,
+  options: ImportOptions,
+): ImportedEvent[] {
   const typed = typedRecord(value);
   if (typed) {
     skipOrThrow(lineError(file, line, typed.field, typed.problem), options);
@@ -169,27 +195,42 @@ export function convertClaudeCodeRecord(
       },
     ];
   }
-  // A meta record is Claude Code's own (an attachment, a caveat, hook output): none of its text was typed by the user.
-  const harnessText = data.isMeta === true ? () => true : isHarnessText;
+  // A meta record is Claude Code's own (an attachment, a caveat, hook output), and a sidechain record is a sub-agent's
+  // conversation (its "user" prompt is the main agent's): none of their text was typed by the user.
+  const byPerson = data.isMeta !== true && data.isSidechain !== true && !isSubAgentFile(file);
+  const harnessText = byPerson ? isHarnessText : () => true;
   const converted = convertAnthropicContent(data.type, data.message.content, label, state.toolNames, harnessText);
   if ('field' in converted) {
     skipOrThrow(lineError(file, line, `message.${converted.field}`, converted.problem), options);
     return [];
   }
-  const events: TranscriptEvent[] = [];
+  const events: ImportedEvent[] = [];
   for (const message of converted.messages) {
     const invalid = invalidMessage(file, message, `${file}:${line}`);
     if (invalid) skipOrThrow(invalid, options);
-    else events.push({ type: 'message', message });
+    // Affirmed: a user text block of the person's own record that is not Claude Code's text (those carry `harness`).
+    else events.push(byPerson && message.source === undefined ? typedMessage(message) : quotedMessage(message));
   }
   return events;
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const state = claudeCodeReaderState();
   for await (const { line, value } of readJsonLines(file, options))
-    yield* convertClaudeCodeRecord(value, file, line, state, options);
+    yield* importClaudeCodeRecord(value, file, line, state, options);
 }
 
+/** What a person typed in a Claude Code session, and what Claude Code and its agents wrote in the user role. */
+const provenance: FormatProvenance = {
+  typed: [
+    'text blocks of a main-conversation `user` record (not isMeta, not isSidechain) that are not Claude Code tags',
+  ],
+  quoted: [
+    '`isMeta` user records (attachments, caveats, hook output, reminders)',
+    'user text blocks starting with a Claude Code tag (command output and wrappers, notifications, reminders, hooks)',
+    '`isSidechain` user records and every user record of `agent-*.jsonl`: a sub-agent prompt the main agent wrote',
+  ],
+};
+
 /** Importer of Claude Code session JSONL. */
-export const claudeCodeImporter: Importer = { format: 'claude-code', detect, read };
+export const claudeCodeImporter = defineImporter({ format: 'claude-code', provenance, detect, readImported });

@@ -11,13 +11,21 @@
  *   `session_meta.cli_version`).
  * - `session_meta`, `turn_context` and `event_msg` (UI echoes of the items) yield nothing.
  * Labels are `FILE:LINE`.
+ *
+ * Provenance (see provenance.ts): Codex writes much of a rollout's user role itself. A text part of a `user` message is
+ * typed by the person unless it is one of Codex's wrappers (see {@link isCodexHarnessText}): the AGENTS.md block
+ * (`# AGENTS.md instructions for …`, `<user_instructions>`), `<environment_context>` (cwd, shell, approval policy,
+ * sandbox mode), a `<user_shell_command>` and its output, `<turn_aborted>`, or any part that is one whole
+ * `<tag>…</tag>` element. Those parts are joined into a message of source `harness`. `developer` and `system` items
+ * (permissions, collaboration mode, skills and plugin listings) are Codex's, not a person's: source `harness` too.
  */
 import type { TranscriptMessage } from '../ingest/messages.js';
-import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import type { FormatProvenance, ImportedEvent, ImportOptions, TranscriptEvent } from './events.js';
 import { checkObject, checkOneOf, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';
 import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { jsonOrText } from './json-text.js';
+import { defineImporter, grantProvenance, quotedMessage, typedMessage } from './provenance.js';
 
 const LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
@@ -35,9 +43,63 @@ function contentProblem(content: unknown): FieldProblem | undefined {
   return undefined;
 }
 
-function textOf(content: string | readonly { readonly type: string; readonly text?: string }[]): string {
+type Content = string | readonly { readonly type: string; readonly text?: string }[];
+
+/** Wrappers Codex starts a user-role text part with when it, not the person, wrote the part. */
+const HARNESS_PREFIX = new RegExp(
+  '^\\s*(?:#\\s*AGENTS\\.md instructions\\b|<(?:' +
+    [
+      'user_instructions',
+      'environment_context',
+      'user_shell_command',
+      'turn_aborted',
+      'approval_policy',
+      'sandbox_mode',
+      'INSTRUCTIONS',
+      'permissions instructions',
+      'collaboration_mode',
+      'subagent_notification',
+      'skill',
+    ].join('|') +
+    ')\\b)',
+);
+
+/** A part that is one whole element, `<tag>…</tag>`: the shape of every wrapper Codex writes into a user turn. */
+const WRAPPED = /^\s*<([A-Za-z][\w -]*)>[\s\S]*<\/\1>\s*$/;
+
+/**
+ * Whether a text part of a Codex user message was written by Codex rather than typed by the person: one of its
+ * wrappers (AGENTS.md, environment context, a user shell command and its output, an aborted turn) or any one whole
+ * `<tag>…</tag>` element. A person who types such a wrapper only demotes their own words to quoted text.
+ */
+export function isCodexHarnessText(text: string): boolean {
+  return HARNESS_PREFIX.test(text) || WRAPPED.test(text);
+}
+
+function partText(item: { readonly type: string; readonly text?: string }): string {
+  return item.text ?? `[${item.type}]`;
+}
+
+/** A user message's parts as events: what the person typed, and Codex's wrappers (source `harness`), in order. */
+function userMessages(content: Content, label: string): ImportedEvent[] {
+  if (typeof content === 'string') {
+    const message = { role: 'user' as const, content, label };
+    return [isCodexHarnessText(content) ? quotedMessage(message) : typedMessage(message)];
+  }
+  const typed: string[] = [];
+  const harness: string[] = [];
+  for (const item of content)
+    (item.text !== undefined && isCodexHarnessText(item.text) ? harness : typed).push(partText(item));
+  if (typed.length === 0 && harness.length === 0) return [typedMessage({ role: 'user', content: '', label })];
+  const harnessFirst = content[0]?.text !== undefined && isCodexHarnessText(content[0].text);
+  const own = typed.length > 0 ? [typedMessage({ role: 'user', content: typed.join('\n'), label })] : [];
+  const quoted = harness.length > 0 ? [quotedMessage({ role: 'user', content: harness.join('\n'), label })] : [];
+  return harnessFirst ? [...quoted, ...own] : [...own, ...quoted];
+}
+
+function textOf(content: Content): string {
   if (typeof content === 'string') return content;
-  return content.map((item) => item.text ?? `[${item.type}]`).join('\n');
+  return content.map(partText).join('\n');
 }
 
 function outputText(output: unknown): string {
@@ -46,10 +108,10 @@ function outputText(output: unknown): string {
   return jsonOrText(output);
 }
 
-type Converted = { readonly event?: TranscriptEvent | undefined } | { readonly error: FieldProblem };
+type Converted = { readonly events: ImportedEvent[] } | { readonly error: FieldProblem };
 
 function convert(payload: Record<string, unknown>, label: string, toolNames: Map<string, string>): Converted {
-  const message = (value: TranscriptMessage): Converted => ({ event: { type: 'message', message: value } });
+  const message = (value: TranscriptMessage): Converted => ({ events: [quotedMessage(value)] });
   const call = (id: string, name: string, args: string): Converted => {
     toolNames.set(id, name);
     return message({ role: 'assistant', content: '', toolCalls: [{ id, name, arguments: args }], label });
@@ -62,8 +124,11 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
         contentProblem(payload.content),
       );
       if (error) return { error };
-      const role = payload.role === 'developer' ? 'system' : (payload.role as 'user' | 'assistant' | 'system');
-      return message({ role, content: textOf(payload.content as Parameters<typeof textOf>[0]), label });
+      const content = payload.content as Content;
+      if (payload.role === 'user') return { events: userMessages(content, label) };
+      // `developer` and `system` items are Codex's own instructions (not affirmed: source `harness`).
+      const role = payload.role === 'assistant' ? 'assistant' : 'system';
+      return message({ role, content: textOf(content), label });
     }
     case 'function_call': {
       const error = firstProblem(
@@ -101,7 +166,7 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
       });
     }
     default:
-      return {};
+      return { events: [] };
   }
 }
 
@@ -132,9 +197,9 @@ export function codexReaderState(
 }
 
 /**
- * Convert one parsed line of a Codex rollout (line `line` of `file`) into events, updating
- * `state`. A line without the expected shape is reported through `skipOrThrow`. Used by
- * {@link codexImporter} and by the incremental hook ingest, so both read a rollout the same way.
+ * Convert one parsed line of a Codex rollout (line `line` of `file`) into events, provenance granted (a user part
+ * Codex wrote, and a developer item, are source `harness`), updating `state`. A line without the expected shape is
+ * reported through `skipOrThrow`. Used by the incremental hook ingest; {@link codexImporter} reads a rollout the same way.
  */
 export function convertCodexRecord(
   value: unknown,
@@ -143,8 +208,18 @@ export function convertCodexRecord(
   state: CodexReaderState,
   options: ImportOptions,
 ): TranscriptEvent[] {
+  return importCodexRecord(value, file, line, state, options).map(grantProvenance);
+}
+
+function importCodexRecord(
+  value: unknown,
+  file: string,
+  line: number,
+  state: CodexReaderState,
+  options: ImportOptions,
+): ImportedEvent[] {
   const label = `${file}:${line}`;
-  const events: TranscriptEvent[] = [];
+  const events: ImportedEvent[] = [];
   let error = typedRecord(value);
   let inPayload = false;
   const record = value as Record<string, unknown> & { readonly type: string };
@@ -167,7 +242,7 @@ export function convertCodexRecord(
       } else {
         const converted = convert(payload, label, state.toolNames);
         if ('error' in converted) error = converted.error;
-        else if (converted.event) events.push(converted.event);
+        else events.push(...converted.events);
       }
     }
   }
@@ -178,11 +253,21 @@ export function convertCodexRecord(
   return events;
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const state = codexReaderState();
   for await (const { line, value } of readJsonLines(file, options))
-    yield* convertCodexRecord(value, file, line, state, options);
+    yield* importCodexRecord(value, file, line, state, options);
 }
 
+/** What a person typed in a Codex rollout, and what Codex wrote in the user and developer roles. */
+const provenance: FormatProvenance = {
+  typed: ['`response_item` `message` of role user: its text parts that are not a Codex wrapper'],
+  quoted: [
+    'user parts: `# AGENTS.md instructions` / `<user_instructions>`, `<environment_context>`, `<user_shell_command>`',
+    'user parts: `<turn_aborted>`, any part that is one whole `<tag>…</tag>` element',
+    '`response_item` `message` of role developer or system (permissions, collaboration mode, skills, plugins)',
+  ],
+};
+
 /** Importer of OpenAI Codex CLI rollout JSONL. */
-export const codexImporter: Importer = { format: 'codex', detect, read };
+export const codexImporter = defineImporter({ format: 'codex', provenance, detect, readImported });

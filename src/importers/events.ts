@@ -34,6 +34,26 @@ export type TranscriptEvent =
       readonly label?: string | undefined;
     };
 
+/**
+ * What an importer's reader yields before provenance is granted (see `provenance.ts`): a message event carries the
+ * importer's word on whether a person wrote it. `affirmed: true` means the format says so (the user typed it, or it is
+ * the system prompt whoever set up the agent wrote); every other user or system message is stored as source `harness`.
+ */
+export type ImportedEvent =
+  | Exclude<TranscriptEvent, { readonly type: 'message' }>
+  | { readonly type: 'message'; readonly message: TranscriptMessage; readonly affirmed: boolean };
+
+/**
+ * What a format writes in a user or system role, in words: what a person typed there (the importer affirms it, and it
+ * may be pinned as an instruction), and everything else (quoted as the harness's or a tool's text, never pinned).
+ */
+export interface FormatProvenance {
+  /** Records a person typed (the user's words, or the system prompt whoever set up the agent wrote). */
+  readonly typed: readonly string[];
+  /** Records in a user or system role that no person typed there. */
+  readonly quoted: readonly string[];
+}
+
 /** Options every importer accepts. */
 export interface ImportOptions {
   /** Skip records that do not parse (each is reported to `onSkip`) instead of failing. */
@@ -53,6 +73,8 @@ export interface ImportOptions {
 export interface Importer {
   /** The format it reads. */
   readonly format: ImportFormat;
+  /** What the format's user and system roles hold that a person typed, and what they hold that no person typed. */
+  readonly provenance: FormatProvenance;
   /** True when `head` (the first ~64 KB of `file`, possibly cut mid-line) looks like this format. */
   detect(head: string, file: string): boolean;
   /** Read `file` as a stream of events. Errors are `TranscriptParseError`s naming file, line or record, and field. */

@@ -8,11 +8,16 @@
  * ` [image: CAPTION]` when the turn shared an image) and label = its `dia_id` (e.g. `D1:3`),
  * so QA evidence can be checked against labels. `session_N_date_time` keys without a
  * `session_N` list are ignored. The file is read whole.
+ *
+ * Provenance (see provenance.ts): a LoCoMo conversation is between two people, so every `speaker_a` turn is a person's
+ * words (affirmed); the `Session N — DATE` heading is written from the data set's own session date by the people who
+ * made it (affirmed as the system's; it holds a date, not instructions).
  */
 import { z } from 'zod';
-import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { skipOrThrow } from './jsonl-lines.js';
+import { defineImporter, typedMessage } from './provenance.js';
 
 const conversationSchema = z.object({ speaker_a: z.string(), speaker_b: z.string() }).catchall(z.unknown());
 const sampleSchema = z.object({ sample_id: z.string(), conversation: conversationSchema }).loose();
@@ -33,7 +38,7 @@ export async function readLocomoSamples(file: string, options: ImportOptions = {
   );
 }
 
-function* sampleEvents(file: string, index: number, raw: unknown, options: ImportOptions): Generator<TranscriptEvent> {
+function* sampleEvents(file: string, index: number, raw: unknown, options: ImportOptions): Generator<ImportedEvent> {
   const sample = sampleSchema.safeParse(raw);
   if (!sample.success) {
     skipOrThrow(zodRecordError(file, `[${index}]`, sample.error), options);
@@ -53,7 +58,7 @@ function* sampleEvents(file: string, index: number, raw: unknown, options: Impor
     }
     const date = conversation[`${key}_date_time`];
     const heading = typeof date === 'string' ? `Session ${number} — ${date}` : `Session ${number}`;
-    yield { type: 'message', message: { role: 'system', content: heading, label: key } };
+    yield typedMessage({ role: 'system', content: heading, label: key });
     for (const [turnIndex, rawTurn] of turns.entries()) {
       const turn = turnSchema.safeParse(rawTurn);
       if (!turn.success) {
@@ -62,15 +67,12 @@ function* sampleEvents(file: string, index: number, raw: unknown, options: Impor
       }
       const { speaker, text, dia_id: diaId, blip_caption: caption } = turn.data;
       const content = `${speaker}: ${text}${caption ? ` [image: ${caption}]` : ''}`;
-      yield {
-        type: 'message',
-        message: { role: speaker === conversation.speaker_a ? 'user' : 'assistant', content, label: diaId },
-      };
+      yield typedMessage({ role: speaker === conversation.speaker_a ? 'user' : 'assistant', content, label: diaId });
     }
   }
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const samples = await readLocomoSamples(file, options);
   for (const [index, raw] of samples.entries()) yield* sampleEvents(file, index, raw, options);
 }
@@ -85,8 +87,14 @@ function detect(head: string): boolean {
   );
 }
 
+/** What a person wrote in a LoCoMo conversation: all of it. */
+const provenance: FormatProvenance = {
+  typed: ['every turn of `speaker_a` (a person)', "the `Session N — DATE` heading (the data set's session date)"],
+  quoted: [],
+};
+
 /** Importer of LoCoMo conversation JSON. */
-export const locomoImporter: Importer = { format: 'locomo', detect, read };
+export const locomoImporter = defineImporter({ format: 'locomo', provenance, detect, readImported });
 
 /** One LoCoMo question. */
 export interface LocomoQuestion {

@@ -58,6 +58,15 @@ export function fromOpenAiMessage(message: OpenAiMessage, label?: string): Trans
   };
 }
 
+/**
+ * Whether a person wrote an OpenAI-style message in its role (see provenance.ts): a `user` message is the user's
+ * words and a `system` / `developer` message is the system prompt the application's author wrote, unless it carries a
+ * `tool_call_id` (a tool's output a client placed in that role). Assistant and tool messages keep their own source.
+ */
+export function isOpenAiAffirmed(message: OpenAiMessage): boolean {
+  return message.tool_call_id == null;
+}
+
 /** Describe a zod error as `field: problem` for messages that name the field. */
 export function describeIssues(error: z.ZodError): { field: string; problem: string } {
   const issue = error.issues[0];

@@ -1,30 +1,43 @@
 /**
  * The OpenAI chat formats of `readTranscript` (a JSON array / `{messages}` object, and JSONL
  * of one message per line) as importers yielding `message` events.
+ *
+ * Provenance (see provenance.ts): a chat transcript has no harness of its own. A `user` message is the user's words
+ * and a `system` / `developer` message is the system prompt the application's author wrote, unless it carries a
+ * `tool_call_id` (a tool's output placed in that role), which is source `harness`. `tool` / `function` messages are
+ * tool results.
  */
-import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
-import { readTranscript } from './read-transcript.js';
+import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
+import { defineImporter } from './provenance.js';
+import { readTranscriptImported } from './read-transcript.js';
 import type { TranscriptFormat } from './read-transcript.js';
 
 function reader(format: TranscriptFormat) {
-  return async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
-    for await (const message of readTranscript(file, { ...options, format })) yield { type: 'message', message };
-  };
+  return (file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> =>
+    readTranscriptImported(file, { ...options, format });
 }
 
+/** What a person wrote in an OpenAI chat transcript, and what no person wrote in the user and system roles. */
+const provenance: FormatProvenance = {
+  typed: ['`user` messages', "`system` / `developer` messages (the application author's system prompt)"],
+  quoted: ['`user`, `system` or `developer` messages carrying a `tool_call_id` (tool output in that role)'],
+};
+
 /** OpenAI chat messages as a JSON array, or an object with a `messages` array. */
-export const openAiImporter: Importer = {
+export const openAiImporter = defineImporter({
   format: 'openai',
+  provenance,
   detect: (head) => {
     const start = head.trimStart();
     return start.startsWith('[') || /^\{\s*"messages"\s*:/.test(start);
   },
-  read: reader('openai'),
-};
+  readImported: reader('openai'),
+});
 
 /** OpenAI chat messages, one JSON object per line (the fallback for any other `{`-led file). */
-export const jsonlImporter: Importer = {
+export const jsonlImporter = defineImporter({
   format: 'jsonl',
+  provenance,
   detect: (head) => head.trimStart().startsWith('{'),
-  read: reader('jsonl'),
-};
+  readImported: reader('jsonl'),
+});

@@ -1,8 +1,10 @@
 import { TranscriptParseError } from '../errors.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
-import type { TranscriptParseFailure } from './events.js';
+import type { ImportedEvent, TranscriptParseFailure } from './events.js';
 import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
-import { describeIssues, fromOpenAiMessage, openAiMessageSchema } from './openai-message.js';
+import { describeIssues, fromOpenAiMessage, isOpenAiAffirmed, openAiMessageSchema } from './openai-message.js';
+import type { OpenAiMessage } from './openai-message.js';
+import { grantProvenance, quotedMessage, typedMessage } from './provenance.js';
 import { readHead, readWholeText } from './transcript-input.js';
 
 /** Transcript formats `replay` reads in this version. */
@@ -28,11 +30,17 @@ export async function detectFormat(file: string): Promise<TranscriptFormat> {
   return 'jsonl';
 }
 
-async function* readJsonl(file: string, options: ReadTranscriptOptions): AsyncGenerator<TranscriptMessage> {
+/** An OpenAI-style message as an imported event, affirmed as the user's or the system prompt's when it is (see provenance.ts). */
+function imported(message: OpenAiMessage, label: string): ImportedEvent {
+  const converted = fromOpenAiMessage(message, label);
+  return isOpenAiAffirmed(message) ? typedMessage(converted) : quotedMessage(converted);
+}
+
+async function* readJsonl(file: string, options: ReadTranscriptOptions): AsyncGenerator<ImportedEvent> {
   for await (const { line, value } of readJsonLines(file, options)) {
     const parsed = openAiMessageSchema.safeParse(value);
     if (parsed.success) {
-      yield fromOpenAiMessage(parsed.data, `${file}:${line}`);
+      yield imported(parsed.data, `${file}:${line}`);
       continue;
     }
     const { field, problem } = describeIssues(parsed.error);
@@ -40,7 +48,7 @@ async function* readJsonl(file: string, options: ReadTranscriptOptions): AsyncGe
   }
 }
 
-async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): AsyncGenerator<TranscriptMessage> {
+async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): AsyncGenerator<ImportedEvent> {
   const text = await readWholeText(file);
   let value: unknown;
   try {
@@ -54,7 +62,7 @@ async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): A
   for (const [index, message] of messages.entries()) {
     const parsed = openAiMessageSchema.safeParse(message);
     if (parsed.success) {
-      yield fromOpenAiMessage(parsed.data, `${file}#${index}`);
+      yield imported(parsed.data, `${file}#${index}`);
       continue;
     }
     const { field, problem } = describeIssues(parsed.error);
@@ -68,11 +76,22 @@ async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): A
   options.onProgress?.(text.length, text.length);
 }
 
-/** Read a transcript as a stream of messages. Errors name the file, line (or message index) and field. */
+/** Read an OpenAI transcript as imported events, each message with the reader's word on who wrote it. */
+export async function* readTranscriptImported(
+  file: string,
+  options: ReadTranscriptOptions = {},
+): AsyncGenerator<ImportedEvent> {
+  const format = !options.format || options.format === 'auto' ? await detectFormat(file) : options.format;
+  yield* format === 'openai' ? readOpenAiArray(file, options) : readJsonl(file, options);
+}
+
+/** Read a transcript as a stream of messages, provenance granted. Errors name the file, line (or message index) and field. */
 export async function* readTranscript(
   file: string,
   options: ReadTranscriptOptions = {},
 ): AsyncGenerator<TranscriptMessage> {
-  const format = !options.format || options.format === 'auto' ? await detectFormat(file) : options.format;
-  yield* format === 'openai' ? readOpenAiArray(file, options) : readJsonl(file, options);
+  for await (const event of readTranscriptImported(file, options)) {
+    const granted = grantProvenance(event);
+    if (granted.type === 'message') yield granted.message;
+  }
 }

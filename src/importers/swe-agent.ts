@@ -8,16 +8,26 @@
  * Messages are OpenAI-like; tool calls may be flat `{id, name, arguments}` (mini-swe-agent)
  * or `{id, function: {name, arguments}}`. The `exit` role (mini-swe-agent's end marker, a copy
  * of the submission the model never saw) is skipped. Labels are `FILE:LINE#INDEX`.
+ *
+ * Provenance (see provenance.ts): in a trajectory the person speaks once, in the task. Affirmed are the leading
+ * `system` messages (the agent's system prompt, from the configuration whoever ran the agent wrote) and the first
+ * `user` message that is not a demonstration (`is_demo`): the instance prompt holding the problem statement, the
+ * issue a person filed, wrapped in the agent's template (SWE-agent tags it `message_type: "observation"` like command
+ * output, so that tag cannot tell them apart; its position does). Every later `user` message is the agent harness's:
+ * command output (`cat CONTRIBUTING.md` of the repository under test), format-error nags, step limits. Those,
+ * demonstrations, and `system` messages after the conversation started are source `harness`; so is every
+ * `observation` of `trajectory` steps. `tool` messages are tool results.
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptMessage } from '../ingest/messages.js';
-import type { Importer, ImportOptions, TranscriptEvent } from './events.js';
+import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues } from './openai-message.js';
 import { maxLineBytes, openByteStream, splitLines } from './transcript-input.js';
 import { jsonOrText } from './json-text.js';
+import { defineImporter, quotedMessage, typedMessage } from './provenance.js';
 
 const part = z.object({ type: z.string(), text: z.string().optional() }).loose();
 const toolCall = z.union([
@@ -37,6 +47,7 @@ const messageSchema = z
     tool_calls: z.array(toolCall).nullish(),
     tool_call_id: z.string().nullish(),
     tool_call_ids: z.array(z.string()).nullish(),
+    is_demo: z.boolean().nullish(),
   })
   .loose();
 const stepSchema = z
@@ -66,11 +77,27 @@ type Fail = (field: string, problem: string) => void;
 
 const text = jsonOrText;
 
+/** What the conversation has shown so far, for provenance: whether it has left the system prompt, and the task. */
+interface Seen {
+  started: boolean;
+  task: boolean;
+}
+
+/** Whether a person wrote this message (see the header): the leading system prompt, or the task. */
+function affirmed(data: z.infer<typeof messageSchema>, role: 'system' | 'user' | 'assistant' | 'tool', seen: Seen) {
+  if (role === 'system') return !seen.started;
+  seen.started = true;
+  if (role !== 'user' || seen.task || data.is_demo === true) return false;
+  seen.task = true;
+  return true;
+}
+
 function toMessage(
   raw: unknown,
   label: string,
   toolNames: Map<string, string>,
-): { message?: TranscriptMessage | undefined } | { error: z.ZodError } {
+  seen: Seen,
+): { event?: ImportedEvent | undefined } | { error: z.ZodError } {
   const parsed = messageSchema.safeParse(raw);
   if (!parsed.success) return { error: parsed.error };
   const { role, content, tool_calls: calls, tool_call_id: callId, tool_call_ids: callIds } = parsed.data;
@@ -82,35 +109,30 @@ function toMessage(
   for (const call of toolCalls) toolNames.set(call.id, call.name);
   const toolCallId = mapped === 'tool' ? (callId ?? callIds?.[0] ?? 'unknown') : undefined;
   const toolName = toolCallId === undefined ? undefined : toolNames.get(toolCallId);
-  return {
-    message: {
-      role: mapped,
-      content: body,
-      toolCalls: toolCalls.length > 0 ? toolCalls : undefined,
-      toolCallId,
-      toolName,
-      label,
-    },
+  const message: TranscriptMessage = {
+    role: mapped,
+    content: body,
+    toolCalls: toolCalls.length > 0 ? toolCalls : undefined,
+    toolCallId,
+    toolName,
+    label,
   };
+  return { event: affirmed(parsed.data, mapped, seen) ? typedMessage(message) : quotedMessage(message) };
 }
 
-function* trajectoryEvents(
-  value: Trajectory,
-  sessionId: string,
-  label: string,
-  fail: Fail,
-): Generator<TranscriptEvent> {
+function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, fail: Fail): Generator<ImportedEvent> {
   yield { type: 'session', sessionId: value.instance_id ?? value.info?.instance_id ?? sessionId, label };
   const list = value.messages ?? value.history;
   const key = value.messages ? 'messages' : 'history';
   if (list) {
     const toolNames = new Map<string, string>();
+    const seen: Seen = { started: false, task: false };
     for (const [index, raw] of list.entries()) {
-      const converted = toMessage(raw, `${label}#${index}`, toolNames);
+      const converted = toMessage(raw, `${label}#${index}`, toolNames, seen);
       if ('error' in converted) {
         const { field, problem } = describeIssues(converted.error);
         fail(`${key}.${index}${field === '(root)' ? '' : `.${field}`}`, problem);
-      } else if (converted.message) yield { type: 'message', message: converted.message };
+      } else if (converted.event) yield converted.event;
     }
     return;
   }
@@ -121,9 +143,10 @@ function* trajectoryEvents(
       continue;
     }
     const response = step.data.response ?? [step.data.thought, step.data.action].filter(Boolean).join('\n');
-    yield { type: 'message', message: { role: 'assistant', content: response, label: `${label}#${index}` } };
+    yield quotedMessage({ role: 'assistant', content: response, label: `${label}#${index}` });
+    // An observation is the output of the step's command, in a user turn: the harness's, never the person's.
     if (step.data.observation != null)
-      yield { type: 'message', message: { role: 'user', content: step.data.observation, label: `${label}#${index}` } };
+      yield quotedMessage({ role: 'user', content: step.data.observation, label: `${label}#${index}` });
   }
 }
 
@@ -150,7 +173,7 @@ async function isJsonl(file: string): Promise<boolean> {
   return isJsonObject(first) || (!/^\s*[[{]\s*$/.test(first ?? '') && isJsonObject(second));
 }
 
-async function* read(file: string, options: ImportOptions): AsyncGenerator<TranscriptEvent> {
+async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const name = basename(file).replace(/\.(traj\.json|traj|json|jsonl)$/, '');
   if (!(await isJsonl(file))) {
     const parsed = trajectorySchema.safeParse(await readJsonFile(file, options));
@@ -189,5 +212,16 @@ function detect(head: string): boolean {
   );
 }
 
+/** What a person wrote in a SWE-agent trajectory, and what the agent harness wrote in the user and system roles. */
+const provenance: FormatProvenance = {
+  typed: ['leading `system` messages (the configured system prompt)', 'the first `user` message: the task'],
+  quoted: [
+    'every later `user` message (observations: command output, format errors, limits)',
+    '`is_demo` demonstrations',
+    '`system` messages after the conversation started',
+    '`trajectory` step observations',
+  ],
+};
+
 /** Importer of SWE-agent / mini-swe-agent trajectories (JSONL of trajectories, or one trajectory JSON). */
-export const sweAgentImporter: Importer = { format: 'swe-agent', detect, read };
+export const sweAgentImporter = defineImporter({ format: 'swe-agent', provenance, detect, readImported });

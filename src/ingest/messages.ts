@@ -30,7 +30,9 @@ export interface TranscriptMessage {
    * For a `user` or `system` message whose words are not the user's or the system prompt's: who wrote them
    * (`harness`: the agent harness, e.g. a Claude Code attachment or command output; `client`: a tool client through
    * the MCP `append` tool). The message is stored as a user turn of that source kind and its constraints are quoted
-   * output, never pinned instructions. Absent: the role's own source.
+   * output, never pinned instructions. Absent: the role's own source. Importers set `harness` on every user or system
+   * message their format does not affirm a person wrote (see `importers/provenance.ts`); a caller of `append` that
+   * leaves it out affirms the words are the user's (or the system prompt).
    */
   readonly source?: QuotedSource | undefined;
 }

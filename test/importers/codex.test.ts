@@ -16,11 +16,13 @@ describe('codex importer', () => {
         role: 'system',
         content: '<permissions instructions>workspace-write</permissions instructions>',
         label: at(2),
+        source: 'harness',
       }),
       message({
         role: 'user',
         content: '<environment_context>\n  <cwd>/home/dev/inventory</cwd>\n</environment_context>',
         label: at(3),
+        source: 'harness',
       }),
       message({ role: 'user', content: 'Why does `make sync` fail with ECONNREFUSED 10.0.4.17:5432?', label: at(4) }),
       message({

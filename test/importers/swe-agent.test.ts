@@ -94,13 +94,14 @@ describe('swe-agent importer', () => {
         role: 'user',
         content: '<returncode>0</returncode>\n<output>def paginate(items, page):\n</output>',
         label: `${mini}#3`,
+        source: 'harness',
       }),
     ]);
     const steps = fixture('swe-agent-steps.traj');
     expect((await readAll(sweAgentImporter, steps)).events).toEqual([
       { type: 'session', sessionId: 'swe-agent-steps', label: steps },
       message({ role: 'assistant', content: 'Check tests.\npytest -x', label: `${steps}#0` }),
-      message({ role: 'user', content: '3 passed', label: `${steps}#0` }),
+      message({ role: 'user', content: '3 passed', label: `${steps}#0`, source: 'harness' }),
       message({ role: 'assistant', content: 'submit', label: `${steps}#1` }),
     ]);
   });

@@ -61,6 +61,11 @@ function resultText(
  * `toolCalls` (input as JSON text), and each tool result as its own `tool` message (a
  * recall tool's result without its unverified texts, see `ledgerSafeRecallView`).
  * A message with nothing left (e.g. reasoning only) converts to nothing.
+ *
+ * Provenance (ARCHITECTURE invariant 13, as the `ai-sdk` importer decides it): the prompt is what the application
+ * sends, so a `system` message is the system prompt its author wrote and the text of a `user` message is the user's
+ * words, both kept as their role's own source; tool results are tools'. An application that puts other text in the
+ * user role (retrieved pages, command output) should send it as a tool result.
  */
 export function promptMessageToTranscript(
   message: LanguageModelV3Message,

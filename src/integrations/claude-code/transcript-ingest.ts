@@ -10,6 +10,9 @@
  * is skipped, so nothing is ever appended twice. A last line still being written is left for
  * the next run. The agent's own compaction (Claude Code's `compact_boundary` + `isCompactSummary`,
  * Codex's `compacted`) is recorded once as the lossy external record the importer produces.
+ * Each line goes through its importer's own record converter, which grants provenance as the importer does
+ * (ARCHITECTURE invariant 13): only what the person typed is a `user` span; Claude Code's own text, sub-agent
+ * (`isSidechain`) prompts, Codex's AGENTS.md / environment / shell-command wrappers and developer items are `harness`.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { InvalidInputError } from '../../errors.js';
