@@ -1,7 +1,9 @@
 /**
  * `context-ledger hook claude-code`: read the hook event on stdin, run it, print the hook
- * output (if any). It never breaks the user's session: every failure exits 0 with nothing on
- * stdout and one line appended to the hook log under the ledger home.
+ * output (if any). It never breaks the user's session: every failure exits 0, appends one line to
+ * the hook log under the ledger home, and tells the user in one line (the `systemMessage` field of
+ * the hook output, which Claude Code and Codex show to the user): an ingest the hook could not do
+ * is never silent.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -76,6 +78,23 @@ function hookBudget(value: string | number | undefined, log: (line: string) => v
   return DEFAULT_HOOK_CONTEXT_BUDGET;
 }
 
+/** Characters of the error message the user is shown (the hook log holds all of it). */
+const MAX_NOTICE_CHARACTERS = 400;
+
+/**
+ * The hook output telling the user that this call failed: `systemMessage` (shown to the user, not
+ * to the model; the agent goes on), naming the session and the hook log.
+ */
+export function failureNotice(agent: HookAgent, where: string, error: unknown): { systemMessage: string } {
+  const message = describeError(error);
+  const cut = message.length > MAX_NOTICE_CHARACTERS ? `${message.slice(0, MAX_NOTICE_CHARACTERS - 1)}…` : message;
+  return {
+    systemMessage:
+      `context-ledger (${where}) did not ingest this turn: ${cut} ` +
+      `The ${agent === 'codex' ? 'Codex' : 'Claude Code'} session goes on; details in ${hookLogFile()}.`,
+  };
+}
+
 function describeError(error: unknown): string {
   if (LedgerError.isInstance(error)) return `${error.code}: ${error.message}`;
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
@@ -97,6 +116,7 @@ export async function hookClaudeCodeCommand(
     if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + '\n');
   } catch (error) {
     log(describeError(error));
+    process.stdout.write(JSON.stringify(failureNotice(agent, where, error)) + '\n');
   }
   await Promise.all(pending);
   process.exitCode = 0;

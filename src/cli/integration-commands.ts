@@ -64,6 +64,7 @@ interface InstallCommandOptions {
   readonly user?: boolean;
   readonly dryRun?: boolean;
   readonly command?: string;
+  readonly force?: boolean;
 }
 
 function scopeOf(agent: string, options: InstallCommandOptions): 'project' | 'user' {
@@ -81,7 +82,12 @@ async function installAction(
   print: Print,
 ): Promise<void> {
   const scope = scopeOf(agent, options);
-  const common = { scope, invocation: invocationOf(options.command), dryRun: options.dryRun === true };
+  const common = {
+    scope,
+    invocation: invocationOf(options.command),
+    dryRun: options.dryRun === true,
+    force: options.force === true,
+  };
   let edits: FileEdit[];
   if (agent === 'claude-code') {
     const { installClaudeCode, uninstallClaudeCode } = await import('../integrations/claude-code/install.js');
@@ -123,7 +129,8 @@ async function withDrillTarget(
 ): Promise<void> {
   const { ledger, sessionId } = await drillTarget(options);
   try {
-    print(JSON.stringify(await body(ledger, sessionId), null, 2));
+    const { displayJson } = await import('../text/neutralize.js');
+    print(displayJson(await body(ledger, sessionId)));
   } finally {
     await ledger.close();
   }
@@ -162,7 +169,7 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
       });
 
   for (const remove of [false, true]) {
-    program
+    const command = program
       .command(remove ? 'uninstall' : 'install')
       .description(
         remove
@@ -179,8 +186,14 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
         'your user: ~/.claude/settings.json + ~/.claude.json, or $CODEX_HOME (~/.codex) hooks.json + config.toml (Codex default)',
       )
       .option('--dry-run', 'print the diff, write nothing')
-      .option('--command <cmd>', 'how the agent starts context-ledger (default: this node and this script)')
-      .action((agent: string, options: InstallCommandOptions) => installAction(agent, options, remove, print));
+      .option('--command <cmd>', 'how the agent starts context-ledger (default: this node and this script)');
+    if (!remove)
+      command.option(
+        '--force',
+        'where an MCP server named context-ledger (or a hook calling ours) was not written by install: leave it, and ' +
+          'register ours beside it (as context-ledger-2) instead of refusing',
+      );
+    command.action((agent: string, options: InstallCommandOptions) => installAction(agent, options, remove, print));
   }
 
   program
@@ -203,12 +216,20 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
     .option('--from-seq <n>', 'first seq', count('--from-seq', 0))
     .option('--to-seq <n>', 'last seq', count('--to-seq', 0))
     .option('--max-tokens <n>', 'token cap of the page', count('--max-tokens', 100), 2000)
+    .option('--cursor <cursor>', "the next page: a previous answer's nextCursor (same arguments)")
     .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
     .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
     .action(
       (
         record: string | undefined,
-        options: { store: string; session?: string; fromSeq?: number; toSeq?: number; maxTokens: number },
+        options: {
+          store: string;
+          session?: string;
+          fromSeq?: number;
+          toSeq?: number;
+          maxTokens: number;
+          cursor?: string;
+        },
       ) =>
         withDrillTarget(options, print, async (ledger, sessionId) => {
           const { expandOriginals } = await import('../integrations/drill-down.js');
@@ -217,6 +238,7 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
             fromSeq: options.fromSeq,
             toSeq: options.toSeq,
             maxTokens: options.maxTokens,
+            cursor: options.cursor,
           });
         }),
     );
@@ -241,6 +263,7 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
       new Option('--role <role...>', 'only spans of these roles').choices(['system', 'user', 'assistant', 'tool']),
     )
     .option('--limit <n>', 'most matches', count('--limit', 1), 20)
+    .option('--cursor <cursor>', "the next page: a previous answer's nextCursor (same arguments)")
     .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
     .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
     .action(
@@ -256,6 +279,7 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
           toSeq?: number;
           role?: Role[];
           limit: number;
+          cursor?: string;
         },
       ) =>
         withDrillTarget(options, print, async (ledger, sessionId) => {
@@ -268,6 +292,7 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
             toSeq: options.toSeq,
             roles: options.role,
             limit: options.limit,
+            cursor: options.cursor,
           });
         }),
     );

@@ -9,7 +9,6 @@ import { DEFAULT_STORE } from './store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
 import { MCP_TOOL_NAMES } from '../integrations/mcp/tool-names.js';
-import { asSentence } from '../text/wording.js';
 
 // Every command's module is imported by its action (a dynamic import), so a call loads only what its command needs:
 // `hook claude-code`, which Claude Code waits for after every turn, does not load the audit, the MCP server or replay.
@@ -83,7 +82,8 @@ program
       (await import('./heap-growth.js')).boundHeapGrowth();
       const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
       try {
-        if (options.json) print(JSON.stringify(await replayJson(outcome.session, outcome.spans, outcome.context)));
+        const { displayJson } = await import('../text/neutralize.js');
+        if (options.json) print(displayJson(await replayJson(outcome.session, outcome.spans, outcome.context), 0));
         else await printReplay(outcome, print);
       } finally {
         await outcome.close();
@@ -98,22 +98,22 @@ program
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
   .option('--session <id>', 'session id (default: the running Claude Code session of this project)')
   .option('--limit <n>', 'maximum results', integer('--limit'), 10)
+  .option('--cursor <cursor>', "the next page: a previous answer's nextCursor (same query)")
   .option('--json', 'print the result as JSON')
-  .action(async (query: string, options: { store: string; session?: string; limit: number; json?: boolean }) => {
-    const { recallCommand, recallJson } = await import('./recall-command.js');
-    const result = await recallCommand(query, options);
-    if (options.json) {
-      print(JSON.stringify(recallJson(result)));
-      return;
-    }
-    print(`${result.status.toUpperCase()}: ${result.note}`);
-    for (const hit of result.results)
-      print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${hit.text.replaceAll('\n', '\n    ')}`);
-    if (result.gap) {
-      const { fromSeq, toSeq } = result.gap.droppedRange;
-      print(`  gap: ${result.gap.recordId} dropped seq ${fromSeq}-${toSeq}: ${asSentence(result.gap.reread)}`);
-    }
-  });
+  .action(
+    async (
+      query: string,
+      options: { store: string; session?: string; limit: number; cursor?: string; json?: boolean },
+    ) => {
+      const [{ printRecall, recallCommand, recallJson }, { displayJson }] = await Promise.all([
+        import('./recall-command.js'),
+        import('../text/neutralize.js'),
+      ]);
+      const result = await recallCommand(query, options);
+      if (options.json) print(displayJson(recallJson(result), 0));
+      else printRecall(result, print);
+    },
+  );
 
 program
   .command('demo')

@@ -9,15 +9,19 @@ import { ingestGapOf } from '../ingest/ingest-gaps.js';
 import { createLedger } from '../session/ledger.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import type { LedgerSession } from '../session/session.js';
+import type { LedgerStore } from '../stores/store.js';
 import type { WindowConfig } from '../types.js';
 import type { RenderedContext } from '../window/window.js';
 import { createProgress } from './progress.js';
-import { openStore } from './store-spec.js';
+import { DEFAULT_STORE, openStore } from './store-spec.js';
+import { sessionWriterLockFile, withSessionWriterLock } from '../integrations/claude-code/session-writer-lock.js';
+import type { LockHolder } from '../integrations/claude-code/file-lock.js';
 import { resumePoint } from './replay-resume.js';
 import type { ReplayItem } from './replay-resume.js';
 import { replayJson } from './summary-json.js';
 import { counted } from '../text/wording.js';
 import { ModelCalls } from '../session/model-calls.js';
+import { forTerminal } from '../text/neutralize.js';
 
 /**
  * Summary and external records a replayed session holds in memory (the rest stay in the store): a long
@@ -44,6 +48,25 @@ export interface ReplayOptions {
   readonly skipInvalid?: boolean | undefined;
   /** Continue a session that already holds a prefix of this transcript (an interrupted replay). */
   readonly resume?: boolean | undefined;
+  /** How long to wait for another writer of the session (the agent's hook) to let it go, in ms (default 30 s). */
+  readonly writerWaitMs?: number | undefined;
+}
+
+/** Default of `ReplayOptions.writerWaitMs`: a hook call holds the session for seconds (its timeout is 60 s). */
+export const REPLAY_WRITER_WAIT_MS = 30_000;
+
+/** The error of a replay whose session another live writer holds: who, and what to do. */
+function writerBusyMessage(sessionId: string, spec: string, file: string) {
+  return (holder: LockHolder, waitedMs: number) => {
+    const who = holder.owner ?? 'a context-ledger hook';
+    const pid = holder.pid === undefined ? '' : `, pid ${holder.pid}`;
+    const waited = holder.longHold ? 'it holds the session until it is done' : `waited ${waitedMs} ms`;
+    return (
+      `Session ${sessionId} in ${spec} is held by another writer (${who}${pid}; ${waited}); nothing was written. ` +
+      'Wait for it to finish, then run replay again: with --resume if the session holds the start of this file ' +
+      `(the agent's hook ingested it), else with --session NEW_ID. Writer lock: ${file}.`
+    );
+  };
 }
 
 /** Result of a replay: the session, how many spans it holds, and the final context. */
@@ -163,50 +186,79 @@ export async function replayFile(
   };
   const { items: total, skipped } = await scanConversation(file, options, sessionId, log);
   const items = () => conversationItems(file, options, sessionId, { log: () => undefined }, total);
+  const spec = options.store ?? DEFAULT_STORE;
   // A batch write no agent waits on: WAL checkpoints inline (no worker thread) and a smaller page cache.
-  const store = await openStore(options.store, {
-    backgroundCheckpoint: false,
-    sqliteCacheKiB: REPLAY_SQLITE_CACHE_KIB,
-  });
+  const store = await openStore(spec, { backgroundCheckpoint: false, sqliteCacheKiB: REPLAY_SQLITE_CACHE_KIB });
   try {
-    const existing = await store.nextSeq(sessionId);
-    if (existing > 0 && options.resume !== true) {
-      throw new InvalidInputError(
-        `Session ${sessionId} already holds ${existing} spans in ${store.location}; replaying again would append the transcript twice. ` +
-          'Pass --resume to continue an interrupted replay of this same file, or --session NEW_ID or another --store.',
-        { sessionId, spans: existing },
-      );
-    }
-    const ledger = createLedger({ store });
-    const session = await ledger.session(sessionId, { window, heldRecords: REPLAY_HELD_RECORDS });
-    const start =
-      existing > 0
-        ? await resumePoint({ file, sessionId, items: items(), session, ledger, spans: existing })
-        : { item: 0, messages: 0 };
-    if (existing > 0)
-      log(
-        `resuming session ${sessionId}: ${start.messages} messages (${existing} spans) already replayed; continuing from there.`,
-      );
-    // A resumed replay goes on from the role of its last stored message, so it compacts where one pass would have.
-    const after = existing > 0 ? (await store.occurrences(sessionId, { fromSeq: existing - 1 }))[0]?.role : undefined;
-    await appendItems(session, skipItems(items(), start.item), total - start.item, {
-      name: basename(file),
-      quiet: options.json === true,
-      after,
-    });
-    const context = await session.render();
-    return {
-      session,
-      spans: await store.nextSeq(sessionId),
-      context,
-      skipped,
-      resumedAt: start.messages,
-      close: () => store.close(),
-    };
+    // The session's writer lock is taken before anything is decided: a hook commit cannot fall between the check
+    // "the session already holds spans" and the appends (it would have made the replay append the transcript twice).
+    return await withSessionWriterLock(
+      spec,
+      sessionId,
+      () => replayLocked({ file, options, sessionId, window, total, skipped, items, store }, log),
+      {
+        owner: 'context-ledger replay',
+        longHold: true,
+        waitMs: options.writerWaitMs ?? REPLAY_WRITER_WAIT_MS,
+        busyMessage: writerBusyMessage(sessionId, spec, sessionWriterLockFile(spec, sessionId) ?? spec),
+        onTakeover: log,
+      },
+    );
   } catch (error) {
     await store.close();
     throw error;
   }
+}
+
+/** What the locked part of a replay works on. */
+interface LockedReplay {
+  readonly file: string;
+  readonly options: ReplayOptions;
+  readonly sessionId: string;
+  readonly window: Partial<WindowConfig>;
+  readonly total: number;
+  readonly skipped: number;
+  readonly items: () => AsyncGenerator<ReplayItem>;
+  readonly store: LedgerStore;
+}
+
+/** The part of a replay done under the session's writer lock: check the session, then append. */
+async function replayLocked(replay: LockedReplay, log: (line: string) => void): Promise<ReplayOutcome> {
+  const { file, options, sessionId, window, total, skipped, items, store } = replay;
+  const existing = await store.nextSeq(sessionId);
+  if (existing > 0 && options.resume !== true) {
+    throw new InvalidInputError(
+      `Session ${sessionId} already holds ${existing} spans in ${store.location}; replaying again would append the transcript twice. ` +
+        'Pass --resume to continue an interrupted replay of this same file, or --session NEW_ID or another --store.',
+      { sessionId, spans: existing },
+    );
+  }
+  const ledger = createLedger({ store });
+  const session = await ledger.session(sessionId, { window, heldRecords: REPLAY_HELD_RECORDS });
+  const start =
+    existing > 0
+      ? await resumePoint({ file, sessionId, items: items(), session, ledger, spans: existing })
+      : { item: 0, messages: 0 };
+  if (existing > 0)
+    log(
+      `resuming session ${sessionId}: ${start.messages} messages (${existing} spans) already replayed; continuing from there.`,
+    );
+  // A resumed replay goes on from the role of its last stored message, so it compacts where one pass would have.
+  const after = existing > 0 ? (await store.occurrences(sessionId, { fromSeq: existing - 1 }))[0]?.role : undefined;
+  await appendItems(session, skipItems(items(), start.item), total - start.item, {
+    name: basename(file),
+    quiet: options.json === true,
+    after,
+  });
+  const context = await session.render();
+  return {
+    session,
+    spans: await store.nextSeq(sessionId),
+    context,
+    skipped,
+    resumedAt: start.messages,
+    close: () => store.close(),
+  };
 }
 
 /** `items` without its first `count`. */
@@ -273,7 +325,7 @@ function compactionCount(session: LedgerSession): number {
 export async function printReplay(outcome: ReplayOutcome, print: (line: string) => void): Promise<void> {
   const { session, spans, context } = outcome;
   print(
-    `session ${session.id}: ${spans} spans, ${session.recordCount()} records, ` +
+    `session ${forTerminal(session.id)}: ${spans} spans, ${session.recordCount()} records, ` +
       `final context ${context.tokens}/${session.config.maxTokens} tokens`,
   );
   for (const record of session.recordSummaries()) {
@@ -283,7 +335,7 @@ export async function printReplay(outcome: ReplayOutcome, print: (line: string) 
       `  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${flag}  seq ${fromSeq}-${toSeq}  ` +
         `${record.handles} handles  ${record.summaryTokens} summary tokens`,
     );
-    for (const finding of record.findings.slice(0, 3)) print(`      finding: ${finding.message}`);
+    for (const finding of record.findings.slice(0, 3)) print(`      finding: ${forTerminal(finding.message)}`);
   }
   const byKind = new Map<string, number>();
   for (const handle of await session.loadHandleIndex()) byKind.set(handle.kind, (byKind.get(handle.kind) ?? 0) + 1);

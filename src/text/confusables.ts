@@ -42,7 +42,7 @@ export function removeInvisible(text: string): string {
 }
 
 /** Letters of other scripts that look like Latin ones, mapped to the Latin letter they imitate. */
-const LOOK_ALIKES: Readonly<Record<string, string>> = {
+const LOOK_ALIKES: Record<string, string> = {
   // Cyrillic
   а: 'a',
   в: 'b',
@@ -120,15 +120,65 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
   '\u2012': '-',
   '\u2013': '-',
   '\u2212': '-',
-  '\u27E6': '[',
-  '\u27E7': ']',
-  '\u3010': '[',
-  '\u3011': ']',
-  '\u3014': '[',
-  '\u3015': ']',
-  '\u2772': '[',
-  '\u2773': ']',
+  // Latin small capitals (no compatibility decomposition, so NFKC keeps them): `[ᴜꜱᴇʀ]` reads as `[user]`
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ꜰ: 'f',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ʀ: 'r',
+  ꜱ: 's',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ʏ: 'y',
+  ᴢ: 'z',
 };
+
+/**
+ * Brackets of other blocks that read as `[` and `]` (after NFKC, which already folds fullwidth `［`, halfwidth `｢`
+ * and the small and vertical presentation forms into these): white, tortoise-shell, lenticular, corner and ceiling
+ * brackets, quill and half brackets. A label check reads `⁅user⁆` and `〚system〛` as `[user]` and `[system]`.
+ */
+const BRACKET_PAIRS = [
+  '\u2045\u2046', // ⁅ ⁆ square brackets with quill
+  '\u2308\u2309', // ⌈ ⌉ ceiling
+  '\u230A\u230B', // ⌊ ⌋ floor
+  '\u231C\u231D', // ⌜ ⌝ top corners
+  '\u231E\u231F', // ⌞ ⌟ bottom corners
+  '\u23A1\u23A4', // ⎡ ⎤ bracket pieces
+  '\u23A3\u23A6', // ⎣ ⎦ bracket pieces
+  '\u2772\u2773', // ❲ ❳ light tortoise shell
+  '\u27E6\u27E7', // ⟦ ⟧ white square
+  '\u27EC\u27ED', // ⟬ ⟭ white tortoise shell
+  '\u298B\u298C', // ⦋ ⦌ square with underbar
+  '\u298D\u2990', // ⦍ ⦐ square with ticks
+  '\u298F\u298E', // ⦏ ⦎ square with ticks
+  '\u2E22\u2E23', // ⸢ ⸣ top half
+  '\u2E24\u2E25', // ⸤ ⸥ bottom half
+  '\u300C\u300D', // 「 」 corner (also halfwidth ｢ ｣)
+  '\u300E\u300F', // 『 』 white corner
+  '\u3010\u3011', // 【 】 black lenticular
+  '\u3014\u3015', // 〔 〕 tortoise shell (also small ﹝ ﹞ and vertical ︹ ︺)
+  '\u3016\u3017', // 〖 〗 white lenticular
+  '\u3018\u3019', // 〘 〙 white tortoise shell
+  '\u301A\u301B', // 〚 〛 white square
+] as const;
+
+for (const [open, close] of BRACKET_PAIRS)
+  Object.assign(LOOK_ALIKES, { [open as string]: '[', [close as string]: ']' });
 
 const LOOK_ALIKE_PATTERN = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'gu');
 
@@ -139,8 +189,26 @@ const LOOK_ALIKE_PATTERN = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 
  * checks: never shown or stored in place of the original text.
  */
 export function foldConfusables(text: string): string {
-  return removeInvisible(text.normalize('NFKC')).replace(
-    LOOK_ALIKE_PATTERN,
-    (character) => LOOK_ALIKES[character] ?? character,
-  );
+  return mapLookAlikes(removeInvisible(text.normalize('NFKC')));
+}
+
+/** Each look-alike of `LOOK_ALIKES` replaced by the Latin letter or bracket it imitates. */
+function mapLookAlikes(text: string): string {
+  return text.replace(LOOK_ALIKE_PATTERN, (character) => LOOK_ALIKES[character] ?? character);
+}
+
+/** Combining marks (accents, overlays, enclosing marks) once a text is decomposed. */
+const COMBINING_MARK = /\p{M}/gu;
+
+/**
+ * The text as a label check reads it: {@link foldConfusables}, with combining marks removed too (`[useŕ]` and
+ * `[u\u0336ser]` read as `[user]`). Not for wording checks of prose, where an accent is part of the word.
+ */
+export function foldForLabels(text: string): string {
+  const compatible = removeInvisible(text.normalize('NFKC'));
+  // Marks go before the look-alikes are mapped: Cyrillic `ѐ` decomposes to `е` and a grave, and `е` is a look-alike.
+  const bare = /[\u0080-\uFFFF]/.test(compatible)
+    ? compatible.normalize('NFD').replace(COMBINING_MARK, '')
+    : compatible;
+  return mapLookAlikes(bare);
 }

@@ -1,28 +1,90 @@
-import { foldConfusables } from './confusables.js';
+import { HEADING_STARTS } from './block-headings.js';
+import { foldForLabels } from './confusables.js';
 
-/** Lines that might start with a bracket once invisible characters are removed (a cheap pre-check). */
-const MAY_START_WITH_BRACKET =
-  /(^|\n)[^\S\n]*[\u00AD\u200B-\u200F\u2060-\u206F\uFEFF]*[[\uFF3B\u27E6\u3010\u3014\u2772]/;
-/** A role label as the context text writes one (`[user]`, `[tool result id=…]`, `[context-ledger]`), read after folding. */
-const ROLE_LABEL = /^\s*\[\s*(user|assistant|system|tool|developer|human|context-ledger)\b[^\]\n]*\]/i;
+/** The words a turn or block label starts with: `[user]`, `[tool result id=…]`, `[user instruction]`, `[quoted …]`. */
+const LABEL_WORDS = '(?:user|assistant|system|tool|developer|human|context-ledger|quoted|part \\d+)';
 
-/** Marks a content line that imitates a turn label, so it reads as quoted text. */
-export const QUOTED_LABEL_MARK = '(quoted) ';
+/** Blanks and list markers a line may start with before its label or heading (`- [user instruction] …`). */
+const LEAD = '^[-*+>\\u2022\\s]*';
+
+/** The labels of the block's own pinned and quoted lines (`- [user instruction] …`). */
+const PINNED_LABEL = '(?:(?:user|system) instruction|quoted tool output|assistant statement)';
 
 /**
- * Neutralise role-label look-alikes at line starts: a line of message content that reads
- * as `[user]`, `[assistant]`, `[system]`, `[tool …]` or `[context-ledger]` (also with
- * look-alike letters, fullwidth brackets or invisible characters) is prefixed with
- * `(quoted) `, so text inside a message can never pass for a new turn in the context
- * text. Content without such a line is returned unchanged (the same string).
+ * A label at the start of a folded line: `[user]`, `> [tool result id=x]`, or after a list marker one of the block's
+ * pinned labels (`- [user instruction] Push…`; a template's `- [User feedback]` is not one).
  */
-export function neutralizeRoleLabels(content: string): string {
-  if (!MAY_START_WITH_BRACKET.test(content)) return content;
-  let changed = false;
-  const lines = content.split('\n').map((line) => {
-    if (!ROLE_LABEL.test(foldConfusables(line))) return line;
-    changed = true;
-    return QUOTED_LABEL_MARK + line;
-  });
-  return changed ? lines.join('\n') : content;
+const LINE_LABEL = new RegExp(`^(?:[>\\s]*\\[\\s*${LABEL_WORDS}\\b|${LEAD}\\[\\s*${PINNED_LABEL}\\b)[^\\]]*\\]`, 'i');
+
+/** One of the block's headings at the start of a folded line: `Pinned constraints (…):`, `Handle index:`. */
+const LINE_HEADING = new RegExp(
+  `${LEAD}(?:${HEADING_STARTS.map((start) => start.replace(/ /g, '\\s+')).join('|')})\\s*(?:[(:]|$)`,
+  'i',
+);
+
+/** A whole folded bracket group that is a label: `[user instruction]`, `[tool result id=x]`. */
+const INLINE_LABEL = new RegExp(`^\\[\\s*${LABEL_WORDS}\\b[^\\]]*\\]$`, 'i');
+
+/**
+ * A cheap first test on the raw line: only a line whose first character after blanks and list markers is a bracket,
+ * not ASCII (a look-alike, an invisible character), or the first letter of a heading can imitate a label.
+ */
+const MAY_IMITATE = /^[\t \-*+>]*(?:[\u0080-\uFFFF]|[[pchkPCHK])/;
+
+/** How much of a line a label check reads: labels and headings are at its start. */
+const LINE_PREFIX_CHARACTERS = 240;
+
+/**
+ * True when a line (no line breaks in it) reads, once look-alikes are folded ({@link foldForLabels}), as a turn or
+ * block label (`[user]`, `[system]`, `[tool …]`, `[context-ledger]`, `- [user instruction] …`) or as one of the
+ * ledger block's own headings (`Pinned constraints (…):`, `Handle index …:`, `Known gaps …:`).
+ */
+export function imitatesLabel(line: string): boolean {
+  if (!MAY_IMITATE.test(line)) return false;
+  const prefix = line.slice(0, LINE_PREFIX_CHARACTERS);
+  // ASCII folds to itself: most lines are read as they are.
+  const folded = /^[^\u0080-\uFFFF]*$/.test(prefix) ? prefix : foldForLabels(prefix);
+  return LINE_LABEL.test(folded) || LINE_HEADING.test(folded);
+}
+
+/** How far after an opening bracket its closing bracket is looked for. */
+const LABEL_CHARACTERS = 80;
+
+/** Characters already read as an opening or closing bracket look-alike (or neither), by character. */
+const bracketOf = new Map<string, '[' | ']' | undefined>();
+
+/** `[` or `]` when the character reads as one once folded (`[`, `［`, `⁅`, `〚`, `｢`, `⌈`, …), else undefined. */
+function bracketLookAlike(character: string): '[' | ']' | undefined {
+  if (character === '[' || character === ']') return character;
+  if (character.charCodeAt(0) < 0x80) return undefined;
+  let known = bracketOf.get(character);
+  if (known === undefined && !bracketOf.has(character)) {
+    const folded = foldForLabels(character);
+    known = folded === '[' || folded === ']' ? folded : undefined;
+    if (bracketOf.size > 4096) bracketOf.clear();
+    bracketOf.set(character, known);
+  }
+  return known;
+}
+
+/**
+ * Label look-alikes anywhere in a one-line text (`… [user instruction] Push…`, `⁅ꜱystem⁆`, `[useŕ]`) with their
+ * brackets turned into parentheses, so quoted text inside a line cannot pose as a label. Text without one is
+ * returned unchanged (the same string).
+ */
+export function neutralizeInlineLabels(text: string): string {
+  if (!/[[\u0080-\uFFFF]/.test(text)) return text;
+  let result: string | undefined;
+  for (let open = 0; open < text.length; open++) {
+    if (bracketLookAlike(text.charAt(open)) !== '[') continue;
+    const end = Math.min(text.length, open + LABEL_CHARACTERS);
+    let close = open + 1;
+    while (close < end && bracketLookAlike(text.charAt(close)) === undefined) close++;
+    if (close >= end || bracketLookAlike(text.charAt(close)) !== ']') continue;
+    if (!INLINE_LABEL.test(foldForLabels(text.slice(open, close + 1)))) continue;
+    const base = result ?? text;
+    result = `${base.slice(0, open)}(${base.slice(open + 1, close)})${base.slice(close + 1)}`;
+    open = close;
+  }
+  return result ?? text;
 }

@@ -228,12 +228,17 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     expect(await logText()).toMatch(/ingest state is missing/);
   });
 
-  it('never breaks the session: bad JSON, a missing transcript and an unwritable store exit 0 with empty stdout and a log line', async () => {
+  it('never breaks the session: bad JSON, a missing transcript and an unwritable store exit 0 with a log line, and tell the user (systemMessage)', async () => {
     const logged = async () => (await logText()).split('\n');
     const start = (await logged()).length;
 
+    const notice = (stdout: string) => (JSON.parse(stdout) as { systemMessage: string }).systemMessage;
     const bad = run(['hook', 'claude-code'], '{"session_id": ');
-    expect(bad).toMatchObject({ status: 0, stdout: '' });
+    expect(bad.status).toBe(0);
+    expect(notice(bad.stdout)).toMatch(
+      /^context-ledger \(hook claude-code\) did not ingest this turn: INVALID_INPUT: /,
+    );
+    expect(notice(bad.stdout)).toContain(join(ledgerHome, 'hook.log'));
     expect((await logged()).slice(start).join('\n')).toMatch(/INVALID_INPUT: hook input on stdin is not JSON/);
 
     const missing = run(
@@ -246,7 +251,8 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
         trigger: 'manual',
       }),
     );
-    expect(missing).toMatchObject({ status: 0, stdout: '' });
+    expect(missing.status).toBe(0);
+    expect(notice(missing.stdout)).toContain(join(root, 'nope.jsonl'));
     expect((await logged()).at(-1)).toContain(join(root, 'nope.jsonl'));
 
     const blocker = join(root, 'a-file');
@@ -255,7 +261,8 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
       '--store',
       `sqlite:${join(blocker, 'ledger.db')}`,
     ]);
-    expect(unwritable).toMatchObject({ status: 0, stdout: '' });
+    expect(unwritable.status).toBe(0);
+    expect(notice(unwritable.stdout)).toMatch(/^context-ledger \(hook claude-code SessionStart session 7f3c2a10/);
     expect((await logged()).at(-1)).toMatch(/hook claude-code SessionStart session 7f3c2a10/);
     expect(unwritable.stderr).toBe('');
   });
@@ -445,10 +452,14 @@ describe('install / uninstall (compiled CLI)', () => {
     expect(await readFile(join(home, '.codex', 'hooks.json'), 'utf8')).toBe(hooksJson);
   });
 
-  it('codex leaves a [mcp_servers.context-ledger] table the user wrote alone', async () => {
+  it('codex refuses a [mcp_servers.context-ledger] table it did not write (exit 2), and leaves it alone', async () => {
     const toml = '[mcp_servers.context-ledger]\ncommand = "my-own"\n';
     await writeFile(join(home, '.codex', 'config.toml'), toml);
-    expect(run(['install', 'codex'], '', root).stdout).toMatch(/not ours/);
+    const refused = run(['install', 'codex'], '', root);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/context-ledger install did not write it .*"command = \\"my-own\\""/);
+    expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
+    expect(run(['install', 'codex', '--force'], '', root).stdout).toMatch(/is not ours: left as it is/);
     expect(run(['uninstall', 'codex'], '', root).status).toBe(0);
     expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
   });

@@ -161,12 +161,13 @@ describe('context-ledger hook codex (compiled CLI, fixture HOME)', () => {
     expect(await readFile(join(ledgerHome, 'hook.log'), 'utf8').catch(() => '')).toBe('');
   });
 
-  it('a null transcript_path from Claude Code is an error: logged, exit 0, nothing printed', async () => {
+  it('a null transcript_path from Claude Code is an error: logged, exit 0, and told to the user', async () => {
     const result = run(
       ['hook', 'claude-code'],
       JSON.stringify({ session_id: SESSION, transcript_path: null, cwd: project, hook_event_name: 'Stop' }),
     );
-    expect(result).toMatchObject({ status: 0, stdout: '' });
+    expect(result.status).toBe(0);
+    expect((JSON.parse(result.stdout) as { systemMessage: string }).systemMessage).toMatch(/"transcript_path" is null/);
     expect(await readFile(join(ledgerHome, 'hook.log'), 'utf8')).toMatch(/"transcript_path" is null/);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The hook contract on bad input, with the compiled CLI (run `npm run build --silent` first): exit 0, nothing on
- * stdout, one line in the hook log that names the right agent.
+ * The hook contract on bad input, with the compiled CLI (run `npm run build --silent` first): exit 0, one line in
+ * the hook log that names the right agent, and one line for the user (the hook output's `systemMessage`): an
+ * ingest the hook could not do is never silent.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -39,6 +40,45 @@ function hook(args: readonly string[], input: string) {
 const logText = async () => (await readFile(join(ledgerHome, 'hook.log'), 'utf8').catch(() => '')).trim();
 
 describe('hook bad input', () => {
+  it('a session id whose encoded name passes NAME_MAX is ingested (a bounded name), and the hook says nothing', async () => {
+    const project = join(root, 'project');
+    const sessionId = '%'.repeat(200);
+    const transcript = join(root, 'long-id.jsonl');
+    const fixture = claudeSession(sessionId, project);
+    await writeFile(transcript, jsonl([fixture.user('use port 7443'), fixture.assistant('noted')]));
+    const event = { session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'Stop' };
+    const result = hook(['claude-code'], JSON.stringify(event));
+    expect(result).toMatchObject({ status: 0, stdout: '' });
+    expect(await logText()).not.toMatch(/ENAMETOOLONG/);
+    const path = projectLedgerPaths(project, undefined, { CONTEXT_LEDGER_HOME: ledgerHome }).store.slice(
+      'sqlite:'.length,
+    );
+    const store = createSqliteStore({ path });
+    try {
+      expect(await store.nextSeq(sessionId)).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an ingest the hook could not do is logged and reported to the user, and the hook exits 0', async () => {
+    const project = join(root, 'project');
+    const event = {
+      session_id: 'gone-transcript',
+      transcript_path: join(root, 'no-such-transcript.jsonl'),
+      cwd: project,
+      hook_event_name: 'Stop',
+    };
+    const result = hook(['claude-code'], JSON.stringify(event));
+    expect(result.status).toBe(0);
+    const notice = (JSON.parse(result.stdout) as { systemMessage: string }).systemMessage;
+    expect(notice).toContain('did not ingest this turn');
+    expect(notice).toContain('session gone-transcript');
+    expect(notice).toContain(join(root, 'no-such-transcript.jsonl'));
+    expect(notice).toContain(join(ledgerHome, 'hook.log'));
+    expect((await logText()).split('\n').at(-1)).toContain(join(root, 'no-such-transcript.jsonl'));
+  });
+
   it('--budget abc exits 0, logs the bad value, and still ingests with the default budget', async () => {
     const project = join(root, 'project');
     const transcript = join(root, 'budget.jsonl');
@@ -65,7 +105,10 @@ describe('hook bad input', () => {
   it('a Codex hook error names Codex, not Claude Code', async () => {
     const result = hook(['codex'], 'not json');
     expect(result.status).toBe(0);
-    expect(result.stdout).toBe('');
+    const notice = (JSON.parse(result.stdout) as { systemMessage: string }).systemMessage;
+    expect(notice).toMatch(/^context-ledger \(hook codex\) did not ingest this turn: INVALID_INPUT: /);
+    expect(notice).toContain('The Codex session goes on');
+    expect(notice).not.toContain('Claude Code');
     const last = (await logText()).split('\n').at(-1) ?? '';
     expect(last).toContain('hook codex: ');
     expect(last).toContain('Codex sends one JSON object per hook call');

@@ -4,11 +4,11 @@
  * that are not UTF-8. Each run must ingest what it can, and never be blocked by one line.
  */
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { withFileLock } from '../../src/integrations/claude-code/file-lock.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { processStartTime, withFileLock } from '../../src/integrations/claude-code/file-lock.js';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
 import type { IngestResult } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { INGEST_GAP_MARK } from '../../src/ingest/ingest-gaps.js';
@@ -77,6 +77,54 @@ describe('hook ingest robustness', () => {
     const result = await ingest();
     expect(result.messages).toBe(2);
     expect(logged.join('\n')).toContain(`its holder (pid ${child.pid}) is gone`);
+  });
+
+  it('a stale lock is taken over at once, without a single wait: a dead PID, a reused PID, an old lock', async () => {
+    const { directory, stateFile } = await setup();
+    const lock = `${stateFile}.lock`;
+    const exited = spawn(process.execPath, ['-e', '']);
+    const deadPid = await new Promise<number>((resolve) => exited.once('exit', () => resolve(exited.pid as number)));
+    const minuteAndHalfAgo = new Date(Date.now() - 90_000);
+    const cases: [string, string, Date | undefined, RegExp][] = [
+      ['dead PID, fresh', `${deadPid}\nkilled-hook\na context-ledger hook\n`, undefined, /is gone/],
+      // This PID is alive (the test itself) but started at another time than the lock says: the PID was reused.
+      ['reused PID', `${process.pid}\nold-hook\na context-ledger hook\n1\n`, undefined, /is now another process/],
+      ['live PID, no heartbeat for 90 s', `${process.pid}\nold-hook\n`, minuteAndHalfAgo, /older than 60000 ms/],
+      ['names no process, old', '', minuteAndHalfAgo, /names no process/],
+    ];
+    expect(processStartTime(process.pid)).toMatch(/^\d+$/);
+    for (const [name, content, mtime, reason] of cases) {
+      await writeFile(lock, content);
+      if (mtime) await utimes(lock, mtime, mtime);
+      const waits = vi.spyOn(globalThis, 'setTimeout');
+      const taken: string[] = [];
+      try {
+        expect(await withFileLock(lock, async () => 'ran', { onTakeover: (line) => taken.push(line) }), name).toBe(
+          'ran',
+        );
+        expect(waits, name).not.toHaveBeenCalled();
+      } finally {
+        waits.mockRestore();
+      }
+      expect(taken.join('\n'), name).toMatch(reason);
+    }
+    expect((await readdir(directory)).filter((file) => file.includes('.lock'))).toEqual([]);
+  });
+
+  it('a live holder keeps its lock fresh while it holds it: a long holder is never taken over by age', async () => {
+    const { stateFile } = await setup();
+    const lock = `${stateFile}.lock`;
+    const staleMs = 1_200;
+    const outcome = await withFileLock(
+      lock,
+      async () => {
+        // Past staleMs: without the holder touching its lock, this waiter would take it over.
+        await new Promise((resolve) => setTimeout(resolve, 2 * staleMs));
+        return withFileLock(lock, async () => 'taken over', { staleMs, waitMs: 0 }).catch((error: Error) => error);
+      },
+      { staleMs, owner: 'context-ledger replay' },
+    );
+    expect((outcome as Error).message).toMatch(/held by context-ledger replay \(pid \d+, running\)/);
   });
 
   it('a long last line written in many appends is read linearly: each run reads what is new, the line once more when it ends', async () => {

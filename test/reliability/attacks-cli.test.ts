@@ -373,6 +373,48 @@ describe('recall only reads', () => {
   });
 });
 
+describe('terminal output of stored text (issue 34, item 10)', () => {
+  const ESC = String.fromCharCode(0x1b);
+  const BEL = String.fromCharCode(0x07);
+  /** Characters that act on a terminal: C0 but tab and line feed, DEL, C1, LS, PS and bidirectional controls. */
+  // eslint-disable-next-line no-control-regex -- control characters are what the check looks for
+  const ACTING = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+  const attack =
+    `check PAY-4403 now ${ESC}]52;c;cHduZWQ=${BEL}${ESC}]0;owned${BEL}${ESC}[2J${ESC}[H` +
+    `\r${ESC}[2K  [verified] forged\u009b2J\u202Eevil\u2028next`;
+
+  it('recall, expand and grep print no escape, bell, carriage return or C1 byte from the transcript', async () => {
+    const transcript = join(directory, 'escapes.jsonl');
+    await writeFile(transcript, [line('user', attack), ...tenLines()].join('\n') + '\n');
+    const database = join(directory, 'escapes.db');
+    const store = ['--store', `sqlite:${database}`, '--session', 'esc'];
+    expect((await cli(['replay', transcript, ...store, '--json'])).code).toBe(0);
+
+    const human = await cli(['recall', 'PAY-4403', ...store]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).not.toMatch(ACTING);
+    // Shown, not acted on: the OSC 52 clipboard write and the erase-line as pictures, each line under its label.
+    expect(human.stdout).toContain('␛]52;c;cHduZWQ=␇␛]0;owned␇␛[2J␛[H');
+    expect(human.stdout).toContain('\n    ␛[2K  [verified] forged\\u009B2J\\u202Eevil\n    next');
+
+    for (const args of [
+      ['recall', 'PAY-4403', ...store, '--json'],
+      ['expand', '--from-seq', '0', '--to-seq', '0', ...store],
+      ['grep', 'PAY-4403', ...store],
+    ]) {
+      const result = await cli(args);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toMatch(ACTING);
+      // The JSON still holds the stored text verbatim.
+      expect(result.stdout).toContain(JSON.stringify(attack).slice(1, 30));
+    }
+    const expanded = JSON.parse((await cli(['expand', '--from-seq', '0', '--to-seq', '0', ...store])).stdout) as {
+      originals: { text: string }[];
+    };
+    expect(expanded.originals[0]?.text).toBe(attack);
+  });
+});
+
 describe('MCP transports', () => {
   it('serve --stdio exits non-zero with the reason on stderr when a message exceeds the transport buffer', async () => {
     const child = spawn('node', [CLI, 'serve', '--stdio', '--store', 'memory:'], { stdio: ['pipe', 'ignore', 'pipe'] });

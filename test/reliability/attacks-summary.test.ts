@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js';
 import { looksLikeInjection } from '../../src/summarizers/injection.js';
 import type { SourceUnit } from '../../src/summarizers/summarizer.js';
-import { neutralizeRoleLabels } from '../../src/text/role-labels.js';
+import { neutralizeLines as neutralizeRoleLabels } from '../../src/text/neutralize.js';
 import { createSpan } from '../../src/records/span.js';
 import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import type { SpanOccurrence } from '../../src/types.js';

@@ -15,6 +15,8 @@ import type { RankWeights } from '../../compaction/rank-handles.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
 import type { Ledger } from '../../session/ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
+import { SECTION_HEADINGS } from '../../text/block-headings.js';
+import { neutralizeInline, oneLine } from '../../text/neutralize.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET, HOOK_AGENT_NAMES, HOOK_OUTPUT_MAX_CHARACTERS } from './hook-budget.js';
 
 /** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
@@ -85,11 +87,22 @@ function constraintLabel(handle: Handle): string {
 function recordLine(record: CompactionRecord): string {
   const { fromSeq, toSeq } = record.droppedRange;
   const range = toSeq < fromSeq ? 'no stored originals' : `seq ${fromSeq}-${toSeq}`;
-  return `${record.id} (${record.type}, ${record.summarizer.name}, ${range}, ${record.reversible ? 'lossless' : 'lossy'})`;
+  const summarizer = neutralizeInline(record.summarizer.name);
+  return `${record.id} (${record.type}, ${summarizer}, ${range}, ${record.reversible ? 'lossless' : 'lossy'})`;
+}
+
+/**
+ * A handle's text as a line of the context shows it: on one line (any Unicode line break as ` ⏎ `, control
+ * characters as pictures) and, unless it is the user's or system's own constraint, with label look-alikes
+ * (`[user instruction]`, `⁅ꜱystem⁆`) neutralised, so stored tool output cannot add a pinned line.
+ */
+function shownText(handle: Handle): string {
+  return isInstruction(handle) ? oneLine(handle.text) : neutralizeInline(handle.text);
 }
 
 function entryText(entry: IndexEntry): string {
-  return entry.similar > 0 ? `${entry.handle.text} (+${entry.similar} similar)` : entry.handle.text;
+  const text = shownText(entry.handle);
+  return entry.similar > 0 ? `${text} (+${entry.similar} similar)` : text;
 }
 
 /**
@@ -133,7 +146,7 @@ function render(frame: Frame, shown: readonly Handle[]): string {
       "' | ' separates handles holding a space):",
   ];
   if (pinned.length > 0) {
-    lines.push('Pinned constraints (verbatim, with who said them):');
+    lines.push(SECTION_HEADINGS.base.instructions);
     for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
   }
   for (const group of layout.groups) lines.push(...groupLines(group));
@@ -185,9 +198,10 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
     record,
     records,
     candidates: candidates.length,
-    sessionId,
-    server: options.serverName ?? 'context-ledger',
-    agent: HOOK_AGENT_NAMES[record.summarizer.name] ?? record.summarizer.name,
+    // Drawn from stored or configured text: kept on one line like the handles.
+    sessionId: neutralizeInline(sessionId),
+    server: neutralizeInline(options.serverName ?? 'context-ledger'),
+    agent: neutralizeInline(HOOK_AGENT_NAMES[record.summarizer.name] ?? record.summarizer.name),
   };
   const count = (text: string) => ledger.counter.count(text);
   const attempt = (handleBudget: number) => {
@@ -255,7 +269,7 @@ function minimal(
   const instructions = candidates.filter(isInstruction);
   let cut = false;
   for (const handle of instructions) {
-    const line = `- [${constraintLabel(handle)}] ${handle.text}`;
+    const line = `- [${constraintLabel(handle)}] ${shownText(handle)}`;
     const next = [...lines, line].join('\n');
     cut = !fitsHookOutput(next);
     if (cut || count(next) > budget) break;

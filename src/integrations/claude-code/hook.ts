@@ -8,13 +8,12 @@
  * - `SessionStart` with `source: "compact"` then returns the `hookSpecificOutput` whose
  *   `additionalContext` holds what the agent's summary dropped.
  */
-import { join } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
 import { checkString, firstProblem, objectProblem } from '../../importers/field-checks.js';
 import { createLedger } from '../../session/ledger.js';
 import { openStore } from '../../cli/store-spec.js';
 import { HOOK_AGENT_NAMES } from './hook-budget.js';
-import { projectLedgerPaths } from './ledger-home.js';
+import { projectLedgerPaths, sessionIngestFiles } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
 import { recordProjectSession } from './project-session.js';
 import { ingestClaudeCodeTranscript } from './transcript-ingest.js';
@@ -136,7 +135,7 @@ export async function runClaudeCodeHook(
             sessionId: input.session_id,
             transcriptPath,
             format: agent,
-            stateFile: join(paths.ingestDirectory, `${encodeURIComponent(input.session_id)}.json`),
+            stateFile: sessionIngestFiles(paths.ingestDirectory, input.session_id).stateFile,
             log: options.log,
           });
     await record();

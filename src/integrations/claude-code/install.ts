@@ -10,6 +10,12 @@
  * comment-free formatting and key order stays); running it twice changes nothing; uninstall
  * removes exactly our entries, and when nothing else changed restores each file's original
  * bytes. Files keep their mode and owner, links are written through, read-only files are refused.
+ *
+ * An entry is ours only when install wrote it (the install record lists each entry it wrote) or it
+ * is exactly what install writes: an MCP server named `context-ledger`, or a hook calling `hook
+ * claude-code`, that someone else wrote (a repository can ship `.mcp.json`) makes install fail with
+ * an error saying what that entry runs — never "already present" — unless `--force` (ours is then
+ * registered beside it); uninstall leaves such an entry as it is.
  */
 import { join } from 'node:path';
 import {
@@ -17,18 +23,21 @@ import {
   applyUninstall,
   backedUpOriginal,
   recordedBackupDirectory,
+  recordedEntries,
   restoredText,
+  sameJsonValue,
+  wasWritten,
 } from '../install/config-files.js';
-import type { FileEdit, InstallPlaces } from '../install/config-files.js';
+import type { FileEdit, InstallPlaces, RecordedEntries, WrittenEntry } from '../install/config-files.js';
 import {
   isOurMcpEntry,
   pathsOf,
   withHookEntries,
   withMcpServer,
   withoutHookEntries,
-  withoutMcpServer,
+  withoutMcpServers,
 } from '../install/hook-entries.js';
-import type { KeepPath } from '../install/hook-entries.js';
+import type { EntryOwner, KeepPath, WrittenItem } from '../install/hook-entries.js';
 import type { JsonObject } from '../install/json-text-edit.js';
 import { sameJsonTokens } from '../install/json-text-edit.js';
 import { readOptional } from '../install/safe-write.js';
@@ -56,6 +65,11 @@ export interface InstallOptions {
   readonly invocation: Invocation;
   /** Environment (HOME, the ledger home holding backups). */
   readonly environment?: LedgerEnvironment | undefined;
+  /**
+   * Install even where an entry under our name (or a hook calling ours) was not written by install:
+   * that entry is left as it is, and ours is registered beside it (the MCP server as `context-ledger-2`).
+   */
+  readonly force?: boolean | undefined;
 }
 
 function quote(part: string): string {
@@ -103,36 +117,109 @@ function places(options: InstallOptions): InstallPlaces {
   return { backupDirectory: backupDirectory(options.environment), recordFile: claudeCodeFiles(options).record };
 }
 
+/** The entries of an edit, as the install record keeps them. */
+export function writtenEntries(file: string, items: readonly WrittenItem[]): WrittenEntry[] {
+  return items.map((item) => ({ file, ...item }));
+}
+
+/**
+ * Whose an existing hook command is: exactly ours, written by an earlier install (recorded), named
+ * like ours but not written by install, or another hook.
+ */
+export function hookOwner(
+  file: string,
+  command: string,
+  recorded: RecordedEntries,
+  isLike: (value: unknown) => boolean,
+): (value: unknown) => EntryOwner {
+  return (value) => {
+    if (value === command) return 'same';
+    if (wasWritten(recorded.entries, { file, kind: 'hook', value })) return 'ours';
+    return isLike(value) ? 'look-alike' : 'other';
+  };
+}
+
 /** Plan the install: the edits of the settings and MCP files (nothing written). */
 export async function planClaudeCodeInstall(options: InstallOptions): Promise<FileEdit[]> {
   const files = claudeCodeFiles(options);
+  const recorded = await recordedEntries(places(options));
   const command = hookCommand(options.invocation);
+  const force = options.force === true;
   const settingsText = await readOptional(files.settings);
-  const settings = withHookEntries(files.settings, settingsText, READER, HOOK_EVENTS, command, (value) =>
-    isOurHookCommand(value),
-  );
+  const settings = withHookEntries(files.settings, settingsText, READER, HOOK_EVENTS, command, {
+    owner: hookOwner(files.settings, command, recorded, (value) => isOurHookCommand(value)),
+    force,
+    agent: 'claude-code',
+  });
   const mcpText = await readOptional(files.mcp);
-  const describe = [options.invocation.command, ...options.invocation.args, 'serve', '--stdio'].join(' ');
-  const mcp = withMcpServer(files.mcp, mcpText, READER, MCP_SERVER_NAME, mcpServerEntry(options.invocation), describe);
+  const entry = mcpServerEntry(options.invocation);
+  const mcp = withMcpServer(files.mcp, mcpText, READER, entry, {
+    name: MCP_SERVER_NAME,
+    force,
+    describe: [options.invocation.command, ...options.invocation.args, 'serve', '--stdio'].join(' '),
+    owner: (name, value) =>
+      sameJsonValue(value, entry)
+        ? 'same'
+        : wasWritten(recorded.entries, { file: files.mcp, kind: 'mcp-server', name, value })
+          ? 'ours'
+          : 'look-alike',
+  });
   return [
-    { file: files.settings, before: settingsText, after: settings.text, notes: settings.notes },
+    {
+      file: files.settings,
+      before: settingsText,
+      after: settings.text,
+      notes: settings.notes,
+      written: writtenEntries(files.settings, settings.written),
+    },
     {
       file: files.mcp,
       before: mcpText,
       after: mcp.text,
       notes: mcp.notes,
+      written: writtenEntries(files.mcp, mcp.written),
       // ~/.claude.json holds account data: a new one is private like the one Claude Code writes.
       newFileMode: options.scope === 'user' ? 0o600 : undefined,
     },
   ];
 }
 
+/**
+ * For uninstall: true for a hook command install wrote into `file` — recorded by this release's install;
+ * after an older release's install (no entries recorded), any command calling `hook <agent>`; without
+ * an install record, none.
+ */
+export function installedHook(
+  file: string,
+  recorded: RecordedEntries,
+  isLike: (value: unknown) => boolean,
+): (value: unknown) => boolean {
+  if (recorded.state === 'legacy') return isLike;
+  return (value) => wasWritten(recorded.entries, { file, kind: 'hook', value });
+}
+
+/** For uninstall: true for an MCP server entry install wrote under that name (see {@link installedHook}). */
+function installedServer(file: string, recorded: RecordedEntries): (name: string, value: unknown) => boolean {
+  if (recorded.state === 'legacy') return (name, value) => name === MCP_SERVER_NAME && isOurMcpEntry(value);
+  return (name, value) => wasWritten(recorded.entries, { file, kind: 'mcp-server', name, value });
+}
+
+/** For uninstall: a note when `mcpServers.context-ledger` is there but install did not write it (it stays). */
+function foreignLeft(file: string, text: string): string[] {
+  if (!file.endsWith('.json') || !text.includes(`"${MCP_SERVER_NAME}"`)) return [];
+  const servers = (JSON.parse(text) as { mcpServers?: Record<string, unknown> }).mcpServers;
+  return servers && MCP_SERVER_NAME in servers
+    ? [`mcpServers.${MCP_SERVER_NAME} was not written by install: left as it is`]
+    : [];
+}
+
 /** Plan the uninstall: our entries removed; original bytes restored when nothing else changed. */
 export async function planClaudeCodeUninstall(options: InstallOptions): Promise<FileEdit[]> {
   const files = claudeCodeFiles(options);
   const backups = await recordedBackupDirectory(places(options));
+  const recorded = await recordedEntries(places(options));
   const edits: FileEdit[] = [];
-  const isOurs = (value: unknown) => isOurHookCommand(value);
+  const isOurs = installedHook(files.settings, recorded, (value) => isOurHookCommand(value));
   const removals = [
     [
       files.settings,
@@ -141,7 +228,7 @@ export async function planClaudeCodeUninstall(options: InstallOptions): Promise<
     [
       files.mcp,
       (file: string, text: string, keep: KeepPath) =>
-        withoutMcpServer(file, text, READER, MCP_SERVER_NAME, isOurMcpEntry, keep),
+        withoutMcpServers(file, text, READER, installedServer(files.mcp, recorded), keep),
     ],
   ] as const;
   for (const [file, remove] of removals) {
@@ -150,7 +237,7 @@ export async function planClaudeCodeUninstall(options: InstallOptions): Promise<
     // Containers our removal empties are dropped, unless the original (backup) had them.
     const removed = remove(file, text, pathsOf(file, await backedUpOriginal(file, backups), READER));
     if (removed.notes.length === 0) {
-      edits.push({ file, before: text, after: text, notes: [] });
+      edits.push({ file, before: text, after: text, notes: foreignLeft(file, text) });
       continue;
     }
     const restored = await restoredText(file, removed.text, backups, sameJsonTokens);

@@ -49,6 +49,17 @@ export function hookLogFile(environment: LedgerEnvironment = process.env): strin
   return join(ledgerHome(environment), 'hook.log');
 }
 
+/**
+ * Directory of the per-session ingest state and writer locks of a store: `<file>.ingest` beside a
+ * SQLite file, else `<home>/ingest/<hash of the spec>`. The hook and `replay` both use it, so they
+ * take the same writer lock for a session of the same store.
+ */
+export function ingestDirectoryOf(spec: string, environment: LedgerEnvironment = process.env): string {
+  return spec.startsWith('sqlite:')
+    ? `${resolve(spec.slice('sqlite:'.length))}.ingest`
+    : join(ledgerHome(environment), 'ingest', createHash('sha256').update(spec).digest('hex').slice(0, 12));
+}
+
 /** Paths of a project's ledger; `store` overrides the default SQLite file (the ingest state then lives beside it). */
 export function projectLedgerPaths(
   cwd: string,
@@ -59,15 +70,50 @@ export function projectLedgerPaths(
   const key = projectKey(cwd);
   const defaultFile = join(home, 'projects', `${key}.db`);
   const spec = store ?? `sqlite:${defaultFile}`;
-  const ingestDirectory = spec.startsWith('sqlite:')
-    ? `${resolve(spec.slice('sqlite:'.length))}.ingest`
-    : join(home, 'ingest', createHash('sha256').update(spec).digest('hex').slice(0, 12));
   return {
     cwd: resolve(cwd),
     store: spec,
     sessionFile: join(home, 'projects', `${key}.session.json`),
-    ingestDirectory,
+    ingestDirectory: ingestDirectoryOf(spec, environment),
   };
+}
+
+/**
+ * Bytes of a session's file-name stem past which it is hashed: the longest file made from it
+ * (`<stem>.json.lock.stale.<pid>.<12 hex>`, or the atomic write's `.<stem>.json.<pid>.<12 hex>.tmp`)
+ * then stays well under the 255 bytes most file systems allow in a name.
+ */
+export const MAX_SESSION_STEM_BYTES = 200;
+
+/** Bytes of the readable head kept before the hash in a hashed stem. */
+const HASHED_STEM_HEAD_BYTES = 96;
+
+/**
+ * The file-name stem of a session's ingest files: the session id URI-encoded (as before, so the state
+ * of existing sessions is still found) while that fits {@link MAX_SESSION_STEM_BYTES}; else a readable
+ * head of it, `+`, and the SHA-256 of the whole id. `+` never occurs in an encoded id (it encodes as
+ * `%2B`), so a hashed stem never equals a plain one, and two ids share a stem only if SHA-256 collides.
+ */
+export function sessionFileStem(sessionId: string): string {
+  const encoded = encodeURIComponent(sessionId);
+  if (Buffer.byteLength(encoded) <= MAX_SESSION_STEM_BYTES) return encoded;
+  // Cut the head before a partial `%XX` escape (the encoded id is ASCII: bytes are characters).
+  const head = encoded.slice(0, HASHED_STEM_HEAD_BYTES).replace(/%[0-9A-F]?$/, '');
+  return `${head}+${createHash('sha256').update(sessionId).digest('hex')}`;
+}
+
+/** The ingest state file of a session and its writer lock (held by the hook's ingest and by `replay`). */
+export interface SessionIngestFiles {
+  /** The hook's ingest state of the session. */
+  readonly stateFile: string;
+  /** The lock every writer of the session holds while it decides what to append and appends it. */
+  readonly lockFile: string;
+}
+
+/** The ingest state and writer lock files of a session in an ingest directory. */
+export function sessionIngestFiles(ingestDirectory: string, sessionId: string): SessionIngestFiles {
+  const stateFile = join(ingestDirectory, `${sessionFileStem(sessionId)}.json`);
+  return { stateFile, lockFile: `${stateFile}.lock` };
 }
 
 /** The directory Claude Code keeps a project's transcripts in: `~/.claude/projects/<cwd with non-alphanumerics as ->`. */

@@ -18,7 +18,15 @@
  */
 import { join, resolve } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
-import { backupDirectory, hookCommand, INSTALL_RECORD_NAME, isOurHookCommand } from '../claude-code/install.js';
+import {
+  backupDirectory,
+  hookCommand,
+  hookOwner,
+  INSTALL_RECORD_NAME,
+  installedHook,
+  isOurHookCommand,
+  writtenEntries,
+} from '../claude-code/install.js';
 import type { Invocation } from '../claude-code/install.js';
 import { userHome } from '../claude-code/ledger-home.js';
 import type { LedgerEnvironment } from '../claude-code/ledger-home.js';
@@ -27,17 +35,25 @@ import {
   applyUninstall,
   backedUpOriginal,
   recordedBackupDirectory,
+  recordedEntries,
   restoredText,
 } from '../install/config-files.js';
 import type { FileEdit, InstallPlaces } from '../install/config-files.js';
-import { pathsOf, withHookEntries, withoutHookEntries } from '../install/hook-entries.js';
+import { pathsOf, quoted, withHookEntries, withoutHookEntries } from '../install/hook-entries.js';
 import { sameJsonTokens } from '../install/json-text-edit.js';
 import { readOptional } from '../install/safe-write.js';
 
 const BEGIN =
   '# >>> context-ledger (added by `context-ledger install codex`; `context-ledger uninstall codex` removes it)';
 const END = '# <<< context-ledger';
-const TABLE = /^\s*\[\s*mcp_servers\s*\.\s*(?:"context-ledger"|'context-ledger'|context-ledger)\s*\]/m;
+/** A `[mcp_servers.<name>]` table header (the name bare or quoted). */
+function tablePattern(name: string): RegExp {
+  return new RegExp(`^\\s*\\[\\s*mcp_servers\\s*\\.\\s*(?:"${name}"|'${name}'|${name})\\s*\\]`, 'm');
+}
+
+/** The MCP server's name in `config.toml`, and the one `--force` uses beside a table install did not write. */
+const SERVER_NAME = 'context-ledger';
+const FORCED_SERVER_NAME = 'context-ledger-2';
 
 /** Options of the Codex install. */
 export interface CodexInstallOptions {
@@ -46,6 +62,8 @@ export interface CodexInstallOptions {
   readonly cwd?: string | undefined;
   readonly invocation: Invocation;
   readonly environment?: LedgerEnvironment | undefined;
+  /** Install beside entries under our names that install did not write (see `InstallOptions.force`). */
+  readonly force?: boolean | undefined;
 }
 
 /** The Codex home: `$CODEX_HOME`, else `~/.codex`. */
@@ -76,10 +94,10 @@ function tomlString(value: string): string {
  */
 export const CODEX_HOOK_EVENTS = ['SessionStart', 'PreCompact', 'PostCompact', 'Stop'] as const;
 
-/** The block install appends to `config.toml`: the MCP server. */
-export function codexBlock(invocation: Invocation): string {
+/** The block install appends to `config.toml`: the MCP server (as `name`, `context-ledger` by default). */
+export function codexBlock(invocation: Invocation, name: string = SERVER_NAME): string {
   const args = [...invocation.args, 'serve', '--stdio'].map(tomlString).join(', ');
-  return `${BEGIN}\n[mcp_servers.context-ledger]\ncommand = ${tomlString(invocation.command)}\nargs = [${args}]\n${END}\n`;
+  return `${BEGIN}\n[mcp_servers.${name}]\ncommand = ${tomlString(invocation.command)}\nargs = [${args}]\n${END}\n`;
 }
 
 /** The marked block of a text: where it starts (with the blank line install put before it) and ends. */
@@ -116,35 +134,50 @@ export function hooksTurnedOff(text: string): string | undefined {
   return undefined;
 }
 
+/** The refusal of a `[mcp_servers.context-ledger]` table install did not write. */
+function foreignTable(file: string, text: string): InvalidInputError {
+  const header = tablePattern(SERVER_NAME).exec(text);
+  const body =
+    text
+      .slice((header?.index ?? 0) + (header?.[0].length ?? 0))
+      .split(/\n\s*\[/)[0]
+      ?.trim() ?? '';
+  return new InvalidInputError(
+    `${file}: a [mcp_servers.${SERVER_NAME}] table is already there, and context-ledger install did not write it ` +
+      `(${quoted(body.replaceAll('\n', '; '))}). Nothing was changed, and context-ledger is NOT installed. Check what ` +
+      'it runs; remove or rename it and run install again, or run install with --force to register context-ledger ' +
+      `as [mcp_servers.${FORCED_SERVER_NAME}] beside it.`,
+    { file, field: `mcp_servers.${SERVER_NAME}` },
+  );
+}
+
 /** The install's edit of `config.toml`: the block appended, an older block replaced, or nothing. */
-function configEdit(file: string, text: string | undefined, invocation: Invocation): FileEdit {
-  const block = codexBlock(invocation);
+function configEdit(file: string, text: string | undefined, invocation: Invocation, force: boolean): FileEdit {
   const range = text === undefined ? undefined : blockRange(text);
+  const outside = text === undefined ? '' : range ? text.slice(0, range.from) + text.slice(range.end) : text;
+  const taken = tablePattern(SERVER_NAME).test(outside);
+  if (taken && !force) throw foreignTable(file, outside);
+  const block = codexBlock(invocation, taken ? FORCED_SERVER_NAME : SERVER_NAME);
+  const notes = taken ? [`[mcp_servers.${SERVER_NAME}] is not ours: left as it is`] : [];
   if (text !== undefined && range) {
     const current = text.slice(range.start, range.end);
     if (current === block || current === block.slice(0, -1))
-      return { file, before: text, after: text, notes: ['already installed'] };
+      return { file, before: text, after: text, notes: [...notes, 'already installed'] };
     return {
       file,
       before: text,
       after: text.slice(0, range.start) + block + text.slice(range.end),
-      notes: ['context-ledger block replaced (its hooks now live in hooks.json)'],
+      notes: [...notes, 'context-ledger block replaced (its hooks now live in hooks.json)'],
     };
   }
-  if (text !== undefined && TABLE.test(text))
-    return {
-      file,
-      before: text,
-      after: text,
-      notes: ['[mcp_servers.context-ledger] already present (not ours): kept as it is'],
-    };
   const original = text ?? '';
   const separator = original.length === 0 ? '' : original.endsWith('\n') ? '\n' : '\n\n';
+  const name = taken ? FORCED_SERVER_NAME : SERVER_NAME;
   return {
     file,
     before: text,
     after: original + separator + block,
-    notes: ['[mcp_servers.context-ledger] → serve --stdio'],
+    notes: [...notes, `[mcp_servers.${name}] → serve --stdio`],
     newFileMode: 0o600,
   };
 }
@@ -154,28 +187,43 @@ function places(options: CodexInstallOptions): InstallPlaces {
 }
 
 const READER = 'Codex';
-const isOurs = (command: unknown) => isOurHookCommand(command, 'codex');
+const isLike = (command: unknown) => isOurHookCommand(command, 'codex');
 
 /** Plan the install (nothing written). */
 export async function planCodexInstall(options: CodexInstallOptions): Promise<FileEdit[]> {
   const files = codexFiles(options);
+  const recorded = await recordedEntries(places(options));
   const configText = await readOptional(files.config);
-  const config = configEdit(files.config, configText, options.invocation);
+  const config = configEdit(files.config, configText, options.invocation, options.force === true);
   const hooksText = await readOptional(files.hooks);
   const command = hookCommand(options.invocation, 'codex');
-  const hooks = withHookEntries(files.hooks, hooksText, READER, CODEX_HOOK_EVENTS, command, isOurs);
+  const hooks = withHookEntries(files.hooks, hooksText, READER, CODEX_HOOK_EVENTS, command, {
+    owner: hookOwner(files.hooks, command, recorded, isLike),
+    force: options.force === true,
+    agent: 'codex',
+  });
   const notes = [...hooks.notes];
   if (hooks.text !== hooksText)
     notes.push('Codex runs a new hook only once you trust it: open /hooks in Codex and trust the context-ledger hooks');
   const off = configText === undefined ? undefined : hooksTurnedOff(configText);
   if (off) notes.push(`hooks are turned off in ${files.config} (\`${off}\`): remove that line for them to run`);
-  return [config, { file: files.hooks, before: hooksText, after: hooks.text, notes }];
+  return [
+    config,
+    {
+      file: files.hooks,
+      before: hooksText,
+      after: hooks.text,
+      notes,
+      written: writtenEntries(files.hooks, hooks.written),
+    },
+  ];
 }
 
 /** Plan the uninstall (nothing written). */
 export async function planCodexUninstall(options: CodexInstallOptions): Promise<FileEdit[]> {
   const files = codexFiles(options);
   const backups = await recordedBackupDirectory(places(options));
+  const isOurs = installedHook(files.hooks, await recordedEntries(places(options)), isLike);
   const edits: FileEdit[] = [];
   const configText = await readOptional(files.config);
   if (configText !== undefined) {

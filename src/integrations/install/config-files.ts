@@ -24,6 +24,33 @@ export interface FileEdit {
   readonly notes: readonly string[];
   /** Mode of the file when install creates it (default: 0666 less the umask). */
   readonly newFileMode?: number | undefined;
+  /** The entries this edit writes (install records them: uninstall removes only what install wrote). */
+  readonly written?: readonly WrittenEntry[] | undefined;
+}
+
+/**
+ * One entry install wrote into a user's file, recorded so that install and uninstall tell it from an
+ * entry someone else wrote under the same name: a hook command (`name`: its event) or an MCP server
+ * entry (`name`: the server's name; `value`: the whole entry).
+ */
+export interface WrittenEntry {
+  /** The file it was written to. */
+  readonly file: string;
+  /** What it is. */
+  readonly kind: 'hook' | 'mcp-server';
+  /** The hook event, or the MCP server's name. */
+  readonly name: string;
+  /** The hook command, or the MCP server entry. */
+  readonly value: unknown;
+}
+
+/**
+ * What the install record says install wrote: `recorded` (this release's record lists the entries),
+ * `legacy` (an older release's record, which lists the edited files only) or `none` (no record).
+ */
+export interface RecordedEntries {
+  readonly state: 'recorded' | 'legacy' | 'none';
+  readonly entries: readonly WrittenEntry[];
 }
 
 /** Where the edits of one install are recorded and backed up. */
@@ -56,6 +83,51 @@ interface InstallRecord {
   readonly backupDirectory: string;
   /** The files this install edited. */
   readonly files: readonly string[];
+  /** The entries install wrote into them (absent in an older release's record). */
+  readonly written?: readonly WrittenEntry[];
+}
+
+/** Two JSON values with the same members and items (object member order aside). */
+export function sameJsonValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  return value;
+}
+
+/** The entries the install record beside the files says install wrote. */
+export async function recordedEntries(places: InstallPlaces): Promise<RecordedEntries> {
+  const text = await readOptional(places.recordFile).catch(() => undefined);
+  if (text === undefined) return { state: 'none', entries: [] };
+  try {
+    const record = JSON.parse(text) as Partial<InstallRecord>;
+    if (!Array.isArray(record.written)) return { state: 'legacy', entries: [] };
+    return { state: 'recorded', entries: record.written };
+  } catch {
+    return { state: 'none', entries: [] };
+  }
+}
+
+/** True when `entries` hold an entry of `file` of this kind, name (any, when undefined) and value. */
+export function wasWritten(
+  entries: readonly WrittenEntry[],
+  entry: { file: string; kind: WrittenEntry['kind']; name?: string | undefined; value: unknown },
+): boolean {
+  return entries.some(
+    (written) =>
+      written.file === entry.file &&
+      written.kind === entry.kind &&
+      (entry.name === undefined || written.name === entry.name) &&
+      sameJsonValue(written.value, entry.value),
+  );
 }
 
 /** The backup directory recorded by install beside the files, else the current environment's. */
@@ -127,12 +199,19 @@ export async function applyInstall(edits: readonly FileEdit[], places: InstallPl
       created.push(backup);
     }
     const previous = await readOptional(places.recordFile);
-    const files = new Set<string>(previous ? ((JSON.parse(previous) as Partial<InstallRecord>).files ?? []) : []);
+    const before = previous ? (JSON.parse(previous) as Partial<InstallRecord>) : {};
+    const files = new Set<string>(before.files ?? []);
     for (const edit of changes) files.add(edit.file);
+    // An older release's record (no `written`) stays one: what that release wrote is not known entry by entry.
+    const legacy = previous !== undefined && !Array.isArray(before.written);
+    const written = [...(before.written ?? [])];
+    for (const entry of changes.flatMap((edit) => edit.written ?? []))
+      if (!wasWritten(written, entry)) written.push(entry);
     const record: InstallRecord = {
       about: 'Written by `context-ledger install`; `context-ledger uninstall` reads it and removes it.',
       backupDirectory: directory,
       files: [...files],
+      ...(legacy ? {} : { written }),
     };
     const recordText = JSON.stringify(record, null, 2) + '\n';
     if (recordText !== previous) {

@@ -49,12 +49,6 @@ function expect(document: JsonText, path: JsonPath, type: 'object' | 'array', ex
   return node;
 }
 
-/** True when a matcher group holds a hook whose command `isOurs`. */
-function groupHasOurs(group: Node, isOurs: (command: unknown) => boolean): boolean {
-  const hooks = findNodeAtLocation(group, ['hooks']);
-  return hooks?.type === 'array' && (hooks.children ?? []).some((hook) => isOurs(commandOf(hook)));
-}
-
 function commandOf(hook: Node): unknown {
   const command = hook.type === 'object' ? findNodeAtLocation(hook, ['command']) : undefined;
   return command ? getNodeValue(command) : undefined;
@@ -65,9 +59,70 @@ function newFile(value: JsonObject): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
+/** What an edit wrote: the entries install records (hooks: `name` is the event). */
+export interface WrittenItem {
+  readonly kind: 'hook' | 'mcp-server';
+  readonly name: string;
+  readonly value: unknown;
+}
+
+/** A text edit of install: the text, the notes, and the entries it wrote. */
+export interface InstallEditResult extends TextEditResult {
+  readonly written: readonly WrittenItem[];
+}
+
 /**
- * Add one matcher group running `command` to each of `events` that has no hook of ours yet
- * (`isOurs`). Only the bytes of the new entries are inserted.
+ * Whose an existing entry is, for install: `same` (exactly what install writes now), `ours` (an earlier
+ * install wrote it, as its record says), `look-alike` (it names context-ledger but install did not
+ * write it), `other` (someone else's, under another name).
+ */
+export type EntryOwner = 'same' | 'ours' | 'look-alike' | 'other';
+
+/** At most this many characters of a foreign command are quoted in a message. */
+const QUOTED_CHARACTERS = 200;
+
+/** A command or entry quoted for a message (cut when long). */
+export function quoted(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return JSON.stringify(text.length > QUOTED_CHARACTERS ? `${text.slice(0, QUOTED_CHARACTERS - 1)}…` : text);
+}
+
+/** The commands of the hooks of an event's matcher groups. */
+function eventCommands(groups: Node | undefined): unknown[] {
+  const commands: unknown[] = [];
+  for (const group of groups?.children ?? []) {
+    const hooks = group.type === 'object' ? findNodeAtLocation(group, ['hooks']) : undefined;
+    if (hooks?.type === 'array') for (const hook of hooks.children ?? []) commands.push(commandOf(hook));
+  }
+  return commands;
+}
+
+/** The refusal of a hook that looks like ours but that install did not write. */
+function lookAlikeHook(file: string, event: string, command: unknown, agent: string): InvalidInputError {
+  return new InvalidInputError(
+    `${file}: the ${event} hook ${quoted(command)} calls \`hook ${agent}\` but context-ledger install did not write it ` +
+      '(a repository can ship this file). Nothing was changed. Check what it runs and remove it (if an older ' +
+      'context-ledger release installed it, `context-ledger uninstall` does), or run install ' +
+      "again with --force to add context-ledger's own hook beside it.",
+    { file, field: `hooks.${event}` },
+  );
+}
+
+/** Options of {@link withHookEntries}. */
+export interface HookEntryOptions {
+  /** Whose a hook command is (see {@link EntryOwner}). */
+  readonly owner: (command: unknown) => EntryOwner;
+  /** Add ours beside a look-alike instead of refusing. */
+  readonly force: boolean;
+  /** The agent named in `hook <agent>` (for messages). */
+  readonly agent: string;
+}
+
+/**
+ * Add one matcher group running `command` to each of `events` that does not run it yet. Hooks an
+ * earlier install wrote with another command are replaced; a hook that names our hook command but
+ * that install did not write is refused (named in the error) unless `force`. Only the bytes of the
+ * new entries are inserted (and those of replaced entries removed).
  */
 export function withHookEntries(
   file: string,
@@ -75,26 +130,37 @@ export function withHookEntries(
   reader: string,
   events: readonly string[],
   command: string,
-  isOurs: (command: unknown) => boolean,
-): TextEditResult {
+  options: HookEntryOptions,
+): InstallEditResult {
   const notes: string[] = [];
+  const written: WrittenItem[] = events.map((event) => ({ kind: 'hook', name: event, value: command }));
   const group = { hooks: [handler(command)] };
-  if (parseJsonText(file, text, reader).root === undefined) {
+  const fresh = () => {
     for (const event of events) notes.push(`hook ${event} → ${command}`);
-    return { text: newFile({ hooks: Object.fromEntries(events.map((event) => [event, [group]])) }), notes };
-  }
-  let current = text as string;
+    return { text: newFile({ hooks: Object.fromEntries(events.map((event) => [event, [group]])) }), notes, written };
+  };
+  if (parseJsonText(file, text, reader).root === undefined) return fresh();
+  const earlier = withoutHookEntries(file, text as string, reader, (value) => options.owner(value) === 'ours');
+  if (earlier.notes.length > 0) notes.push('replaced the hooks an earlier install wrote');
+  if (earlier.text === undefined) return fresh();
+  let current = earlier.text;
+  const added: WrittenItem[] = [];
   for (const event of events) {
     const document = parseJsonText(file, current, reader);
     const hooks = expect(document, ['hooks'], 'object', 'an object of hook events');
     const groups = expect(document, ['hooks', event], 'array', 'an array of matcher groups');
-    if (groups && (groups.children ?? []).some((item) => groupHasOurs(item, isOurs))) continue;
+    const commands = eventCommands(groups);
+    if (commands.some((value) => options.owner(value) === 'same')) continue;
+    const lookAlike = commands.find((value) => options.owner(value) === 'look-alike');
+    if (lookAlike !== undefined && !options.force) throw lookAlikeHook(file, event, lookAlike, options.agent);
+    if (lookAlike !== undefined) notes.push(`hook ${event} ${quoted(lookAlike)} is not ours: left as it is`);
     if (!hooks) current = insertMember(document, [], 'hooks', { [event]: [group] });
     else if (!groups) current = insertMember(document, ['hooks'], event, [group]);
     else current = insertMember(document, ['hooks', event], undefined, group);
     notes.push(`hook ${event} → ${command}`);
+    added.push({ kind: 'hook', name: event, value: command });
   }
-  return { text: current, notes };
+  return { text: current, notes, written: added };
 }
 
 /** The next removal of a hook of ours: a whole group of ours, or one hook in a shared group. */
@@ -156,41 +222,129 @@ export function withoutHookEntries(
   return { text: leftover(file, current, reader), notes: ['our hook entries removed'] };
 }
 
-/** Add `mcpServers.<name>` = `entry` unless a server of that name exists (then kept as it is). */
+/** Options of {@link withMcpServer}. */
+export interface McpServerOptions {
+  /** The name to register under (`context-ledger`). */
+  readonly name: string;
+  /** Whose an existing entry under a name is (`look-alike`: under one of our names, not written by install). */
+  readonly owner: (name: string, entry: unknown) => EntryOwner;
+  /** Install ours under another name (`<name>-2`, …) instead of refusing a foreign entry under ours. */
+  readonly force: boolean;
+  /** How the entry starts the server, for the notes. */
+  readonly describe: string;
+}
+
+/** Names tried with `--force` when ours is taken by an entry install did not write. */
+const OTHER_NAMES = 8;
+
+/** What an MCP server entry runs (its command and arguments, or the entry), quoted for a message. */
+function serverRuns(entry: unknown): string {
+  const value = isJsonObject(entry) ? entry : {};
+  if (typeof value.command !== 'string') return quoted(entry);
+  return quoted([value.command, ...(Array.isArray(value.args) ? value.args : [])].map(String).join(' '));
+}
+
+/** The refusal of a foreign MCP server entry under our name. */
+function foreignServer(file: string, name: string, entry: unknown): InvalidInputError {
+  return new InvalidInputError(
+    `${file}: an MCP server named "${name}" is already there, and context-ledger install did not write it: it runs ` +
+      `${serverRuns(entry)}. Nothing was changed, and context-ledger ` +
+      'is NOT installed. A repository can ship this file: check what that entry runs before you approve it in the ' +
+      `agent. Remove or rename it and run install again, or run install with --force to register context-ledger ` +
+      `as "${name}-2" beside it.`,
+    { file, field: `mcpServers.${name}` },
+  );
+}
+
+/**
+ * Add `mcpServers.<name>` = `entry`. An entry already there that is exactly ours is kept; one an
+ * earlier install wrote is replaced; one install did not write is refused (the error names what it
+ * runs) — or, with `force`, left as it is and ours registered under the first free `<name>-N`.
+ */
 export function withMcpServer(
   file: string,
   text: string | undefined,
   reader: string,
-  name: string,
   entry: JsonObject,
-  describe: string,
-): TextEditResult {
+  options: McpServerOptions,
+): InstallEditResult {
+  const { name, describe } = options;
   const document = parseJsonText(file, text, reader);
+  const wrote = (at: string): WrittenItem[] => [{ kind: 'mcp-server', name: at, value: entry }];
   if (!document.root)
-    return { text: newFile({ mcpServers: { [name]: entry } }), notes: [`mcpServers.${name} → ${describe}`] };
+    return {
+      text: newFile({ mcpServers: { [name]: entry } }),
+      notes: [`mcpServers.${name} → ${describe}`],
+      written: wrote(name),
+    };
   const servers = expect(document, ['mcpServers'], 'object', 'an object of MCP servers');
-  if (servers && nodeAt(document, ['mcpServers', name]))
-    return { text, notes: [`mcpServers.${name} already present: kept as it is`] };
-  const next = servers
-    ? insertMember(document, ['mcpServers'], name, entry)
-    : insertMember(document, [], 'mcpServers', { [name]: entry });
-  return { text: next, notes: [`mcpServers.${name} → ${describe}`] };
+  if (!servers)
+    return {
+      text: insertMember(document, [], 'mcpServers', { [name]: entry }),
+      notes: [`mcpServers.${name} → ${describe}`],
+      written: wrote(name),
+    };
+  const notes: string[] = [];
+  const names = [name, ...Array.from({ length: OTHER_NAMES }, (_, index) => `${name}-${index + 2}`)];
+  for (const [index, at] of names.entries()) {
+    const node = nodeAt(document, ['mcpServers', at]);
+    if (!node)
+      return {
+        text: insertMember(document, ['mcpServers'], at, entry),
+        notes: [...notes, `mcpServers.${at} → ${describe}`],
+        written: wrote(at),
+      };
+    const existing: unknown = getNodeValue(node);
+    const owner = options.owner(at, existing);
+    if (owner === 'same') return { text, notes: [...notes, `mcpServers.${at} already installed`], written: [] };
+    if (owner === 'ours') {
+      const replaced = insertMember(
+        parseJsonText(file, removeMember(document, ['mcpServers', at]), reader),
+        ['mcpServers'],
+        at,
+        entry,
+      );
+      return {
+        text: replaced,
+        notes: [...notes, `mcpServers.${at} (written by an earlier install) → ${describe}`],
+        written: wrote(at),
+      };
+    }
+    if (index === 0 && !options.force) throw foreignServer(file, at, existing);
+    notes.push(`mcpServers.${at} is not ours (it runs ${serverRuns(existing)}): left as it is`);
+  }
+  throw new InvalidInputError(
+    `${file}: the MCP server names ${names.join(', ')} are all taken by entries context-ledger install did not ` +
+      'write; nothing was changed. Remove the ones you do not use and run install again.',
+    { file, field: 'mcpServers' },
+  );
 }
 
-/** Remove `mcpServers.<name>` when `isOurs(entry)`, and `mcpServers` if that emptied it. */
-export function withoutMcpServer(
+/** Remove each `mcpServers.<name>` whose entry `isOurs(name, entry)`, and `mcpServers` if that emptied it. */
+export function withoutMcpServers(
   file: string,
   text: string,
   reader: string,
-  name: string,
-  isOurs: (entry: unknown) => boolean,
+  isOurs: (name: string, entry: unknown) => boolean,
   keep: KeepPath = () => false,
 ): TextEditResult {
-  const document = parseJsonText(file, text, reader);
-  const entry = nodeAt(document, ['mcpServers', name]);
-  if (!entry || !isOurs(getNodeValue(entry))) return { text, notes: [] };
-  const current = dropIfEmpty(file, removeMember(document, ['mcpServers', name]), reader, ['mcpServers'], keep);
-  return { text: leftover(file, current, reader), notes: [`mcpServers.${name} removed`] };
+  let current = text;
+  const notes: string[] = [];
+  for (;;) {
+    const document = parseJsonText(file, current, reader);
+    const servers = nodeAt(document, ['mcpServers']);
+    const ours = (servers?.type === 'object' ? (servers.children ?? []) : []).find((property) => {
+      const [key, value] = property.children ?? [];
+      return typeof key?.value === 'string' && value !== undefined && isOurs(key.value, getNodeValue(value));
+    });
+    const name = ours?.children?.[0]?.value as string | undefined;
+    if (name === undefined) break;
+    current = removeMember(document, ['mcpServers', name]);
+    notes.push(`mcpServers.${name} removed`);
+  }
+  if (notes.length === 0) return { text, notes };
+  current = dropIfEmpty(file, current, reader, ['mcpServers'], keep);
+  return { text: leftover(file, current, reader), notes };
 }
 
 /** True for the MCP entry install writes (it starts `… serve --stdio`). */
