@@ -1,7 +1,9 @@
 import { InvalidConfigError } from '../errors.js';
 import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
+import { handleIdentity } from '../handles/handle-sets.js';
 import { identityOf } from './identities.js';
+import { bindingOf } from './supersession.js';
 import { gramKey } from './gram-key.js';
 import { ChangedTargets } from './changed-match.js';
 
@@ -194,10 +196,20 @@ export interface RankedHandle {
   readonly features: HandleFeatures;
 }
 
+const MARKUP_ATTRIBUTE = /^(?:class|className|style|data-[\w-]+|aria-[\w-]+|tabindex|role|xmlns(?::\w+)?)=["'{]/;
+const CSS_COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+const STYLE_PROPERTY = '[\\w-]*(?:color|background|border|margin|padding|font[\\w-]*|width|height)';
+const STYLE_VALUE = new RegExp(
+  `^${STYLE_PROPERTY}:\\s*(?:#[0-9a-fA-F]{3,8}|-?\\d+(?:\\.\\d+)?(?:px|em|rem|vh|vw|%)|rgba?\\()`,
+  'i',
+);
+
 /** Whether a handle text looks like extraction noise rather than a discriminator. */
 export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   const { text } = handle;
   if (text.trim().length <= 2) return true;
+  // Markup a reader throws away: HTML attributes, CSS colours and style values.
+  if (MARKUP_ATTRIBUTE.test(text) || CSS_COLOUR.test(text) || STYLE_VALUE.test(text)) return true;
   if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
   if (
     handle.kind === 'path' &&
@@ -340,6 +352,41 @@ function includedIn(text: string | undefined): (needle: string) => boolean {
     text.includes(needle);
 }
 
+/** Kinds a bound value can have (see `handles/bindings.ts`). */
+const VALUE_KINDS: readonly HandleKind[] = ['path', 'url', 'endpoint', 'identifier', 'version', 'email', 'number'];
+
+/**
+ * A binding is shown for its value: what the evidence says of the value (mentions, who said or used it, how recently)
+ * says it of the binding too. The tally of a handle that binds no value is returned as it is.
+ */
+function withValueEvidence(
+  handle: Handle,
+  own: Tally | undefined,
+  tallies: ReadonlyMap<string, Tally>,
+): Tally | undefined {
+  if (handle.kind !== 'assignment' && handle.kind !== 'number') return own;
+  const binding = bindingOf(handle);
+  if (binding === undefined || binding.value === handle.text) return own;
+  let merged = own;
+  for (const kind of VALUE_KINDS) {
+    const value = tallies.get(handleIdentity({ kind, text: binding.value }));
+    if (value === undefined) continue;
+    const base = merged ?? emptyTally();
+    merged = {
+      spans: Math.max(base.spans, value.spans),
+      lastSeq: Math.max(base.lastSeq, value.lastSeq),
+      agentUsed: base.agentUsed || value.agentUsed,
+      toolCall: base.toolCall || value.toolCall,
+      userSaid: base.userSaid || value.userSaid,
+      commandRun: base.commandRun || value.commandRun,
+      specified: base.specified || value.specified,
+      nonTool: base.nonTool || value.nonTool,
+      nonBulky: base.nonBulky || value.nonBulky,
+    };
+  }
+  return merged;
+}
+
 /** The features of each handle, in the order of `handles`, from the evidence. */
 function featureList(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights): HandleFeatures[] {
   const given = evidence.tallies;
@@ -352,7 +399,7 @@ function featureList(handles: readonly Handle[], evidence: RankEvidence, weights
   const features: HandleFeatures[] = [];
   for (const handle of handles) {
     const identity = identityOf(handle);
-    const tally = tallies.get(identity);
+    const tally = withValueEvidence(handle, tallies.get(identity), tallies);
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
     const role = handle.role;

@@ -92,7 +92,6 @@ export function startBackgroundCheckpoint(file: string, onStopped: (error?: unkn
     eval: true,
     workerData: { driver, file, flag, delayMs: CHECKPOINT_DELAY_MS },
   });
-  worker.unref();
   let running = true;
   let checkpoints = 0;
   let tail = false;
@@ -109,6 +108,9 @@ export function startBackgroundCheckpoint(file: string, onStopped: (error?: unkn
   };
   worker.on('error', stopped);
   worker.on('exit', () => stopped());
+  // After the listeners: adding a 'message' listener refs the worker's port again, and a process that never called
+  // close() would then never exit.
+  worker.unref();
   return {
     wrote() {
       if (running && Atomics.compareExchange(requested, 0, 0, 1) === 0) worker.postMessage(0);
