@@ -1,5 +1,6 @@
 import type { Benchmark } from './benchmark.js';
 import { handlesQualityBench } from './handles-quality.js';
+import { rulesQualityBench } from './rules-quality.js';
 import { runAgentQuality } from './quality/agent-quality.js';
 import { CUT_BUDGETS, runCutQuality } from './quality/cut-quality.js';
 import { TURN_BUDGETS, runTurnQualityBench } from './quality/turn-quality-bench.js';
@@ -48,6 +49,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-replay-scale', run: runReplayScaleBench },
   storeBench,
   handlesQualityBench,
+  rulesQualityBench,
   { name: 'survival-claude-code', run: (context) => runAgentQuality(context, 'claude-code') },
   { name: 'survival-swe-agent', run: (context) => runAgentQuality(context, 'swe-agent') },
   { name: 'rank-cv', run: runRankCv },

@@ -53,7 +53,15 @@ const OPERATIONS = new Set(
     'bump upgrade downgrade publish release overwrite kill truncate migrate share upload download paste rotate'
   ).split(' '),
 );
-const CLAUSE_START = /(?:^|[,;:(—–]|\s-)\s*(?:(?:please|and|so|but|then|just|also|or|instead)\s+)?$/i;
+/** Words that may stand between a clause boundary and a prohibition ("so please don't", "no, never"). */
+const CLAUSE_LEAD_WORDS =
+  'please and so but then just also or instead no yes ok okay yeah oh nope actually absolutely strictly seriously really';
+const CLAUSE_START = new RegExp(
+  `(?:^|[,;:(—–]|\\s-)\\s*["'“‘*]*(?:(?:${CLAUSE_LEAD_WORDS.replaceAll(' ', '|')})[,!]?\\s+)*["'“‘*]*$`,
+  'i',
+);
+import { IMPERATIVE_VERBS } from './lexicon.js';
+
 const WORD = /[a-z]+(?:['’][a-z]+)?/g;
 
 function words(text: string): string[] {
@@ -71,7 +79,7 @@ function isPassive(word: string): boolean {
   return /(?:ed|en|wn)$/.test(word) || IRREGULAR_PARTICIPLES.has(word);
 }
 
-function acceptOnly(before: string, prev: string[], next: string[], rest: string): boolean {
+function acceptOnly(before: string, prev: string[], next: string[], rest: string, first: string): boolean {
   const [p1 = '', p2 = ''] = [prev[prev.length - 1], prev[prev.length - 2]];
   if (ONLY_BLOCKERS.has(p1)) return false;
   if (ACCESS.has(next[0] ?? '') || ACCESS.has(p1)) return true;
@@ -85,7 +93,55 @@ function acceptOnly(before: string, prev: string[], next: string[], rest: string
     if (ACTIONS.has(next[0] ?? '')) return true;
     if (/\b(?:may|can|should|must|is allowed|are allowed)\b/i.test(rest)) return true;
   }
-  return /^\s*[.!]?\s*$/.test(rest) && prev.length > 0;
+  if (ACTIONS.has(first) || (IMPERATIVE_VERBS.has(first) && !NOT_IMPERATIVE_OPENERS.has(first))) {
+    if (/^\s*[.!]?\s*$/.test(rest) && prev.length > 0) return true;
+    return CLAUSE_START.test(before) || /^\s+(?:in|on|from|to|under|inside|within|for|with|the)\b/i.test(rest);
+  }
+  return /^\s*[.!]?\s*$/.test(rest) && prev.length > 0 && (first === 'you' || first === 'we' || first === 'please');
+}
+
+/** Imperative verbs that open the speaker's own plan or a causative ("Let me …", "Have it …", "Get it …"). */
+const NOT_IMPERATIVE_OPENERS = new Set('let have get'.split(' '));
+/** Prefixes of `X-only` compounds that restrict access or use (`read-only`, `internal-only`), not describe (`POSIX-only`). */
+const ACCESS_PREFIXES = new Set(
+  (
+    'read write append insert internal admin admins owner owners staff member members invite maintainer ' +
+    'maintainers root local localhost employee employees'
+  ).split(' '),
+);
+const SPEECH = /\b(?:told (?:me|us)|said|says|asked|wrote|insisted|feedback|requested|instructed|reminded)\b/i;
+
+/**
+ * Whether the trigger at `offset` sits in a quotation that the sentence talks about rather than uses
+ * (`Example: "Do not deploy on Fridays" becomes a pinned constraint`): the quote opens at the trigger's
+ * clause, closes before the sentence ends and a word follows it, and no speech verb ("told me", "said")
+ * introduces it.
+ */
+function isMention(sentence: string, offset: number): boolean {
+  if (!sentence.includes('"') && !sentence.includes('“')) return false;
+  const open = /["“]\s*(?:\w+\s+){0,2}$/.exec(sentence.slice(Math.max(0, offset - 40), offset));
+  if (open === null) return false;
+  const close = /["”]/.exec(sentence.slice(offset));
+  if (close === null) return false;
+  const tail = sentence.slice(offset + close.index + 1);
+  if (!/^\s*\*{0,2}\s*[a-z]/i.test(tail)) return false;
+  return !SPEECH.test(sentence.slice(0, offset));
+}
+
+/**
+ * Whether a `read-only` / `append-only` compound states a restriction: said of something ("is read-only",
+ * "(read-only)", "Read-only mode …" opening a clause, "… read-only." closing one), not an attribute inside
+ * narration ("the read-only replica lags", "make logs-only tests") or the cause of a failure ("failed because
+ * the bucket is read-only").
+ */
+function isPredicativeOnly(compound: string, after: string, clause: boolean, before: string): boolean {
+  const prefix = /([a-z]+)-?$/i.exec(compound)?.[1]?.toLowerCase() ?? '';
+  if (!ACCESS_PREFIXES.has(prefix)) return false;
+  if (/\b(?:failed|errored|crashed|was|were|because)\b/i.test(before)) return false;
+  if (clause || /\($/.test(before)) return true;
+  if (/\b(?:is|are|be|been|remains?|stays?|keep|kept|as|marked|made|to)\s+(?:strictly\s+|now\s+)?[\w-]*$/i.test(before))
+    return true;
+  return /^\s*(?:[.,;:)!]|$)/.test(after);
 }
 
 /**
@@ -93,7 +149,7 @@ function acceptOnly(before: string, prev: string[], next: string[], rest: string
  * bullets) makes the sentence a constraint.
  */
 export function isRestriction(sentence: string, offset: number, trigger: string): boolean {
-  if (/\?\s*$/.test(sentence)) return false;
+  if (/\?\s*$/.test(sentence) || isMention(sentence, offset)) return false;
   const key = trigger.toLowerCase().replace('’', "'");
   const before = sentence.slice(Math.max(0, offset - 80), offset);
   const after = sentence.slice(offset + trigger.length, offset + trigger.length + 80);
@@ -104,16 +160,19 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
   const verb = verbAfter(next);
   const clause = CLAUSE_START.test(before);
   const conjoined = CONJUNCTIONS.has(p1) && (ACTIONS.has(verb) || OPERATIONS.has(verb));
-  if (key.endsWith('only') && key !== 'only') return true;
+  if (key.endsWith('only') && key !== 'only')
+    return isPredicativeOnly(key === '-only' ? before : 'read', after, clause, before);
   switch (key) {
     case 'only':
-      return acceptOnly(before, prev, next, after);
+      return acceptOnly(before, prev, next, after, words(sentence.slice(0, 40))[0] ?? '');
     case 'do not':
     case "don't":
       if (COGNITION.has(verb) || ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you')) return false;
       return clause || conjoined || p1 === 'you' || p1 === 'we' || p1 === 'please';
     case 'never':
       if (COGNITION.has(verb) || verb.endsWith('ed') || PAST.has(verb)) return false;
+      if ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you') return false;
+      if (verb === 'have' && isPassive(next[1] ?? '')) return false;
       return clause || conjoined || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please';
     case 'avoid':
       if (p1 === 'to' || p1 === 'i' || p1 === "i'll" || p1 === 'will' || p1 === 'helps' || p1 === 'help') return false;
@@ -123,7 +182,7 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
     case 'disallowed':
     case 'not allowed':
     case 'not permitted':
-      return !/\d{3}\s*$/.test(before);
+      return !/\d{3}\s*$/.test(before) && !/\b(?:was|were|wasn't|weren't)\s*$/i.test(before);
     case 'under no circumstances':
       return true;
     case 'no longer':
@@ -135,6 +194,7 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
   }
   if (key.startsWith('must') || key === 'shall not') return verb !== 'have' && !COGNITION.has(verb);
   if (key.startsWith('should')) {
+    if (verb === '') return false;
     if (verb === 'be') return isPassive(next[1] ?? '') && !FAILURES.has(next[1] ?? '');
     return !COGNITION.has(verb) && !EPISTEMIC.has(verb) && !(p1 === 'i' && verb === 'have');
   }

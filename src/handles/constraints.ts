@@ -10,6 +10,8 @@
  */
 import type { Candidate } from './candidate.js';
 import { isRestriction } from './constraint-rules.js';
+import { isLedgerText } from './ledger-text.js';
+import { isDirective } from './rule-directives.js';
 
 const TRIGGER = new RegExp(
   '\\b(?:' +
@@ -39,8 +41,89 @@ const TRIGGER = new RegExp(
     ')\\b' +
     // a compound such as `append-only`
     '|-only\\b',
-  'gi',
+  'i',
 );
+/**
+ * Words that can anchor a rule without a negation (see `rule-directives.ts`): rule verbs, ask and approval
+ * verbs, modals, universal and budget words, bans opening with "No".
+ */
+const DIRECTIVE_TRIGGER = new RegExp(
+  '\\b(?:' +
+    [
+      'always',
+      'sure',
+      'ensure',
+      'remember',
+      'must',
+      'needs?',
+      'requires?',
+      'required',
+      'mandatory',
+      'off[- ]limits',
+      'keep',
+      'stay',
+      'stick',
+      'refrain',
+      'limit',
+      'restrict',
+      'confine',
+      'cap',
+      'prefer',
+      'leave',
+      'continue',
+      'go on',
+      'carry on',
+      'ask',
+      'check with',
+      'confirm',
+      'talk to',
+      'ping',
+      'consult',
+      'run (?:it|this|that|them|the)',
+      'get \\w+ to',
+      'have \\w+ (?:sign|review|approve|check)',
+      'have to',
+      'wait for',
+      'stop and',
+      'pause and',
+      'let \\w+ know',
+      'seek',
+      'approvals?',
+      'sign-?off',
+      'go-ahead',
+      'reviewers?',
+      'permission',
+      'may',
+      'you can',
+      'allowed',
+      'permitted',
+      'feel free',
+      '(?:is|are) fine',
+      'every',
+      'each',
+      'all new',
+      'all future',
+      'for all',
+      'from now on',
+      'going forward',
+      'at most',
+      'more than',
+      'up to',
+      'rather than',
+      'instead of',
+      'not',
+      'no',
+      'nothing',
+      'hands off',
+      'told',
+      'said',
+      'asked',
+      'feedback',
+    ].join('|') +
+    ')\\b',
+  'i',
+);
+const ANY_TRIGGER = new RegExp(`(${TRIGGER.source})|${DIRECTIVE_TRIGGER.source}`, 'gi');
 const MARKER = /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|--|\[[ xX]\])\s+)*/;
 /** Longer "sentences" (minified code, base64, logs without stops) are never constraints. */
 const MAX_SENTENCE = 600;
@@ -81,8 +164,14 @@ function sentenceAround(text: string, lineStart: number, lineEnd: number, at: nu
   return [start, end];
 }
 
+/**
+ * Lines of logs and listings rather than prose: a leading timestamp or date, a `grep -C` context line number
+ * (`426-  …`), a `grep -n` hit (`src/a.go:39:`, `src/a.go-39-`), a commit hash (`git log --oneline`) or a log level.
+ */
+const LOG_LINE =
+  /^\s*(?:\[?\d{2,4}[-/:.]\d{2}[-/:.]\d{2}|\d+-\s|[\w./-]+\.\w+[-:]\d+[-:]|[0-9a-f]{7,40}\s|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)/;
 const CODE_END = /(?:[{;([]|\)\s*do|->|=>|:=)\s*$/;
-const CODE_START = /^\s*(?:[{}\])]|%\{|\|>|#\{|<<|\w+\s*:=)/;
+const CODE_START = /^\s*(?:[{}\])]|%\{|\|>|#\{|<<|\w+\s*:=|(?:return|raise)\s+[\w.]+\(|throw new\b)/;
 const CODE_OPERATORS = /=>|==|!=|&&|\|\||\|>|\+=|\);|\)\s*\{|\b[a-z_][\w.]*\s=\s[\w"'[{(]/;
 const CODE_SYMBOLS = /[{}()[\];=<>|&$\\]/g;
 const INLINE_CODE = /`[^`\n]*`/g;
@@ -113,29 +202,48 @@ function inInlineCode(text: string, lineStart: number, at: number): boolean {
  * `gutterLines` (line-numbered file dumps) are skipped.
  */
 export function findConstraints(text: string, out: Candidate[], gutterLines: ReadonlySet<number> = new Set()): void {
-  TRIGGER.lastIndex = 0;
+  ANY_TRIGGER.lastIndex = 0;
   let lineStart = 0;
   let lineEnd = -1;
   let acceptedEnd = -1;
+  let judgedStart = -1;
+  let judgedEnd = -1;
   let codeLine = false;
-  for (let match = TRIGGER.exec(text); match !== null; match = TRIGGER.exec(text)) {
+  for (let match = ANY_TRIGGER.exec(text); match !== null; match = ANY_TRIGGER.exec(text)) {
     const at = match.index;
     if (at < acceptedEnd || (match[0] === '-only' && !/[a-z]/i.test(text[at - 1] ?? ''))) continue;
+    // an anchor word inside a sentence already judged as a whole adds nothing
+    if (match[1] === undefined && at < judgedEnd) continue;
     if (at > lineEnd) {
       lineStart = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
       lineEnd = text.indexOf('\n', at);
       if (lineEnd === -1) lineEnd = text.length;
-      codeLine = gutterLines.has(lineStart) || isCodeLine(text.slice(lineStart, lineEnd));
+      const line = text.slice(lineStart, lineEnd);
+      codeLine = gutterLines.has(lineStart) || isCodeLine(line) || LOG_LINE.test(line);
     }
-    if (codeLine || inInlineCode(text, lineStart, at)) continue;
+    if (codeLine) {
+      ANY_TRIGGER.lastIndex = Math.max(ANY_TRIGGER.lastIndex, lineEnd);
+      continue;
+    }
+    if (inInlineCode(text, lineStart, at)) continue;
     const span = sentenceAround(text, lineStart, lineEnd, at);
     if (span === undefined) continue;
     const raw = text.slice(span[0], span[1]);
     const lead = (MARKER.exec(raw)?.[0] ?? '').length;
     const sentence = raw.slice(lead).trimEnd();
     const offset = at - span[0] - lead;
-    if (offset < 0 || !isRestriction(sentence, offset, match[0])) continue;
+    if (offset < 0) continue;
+    const negation = match[1] !== undefined && isRestriction(sentence, offset, match[0]);
+    if (!negation) {
+      // a sentence is judged as a whole once, however many anchor words it holds
+      if (span[0] === judgedStart || !isDirective(sentence)) {
+        judgedStart = span[0];
+        judgedEnd = span[1];
+        continue;
+      }
+    }
     acceptedEnd = span[1];
+    if (isLedgerText(sentence)) continue;
     out.push({ kind: 'constraint', start: span[0] + lead, end: span[0] + lead + sentence.length });
   }
 }

@@ -12,6 +12,7 @@ import type { ExtractedHandle, HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
 import { findBindings } from './bindings.js';
 import type { Candidate } from './candidate.js';
+import { findAmounts } from './amounts.js';
 import { findConstraints } from './constraints.js';
 import { findLineHandles } from './lines.js';
 import { maskMarkup } from './markup.js';
@@ -71,6 +72,7 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   if (config || kinds.has('error'))
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
   if (kinds.has('assignment') && options?.bindings !== false) findBindings(view, candidates, candidates);
+  if (numbers) findAmounts(view, candidates);
   if (kinds.has('constraint')) findConstraints(view, candidates, markup.gutterLines);
   const clean: Candidate[] = [];
   for (const candidate of candidates) if (isClean(view, markup, candidate)) clean.push(candidate);

@@ -61,3 +61,27 @@ export const NON_TICKET_PREFIXES: ReadonlySet<string> = new Set('UTF ISO SHA MD 
 export const NON_ID_HYPHEN_PREFIXES: ReadonlySet<string> = new Set(
   'utf top covid sha md step day week phase part level tier type year page chapter line round'.split(' '),
 );
+
+/**
+ * Base forms of verbs that open an instruction ("Use …", "Keep …", "Log …"): the first word of a clause in this
+ * set makes the clause an imperative addressed to the reader.
+ */
+export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
+  (
+    'use run deploy target touch write modify edit change call commit push merge read query connect install restart ' +
+    'test apply update delete drop send add remove rename retry skip force rebase reset revert disable enable expose ' +
+    'log print store hardcode mock bump upgrade downgrade publish release overwrite kill truncate migrate share ' +
+    'upload download paste rotate keep stay stick avoid refrain limit restrict confine cap prefer leave continue ' +
+    'ensure remember ask check confirm wait get have let ping talk consult seek stop pause spend work build create ' +
+    'open close wrap sign pin respond reply answer email format lint document tag backup back clean cache ' +
+    'switch go pick choose put place fetch save load import export copy move handle validate sanitize redact ' +
+    'hash encrypt rely depend treat follow affect amend fix'
+  ).split(' '),
+);
+
+/** Words after "No" that make "No …" an interjection ("No worries", "No idea why"), not a ban. */
+export const NO_INTERJECTIONS: ReadonlySet<string> = new Set(
+  'worries worry problem problems idea way thanks luck doubt matter clue wonder one longer need offense rush pressure'.split(
+    ' ',
+  ),
+);

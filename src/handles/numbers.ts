@@ -48,6 +48,9 @@ const NUMBER_PHRASE = new RegExp(
   'y',
 );
 const MEASURE_BEFORE = new RegExp(`(?<![\\w.:/$#-])(?:${MEASURE})$`);
+/** A bound right before the number (`at most 3 retries`, `up to 120s`): part of the handle when a unit follows. */
+const BOUND_BEFORE =
+  /(?<![\w-])(?:at most|at least|up to|no more than|not more than|more than|fewer than|less than)[ \t]+$/i;
 const DECADE = /^(?:1[5-9]|20)\d\ds$/;
 const LIMIT_WORD = /^(?:(?:\w+ )?(?:limit|max|maximum|min|minimum|cap|quota|ceiling|budget))\b/i;
 const EXCLUDED_BEFORE = /[\w.:/$#-]/;
@@ -57,13 +60,13 @@ const MEASURE_WORDS: ReadonlySet<string> = new Set(
     .split(' '),
 );
 
-/** Start of a measure phrase ending right before `start`, or -1. */
 /** A letter or `-`: a measure word's character, and the first character of every unit but the spaced ones. */
 function isMeasureCode(code: number): boolean {
   return isLetterCode(code) || code === 45;
 }
 
-function measureBefore(text: string, start: number): number {
+/** Start of a measure phrase (`retry ceiling of`, `Budget:`) ending right before `start`, or -1. */
+export function measureBefore(text: string, start: number): number {
   let stop = start;
   while (stop > 0 && (text[stop - 1] === ' ' || text[stop - 1] === '\t' || text[stop - 1] === ':')) stop--;
   if (stop === start) return -1;
@@ -97,13 +100,15 @@ function mayHaveUnit(text: string, start: number): boolean {
 export function matchNumberAt(text: string, start: number, out: Candidate[]): boolean {
   const previous = text[start - 1] ?? ' ';
   if (EXCLUDED_BEFORE.test(previous) || (previous === ',' && /\d/.test(text[start - 2] ?? ''))) return false;
-  const measureStart = measureBefore(text, start);
+  let measureStart = measureBefore(text, start);
   if (measureStart === -1 && !mayHaveUnit(text, start)) return false;
+  const bound = measureStart === -1 ? BOUND_BEFORE.exec(text.slice(Math.max(0, start - 20), start)) : null;
   NUMBER_PHRASE.lastIndex = start;
   const match = NUMBER_PHRASE.exec(text);
   if (match === null) return false;
   const [whole, number = '', unit, per = '', plural] = match;
   if (measureStart === -1 && unit === undefined) return false;
+  if (bound !== null) measureStart = start - Math.min(start, 20) + bound.index;
   if (unit === 's' && DECADE.test(number + unit)) return false;
   if (unit === undefined && per.length > 0 && measureStart === -1) return false;
   let length = whole.length;

@@ -1,0 +1,205 @@
+/**
+ * Rules that carry no negation: obligations ("Always …", "Make sure …", "Every PR needs …"),
+ * ask-before and approval requirements ("Stop and ask before …", "Get Felix to review …"), scope
+ * limits ("Use Python, not JavaScript", "No network calls from the tests"), permissions limited in
+ * time, place or tool ("You may push to staging until Friday"), budget caps ("Keep spend under
+ * $200") and continuation rules ("Keep using highlight.js"). A sentence is split into clauses
+ * (at `;`, `:`, dashes, commas and `and`/`but`/`so`/`then`); it is a rule when one clause is
+ * addressed to the reader (an imperative, `you`/`we` with a modal, a universal subject with
+ * `must`/`needs`) and carries one of the rule shapes below. Statements of fact, narration ("I
+ * made sure …"), questions and procedural steps without a rule marker ("Run the tests") are not.
+ */
+import { IMPERATIVE_VERBS, NO_INTERJECTIONS } from './lexicon.js';
+
+const CLAUSE_SPLIT =
+  /(\s*(?:[;:]|\s[-—–]+\s|,(?!\s*(?:not|but not)\b)\s*(?:(?:and|but|so|then)\s+)?|\s(?:and|but|so|then)\s+(?=[a-z]+\s)(?!not\b))\s*)/i;
+const LEAD_WORDS =
+  'please|so|and|but|then|also|just|ok|okay|yeah|yes|oh|now|absolutely|strictly|from now on|going forward|for now|' +
+  'for this (?:task|change|pr|session)';
+const LEAD = new RegExp(`^(?:(?:${LEAD_WORDS})\\b[,!]?\\s*)+`, 'i');
+const OPENERS = /^["'“‘*]+/;
+const NOT_IMPERATIVE_NEXT = /^\S+\s+(?:\d|(?:\S+\s+)?(?:is|are|was|were|has|have|had|will|can|did|does|returns?)\b)/i;
+const COGNITION = new Set('know think see feel like want mind worry care believe say admit guess hope wish'.split(' '));
+const FINITE =
+  /\b(?:is|are|was|were|has|have|had|did|does|do|will|can|could|would|happened|seems?|needed|found|exists?|left|yet)\b/i;
+const BAN_SCOPE =
+  /\s(?:in|from|to|on|onto|into|outside|inside|during|for|with|before|after|until|at|anywhere|ever|unless)\b/i;
+const QUANTITY = String.raw`(?:[$€£]\s?\d|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|an?|half)\b)`;
+const BUDGET = new RegExp(
+  String.raw`\b(?:under|below|within|at most|(?:no|not) more than|more than|less than|fewer than|beyond|above|up to|at or below)` +
+    String.raw`\s+${QUANTITY}`,
+  'i',
+);
+const UNIVERSAL =
+  /^\w+\s+only\b|\b(?:always|every|each|all new|all future|for all|from now on|going forward|at all times|by default|ever)\b/i;
+const CONTRAST = /,\s*not\s+\w|\brather than\b|\binstead of\b|\s(?:over)\s+\w/i;
+const SCOPE_VERBS = new Set(
+  'use prefer write choose pick target go deploy run build respond reply answer work'.split(' '),
+);
+const LIMIT =
+  /\b(?:only|until|unless|except|but not|but no|not|as long as|during|between|inside|within|up to|freely|overnight|after)\b/i;
+const APPROVAL_NOUN =
+  '(?:approvals?|sign-?offs?|go-ahead|reviews?|reviewers?|permission|confirmation|consent|ok|okay|green light)';
+const NEEDS_APPROVAL = new RegExp(String.raw`\b(?:needs?|requires?|required)\s+(?:\w+\s+){0,2}${APPROVAL_NOUN}\b`, 'i');
+const ASK_BEFORE: readonly RegExp[] = [
+  /^ask\b(?:\s+\w+)?\s+(?:first|before|if|for (?:permission|approval|confirmation|sign-?off))\b/i,
+  /^ask\s+(?:me|us|first)\b/i,
+  /^(?:check|confirm|talk|consult|clear it)\s+(?:with|to)\b/i,
+  /^confirm\s+(?:\w+\s+)?before\b/i,
+  /^ping\s+\w+\s+before\b/i,
+  /^run\s+(?:it|this|that|them|the \w+|\w+ changes?)(?:\s+\w+)?\s+(?:by|past)\b/i,
+  new RegExp(String.raw`^get\s+(?:\w+\s+){0,3}${APPROVAL_NOUN}\b`, 'i'),
+  /^get\s+\w+\s+to\s+(?:review|approve|sign off|check|look at)\b/i,
+  /^have\s+\w+\s+(?:sign off|review|approve|check)\b/i,
+  new RegExp(String.raw`^wait\s+for\s+(?:\S+\s+){0,2}${APPROVAL_NOUN}\b`, 'i'),
+  /^(?:stop|pause)\s+and\s+(?:ask|wait|check)\b/i,
+  /^let\s+\w+\s+know\s+(?:before|first|if you (?:plan|want|need) to)\b/i,
+  new RegExp(String.raw`^seek\s+(?:\w+\s+)?${APPROVAL_NOUN}\b`, 'i'),
+];
+/** Opening words of a clause addressed to the reader besides imperative verbs. */
+const OPENING_WORDS = new Set(
+  "please always never don't do only no you we feel make be absolutely under before until from".split(' '),
+);
+/** Openers that address the reader even after a bare "and" / "but": "… but make sure tests pass". */
+const STRONG_OPENER = /^(?:make sure|be sure|remember to|please)\b/i;
+const KEEP_EXCEPTIONS = /^keep\s+(?:up|going|trying|it up|me posted|in touch)\b|^stay\s+tuned\b/i;
+const LEAVE = /^leave\s+.*\b(?:alone|as (?:it is|is|they are)|untouched|unchanged|in place|intact)\b/i;
+const CONTINUE = /^(?:continue|go on|carry on)\s+(?:with|using|to use)\s+(?!the (?:next|last|remaining|rest)\b)/i;
+const ALWAYS_RULE_VERBS = new Set('keep stay stick avoid refrain limit restrict confine cap prefer ensure'.split(' '));
+const MODAL_SUBJECT = new RegExp(
+  String.raw`^(?:you\s+(?:really\s+)?(?:must|should|need to|have to|are (?:required|expected|supposed) to|shall|` +
+    String.raw`will (?:need|have) to)|we\s+(?:must|have to|shall|are required to))\s+(?:always\s+|only\s+|never\s+|not\s+)?(\w+)`,
+  'i',
+);
+const PERMISSION = new RegExp(
+  String.raw`\b(?!(?:i|it|this|that|there|he|she|they|which|what|who)\s)\w+\s+` +
+    String.raw`(?:may|can|are (?:allowed|permitted|free) to)\s+(?:only\s+)?(\w+)(?:\s+(\w+))?`,
+  'i',
+);
+const PERMITTED_STATE = /\b(?:is|are)\s+(?:allowed|permitted|fine|ok|okay)\b/i;
+const MUST = /\bmust\s+(?:always\s+|still\s+|also\s+)?(\w+)(?:\s+(\w+))?/i;
+const UNIVERSAL_SUBJECT =
+  /^(?:(?:every|each|all(?!\s+\d)|any)\b[^,;]*?\b(?:must|should|needs?|requires?|has to|have to)|no\b[^,;]*?\b(?:must|should|may))\b/i;
+const STATE_RULE =
+  /\b(?:is|are|remains?|stays?)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|mandatory|required)\b|^it is mandatory\b/i;
+const REPORTED_RULE =
+  /\b(?:told (?:me|us)|said|says|asked|wrote|insisted|feedback|requested|instructed|reminded)\b[^"“]{0,20}["“]([^"”]{6,})["”]/i;
+
+function leadStripped(clause: string): string {
+  return clause.replace(OPENERS, '').replace(LEAD, '').replace(OPENERS, '');
+}
+
+function firstWords(clause: string): string[] {
+  return (
+    clause
+      .slice(0, 60)
+      .toLowerCase()
+      .match(/[a-z]+(?:['’-][a-z]+)*/g) ?? []
+  ).slice(0, 4);
+}
+
+/** Whether a clause addressed to the reader by its first word (an imperative) lays down a rule. */
+function isImperativeRule(clause: string, verb: string): boolean {
+  if (!IMPERATIVE_VERBS.has(verb) || !/^[a-z]+\s/i.test(clause) || NOT_IMPERATIVE_NEXT.test(clause)) return false;
+  if (ASK_BEFORE.some((pattern) => pattern.test(clause))) return true;
+  // "Let me check …" / "Let's add …" is the speaker's own plan
+  if (verb === 'let') return false;
+  if (ALWAYS_RULE_VERBS.has(verb)) return !KEEP_EXCEPTIONS.test(clause) && !/^stop\b/i.test(clause);
+  if (verb === 'leave') return LEAVE.test(clause);
+  if (verb === 'continue' || verb === 'go' || verb === 'carry') {
+    if (CONTINUE.test(clause)) return true;
+  }
+  if (verb === 'remember') return /^remember\s+to\b/i.test(clause);
+  if (UNIVERSAL.test(clause) || BUDGET.test(clause) || /\bbefore\s+\w+ing\b/i.test(clause)) return true;
+  return SCOPE_VERBS.has(verb) && CONTRAST.test(clause);
+}
+
+/** Whether a permission's verb is an action ("may push", "may be used"), not a cognition or a guess ("may be wrong"). */
+function isPermissionVerb(verb: string, next: string): boolean {
+  const lower = verb.toLowerCase();
+  if (lower === 'have' || lower === 'get') return false;
+  if (lower === 'be')
+    return /^(?:used|run|deployed|pushed|merged|called|queried|edited|changed|skipped|installed)$/i.test(next);
+  return IMPERATIVE_VERBS.has(lower);
+}
+
+/** Whether a clause opening "No …" / "At most …" / "Nothing …" bans or caps something. */
+function isBan(clause: string, words: readonly string[], sentence: string): boolean {
+  const [first = '', second = ''] = words;
+  if (first === 'hands' && second === 'off') return true;
+  if (/^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
+  if (first === 'nothing') return /\bwithout\b/i.test(clause);
+  if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
+  return (
+    !FINITE.test(clause) &&
+    (BAN_SCOPE.test(clause) || /\b(?:just|only)\b[^,;]*,\s*no\b|,\s*(?:just|only)\b/i.test(sentence))
+  );
+}
+
+/** Whether a clause with a subject (`you must`, `every PR needs`, `X is off-limits`) lays down a rule. */
+function isStatedRule(clause: string, words: readonly string[], sentence: string): boolean {
+  if (/^(?:i|i'm|i've|i'll|let me|let's)\b/i.test(clause)) return false;
+  const modal = MODAL_SUBJECT.exec(clause);
+  if (modal !== null) {
+    const verb = (modal[1] ?? '').toLowerCase();
+    // "you should have added …" is a reproach about the past, not a rule
+    return !COGNITION.has(verb) && verb !== 'have' && !/\b(?:probably|maybe|perhaps)\b/i.test(clause);
+  }
+  if (UNIVERSAL_SUBJECT.test(clause) || STATE_RULE.test(clause) || NEEDS_APPROVAL.test(clause)) return true;
+  if (/^(?:make|be)\s+sure\b|^ensure\b|^(?:don't|do not) forget\b|^feel free to\b/i.test(clause)) return true;
+  if (/^(?:always|never)\s/i.test(clause)) return IMPERATIVE_VERBS.has(words[1] ?? '');
+  if (/\bmay you\b|\byou may\b/i.test(clause)) return true;
+  const permission = /\b(?:may|can|allowed|permitted|free)\b/i.test(clause) ? PERMISSION.exec(clause) : null;
+  if (permission !== null && isPermissionVerb(permission[1] ?? '', permission[2] ?? '') && LIMIT.test(sentence))
+    return true;
+  if (PERMITTED_STATE.test(clause) && LIMIT.test(sentence)) return true;
+  if (/\bshould\s+always\b/i.test(clause)) return true;
+  const must = MUST.exec(clause);
+  // "… creates a constraint that X must come first" reports a rule of the code, it does not set one
+  if (must === null || /\bthat\b[^,;]*$/i.test(clause.slice(0, must.index))) return false;
+  const [, verb = '', next = ''] = must;
+  const lower = verb.toLowerCase();
+  if (lower === 'have' || COGNITION.has(lower) || lower === 'not' || lower === 'never') return false;
+  return !(lower === 'be' && /^(?:the|a|an|one|from|in|at|my|your|our|due|because)$/i.test(next));
+}
+
+/** Whether one clause (already cut from its sentence) lays down a rule. */
+function isRuleClause(raw: string, sentence: string, reported: boolean): boolean {
+  const clause = leadStripped(raw.trim());
+  const words = firstWords(clause);
+  const [first = '', second = ''] = words;
+  if (first === '') return false;
+  if (isImperativeRule(clause, first)) return true;
+  if (first === 'only' && IMPERATIVE_VERBS.has(second) && CONTRAST.test(clause)) return true;
+  if (
+    reported &&
+    /^(?:don't|do not|never)$/.test(first) &&
+    IMPERATIVE_VERBS.has(first === 'do' ? (words[2] ?? '') : second)
+  )
+    return true;
+  if (isBan(clause, words, sentence)) return true;
+  return isStatedRule(clause, words, sentence);
+}
+
+/**
+ * Whether `sentence` (bullets and quote markers already stripped) lays down a rule without a
+ * negation trigger (see the module notes). A rule the user stated that a summary reports in
+ * quotes ("User told me \"don't amend commits\"") counts too.
+ */
+export function isDirective(sentence: string, reported = false): boolean {
+  if (/\?\s*["”'’)]*\s*$/.test(sentence)) return false;
+  const body = sentence.replace(OPENERS, '');
+  const quote = reported ? null : REPORTED_RULE.exec(body);
+  if (quote !== null && isDirective(quote[1] ?? '', true)) return true;
+  const parts = body.split(CLAUSE_SPLIT);
+  const opening = firstWords(leadStripped(parts[0] ?? ''))[0] ?? '';
+  const ownPlan = /^let(?:'s|\s+(?:me|us)\b)/i.test(leadStripped(parts[0] ?? ''));
+  const addressed = !ownPlan && (IMPERATIVE_VERBS.has(opening) || OPENING_WORDS.has(opening));
+  for (let index = 0; index < parts.length; index += 2) {
+    // a clause joined by a bare "and" / "but" shares the opening clause's subject: "Pets … and never let us down"
+    const bare = index > 0 && !/[,;:—–-]/.test(parts[index - 1] ?? '');
+    if (bare && !addressed && !STRONG_OPENER.test(leadStripped(parts[index] ?? ''))) continue;
+    if (isRuleClause(parts[index] ?? '', body, reported)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,71 @@
+/**
+ * Rules without a negation trigger (issue 36, part 3): the phrasings the issue names are pinned
+ * whole, and the ledger block's own text is never pinned when it comes back as transcript text.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractHandles } from '../../src/handles/extract.js';
+import { ledgerBlock } from '../../src/window/window.js';
+import { handleAt, summaryRecord } from '../helpers.js';
+
+function constraints(text: string): string[] {
+  return extractHandles(text, { kinds: ['constraint'] }).map((handle) => handle.text);
+}
+
+describe('rules in every phrasing', () => {
+  it('pins the rules the issue reports missed, each whole', () => {
+    for (const rule of [
+      'Absolutely never disable TLS verification.',
+      'Get Felix to review any change to the schema before merging.',
+      'Stop and ask before deleting anything in s3://prod-backups.',
+      'No external network calls from the test suite.',
+      'Use Python, not JavaScript.',
+      'Keep spend under $200 unless I approve more.',
+      'Do not add a second syntax highlighting library; continue with highlight.js.',
+      'You may push to staging until Friday.',
+      'The billing database is off-limits.',
+      'Make sure every new endpoint has a test.',
+      'Every PR needs two approvals.',
+    ])
+      expect(constraints(rule), rule).toEqual([rule]);
+  });
+
+  it('pins both rules of one message', () => {
+    const message = 'Do not print API keys in logs. Absolutely never disable TLS verification.';
+    expect(constraints(message)).toEqual([
+      'Do not print API keys in logs.',
+      'Absolutely never disable TLS verification.',
+    ]);
+  });
+
+  it('pins a rule a summary reports in quotes after a speech verb, not a quoted example', () => {
+    expect(constraints('User told me "don\'t amend commits" and I agreed.')).toHaveLength(1);
+    expect(constraints('Example: "Do not deploy on Fridays" becomes a pinned constraint.')).toEqual([]);
+  });
+
+  it('leaves facts, narration, questions and plans with rule words unpinned', () => {
+    for (const text of [
+      'The cron job always runs at midnight UTC.',
+      'This flag does not disable caching.',
+      'I made sure every new endpoint has a test.',
+      'Should I stop and ask before deleting things?',
+      'Let me make sure the docs build still passes.',
+      'No worries, take your time.',
+      'Pets make us so much happier and never let us down.',
+      'The read-only replica lags by a few seconds.',
+      'flock is POSIX-only, SQLite solves cross-platform.',
+      'Killed: out of memory (used 4.1 GB, limit 4 GB)',
+      '2024-05-01T10:00:00Z WARN never retry payments',
+      'return fmt.Errorf("invalid id %q: must be alphanumeric only", id)',
+    ])
+      expect(constraints(text), text).toEqual([]);
+  });
+});
+
+describe("the ledger's own text", () => {
+  it('is never pinned when the block comes back as transcript text', () => {
+    const record = summaryRecord({ handles: [handleAt('src/api/routes.ts', 'path', 'user')], summary: '' });
+    const block = ledgerBlock({ active: record, gaps: [], originals: [] }) ?? '';
+    expect(block).toContain('Never fill a gap from memory.');
+    expect(constraints(block)).toEqual([]);
+  });
+});
