@@ -52,12 +52,14 @@ export function openSqliteBackend(directory: string, spans: number): RecallBacke
     },
     raw(sessionId, key) {
       const session = db?.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck().get(sessionId) as number;
-      return Promise.resolve(lookup?.all(session, keyHash(key)));
+      return Promise.resolve(lookup?.all(session, keyHash(key), 0, -1, 0));
     },
     plan(sessionId, key) {
       const sql = lookup?.source ?? '';
       const session = db?.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck().get(sessionId) as number;
-      const rows = db?.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(session, keyHash(key)) as { detail: string }[];
+      const rows = db?.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(session, keyHash(key), 0, -1, 0) as {
+        detail: string;
+      }[];
       return Promise.resolve(rows.map((row) => row.detail).join('; '));
     },
     async dispose() {
@@ -85,9 +87,14 @@ export async function openPostgresBackend(connectionString: string, spans: numbe
       store = await createPostgresStore({ connectionString, schema });
     },
     connectRaw: () => Promise.resolve(),
-    raw: (sessionId, key) => admin.query({ name: 'raw-handles-by-key', text: sql, values: [sessionId, key] }),
+    raw: (sessionId, key) => admin.query({ name: 'raw-handles-by-key', text: sql, values: [sessionId, key, 0, null] }),
     async plan(sessionId, key) {
-      const result = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, [sessionId, key]);
+      const result = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, [
+        sessionId,
+        key,
+        0,
+        null,
+      ]);
       return result.rows.map((row) => row['QUERY PLAN'].trim()).join('; ');
     },
     async dispose() {

@@ -4,7 +4,8 @@
  * `grep.ts`). Shared by the MCP server and the CLI. Read-only: nothing here writes to the store.
  * Output is bounded everywhere (token caps, page sizes).
  */
-import { mergedCheckpoint } from '../records/checkpoints.js';
+import { loadChainHandles } from '../records/checkpoints.js';
+import { pageCursor, readPageCursor } from '../collections/page-cursor.js';
 import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { verifySpan } from '../records/span.js';
@@ -46,21 +47,49 @@ function countByKind(handles: readonly Handle[]): Partial<Record<HandleKind, num
   return counts;
 }
 
-async function findRecord(
-  store: LedgerStore,
-  sessionId: string,
-  recordId: string,
-): Promise<{ record: CompactionRecord; records: CompactionRecord[] }> {
-  const records = await store.records(sessionId);
-  const record = records.find((candidate) => candidate.id === recordId);
+/**
+ * The record `recordId` of the session, read by id (a session's other records are read only to name them when it is
+ * missing): NotFoundError naming the session's latest records otherwise.
+ */
+async function findRecord(store: LedgerStore, sessionId: string, recordId: string): Promise<CompactionRecord> {
+  const record = await store.record(sessionId, recordId);
   if (!record) {
-    const known = records.map((candidate) => candidate.id).slice(-10);
+    const known = (await store.records(sessionId)).map((candidate) => candidate.id).slice(-10);
     throw new NotFoundError(
       `Record ${JSON.stringify(recordId)} is not in session ${sessionId}. Its records: ${known.join(', ') || 'none'}.`,
       { sessionId, recordId },
     );
   }
-  return { record, records };
+  return record;
+}
+
+/** Seqs of a record's range read at a time: memory holds one window's handles and the distinct identities seen. */
+const DESCRIBE_WINDOW_SEQS = 256;
+
+/**
+ * The distinct handles (by kind and verbatim text) of `range` that `carried` does not hold: their number, their
+ * number by kind and the first 20, oldest first. The range is read a window of seqs at a time.
+ */
+async function droppedHandles(
+  store: LedgerStore,
+  sessionId: string,
+  range: { readonly fromSeq: number; readonly toSeq: number },
+  carried: ReadonlySet<string>,
+): Promise<RecordDescription['dropped']> {
+  const seen = new Set<string>();
+  const byKind: Partial<Record<HandleKind, number>> = {};
+  const examples: string[] = [];
+  for (let seq = range.fromSeq; seq <= range.toSeq; seq += DESCRIBE_WINDOW_SEQS) {
+    const toSeq = Math.min(range.toSeq, seq + DESCRIBE_WINDOW_SEQS - 1);
+    for (const handle of await store.handles(sessionId, { fromSeq: seq, toSeq })) {
+      const identity = handleIdentity(handle);
+      if (carried.has(identity) || seen.has(identity)) continue;
+      seen.add(identity);
+      byKind[handle.kind] = (byKind[handle.kind] ?? 0) + 1;
+      if (examples.length < 20) examples.push(`${handle.kind}: ${handle.text}`);
+    }
+  }
+  return { count: seen.size, byKind, examples };
 }
 
 /** Describe a record: range, depth, lossy or not, handle counts by kind, and what it dropped. */
@@ -69,15 +98,15 @@ export async function describeRecord(
   sessionId: string,
   recordId: string,
 ): Promise<RecordDescription> {
-  const { record, records } = await findRecord(store, sessionId, recordId);
+  const record = await findRecord(store, sessionId, recordId);
   const { fromSeq, toSeq } = record.droppedRange;
-  const carried = mergeHandles(record.handles, mergedCheckpoint(records, record.checkpointId)?.handles ?? []);
-  const region =
+  // The spill checkpoint chain the record names, read one record at a time.
+  const chain = await loadChainHandles(record.checkpointId, (id) => store.record(sessionId, id));
+  const carried = mergeHandles(record.handles, chain);
+  const dropped =
     record.type === 'checkpoint' || toSeq < fromSeq
-      ? []
-      : mergeHandles(await store.handles(sessionId, { fromSeq, toSeq }));
-  const present = new Set(carried.map(handleIdentity));
-  const dropped = region.filter((handle) => !present.has(handleIdentity(handle)));
+      ? { count: 0, byKind: {}, examples: [] }
+      : await droppedHandles(store, sessionId, { fromSeq, toSeq }, new Set(carried.map(handleIdentity)));
   return {
     session: sessionId,
     id: record.id,
@@ -90,11 +119,7 @@ export async function describeRecord(
     ancestors: record.ancestors,
     checkpointId: record.checkpointId,
     handlesByKind: countByKind(carried),
-    dropped: {
-      count: dropped.length,
-      byKind: countByKind(dropped),
-      examples: dropped.slice(0, 20).map((handle) => `${handle.kind}: ${handle.text}`),
-    },
+    dropped,
     findings: record.findings.slice(0, 5).map((finding) => finding.message),
     next:
       toSeq < fromSeq
@@ -127,6 +152,8 @@ export interface ExpandView {
   readonly tokens: number;
   /** Seq to pass as `fromSeq` for the next page; undefined when the range is done. */
   readonly nextSeq?: number | undefined;
+  /** The same place as a cursor: pass it as `cursor` (same record or range) for the next page. */
+  readonly nextCursor?: string | undefined;
   readonly note: string;
 }
 
@@ -137,6 +164,8 @@ export interface ExpandOptions {
   readonly toSeq?: number | undefined;
   /** Token cap of the page (default 2,000, at most 16,000). */
   readonly maxTokens?: number | undefined;
+  /** A previous page's `nextCursor`: the page starts there (instead of at `fromSeq`). */
+  readonly cursor?: string | undefined;
 }
 
 /** Default and largest token caps of an expand page. */
@@ -165,8 +194,10 @@ export async function expandOriginals(
   store: LedgerStore,
   counter: TokenCounter,
   sessionId: string,
-  options: ExpandOptions,
+  requested: ExpandOptions,
 ): Promise<ExpandView> {
+  const cursorSeq = readPageCursor('expand', requested.cursor, 1)?.[0];
+  const options = cursorSeq === undefined ? requested : { ...requested, fromSeq: cursorSeq };
   const cap = Math.min(EXPAND_MAX_TOKENS, Math.max(100, options.maxTokens ?? EXPAND_DEFAULT_TOKENS));
   if (options.fromSeq !== undefined && options.toSeq !== undefined && options.fromSeq > options.toSeq)
     throw new InvalidInputError(
@@ -177,7 +208,7 @@ export async function expandOriginals(
   let fromSeq: number;
   let toSeq: number;
   if (options.recordId !== undefined) {
-    const { record } = await findRecord(store, sessionId, options.recordId);
+    const record = await findRecord(store, sessionId, options.recordId);
     fromSeq = Math.max(record.droppedRange.fromSeq, options.fromSeq ?? record.droppedRange.fromSeq);
     toSeq = Math.min(record.droppedRange.toSeq, options.toSeq ?? record.droppedRange.toSeq);
   } else {
@@ -238,6 +269,7 @@ export async function expandOriginals(
     originals,
     tokens,
     nextSeq,
+    ...(nextSeq === undefined ? {} : { nextCursor: pageCursor('expand', [nextSeq]) }),
     note,
   };
 }

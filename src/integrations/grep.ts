@@ -5,6 +5,7 @@
  * one huge span cannot hold the process: a search that runs out stops inside the span and
  * says where to resume. Long searches yield to the event loop so other requests are served.
  */
+import { pageCursor, readPageCursor } from '../collections/page-cursor.js';
 import { InvalidInputError } from '../errors.js';
 import { verifySpan } from '../records/span.js';
 import { sourceField } from '../text/source-notes.js';
@@ -27,6 +28,8 @@ export interface GrepOptions {
   readonly roles?: readonly Role[] | undefined;
   /** Most matches returned (default 20, at most 200). */
   readonly limit?: number | undefined;
+  /** Where to start: a previous result's `nextCursor` (instead of `fromSeq` and `fromOffset`). */
+  readonly cursor?: string | undefined;
   /** Time budget in ms (default 2,000), checked before each window of text, inside spans too. */
   readonly timeBudgetMs?: number | undefined;
   /** Most characters examined (default 32 Mi; at least one window, 2,000), checked like the time budget. */
@@ -64,8 +67,10 @@ export interface GrepView {
   readonly stopped?: 'limit' | 'time' | 'work' | undefined;
   /** Seq to resume from when stopped. */
   readonly nextSeq?: number | undefined;
-  /** With `nextSeq` after a `time` or `work` stop: the offset in that span to pass as `fromOffset`. */
+  /** With `nextSeq`: the offset in that span to pass as `fromOffset` (a span with more matches than the limit too). */
   readonly nextOffset?: number | undefined;
+  /** Pass as `cursor` (same pattern and options) for the next page: `nextSeq` and `nextOffset` in one value. */
+  readonly nextCursor?: string | undefined;
   /** What a partial result means and how to go on or narrow the search. */
   readonly note?: string | undefined;
 }
@@ -75,6 +80,8 @@ export const GREP_WINDOW = 2000;
 /** Defaults of the grep budgets. */
 export const GREP_DEFAULTS = { timeBudgetMs: 2000, maxScanChars: 32 * 1024 * 1024 } as const;
 const PAGE_SPANS = 200;
+/** Matches of a grep page by default. */
+export const GREP_DEFAULT_LIMIT = 20;
 /** Longest stretch of matching without yielding to the event loop. */
 const YIELD_EVERY_MS = 20;
 
@@ -91,6 +98,11 @@ function* lineWindows(text: string, from: number): Generator<{ text: string; off
       yield { text: text.slice(start, Math.min(lineEnd, start + GREP_WINDOW)), offset: start };
     lineStart = lineEnd + 1;
   }
+}
+
+/** Where a stopped search goes on: `nextSeq`, `nextOffset` and the same place as a `nextCursor`. */
+function resume(stopped: 'limit' | 'time' | 'work', nextSeq: number, nextOffset: number): Partial<GrepView> {
+  return { stopped, nextSeq, nextOffset, nextCursor: pageCursor('grep', [nextSeq, nextOffset]) };
 }
 
 function wholeNumber(field: string, value: number | undefined, minimum: number): number | undefined {
@@ -122,18 +134,19 @@ export async function grepSpans(
   options: GrepOptions = {},
 ): Promise<GrepView> {
   const expression = compileGrepPattern(pattern, options);
-  const limit = Math.min(200, Math.max(1, options.limit ?? 20));
+  const limit = Math.min(200, Math.max(1, options.limit ?? GREP_DEFAULT_LIMIT));
   const timeBudgetMs = wholeNumber('timeBudgetMs', options.timeBudgetMs, 1) ?? GREP_DEFAULTS.timeBudgetMs;
   const maxScanChars = Math.max(
     GREP_WINDOW,
     wholeNumber('maxScanChars', options.maxScanChars, 1) ?? GREP_DEFAULTS.maxScanChars,
   );
-  const fromOffset = wholeNumber('fromOffset', options.fromOffset, 0) ?? 0;
+  const [cursorSeq, cursorOffset] = readPageCursor('grep', options.cursor, 2) ?? [];
+  const fromOffset = cursorOffset ?? wholeNumber('fromOffset', options.fromOffset, 0) ?? 0;
   const started = Date.now();
   const deadline = started + timeBudgetMs;
   let lastYield = started;
   const roles = options.roles && options.roles.length > 0 ? new Set(options.roles) : undefined;
-  const first = Math.max(0, options.fromSeq ?? 0);
+  const first = Math.max(0, cursorSeq ?? options.fromSeq ?? 0);
   const last = Math.min(options.toSeq ?? Number.MAX_SAFE_INTEGER, (await store.nextSeq(sessionId)) - 1);
   const matches: GrepMatch[] = [];
   let scanned = 0;
@@ -154,9 +167,7 @@ export async function grepSpans(
   const partial = (stopped: 'time' | 'work', nextSeq: number, nextOffset: number): GrepView => {
     const budget = stopped === 'time' ? `${timeBudgetMs} ms` : `${maxScanChars} characters`;
     return view({
-      stopped,
-      nextSeq,
-      nextOffset,
+      ...resume(stopped, nextSeq, nextOffset),
       note: budgetNote(stopped, budget, nextSeq, nextOffset, matches.length),
     });
   };
@@ -197,8 +208,11 @@ export async function grepSpans(
             excerpt,
           });
           if (matches.length >= limit) {
-            const nextSeq = occurrence.seq + 1 <= last ? occurrence.seq + 1 : undefined;
-            return view({ stopped: 'limit', nextSeq });
+            // The next page starts right after this match, in the same span: a span holding more matches than
+            // the limit is read on, not skipped.
+            const after = window.offset + found.at + Math.max(1, found.text.length);
+            if (after < occurrence.span.text.length) return view(resume('limit', occurrence.seq, after));
+            return view(occurrence.seq + 1 <= last ? resume('limit', occurrence.seq + 1, 0) : { stopped: 'limit' });
           }
         }
       }

@@ -8,6 +8,7 @@ import { sourceField } from '../text/source-notes.js';
 import { UNRESOLVED_SPAN } from '../types.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';
 import { asSentence, counted } from '../text/wording.js';
+import { droppedRangeWords } from '../text/range-wording.js';
 
 /** A gap as a model should read it: what was lost, where, and what to do. */
 export interface GapView {
@@ -53,14 +54,17 @@ export interface RecallView {
   readonly results: readonly RecallHitView[];
   /** The gap, when status is `gap`. */
   readonly gap?: GapView | undefined;
+  /** Pass back as `cursor` (same query) for the next page of hits; absent on the last page. */
+  readonly nextCursor?: string | undefined;
+  /** Matches in all pages, when known. */
+  readonly total?: number | undefined;
 }
 
 /** A gap as a model should read it. */
 export function gapView(gap: Gap): GapView {
-  const { fromSeq, toSeq, byteStart, byteEnd } = gap.droppedRange;
   return {
     recordId: gap.recordId,
-    droppedRange: `seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd})`,
+    droppedRange: droppedRangeWords(gap.droppedRange),
     originalsStored: gap.originalsStored,
     reasons: gap.reasons.slice(0, 3),
     whatToDo: `${asSentence(gap.reread)} Do not fill this detail in from memory.`,
@@ -83,6 +87,8 @@ export function recallView(result: RecallResult): RecallView {
       ...sourceField(hit.source),
     })),
     gap: result.gap ? gapView(result.gap) : undefined,
+    ...(result.nextCursor === undefined ? {} : { nextCursor: result.nextCursor }),
+    ...(result.total === undefined ? {} : { total: result.total }),
   };
 }
 

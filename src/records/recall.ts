@@ -1,4 +1,6 @@
 import { mergedCheckpoint } from './checkpoints.js';
+import { pageCursor, readPageCursor } from '../collections/page-cursor.js';
+import { handlePage } from './handle-pages.js';
 import { InvalidInputError } from '../errors.js';
 import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
@@ -46,6 +48,10 @@ export interface RecallResult {
   readonly gap: Gap | null;
   /** A sentence for the model explaining the status. */
   readonly note: string;
+  /** Pass as `cursor` (same query) for the next page of hits; absent on the last page. */
+  readonly nextCursor?: string | undefined;
+  /** How many matches the query has in all pages (handles under its keys, occurrences, carried handles), when known. */
+  readonly total?: number | undefined;
 }
 
 /** Inputs of recall. */
@@ -55,6 +61,8 @@ export interface RecallContext {
   readonly records: readonly CompactionRecord[];
   /** Maximum hits (default 10). */
   readonly limit?: number | undefined;
+  /** Where to start: the `nextCursor` of the previous page of the same query. */
+  readonly cursor?: string | undefined;
 }
 
 const EXCERPT = 600;
@@ -66,18 +74,23 @@ function excerpt(text: string, start = 0, end = 0): string {
   return (from > 0 ? '…' : '') + text.slice(from, to) + (to < text.length ? '…' : '');
 }
 
-async function byHandles(context: RecallContext, query: string): Promise<RecallHit[]> {
+/** Hits of one page, and where the next page starts. */
+interface HitPage {
+  readonly hits: RecallHit[];
+  /** Cursor position of the next page (a seq for handles, an offset for a record's handles). */
+  readonly next?: number | undefined;
+  /** Handles under the query's keys in the whole session, when the store counts them. */
+  readonly total?: number | undefined;
+}
+
+async function byHandles(context: RecallContext, query: string, fromSeq: number, limit: number): Promise<HitPage> {
   const { store, sessionId } = context;
-  const found: Handle[] = [];
-  for (const key of lookupKeys(query)) found.push(...(await store.findHandles(sessionId, key)));
-  found.sort((a, b) => a.seq - b.seq || a.start - b.start);
-  const firstBySpan = new Map<string, Handle>();
-  for (const handle of found) if (!firstBySpan.has(`${handle.seq}`)) firstBySpan.set(`${handle.seq}`, handle);
-  const handles = [...firstBySpan.values()];
+  const page = await handlePage(store, sessionId, lookupKeys(query), fromSeq, limit);
+  const { handles } = page;
   const spans = new Map(
     (await store.spans(sessionId, [...new Set(handles.map((handle) => handle.spanId))])).map((span) => [span.id, span]),
   );
-  return handles.flatMap((handle): RecallHit[] => {
+  const hits = handles.flatMap((handle): RecallHit[] => {
     const span = spans.get(handle.spanId);
     if (span === undefined) return [];
     const status =
@@ -94,11 +107,12 @@ async function byHandles(context: RecallContext, query: string): Promise<RecallH
       },
     ];
   });
+  return { hits, next: page.nextSeq, total: page.total };
 }
 
-async function bySpanId(context: RecallContext, query: string): Promise<RecallHit[]> {
+async function bySpanId(context: RecallContext, query: string, from: number, limit: number): Promise<HitPage> {
   const occurrences = await context.store.occurrencesOf(context.sessionId, query);
-  return occurrences.map((occurrence) => ({
+  const hits = occurrences.slice(from, from + limit).map((occurrence): RecallHit => ({
     spanId: occurrence.spanId,
     seq: occurrence.seq,
     status: verifySpan(occurrence.span) ? 'verified' : 'unverified',
@@ -106,6 +120,8 @@ async function bySpanId(context: RecallContext, query: string): Promise<RecallHi
     via: 'span-id',
     ...hitSource(occurrence.span),
   }));
+  const next = from + limit < occurrences.length ? from + limit : undefined;
+  return { hits, next, total: occurrences.length };
 }
 
 /** Seqs read per page while resolving a span-id prefix. */
@@ -137,13 +153,20 @@ export async function resolveSpanIdPrefix(context: RecallContext, prefix: string
   return [...found][0];
 }
 
-async function byRecord(context: RecallContext, record: CompactionRecord): Promise<RecallHit[]> {
+async function byRecord(
+  context: RecallContext,
+  record: CompactionRecord,
+  from: number,
+  limit: number,
+): Promise<HitPage> {
+  const shown = record.handles.slice(from, from + limit);
   const spans = new Map<string, Span>(
-    (await context.store.spans(context.sessionId, [...new Set(record.handles.map((handle) => handle.spanId))])).map(
-      (span) => [span.id, span],
-    ),
+    (await context.store.spans(context.sessionId, [...new Set(shown.map((handle) => handle.spanId))])).map((span) => [
+      span.id,
+      span,
+    ]),
   );
-  return record.handles.map((handle) => {
+  const hits = shown.map((handle): RecallHit => {
     const span = spans.get(handle.spanId);
     // A carried handle is verified by its stored span, whatever the record's summary lost (a lossy record's
     // findings are about its summary; the handles it carries are copies of stored text, or unresolved).
@@ -157,6 +180,8 @@ async function byRecord(context: RecallContext, record: CompactionRecord): Promi
       handle: { kind: handle.kind, text: handle.text },
     };
   });
+  const next = from + limit < record.handles.length ? from + limit : undefined;
+  return { hits, next, total: record.handles.length };
 }
 
 /** Handles a lossy record holds that match but cannot be resolved to a stored span: unverified. */
@@ -187,6 +212,26 @@ function chooseGap(records: readonly CompactionRecord[], query: string): Gap | n
   return chosen ? (gapOf(chosen) ?? null) : null;
 }
 
+/** The page of hits from `from` on: by record id, span id (or prefix), else through the handle index. */
+async function pageOf(context: RecallContext, query: string, from: number, limit: number): Promise<HitPage> {
+  const record = context.records.find((candidate) => candidate.id === query);
+  if (record?.type === 'checkpoint')
+    return byRecord(context, mergedCheckpoint(context.records, record.id) ?? record, from, limit);
+  if (record) return byRecord(context, record, from, limit);
+  if (/^sha256:[0-9a-f]{64}$/.test(query)) return bySpanId(context, query, from, limit);
+  if (/^sha256:[0-9a-f]{0,3}$/.test(query))
+    throw new InvalidInputError(
+      `Session ${context.sessionId}: span id prefix ${JSON.stringify(query)} is too short to name a span: ` +
+        `give at least ${MIN_SPAN_ID_PREFIX_HEX} hex digits after sha256: (a masked stub shows ${SHORT_SPAN_ID_HEX}).`,
+      { sessionId: context.sessionId, prefix: query },
+    );
+  if (isSpanIdPrefix(query)) {
+    const spanId = await resolveSpanIdPrefix(context, query);
+    if (spanId !== undefined) return bySpanId(context, spanId, from, limit);
+  }
+  return byHandles(context, query, from, limit);
+}
+
 /**
  * Recall by handle, span id, record id or free text. Queries go to the handle index first;
  * prose search and lossy records only ever yield `unverified` hits; when nothing verified
@@ -201,30 +246,25 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       { sessionId: context.sessionId },
     );
   const limit = context.limit ?? 10;
-  const record = context.records.find((candidate) => candidate.id === query);
-  let hits: RecallHit[];
-  if (record?.type === 'checkpoint')
-    hits = await byRecord(context, mergedCheckpoint(context.records, record.id) ?? record);
-  else if (record) hits = await byRecord(context, record);
-  else if (/^sha256:[0-9a-f]{64}$/.test(query)) hits = await bySpanId(context, query);
-  else if (/^sha256:[0-9a-f]{0,3}$/.test(query))
-    throw new InvalidInputError(
-      `Session ${context.sessionId}: span id prefix ${JSON.stringify(query)} is too short to name a span: ` +
-        `give at least ${MIN_SPAN_ID_PREFIX_HEX} hex digits after sha256: (a masked stub shows ${SHORT_SPAN_ID_HEX}).`,
-      { sessionId: context.sessionId, prefix: query },
-    );
-  else if (isSpanIdPrefix(query)) {
-    const spanId = await resolveSpanIdPrefix(context, query);
-    hits = spanId === undefined ? await byHandles(context, query) : await bySpanId(context, spanId);
-  } else hits = await byHandles(context, query);
+  const from = readPageCursor('recall', context.cursor, 1)?.[0] ?? 0;
+  const page = await pageOf(context, query, from, limit);
+  const { hits } = page;
   const verified = hits.filter((hit) => hit.status === 'verified');
   if (verified.length > 0) {
+    const nextCursor = page.next === undefined ? undefined : pageCursor('recall', [page.next]);
+    const more =
+      nextCursor === undefined
+        ? ''
+        : ` More remain${page.total === undefined ? '' : ` (${page.total} matches in all)`}: ` +
+          `pass cursor ${JSON.stringify(nextCursor)} for the next page.`;
     return {
       query,
       status: 'verified',
       results: verified.slice(0, limit),
       gap: null,
-      note: `Found verbatim in the ledger (${counted(verified.length, 'verified hit')}).`,
+      note: `Found verbatim in the ledger (${counted(verified.length, 'verified hit')}${from > 0 ? ' on this page' : ''}).${more}`,
+      ...(nextCursor === undefined ? {} : { nextCursor }),
+      ...(page.total === undefined ? {} : { total: page.total }),
     };
   }
   const keys = new Set(lookupKeys(query));

@@ -19,6 +19,25 @@ export interface SeqRange {
   readonly toSeq?: number;
 }
 
+/**
+ * The page of `findHandles` checked: `fromSeq` and `limit` whole numbers (limit at least 1), defaults filled in
+ * (`limit` Infinity when absent). InvalidInputError names the field otherwise.
+ */
+export function checkHandlePage(
+  page: { readonly fromSeq?: number; readonly limit?: number } | undefined,
+  context: Record<string, unknown>,
+): { fromSeq: number; limit: number } {
+  const fromSeq = page?.fromSeq ?? 0;
+  const limit = page?.limit ?? Number.POSITIVE_INFINITY;
+  checkCount('fromSeq', fromSeq, context);
+  if (limit !== Number.POSITIVE_INFINITY && !(isCount(limit) && limit >= 1))
+    throw new InvalidInputError(`limit must be a positive integer, got ${String(limit)}; pass a whole number ≥ 1.`, {
+      ...context,
+      limit,
+    });
+  return { fromSeq, limit };
+}
+
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }

@@ -31,6 +31,14 @@ export interface TextHit {
   readonly score: number;
 }
 
+/** A page of one key's handles: those from `fromSeq` on, at most `limit` of them (both optional). */
+export interface HandlePage {
+  /** First seq included (default 0). */
+  readonly fromSeq?: number;
+  /** Most handles returned (default: all). A page may end inside a seq: read on with the last seq's next seq. */
+  readonly limit?: number;
+}
+
 /**
  * Where spans, handles and records live. Every method is scoped to one session: no method
  * returns data of a session other than the one named. Implementations: memory, SQLite,
@@ -66,8 +74,14 @@ export interface LedgerStore {
   occurrencesOf(sessionId: string, spanId: string): Promise<SpanOccurrence[]>;
   /** Spans by id, only if the session has an occurrence of them; order follows `ids`, missing ids are skipped. */
   spans(sessionId: string, ids: readonly string[]): Promise<Span[]>;
-  /** Handles of the session whose normalized key equals `key`, ordered by seq then start. */
-  findHandles(sessionId: string, key: string): Promise<Handle[]>;
+  /**
+   * Handles of the session whose normalized key equals `key`, ordered by seq then start; with `page`, only those from
+   * `page.fromSeq` on and at most `page.limit` of them, so a key mentioned 200,000 times is read a page at a time.
+   * (A store written before `page` existed may ignore it: callers cut the result to the page themselves.)
+   */
+  findHandles(sessionId: string, key: string, page?: HandlePage): Promise<Handle[]>;
+  /** Number of handles of the session under `key` (optional: callers without it say only that more remain). */
+  countHandles?(sessionId: string, key: string): Promise<number>;
   /** All handles of the session, ordered by seq then start, optionally within [fromSeq, toSeq]. */
   handles(sessionId: string, range?: { fromSeq?: number; toSeq?: number }): Promise<Handle[]>;
   /** Free-text search over the session's spans, best first, ties by seq. */
@@ -76,6 +90,11 @@ export interface LedgerStore {
   writeRecord(record: CompactionRecord): Promise<void>;
   /** Records of the session ordered by ordinal. */
   records(sessionId: string): Promise<CompactionRecord[]>;
+  /**
+   * Number of records of the session (optional). Records are append-only, so an unchanged count means unchanged
+   * records: a reader keeps the records it read until the count moves.
+   */
+  recordCount?(sessionId: string): Promise<number>;
   /** One record of the session by id. */
   record(sessionId: string, recordId: string): Promise<CompactionRecord | undefined>;
   /** Release resources. */

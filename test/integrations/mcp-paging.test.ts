@@ -164,6 +164,18 @@ describe('paged MCP answers', () => {
     }
   });
 
+  it('sees a record written after an earlier call read the records', async () => {
+    const later = await ledger.session('later', { window: { maxTokens: 3000 } });
+    await later.append([SEED_OPENING, ...fillerTurns(8)]);
+    expect(await tools.json('records', { session: 'later' })).toMatchObject({ total: 0, records: [] });
+    expect((await tools.json('handles', { session: 'later' })).recordId).toBeNull();
+    await later.compact(300);
+    const records = await tools.json('records', { session: 'later' });
+    expect(records.total).toBe((await ledger.store.records('later')).length);
+    expect(records.total).toBeGreaterThan(0);
+    expect((await tools.json('handles', { session: 'later' })).recordId).toBe(later.activeRecord()?.id);
+  });
+
   it('refuses a cursor of another view, naming it', async () => {
     const misplaced = (await tools.json('handles', { scope: 'all', limit: 2 })).nextCursor as string;
     const server = createLedgerMcpServer({ ledger, defaultSession: 'big' });

@@ -249,6 +249,35 @@ export function describeStoreConformance(name: string, factory: () => Promise<St
           expect(await store.findHandles('s1', 'eu-west-2b')).toEqual(first);
         }
       });
+
+      it('reads a page of a key: from a seq on, at most a limit, in the same order; counts the key', async () => {
+        await seeded();
+        await store.append('s1', 3, [
+          entry('assistant', 'eu-west-2b it is: eu-west-2b', [
+            { kind: 'identifier', text: 'eu-west-2b' },
+            { kind: 'identifier', text: 'eu-west-2b', nth: 1 },
+          ]),
+        ]);
+        const all = await store.findHandles('s1', 'eu-west-2b');
+        expect(await store.findHandles('s1', 'eu-west-2b', {})).toEqual(all);
+        expect(await store.findHandles('s1', 'eu-west-2b', { fromSeq: 2 })).toEqual(all.slice(1));
+        expect(await store.findHandles('s1', 'eu-west-2b', { fromSeq: 1, limit: 2 })).toEqual(all.slice(1, 3));
+        expect(await store.findHandles('s1', 'eu-west-2b', { fromSeq: 4, limit: 5 })).toEqual([]);
+        await expect(store.findHandles('s1', 'eu-west-2b', { limit: 0 })).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+        });
+        if (store.countHandles) {
+          expect(await store.countHandles('s1', 'eu-west-2b')).toBe(all.length);
+          expect(await store.countHandles('s1', 'nothing-here')).toBe(0);
+          expect(await store.countHandles('nobody', 'eu-west-2b')).toBe(0);
+        }
+        if (store.recordCount) {
+          expect(await store.recordCount('s1')).toBe(0);
+          await store.writeRecord(sampleRecord('s1'));
+          expect(await store.recordCount('s1')).toBe(1);
+          expect(await store.recordCount('nobody')).toBe(0);
+        }
+      });
     });
 
     describe('free-text search', () => {

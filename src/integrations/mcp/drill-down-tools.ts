@@ -5,15 +5,22 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeRecord, expandOriginals } from '../drill-down.js';
-import { grepSpans } from '../grep.js';
+import { describeRecord, EXPAND_DEFAULT_TOKENS, expandOriginals } from '../drill-down.js';
+import { GREP_DEFAULT_LIMIT, grepSpans } from '../grep.js';
+import { fitAnswer } from '../paged-views.js';
 import { GREP_MAX_PATTERN } from '../grep-pattern.js';
 import { DESCRIBE_OUTPUT, EXPAND_OUTPUT, GREP_OUTPUT, READ_ONLY } from './output-schemas.js';
-import { readSession } from './tenant-sessions.js';
+import { readableSessionId } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
 const session = z.string().min(1).max(200).optional().describe("Session id (default: the server's session).");
 const seq = z.number().int().min(0);
+const cursor = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe('The nextCursor of the previous answer (same arguments otherwise), for the next page.');
 
 /** Register `describe`, `expand` and `grep` on `server`; `guarded` turns errors into tool errors. */
 export function registerDrillDownTools(
@@ -33,7 +40,7 @@ export function registerDrillDownTools(
       outputSchema: DESCRIBE_OUTPUT,
       annotations: READ_ONLY,
     },
-    ({ session: id, record }) => guarded(async () => describeRecord(store, (await readSession(scope, id)).id, record)),
+    ({ session: id, record }) => guarded(async () => describeRecord(store, await readableSessionId(scope, id), record)),
   );
 
   server.registerTool(
@@ -42,26 +49,25 @@ export function registerDrillDownTools(
       description:
         "Read the stored originals of a record's dropped range, or of a seq range, verbatim and oldest first, " +
         'each labelled verified (hash checked). ' +
-        'Paged within maxTokens (default 2000): call again with fromSeq = nextSeq.',
+        'Paged within maxTokens (default 2000): call again with fromSeq = nextSeq (or cursor = nextCursor).',
       inputSchema: {
         session,
         record: z.string().min(1).max(200).optional(),
         fromSeq: seq.optional(),
         toSeq: seq.optional(),
         maxTokens: z.number().int().min(100).max(16000).optional(),
+        cursor,
       },
       outputSchema: EXPAND_OUTPUT,
       annotations: READ_ONLY,
     },
-    ({ session: id, record, fromSeq, toSeq, maxTokens }) =>
-      guarded(async () =>
-        expandOriginals(store, counter, (await readSession(scope, id)).id, {
-          recordId: record,
-          fromSeq,
-          toSeq,
-          maxTokens,
-        }),
-      ),
+    ({ session: id, record, fromSeq, toSeq, maxTokens, cursor: at }) =>
+      guarded(async () => {
+        const sessionId = await readableSessionId(scope, id);
+        const options = { recordId: record, fromSeq, toSeq, cursor: at };
+        const page = (size: number) => expandOriginals(store, counter, sessionId, { ...options, maxTokens: size });
+        return fitAnswer(page, maxTokens ?? EXPAND_DEFAULT_TOKENS, counter);
+      }),
   );
 
   server.registerTool(
@@ -72,7 +78,8 @@ export function registerDrillDownTools(
         '(regex: true; JavaScript syntax run on a linear-time RE2 engine: backreferences and lookaround are refused), ' +
         'optionally within a seq range and roles. Each match cites its span id and seq; recall the span id to read it whole. ' +
         'A search that runs out of its time budget returns the matches so far with stopped, nextSeq and nextOffset: ' +
-        'call again with fromSeq = nextSeq and fromOffset = nextOffset.',
+        'call again with fromSeq = nextSeq and fromOffset = nextOffset (or cursor = nextCursor); so does one that ' +
+        'reached its limit, at the match after the last one shown.',
       inputSchema: {
         session,
         pattern: z.string().min(1).max(GREP_MAX_PATTERN),
@@ -86,21 +93,17 @@ export function registerDrillDownTools(
           .max(4)
           .optional(),
         limit: z.number().int().min(1).max(200).optional(),
+        cursor,
       },
       outputSchema: GREP_OUTPUT,
       annotations: READ_ONLY,
     },
-    ({ session: id, pattern, regex, caseSensitive, fromSeq, fromOffset, toSeq, roles, limit }) =>
-      guarded(async () =>
-        grepSpans(store, (await readSession(scope, id)).id, pattern, {
-          regex,
-          caseSensitive,
-          fromSeq,
-          fromOffset,
-          toSeq,
-          roles,
-          limit,
-        }),
-      ),
+    ({ session: id, pattern, regex, caseSensitive, fromSeq, fromOffset, toSeq, roles, limit, cursor: at }) =>
+      guarded(async () => {
+        const sessionId = await readableSessionId(scope, id);
+        const options = { regex, caseSensitive, fromSeq, fromOffset, toSeq, roles, cursor: at };
+        const search = (size: number) => grepSpans(store, sessionId, pattern, { ...options, limit: size });
+        return fitAnswer(search, limit ?? GREP_DEFAULT_LIMIT, counter);
+      }),
   );
 }

@@ -4,20 +4,13 @@ import { z } from 'zod';
 import { LedgerError } from '../../errors.js';
 import type { Ledger } from '../../session/ledger.js';
 import type { TranscriptMessage } from '../../ingest/messages.js';
-import { HANDLE_KINDS } from '../../types.js';
 import type { WindowConfig } from '../../types.js';
-import { gapView, handlesByKind, recallView, recordView, resolvedFirst } from '../views.js';
 import { registerDrillDownTools } from './drill-down-tools.js';
-import {
-  APPEND_OUTPUT,
-  GAPS_OUTPUT,
-  HANDLES_OUTPUT,
-  READ_ONLY,
-  RECALL_OUTPUT,
-  RECORDS_OUTPUT,
-} from './output-schemas.js';
-import { readSession, writeSession } from './tenant-sessions.js';
+import { APPEND_OUTPUT } from './output-schemas.js';
+import { registerReadTools } from './read-tools.js';
+import { writeSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
+import { displayJson } from '../../text/neutralize.js';
 
 /** Options of {@link createLedgerMcpServer}. */
 export interface LedgerMcpServerOptions {
@@ -53,9 +46,12 @@ const message = z.object({
   toolName: z.string().min(1).optional(),
 });
 
-/** A tool result: the value as `structuredContent` (plain JSON) and, for clients before output schemas, as JSON text. */
+/**
+ * A tool result: the value as `structuredContent` (plain JSON) and, for clients before output schemas, as compact JSON
+ * text (`displayJson`: line separators and C1 controls of stored text escaped, so the text parses to the same value).
+ */
 function ok(value: unknown): CallToolResult {
-  const text = JSON.stringify(value, null, 2);
+  const text = displayJson(value, 0);
   return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }
 
@@ -129,92 +125,7 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
   };
   const server = new McpServer({ name: options.name ?? 'context-ledger', version: '0.1.0' });
 
-  server.registerTool(
-    'recall',
-    {
-      description:
-        'Recall an earlier detail verbatim: query with a handle (eu-west-2b, a path, KEY=VALUE, a version), ' +
-        'a span id (sha256:...) or a record id. ' +
-        'Hits are labelled verified (stored original, hash checked) or unverified (context only). ' +
-        'Status "gap" names the lossy record and dropped range: never fill a gap from memory.',
-      inputSchema: { session, query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(100).optional() },
-      outputSchema: RECALL_OUTPUT,
-      annotations: READ_ONLY,
-    },
-    ({ session: id, query, limit }) =>
-      guarded(async () => recallView(await (await readSession(scope, id)).recall(query, { limit: limit ?? 10 }))),
-  );
-
-  server.registerTool(
-    'handles',
-    {
-      description:
-        'The verbatim handle index of a session, grouped by kind. ' +
-        'scope "index" (default): the index kept in the window after compaction; "all": every handle appended. ' +
-        'Entries marked unresolved (listed last) come from an external summary and match no stored span.',
-      inputSchema: {
-        session,
-        kind: z.enum(HANDLE_KINDS).optional(),
-        scope: z.enum(['index', 'all']).optional(),
-        limit: z.number().int().min(1).max(5000).optional(),
-      },
-      outputSchema: HANDLES_OUTPUT,
-      annotations: READ_ONLY,
-    },
-    ({ session: id, kind, scope: which, limit }) =>
-      guarded(async () => {
-        const opened = await readSession(scope, id);
-        const all = which === 'all' ? await options.ledger.store.handles(opened.id) : await opened.loadHandleIndex();
-        const matching = resolvedFirst(all.filter((handle) => kind === undefined || handle.kind === kind));
-        const shown = matching.slice(0, limit ?? 500);
-        return {
-          session: opened.id,
-          scope: which ?? 'index',
-          recordId: opened.activeRecord()?.id ?? null,
-          count: matching.length,
-          truncated: shown.length < matching.length,
-          byKind: handlesByKind(shown),
-        };
-      }),
-  );
-
-  server.registerTool(
-    'records',
-    {
-      description:
-        'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range ' +
-        'and findings (why a record is lossy).',
-      inputSchema: { session },
-      outputSchema: RECORDS_OUTPUT,
-      annotations: READ_ONLY,
-    },
-    ({ session: id }) =>
-      guarded(async () => {
-        const opened = await readSession(scope, id);
-        return {
-          session: opened.id,
-          active: opened.activeRecord()?.id ?? null,
-          records: opened.records().map(recordView),
-        };
-      }),
-  );
-
-  server.registerTool(
-    'gaps',
-    {
-      description:
-        'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, ' +
-        'and what to do instead of guessing.',
-      inputSchema: { session },
-      outputSchema: GAPS_OUTPUT,
-      annotations: READ_ONLY,
-    },
-    ({ session: id }) =>
-      guarded(async () => {
-        const opened = await readSession(scope, id);
-        return { session: opened.id, gaps: opened.gaps().map(gapView) };
-      }),
-  );
+  registerReadTools(server, scope, guarded);
 
   if (options.appendTool ?? true) registerAppendTool(server, scope);
 

@@ -14,6 +14,8 @@ const role = z.enum(['system', 'user', 'assistant', 'tool']);
 const label = z.enum(['verified', 'unverified']);
 const recordType = z.enum(['summary', 'checkpoint', 'external']);
 const countsByKind = z.partialRecord(z.enum(HANDLE_KINDS), z.number().int());
+/** The cursor of the next page, present when more remain: pass it back as `cursor`. */
+const nextCursor = z.string().optional();
 
 const gap = z.object({
   recordId: z.string(),
@@ -76,23 +78,38 @@ export const RECALL_OUTPUT = {
     }),
   ),
   gap: gap.optional(),
+  nextCursor,
+  /** Matches in all pages (handles under the query's keys, occurrences of a span, handles of a record), when known. */
+  total: z.number().int().optional(),
 };
 
 /** `handles`: the index (or every handle) grouped by kind. */
 export const HANDLES_OUTPUT = {
   session: z.string(),
   scope: z.enum(['index', 'all']),
+  /** The window's record (scope "index"); null before the first compaction and for scope "all". */
   recordId: z.string().nullable(),
+  /** Handles in this answer. */
   count: z.number().int(),
+  /** Handles of the index (of the kind asked) in all pages; absent for scope "all", which is read a page at a time. */
+  total: z.number().int().optional(),
+  /** True when more remain (see nextCursor). */
   truncated: z.boolean(),
   byKind: z.partialRecord(z.enum(HANDLE_KINDS), z.array(handleView)),
+  nextCursor,
 };
 
 /** `records`: the session's compaction records, oldest first. */
-export const RECORDS_OUTPUT = { session: z.string(), active: z.string().nullable(), records: z.array(recordView) };
+export const RECORDS_OUTPUT = {
+  session: z.string(),
+  active: z.string().nullable(),
+  total: z.number().int(),
+  records: z.array(recordView),
+  nextCursor,
+};
 
 /** `gaps`: the session's known gaps. */
-export const GAPS_OUTPUT = { session: z.string(), gaps: z.array(gap) };
+export const GAPS_OUTPUT = { session: z.string(), total: z.number().int(), gaps: z.array(gap), nextCursor };
 
 /** `append`: what was written. */
 export const APPEND_OUTPUT = {
@@ -127,6 +144,7 @@ export const EXPAND_OUTPUT = {
   originals: z.array(original),
   tokens: z.number().int(),
   nextSeq: z.number().int().optional(),
+  nextCursor,
   note: z.string(),
 };
 
@@ -151,5 +169,6 @@ export const GREP_OUTPUT = {
   stopped: z.enum(['limit', 'time', 'work']).optional(),
   nextSeq: z.number().int().optional(),
   nextOffset: z.number().int().optional(),
+  nextCursor,
   note: z.string().optional(),
 };

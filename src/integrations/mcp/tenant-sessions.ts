@@ -38,6 +38,15 @@ function tenantLabel(tenantId: string | undefined): string {
  * Each call reads the session fresh from the store, so writes by other processes show.
  */
 export async function readSession(scope: TenantScope, requested: string | undefined): Promise<LedgerSession> {
+  const id = await readableSessionId(scope, requested);
+  return scope.ledger.session(id, { tenantId: scope.tenantId, window: scope.window });
+}
+
+/**
+ * The id of a session this scope may read (the one requested, or the default): `NOT_FOUND` for a session that does
+ * not exist or belongs to another tenant, as for {@link readSession}, without opening the session.
+ */
+export async function readableSessionId(scope: TenantScope, requested: string | undefined): Promise<string> {
   const id = await sessionIdOf(scope, requested);
   const info = await scope.ledger.store.getSession(id);
   if (info === undefined || (info.tenantId ?? undefined) !== scope.tenantId) {
@@ -47,7 +56,7 @@ export async function readSession(scope: TenantScope, requested: string | undefi
       { sessionId: id },
     );
   }
-  return scope.ledger.session(id, { tenantId: scope.tenantId, window: scope.window });
+  return id;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { ImmutableSpanError, NotFoundError, SequenceConflictError } from '../../errors.js';
 import type { CompactionRecord, Handle, SessionInfo, Span, SpanOccurrence } from '../../types.js';
 import { LEDGER_STORE_SPECIFICATION_VERSION, type AppendEntry, type LedgerStore, type TextHit } from '../store.js';
+import { firstIndexWhere } from '../../collections/sorted-search.js';
 import {
   buildHandle,
   buildOccurrence,
   buildSpan,
   checkAppend,
   checkCount,
+  checkHandlePage,
   checkSameSpan,
   checkId,
   checkRecord,
@@ -145,8 +147,15 @@ export function createMemoryStore(): LedgerStore {
         .filter((span): span is Span => span !== undefined);
     },
 
-    async findHandles(sessionId, key) {
-      return [...(sessions.get(sessionId)?.handlesByKey.get(key) ?? [])];
+    async findHandles(sessionId, key, page) {
+      const { fromSeq, limit } = checkHandlePage(page, { sessionId, key });
+      const all = sessions.get(sessionId)?.handlesByKey.get(key) ?? [];
+      const start = fromSeq === 0 ? 0 : firstIndexWhere(all.length, (index) => (all[index] as Handle).seq >= fromSeq);
+      return all.slice(start, limit === Number.POSITIVE_INFINITY ? all.length : start + limit);
+    },
+
+    async countHandles(sessionId, key) {
+      return sessions.get(sessionId)?.handlesByKey.get(key)?.length ?? 0;
     },
 
     async handles(sessionId, range?: SeqRange) {
@@ -197,6 +206,10 @@ export function createMemoryStore(): LedgerStore {
 
     async records(sessionId) {
       return [...(sessions.get(sessionId)?.records ?? [])];
+    },
+
+    async recordCount(sessionId) {
+      return sessions.get(sessionId)?.records.length ?? 0;
     },
 
     async record(sessionId, recordId) {

@@ -10,6 +10,7 @@ import {
   buildSpan,
   checkAppend,
   checkCount,
+  checkHandlePage,
   checkId,
   checkRecord,
   loadRecord,
@@ -337,11 +338,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return rows.map(toSpan);
     },
 
-    async findHandles(sessionId, key) {
+    async findHandles(sessionId, key, page) {
+      const { fromSeq, limit } = checkHandlePage(page, { sessionId, key });
       if (sessionId.includes(NUL) || key.includes(NUL)) return [];
-      return (await read<HandleRow>(`find handles of session ${sessionId}`, sql.handlesByKey, [sessionId, key])).map(
-        toHandle,
-      );
+      const rowLimit = limit === Number.POSITIVE_INFINITY ? null : limit;
+      const operation = `find handles of session ${sessionId}`;
+      return (await read<HandleRow>(operation, sql.handlesByKey, [sessionId, key, fromSeq, rowLimit])).map(toHandle);
+    },
+
+    async countHandles(sessionId, key) {
+      if (sessionId.includes(NUL) || key.includes(NUL)) return 0;
+      const rows = await read<{ count: number }>(`count handles of session ${sessionId}`, sql.handleCountByKey, [
+        sessionId,
+        key,
+      ]);
+      return rows[0]?.count ?? 0;
     },
 
     async handles(sessionId, range?: SeqRange) {
@@ -437,6 +448,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const operation = `read records of session ${sessionId}`;
       const rows = await read<RecordRow>(operation, sql.records, [sessionId]);
       return loadRows(operation, sessionId, rows, false);
+    },
+
+    async recordCount(sessionId) {
+      if (sessionId.includes(NUL)) return 0;
+      const rows = await read<{ count: number }>(`count records of session ${sessionId}`, sql.recordCount, [sessionId]);
+      return rows[0]?.count ?? 0;
     },
 
     async record(sessionId, recordId) {

@@ -102,7 +102,11 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
     spanOfSession: `SELECT s.id, ${SPAN_COLUMNS} FROM ${t('spans')} s WHERE s.id IN ($2, $3)
       AND EXISTS (SELECT 1 FROM ${t('occurrences')} o WHERE o.session_id = $1 AND o.span_id = s.id)
       ORDER BY s.id = $2 DESC LIMIT 1`,
-    handlesByKey: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND key = $2 ORDER BY seq, start, position`,
+    /** A key's handles from a seq on, at most `$4` of them (NULL: all). */
+    handlesByKey: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND key = $2 AND seq >= $3
+      ORDER BY seq, start, position LIMIT $4`,
+    handleCountByKey: `SELECT COUNT(*)::int AS count FROM ${t('handles')} WHERE session_id = $1 AND key = $2`,
+    recordCount: `SELECT COUNT(*)::int AS count FROM ${t('records')} WHERE session_id = $1`,
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
     storeRecordHandles: `SELECT ${t('store_record_handles')}($1, $2::bytea[], $3::text[]) AS ids`,
     insertRecord: `INSERT INTO ${t('records')} (session_id, id, ordinal, type, json, created_at, handle_ids, base_id, delta, chain)

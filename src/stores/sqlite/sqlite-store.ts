@@ -4,6 +4,7 @@ import {
   buildOccurrence,
   checkAppend,
   checkCount,
+  checkHandlePage,
   checkId,
   checkRecord,
   checkSameSpan,
@@ -483,12 +484,29 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       );
     },
 
-    findHandles(sessionId, key) {
+    findHandles(sessionId, key, page) {
       return guard(`find handles of session ${sessionId}`, () => {
+        const { fromSeq, limit } = checkHandlePage(page, { sessionId, key });
         const session = sessionNumber(sessionId);
         if (session === undefined) return [];
-        const handles = handlesOfRows(sessionId, statements.handlesByKey.all(session, keyHash(key)));
-        return handles.filter((handle) => handle.key === key);
+        const rowLimit = limit === Number.POSITIVE_INFINITY ? -1 : limit;
+        const found: Handle[] = [];
+        // The index narrows by a 32-bit digest of the key: rows of another key with the same digest are dropped, and
+        // the next rows read, until the page is full or the rows run out.
+        for (let offset = 0; ;) {
+          const rows = statements.handlesByKey.all(session, keyHash(key), fromSeq, rowLimit, offset);
+          for (const handle of handlesOfRows(sessionId, rows))
+            if (handle.key === key && found.length < limit) found.push(handle);
+          if (rowLimit === -1 || rows.length < rowLimit || found.length >= limit) return found;
+          offset += rows.length;
+        }
+      });
+    },
+
+    countHandles(sessionId, key) {
+      return guard(`count handles of session ${sessionId}`, () => {
+        const session = sessionNumber(sessionId);
+        return session === undefined ? 0 : (statements.handleCountByKey.get(session, keyHash(key)) ?? 0);
       });
     },
 
@@ -528,6 +546,10 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
       return guard(`read records of session ${sessionId}`, () =>
         loadRows(sessionId, statements.records.all(sessionId), false),
       );
+    },
+
+    recordCount(sessionId) {
+      return guard(`count records of session ${sessionId}`, () => statements.recordCount.get(sessionId) ?? 0);
     },
 
     record(sessionId, recordId) {

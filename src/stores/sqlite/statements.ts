@@ -131,9 +131,16 @@ export function prepareStatements(db: Database.Database) {
       `SELECT s.id, s.kind, ${SPAN_TEXT} AS text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
        WHERE s.id IN (?, ?) AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id) LIMIT 1`,
     ) as Statement<[StoredSpanKey, StoredSpanKey, string], SpanRow>,
+    /** Rows under a key digest from a seq on, a page at a time (`LIMIT -1`: all of them). */
     handlesByKey: db.prepare(
-      `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND key_hash = ? ORDER BY seq, start, position`,
-    ) as Statement<[number, number], CompactHandleRow>,
+      `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND key_hash = ? AND seq >= ?
+       ORDER BY seq, start, position LIMIT ? OFFSET ?`,
+    ) as Statement<[number, number, number, number, number], CompactHandleRow>,
+    /** Rows under a key digest (a digest collision counts too: 1 in 2^32 per pair of keys). */
+    handleCountByKey: db
+      .prepare('SELECT COUNT(*) FROM handle_rows WHERE session = ? AND key_hash = ?')
+      .pluck() as Statement<[number, number], number>,
+    recordCount: db.prepare('SELECT COUNT(*) FROM records WHERE session_id = ?').pluck() as Statement<[string], number>,
     handles: db.prepare(
       `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq, start, position`,
     ) as Statement<[number, number, number], CompactHandleRow>,
