@@ -61,7 +61,8 @@ const CAPTURE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*[?!]?)+\/\d$/;
 const CAPTURE_MEMBER = /^&\d\.[a-z_]\w*[?!]?$/;
 const MIME = /^(?:application|text|image|audio|video|multipart|font)\/[a-z0-9][\w.+-]*$/;
 const RADIX_LITERAL = /^0(?:o[0-7]{2,}|x[0-9a-fA-F]{2,}|b[01]{2,})$/;
-const GIT_REF = /^(?:origin|upstream)\/[\w.-]+(?:\/[\w.-]+)*$/;
+const GIT_REF =
+  /^(?:(?:origin|upstream)\/[\w.-]+|(?:release|releases|feature|hotfix|bugfix|fix|chore|support)\/[\w.]*[\d-][\w.-]*)(?:\/[\w.-]+)*$/;
 const COLOUR = /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const KEBAB = /^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+$/;
 const WORD_NAME = /^[A-Za-z_]\w*$/;

@@ -65,6 +65,19 @@ describe('prose bindings: a value shown with the label that says what it is', ()
     for (const handle of handles) expect(text.slice(handle.start, handle.end)).toBe(handle.text);
   });
 
+  it('reads branch names with a conventional prefix and a digit or dash as identifiers, and binds them', () => {
+    const found = extractHandles('The release branch is now release/2.15 (was release/2.14); merge feature/PAY-123.');
+    expect(found.map((handle) => `${handle.kind}:${handle.text}`)).toEqual(
+      expect.arrayContaining([
+        'assignment:release branch is now release/2.15',
+        'identifier:release/2.15',
+        'identifier:release/2.14',
+        'identifier:feature/PAY-123',
+      ]),
+    );
+    expect(extractHandles('a fix/bug in prose').map((handle) => handle.text)).toEqual([]);
+  });
+
   it("reads a diff's added line `+KEY=value` as the assignment KEY=value", () => {
     const found = extractHandles('@@ -1,2 +1,2 @@\n-TIMEOUT_MS=3000\n+TIMEOUT_MS=4500\n', { toolOutput: true });
     expect(found.map((handle) => handle.text)).toEqual(expect.arrayContaining(['-TIMEOUT_MS=3000', 'TIMEOUT_MS=4500']));
