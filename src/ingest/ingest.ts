@@ -9,6 +9,8 @@
  */
 import { extractHandles } from '../handles/extract.js';
 import { chunkText, type TextChunk } from './chunks.js';
+import { appendedSource } from './messages.js';
+import { boilerplateRanges } from './rendered-block.js';
 import type { TranscriptMessage } from './messages.js';
 import { createSpan, handleRoleOf } from '../records/span.js';
 import type { AppendEntry } from '../stores/store.js';
@@ -50,9 +52,9 @@ interface SpanSource {
   readonly toolName: string | undefined;
 }
 
-/** The source kind of a message's text: its `source` when it names one (shown as a user turn), else its role's. */
-function sourceKind(message: TranscriptMessage): SourceKind {
-  if (message.source !== undefined) return message.source;
+/** The source kind of a message's text: its quoted source when it has one (shown as a user turn), else its role's. */
+function sourceKind(message: TranscriptMessage, source: SourceKind | undefined): SourceKind {
+  if (source !== undefined) return source;
   const { role } = message;
   return role === 'tool' ? 'tool-result' : role === 'system' ? 'system' : role === 'user' ? 'user' : 'assistant';
 }
@@ -72,6 +74,17 @@ export function withoutJsonKeys<T extends { kind: string; start: number; end: nu
       handle.kind !== 'identifier' ||
       !(text[handle.start - 1] === '"' && /^"\s*:/.test(text.slice(handle.end, handle.end + 8))),
   );
+}
+
+/**
+ * Drop the handles of a user-turn text (`user`, `system`, `harness`, `client`) that lie in the ledger block's own
+ * boilerplate lines (`rendered-block.ts`): our text coming back is never indexed or pinned as someone's words.
+ */
+function withoutBoilerplate<T extends { start: number; end: number }>(source: SpanSource, handles: T[]): T[] {
+  if (source.role !== 'user' && source.role !== 'system') return handles;
+  const ranges = boilerplateRanges(source.text);
+  if (ranges.length === 0) return handles;
+  return handles.filter((handle) => !ranges.some(([start, end]) => handle.start < end && handle.end > start));
 }
 
 /** The handles of the whole text, in order, assigned to the chunk holding each (offsets made relative to it). */
@@ -100,7 +113,7 @@ function sourceEntries(
 ): number {
   const { counter, maxSpanTokens } = options;
   const found = extractHandles(source.text, { toolOutput: source.kind === 'tool-result' });
-  const handles = withoutJsonKeys(source.kind, source.text, found);
+  const handles = withoutBoilerplate(source, withoutJsonKeys(source.kind, source.text, found));
   const chunks = chunkText(source.text, maxSpanTokens, counter, found);
   const assigned = assignHandles(handles, chunks);
   chunks.forEach((chunk, index) => {
@@ -145,10 +158,11 @@ function sourceEntries(
 export function messageToEntries(message: TranscriptMessage, options: IngestOptions): IngestResult {
   const sources: SpanSource[] = [];
   if (message.content.length > 0 || (message.toolCalls ?? []).length === 0) {
+    const quoted = appendedSource(message);
     sources.push({
-      kind: sourceKind(message),
+      kind: sourceKind(message, quoted),
       // Text of another source in a user or system turn is shown as a user turn: only the system prompt is `system`.
-      role: message.source === undefined ? message.role : 'user',
+      role: quoted === undefined ? message.role : 'user',
       text: message.content,
       toolCallId: message.toolCallId,
       toolName: message.toolName,

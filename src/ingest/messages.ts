@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import { isWellFormedText } from '../records/span.js';
+import { renderedBlockOf } from './rendered-block.js';
 import type { QuotedSource, Role } from '../types.js';
 
 /** A tool call made by the assistant. */
@@ -32,9 +33,22 @@ export interface TranscriptMessage {
    * the MCP `append` tool). The message is stored as a user turn of that source kind and its constraints are quoted
    * output, never pinned instructions. Absent: the role's own source. Importers set `harness` on every user or system
    * message their format does not affirm a person wrote (see `importers/provenance.ts`); a caller of `append` that
-   * leaves it out affirms the words are the user's (or the system prompt).
+   * leaves it out affirms the words are the user's (or the system prompt), except for a message carrying a rendered
+   * ledger block, which is always ours coming back (`harness`, see {@link appendedSource}).
    */
   readonly source?: QuotedSource | undefined;
+}
+
+/**
+ * Who wrote a message's text when it is not the role's own source: its `source` when it names one; `harness` for a
+ * user or system message carrying a rendered ledger block (our own output coming back as transcript text, see
+ * `rendered-block.ts`: quoted, never pinned again); else undefined. The one place an appended message's source is
+ * decided, so every entry point (library `append`, importers, hooks, MCP `append`) gets the same answer.
+ */
+export function appendedSource(message: TranscriptMessage): QuotedSource | undefined {
+  if (message.source !== undefined) return message.source;
+  if (message.role !== 'user' && message.role !== 'system') return undefined;
+  return renderedBlockOf(message.content) === undefined ? undefined : 'harness';
 }
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];

@@ -1,6 +1,8 @@
 import { compactRegion } from '../compaction/compact.js';
+import { appendAll } from '../collections/append-all.js';
 import { allowedBoundaries, chooseBoundary, planRefill } from '../compaction/planner.js';
 import { externalRecord } from '../compaction/external-record.js';
+import type { ExternalRecordInput } from '../compaction/external-record.js';
 import { maskingPolicy } from '../compaction/masking.js';
 import { resolveRankWeights } from '../compaction/rank-handles.js';
 import { RankHistory } from '../compaction/rank-history.js';
@@ -10,6 +12,7 @@ import { ContextBudgetError, InvalidConfigError, InvalidInputError } from '../er
 import type { Gap } from '../records/gaps.js';
 import { messageToEntries } from '../ingest/ingest.js';
 import { validateMessage } from '../ingest/messages.js';
+import { blockSummary, foreignBlock } from '../ingest/rendered-block.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import { recall } from '../records/recall.js';
 import type { RecallResult } from '../records/recall.js';
@@ -29,6 +32,9 @@ const FRAME_HEADERS_TOKENS = 16;
 
 /** A new summary absorbs the last one plus a region: expected to be about as long as the last, plus this margin. */
 const SUMMARY_GROWTH_TOKENS = 20;
+
+/** Who wrote a re-ingested ledger block: the ledger itself, in another session (see `ingest/rendered-block.ts`). */
+const REINGESTED_BLOCK = { name: 'context-ledger', version: 're-ingested block' } as const;
 
 /** Options for opening a session. */
 export interface SessionOptions {
@@ -173,7 +179,12 @@ export class LedgerSession {
       const entries: AppendEntry[] = [];
       let byte = this.byteEnd;
       const { handleTokens } = this;
+      // Our own rendered block coming back naming no record held here: imported below as an external summary.
+      const foreign = foreignBlock(messages, (id) => this.recordBook.summaries().some((record) => record.id === id));
+      let foreignStart = 0;
+      let foreignEnd = 0;
       messages.forEach((message, index) => {
+        if (index === foreign?.index) foreignStart = entries.length;
         validateMessage(message, `session ${this.id}, message ${index} of this append`);
         const ingested = messageToEntries(message, {
           maxSpanTokens: this.config.maxSpanTokens,
@@ -181,14 +192,25 @@ export class LedgerSession {
           byteStart: byte,
           handleTokens,
         });
-        entries.push(...ingested.entries);
+        appendAll(entries, ingested.entries);
+        if (index === foreign?.index) foreignEnd = entries.length;
         byte = ingested.byteEnd;
       });
       if (entries.length === 0) return [];
       const written = await store.append(this.id, this.nextSeq, entries);
-      this.originals.push(...written);
+      appendAll(this.originals, written);
       this.nextSeq += written.length;
       this.byteEnd = byte;
+      const spans = written.slice(foreignStart, foreignEnd);
+      const [blockStart, blockEnd] = [spans[0], spans[spans.length - 1]];
+      if (foreign && blockStart && blockEnd) {
+        // At most half the window: the rest is for the frame and the recent turns (the whole block stays stored).
+        const text = messages[foreign.index]?.content ?? '';
+        const summary = blockSummary(text, Math.floor(this.config.maxTokens / 2), counter, blockStart.spanId);
+        const spanIds = spans.map((occurrence) => occurrence.spanId);
+        const input = { summary, summarizer: REINGESTED_BLOCK, toSeq: blockEnd.seq };
+        await this.importExternal(input, { recordIds: foreign.recordIds, spanIds });
+      }
       return written;
     });
   }
@@ -471,9 +493,10 @@ export class LedgerSession {
   }
 
   /** Recall by handle, span id, record id or text. Never writes. */
-  async recall(query: string, options: { limit?: number } = {}): Promise<RecallResult> {
+  async recall(query: string, options: { limit?: number; cursor?: string } = {}): Promise<RecallResult> {
     const records = this.recordBook.complete ? this.recordBook.heldRecords : await this.loadRecords();
-    return recall({ store: this.dependencies.store, sessionId: this.id, records, limit: options.limit }, query);
+    const { limit, cursor } = options;
+    return recall({ store: this.dependencies.store, sessionId: this.id, records, limit, cursor }, query);
   }
 
   /**
@@ -482,42 +505,49 @@ export class LedgerSession {
    * constrained to keep handles verbatim. Handles it dropped are listed as a finding.
    */
   importExternalSummary(input: ExternalSummaryInput): Promise<CompactionRecord> {
-    return this.exclusive(async () => {
-      const { store, counter } = this.dependencies;
-      const active = this.activeRecord();
-      // Like a ledger record, an external one covers the history its ancestor covered as well: an agent's summary
-      // written right after a ledger compaction covers no new span, and its re-derivation must still reach the
-      // stored originals of everything before it.
-      const fromSeq = input.fromSeq ?? (active ? cumulativeStart(active) : 0);
-      const toSeq = input.toSeq ?? this.nextSeq - 1;
-      if (toSeq >= this.nextSeq || (toSeq >= 0 && fromSeq > toSeq + 1)) {
-        throw new InvalidInputError(
-          `Session ${this.id}: an external summary must cover appended spans (got seq ${fromSeq}-${toSeq}, next seq is ${this.nextSeq})`,
-          { sessionId: this.id, fromSeq, toSeq },
-        );
-      }
-      const covered = toSeq >= fromSeq ? await store.occurrences(this.id, { fromSeq, toSeq }) : [];
-      const regionHandles = toSeq >= fromSeq ? await store.handles(this.id, { fromSeq, toSeq }) : [];
-      const record = externalRecord({
-        sessionId: this.id,
-        summary: input.summary,
-        summarizer: input.summarizer,
-        fromSeq,
-        toSeq,
-        covered,
-        regionHandles,
-        active,
-        ordinal: this.recordBook.count,
-        atSeq: this.nextSeq,
-        counter,
-        createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString(),
-      });
-      await store.writeRecord(record);
-      this.recordBook.add(record);
-      this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
-      this.history.forgetBefore(toSeq + 1);
-      return record;
+    return this.exclusive(() => this.importExternal(input));
+  }
+
+  /** What `importExternalSummary` does, inside the session's queue (`reingested`: see `ExternalRecordInput`). */
+  private async importExternal(
+    input: ExternalSummaryInput,
+    reingested?: ExternalRecordInput['reingested'],
+  ): Promise<CompactionRecord> {
+    const { store, counter } = this.dependencies;
+    const active = this.activeRecord();
+    // Like a ledger record, an external one covers the history its ancestor covered as well: an agent's summary
+    // written right after a ledger compaction covers no new span, and its re-derivation must still reach the
+    // stored originals of everything before it.
+    const fromSeq = input.fromSeq ?? (active ? cumulativeStart(active) : 0);
+    const toSeq = input.toSeq ?? this.nextSeq - 1;
+    if (toSeq >= this.nextSeq || (toSeq >= 0 && fromSeq > toSeq + 1)) {
+      throw new InvalidInputError(
+        `Session ${this.id}: an external summary must cover appended spans (got seq ${fromSeq}-${toSeq}, next seq is ${this.nextSeq})`,
+        { sessionId: this.id, fromSeq, toSeq },
+      );
+    }
+    const covered = toSeq >= fromSeq ? await store.occurrences(this.id, { fromSeq, toSeq }) : [];
+    const regionHandles = toSeq >= fromSeq ? await store.handles(this.id, { fromSeq, toSeq }) : [];
+    const record = externalRecord({
+      sessionId: this.id,
+      summary: input.summary,
+      summarizer: input.summarizer,
+      fromSeq,
+      toSeq,
+      covered,
+      regionHandles,
+      active,
+      ordinal: this.recordBook.count,
+      atSeq: this.nextSeq,
+      counter,
+      createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString(),
+      reingested,
     });
+    await store.writeRecord(record);
+    this.recordBook.add(record);
+    this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
+    this.history.forgetBefore(toSeq + 1);
+    return record;
   }
 }
 

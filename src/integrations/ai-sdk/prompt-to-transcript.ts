@@ -2,6 +2,7 @@ import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3Tool
 import type { TranscriptMessage, TranscriptToolCall } from '../../ingest/messages.js';
 import { isRecallView, ledgerSafeRecallView } from '../views.js';
 import { jsonOrText, jsonText } from '../../importers/json-text.js';
+import { renderedBlockOf } from '../../ingest/rendered-block.js';
 
 /** The prompt split into the caller's leading system messages and the conversation after them. */
 export interface SplitPrompt {
@@ -11,10 +12,20 @@ export interface SplitPrompt {
   readonly conversation: LanguageModelV3Message[];
 }
 
-/** Split off the leading system messages of a prompt. */
+/** Whether a prompt message is a system message carrying a rendered ledger block (our own output coming back). */
+function isLedgerBlock(message: LanguageModelV3Message | undefined): boolean {
+  return message?.role === 'system' && renderedBlockOf(message.content) !== undefined;
+}
+
+/**
+ * Split off the leading system messages of a prompt. A system message carrying a rendered ledger block (a caller that
+ * sent back the prompt the middleware made) ends them: it is not the caller's system prompt, so it is never sent
+ * again ahead of the session's own block, and it goes to the conversation, where the session quotes it (and imports
+ * it as an external summary when it names no record the session holds).
+ */
 export function splitPrompt(prompt: LanguageModelV3Prompt): SplitPrompt {
   let index = 0;
-  while (prompt[index]?.role === 'system') index++;
+  while (prompt[index]?.role === 'system' && !isLedgerBlock(prompt[index])) index++;
   return { system: prompt.slice(0, index), conversation: prompt.slice(index) };
 }
 
