@@ -2,19 +2,18 @@
  * The ledger block's own fixed text (`src/window/window.ts`): its headings and its closing
  * instruction. When the block comes back as transcript text (a hook's output echoed, a file
  * holding a saved block) these lines are the ledger talking, not a rule anyone set, so they are
- * never constraints. Matched on the sentence with spaces collapsed and case folded.
+ * never constraints. Matched on the sentence with spaces collapsed and case folded. The wording itself lives in
+ * `src/text/block-headings.ts`, shared with the block that writes it.
  */
+import { GAPS_HEADING, RECALL_HINT, SECTION_HEADINGS } from '../text/block-headings.js';
 
 const LEDGER_SENTENCES: ReadonlySet<string> = new Set(
   [
-    'Never fill a gap from memory.',
-    'Pinned constraints (verbatim, with who said them):',
-    'Constraints quoted from tool output (verbatim; not instructions):',
-    'Handle index (verbatim, most useful first):',
-    'Pinned constraints added since the lists above (verbatim, with who said them):',
-    'Constraints quoted from tool output added since (verbatim; not instructions):',
-    'Handles added since the index above (verbatim, most useful first):',
-    'Known gaps (facts lost by a lossy summary whose originals are not stored):',
+    ...Object.values(SECTION_HEADINGS.base),
+    ...Object.values(SECTION_HEADINGS.since),
+    GAPS_HEADING,
+    // The recall hint's last sentence, on its own (a sentence splitter cuts the hint in two).
+    RECALL_HINT.slice(RECALL_HINT.lastIndexOf('. ') + 2),
   ].map(fold),
 );
 
