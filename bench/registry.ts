@@ -5,6 +5,7 @@ import { runAgentQuality } from './quality/agent-quality.js';
 import { CUT_BUDGETS, runCutQuality } from './quality/cut-quality.js';
 import { TURN_BUDGETS, runTurnQualityBench } from './quality/turn-quality-bench.js';
 import { runHookContextBench } from './quality/hook-context.js';
+import { runHookContextEntire } from './quality/hook-context-entire.js';
 import { runFactFidelity } from './quality/fact-fidelity.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
@@ -54,6 +55,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'survival-swe-agent', run: (context) => runAgentQuality(context, 'swe-agent') },
   { name: 'rank-cv', run: runRankCv },
   { name: 'hook-context', run: runHookContextBench },
+  { name: 'hook-context-entire', run: runHookContextEntire },
 ];
 
 /**

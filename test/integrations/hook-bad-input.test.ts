@@ -89,7 +89,7 @@ describe('hook bad input', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
     const log = await logText();
-    expect(log).toContain('--budget abc is not a whole number of tokens of at least 100; used the default 2000');
+    expect(log).toContain('--budget abc is not a whole number of tokens of at least 100; used the default 3000');
     expect(log).not.toMatch(/ingested nothing|unexpected error/);
     const path = projectLedgerPaths(project, undefined, { CONTEXT_LEDGER_HOME: ledgerHome }).store.slice(
       'sqlite:'.length,

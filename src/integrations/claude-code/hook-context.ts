@@ -12,7 +12,9 @@ import { checkInstructions, rejectedLine } from '../../compaction/pinned-check.j
 import type { IndexEntry, IndexGroup } from '../../compaction/index-layout.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../compaction/rank-handles.js';
 import type { RankWeights } from '../../compaction/rank-handles.js';
+import { supersededHandles } from '../../compaction/supersession.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
+import { handleKey } from '../../handles/normalize.js';
 import type { Ledger } from '../../session/ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
 import { SECTION_HEADINGS } from '../../text/block-headings.js';
@@ -44,7 +46,7 @@ export interface HookContextOptions {
   readonly ledger: Ledger;
   /** The session. */
   readonly sessionId: string;
-  /** Token budget of the whole text (default 2,000). */
+  /** Token budget of the whole text (default {@link DEFAULT_HOOK_CONTEXT_BUDGET}; the text also stays under the hook output limit). */
   readonly budgetTokens?: number | undefined;
   /** Name of the MCP server in the client's config (default `context-ledger`). */
   readonly serverName?: string | undefined;
@@ -162,14 +164,44 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   return lines.join('\n');
 }
 
-/** The handles the injected context may show: before the boundary, not verbatim in the summary, no bare numbers. */
+/** A path with grep's line marker after it (`src/a.go-118-`, `src/a.go-118`, `src/a.go:118:`): the file, then the marker. */
+const LINE_MARKED_PATH = /^(.*\.[A-Za-z][A-Za-z0-9]*)(?:-\d+-?|:\d+:)$/;
+
+/**
+ * A path handle without grep's line marker (`-118-`, `:118:`): grep prints one per matching or context line, so one
+ * file comes back as dozens of handles that differ only in the line number, each costing the whole path. The file path
+ * is a verbatim prefix of the same span text, so the handle keeps its span and start.
+ */
+export function withoutLineMarker(handle: Handle, count: (text: string) => number): Handle {
+  if (handle.kind !== 'path') return handle;
+  const file = LINE_MARKED_PATH.exec(handle.text)?.[1];
+  if (file === undefined) return handle;
+  return { ...handle, text: file, key: handleKey('path', file), end: handle.start + file.length, tokens: count(file) };
+}
+
+/**
+ * The handles the injected context may show: before the boundary, not verbatim in the summary, no bare numbers, and
+ * nothing a later binding replaced (`supersededHandles`: an old `KEY=VALUE`, a diff's removed `-KEY=value` line, an
+ * old prose binding, their bare old values and the constraints naming them): those stay recallable, but shown as
+ * facts after the agent's compaction they would read as current values. A text is left out when every occurrence of
+ * it is superseded (one said again after the rebinding is current again). The user's and system's own instructions
+ * are pinned whatever supersession says.
+ */
 function candidatesOf(before: readonly Handle[], summary: string): Handle[] {
+  const superseded = supersededHandles(before);
+  const current = new Set(before.filter((handle) => !superseded.has(handle)).map((handle) => handle.text));
   // Pinned: the user's and system's constraints. Other "constraints" (quoted tool output, the agent's own lines) and bare
   // numbers mean nothing out of their sentence, so they are left to recall rather than spent from the budget.
+  // What the user or the system said is pinned whatever a binding says: a prose binding read from it can be wrong
+  // ("Never deploy service-0" and "Never deploy service-1" are two rules, not a rebinding), and dropping the user's
+  // own words is the worse error; what they say stays in their words and the agent sees the later binding too.
   return mergeHandles(before).filter(
     (handle) =>
       isInstruction(handle) ||
-      (handle.kind !== 'constraint' && handle.kind !== 'number' && !summary.includes(handle.text)),
+      (current.has(handle.text) &&
+        handle.kind !== 'constraint' &&
+        handle.kind !== 'number' &&
+        !summary.includes(handle.text)),
   );
 }
 
@@ -184,7 +216,9 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const record = [...records].reverse().find((candidate) => candidate.type === 'external');
   if (!record) return undefined;
   const toSeq = record.droppedRange.toSeq;
-  const before = toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq }) : [];
+  const count = (text: string) => ledger.counter.count(text);
+  const stored = toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq }) : [];
+  const before = stored.map((handle) => withoutLineMarker(handle, count));
   // Ranked on the same evidence a compaction uses: every mention, and the spans (the agent's tool calls, the user's words).
   const originals = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
   const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
@@ -203,7 +237,6 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
     server: neutralizeInline(options.serverName ?? 'context-ledger'),
     agent: neutralizeInline(HOOK_AGENT_NAMES[record.summarizer.name] ?? record.summarizer.name),
   };
-  const count = (text: string) => ledger.counter.count(text);
   const attempt = (handleBudget: number) => {
     const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId }, { ranked });
     const text = render(frame, kept);

@@ -1,0 +1,241 @@
+/**
+ * Replays one Claude Code transcript (or Codex rollout) the way the hooks see it, compaction by compaction, for
+ * `hook-context-entire`:
+ * - the transcript is written out again line by line to a scratch file; before each agent compaction (the line of
+ *   Claude Code's `compact_boundary`, Codex's `compacted`) the hook's incremental ingest runs (PreCompact), then once
+ *   more after the compaction's own line (Claude Code's `isCompactSummary` record; SessionStart(compact), Codex's
+ *   PostCompact), into a memory store, with one ingest state file, as the hooks keep it;
+ * - after that second ingest the SessionStart(compact) context is built (`buildHookContext`) for each arm;
+ * - the yardstick (`future-needed.ts`, no code shared with `src/handles`): tokens of 4+ characters (path, URL,
+ *   identifier with a digit or inner separator, hex id, `KEY=value`) that appear anywhere in the transcript before
+ *   the compaction and that the agent wrote (assistant text, tool-call arguments) after it, up to the next compaction
+ *   or the end; the share of them present verbatim in (what the agent kept + the injected text) is the score.
+ * What the agent kept: Claude Code's summary; Codex's `replacement_history` (the kept user and developer messages;
+ * its `message` is empty: the provider's compaction is opaque).
+ */
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RankWeights } from '../../src/compaction/rank-handles.js';
+import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
+import type { HookTranscriptFormat } from '../../src/integrations/claude-code/transcript-ingest.js';
+import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
+import { readEvents } from '../../src/importers/registry.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
+import type { Handle } from '../../src/types.js';
+import { createLedger } from '../../src/session/ledger.js';
+import type { Ledger } from '../../src/session/ledger.js';
+import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
+import { agentWritten, countPresent, identifierTokens, transcriptText } from './future-needed.js';
+import { hookMisses } from './hook-misses.js';
+import type { HookMisses } from './hook-misses.js';
+
+/** One way of building the injected context. */
+export interface HookArm {
+  /** Its name in the tables. */
+  readonly name: string;
+  /** Token budget given to `buildHookContext` (undefined: the hook's default). */
+  readonly budgetTokens?: number | undefined;
+  /** Ranking weights (undefined: the hook's). */
+  readonly weights?: RankWeights | undefined;
+}
+
+/** What one arm did at one compaction. */
+export interface ArmOutcome {
+  /** Future-needed handles present in (kept + injected). */
+  readonly present: number;
+  /** Characters of the injected text (0 when the hook injected nothing). */
+  readonly characters: number;
+  /** Characters of the hook's JSON output (the text JSON-escaped). */
+  readonly outputCharacters: number;
+  /** Why the missing handles are missing. */
+  readonly misses?: HookMisses | undefined;
+  /** Per handle kind shown: characters spent, and how many shown handles hold a future-needed handle. */
+  readonly byKind?: Readonly<Record<string, { characters: number; shown: number; useful: number }>> | undefined;
+  /** The future-needed handles missing from (kept + injected). */
+  readonly missing: readonly string[];
+  /** The hook threw or injected nothing after a compaction. */
+  readonly failure?: string | undefined;
+}
+
+/** One compaction of one session. */
+export interface CompactionMeasure {
+  readonly session: string;
+  /** 0-based place of the compaction in its session. */
+  readonly index: number;
+  /** Future-needed handles at it. */
+  readonly needed: number;
+  /** Of those, present in what the agent kept. */
+  readonly kept: number;
+  /** Characters of what the agent kept. */
+  readonly keptCharacters: number;
+  /** Per arm, in the order given. */
+  readonly arms: readonly ArmOutcome[];
+}
+
+/** Where in the raw lines each compaction sits: PreCompact runs before `boundaryLine`, SessionStart after `line`. */
+interface CompactionLines {
+  readonly boundaryLine: number;
+  readonly line: number;
+  /** What the agent kept, as text. */
+  readonly kept: string;
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block) => {
+      const part = block as { text?: unknown };
+      return typeof part.text === 'string' ? part.text : '';
+    })
+    .join('\n');
+}
+
+/** The compactions of the raw lines, in order. */
+function compactionLines(lines: readonly string[], format: HookTranscriptFormat): CompactionLines[] {
+  const found: CompactionLines[] = [];
+  let boundary: number | undefined;
+  for (const [index, line] of lines.entries()) {
+    if (!(format === 'codex' ? line.includes('"compacted"') : /compact/i.test(line))) continue;
+    let value: Record<string, unknown>;
+    try {
+      value = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (format === 'codex' && value.type === 'compacted') {
+      const payload = value.payload as { message?: unknown; replacement_history?: unknown };
+      const history = Array.isArray(payload.replacement_history) ? payload.replacement_history : [];
+      const kept = [typeof payload.message === 'string' ? payload.message : '']
+        .concat(history.map((item) => contentText((item as { content?: unknown }).content)))
+        .join('\n');
+      found.push({ boundaryLine: index, line: index, kept });
+    } else if (format === 'claude-code' && value.type === 'system' && value.subtype === 'compact_boundary') {
+      boundary = index;
+    } else if (format === 'claude-code' && value.type === 'user' && value.isCompactSummary === true) {
+      const message = value.message as { content?: unknown } | undefined;
+      found.push({ boundaryLine: boundary ?? index, line: index, kept: contentText(message?.content) });
+      boundary = undefined;
+    }
+  }
+  return found;
+}
+
+/** The messages of the transcript and how many precede each compaction (read by the importer, as the hook does). */
+async function messagesAndCuts(
+  file: string,
+  format: HookTranscriptFormat,
+): Promise<{ messages: TranscriptMessage[]; cuts: number[] }> {
+  const messages: TranscriptMessage[] = [];
+  const cuts: number[] = [];
+  for await (const event of readEvents(file, { format, skipInvalid: true })) {
+    if (event.type === 'message') messages.push(event.message);
+    else if (event.type === 'compaction') cuts.push(messages.length);
+  }
+  return { messages, cuts };
+}
+
+/** The future-needed handles at `cut`: seen in `[0, cut)`, written by the agent in `[cut, end)`. */
+export function neededBetween(messages: readonly TranscriptMessage[], cut: number, end: number): string[] {
+  const before = messages.slice(0, cut).map(transcriptText).join('\n');
+  const used = new Set(messages.slice(cut, end).flatMap(agentWritten).flatMap(identifierTokens));
+  return [...used].filter((token) => before.includes(token));
+}
+
+function spentByKind(shown: readonly Handle[], needed: readonly string[]) {
+  const byKind: Record<string, { characters: number; shown: number; useful: number }> = {};
+  for (const handle of shown) {
+    const kind = (byKind[handle.kind] ??= { characters: 0, shown: 0, useful: 0 });
+    kind.characters += handle.text.length + 1;
+    kind.shown++;
+    if (needed.some((token) => handle.text.includes(token))) kind.useful++;
+  }
+  return byKind;
+}
+
+function keptOnly(needed: readonly string[], kept: string) {
+  const missing = needed.filter((handle) => !kept.includes(handle));
+  return { present: needed.length - missing.length, missing, characters: 0, outputCharacters: 0 };
+}
+
+async function armOutcome(
+  ledger: Ledger,
+  sessionId: string,
+  arm: HookArm,
+  needed: readonly string[],
+  kept: string,
+): Promise<ArmOutcome> {
+  try {
+    const context = await buildHookContext({ ledger, sessionId, budgetTokens: arm.budgetTokens, weights: arm.weights });
+    if (!context) return { ...keptOnly(needed, kept), failure: 'no context' };
+    const record = [...(await ledger.store.records(sessionId))].reverse().find((item) => item.type === 'external');
+    const stored = record
+      ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq })
+      : [];
+    const output = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text },
+    });
+    const shown = `${kept}\n${context.text}`;
+    return {
+      present: countPresent(needed, shown),
+      missing: needed.filter((handle) => !shown.includes(handle)),
+      characters: context.text.length,
+      outputCharacters: output.length,
+      misses: hookMisses(needed, kept, context, stored),
+      byKind: spentByKind(context.shown, needed),
+    };
+  } catch (error) {
+    return { ...keptOnly(needed, kept), failure: String(error) };
+  }
+}
+
+/** Replay `file` and measure every arm at each of its compactions. */
+export async function replayCompactions(
+  file: string,
+  format: HookTranscriptFormat,
+  session: string,
+  tempDir: string,
+  arms: readonly HookArm[],
+): Promise<CompactionMeasure[]> {
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  const points = compactionLines(lines, format);
+  const { messages, cuts } = await messagesAndCuts(file, format);
+  if (points.length !== cuts.length)
+    throw new Error(`${file}: ${points.length} compaction lines but the importer read ${cuts.length} compactions`);
+  const copy = join(tempDir, `${session}.jsonl`);
+  const stateFile = join(tempDir, `${session}.state.json`);
+  await writeFile(copy, '');
+  const ledger = createLedger({ store: createMemoryStore() });
+  const ingest = () =>
+    ingestClaudeCodeTranscript({ ledger, sessionId: session, transcriptPath: copy, format, stateFile });
+  let written = 0;
+  const writeUpTo = async (end: number) => {
+    if (end > written) await appendFile(copy, lines.slice(written, end).join('\n') + '\n');
+    written = Math.max(written, end);
+  };
+  const measures: CompactionMeasure[] = [];
+  try {
+    for (const [index, point] of points.entries()) {
+      await writeUpTo(point.boundaryLine);
+      await ingest(); // PreCompact (and every Stop before it: the ingest is incremental)
+      await writeUpTo(point.line + 1);
+      await ingest(); // SessionStart(compact) / Codex PostCompact
+      const cut = cuts[index] ?? 0;
+      const needed = neededBetween(messages, cut, cuts[index + 1] ?? messages.length);
+      const arm = (each: HookArm) => armOutcome(ledger, session, each, needed, point.kept);
+      const outcomes: ArmOutcome[] = [];
+      for (const each of arms) outcomes.push(await arm(each));
+      measures.push({
+        session,
+        index,
+        needed: needed.length,
+        kept: countPresent(needed, point.kept),
+        keptCharacters: point.kept.length,
+        arms: outcomes,
+      });
+    }
+  } finally {
+    await ledger.close();
+  }
+  return measures;
+}
