@@ -29,7 +29,8 @@ const STOP: ReadonlySet<string> = new Set(
     'checked confirmed checking check found see saw use using used run running ran is are was were be been being ' +
     'switch switched upload uploaded against after before about over under between same new old current ' +
     'will would should can could must may might shall do does did let lets going want need try look looked ' +
-    'because like something perhaps maybe call called perform git gh npm npx yarn pnpm cd add'
+    'because like something perhaps maybe call called perform git gh npm npx yarn pnpm cd add ' +
+    "never always don't dont ask avoid"
   ).split(' '),
 );
 

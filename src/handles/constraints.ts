@@ -199,9 +199,16 @@ function inInlineCode(text: string, lineStart: number, at: number): boolean {
 
 /**
  * Finds constraint sentences in the whole text; lines starting at an offset in
- * `gutterLines` (line-numbered file dumps) are skipped.
+ * `gutterLines` (line-numbered file dumps) are skipped. `directives: false` finds only rules with a negation
+ * ("do not", "never", "read-only"), not the directives of `rule-directives.ts`.
  */
-export function findConstraints(text: string, out: Candidate[], gutterLines: ReadonlySet<number> = new Set()): void {
+export function findConstraints(
+  text: string,
+  out: Candidate[],
+  gutterLines: ReadonlySet<number> = new Set(),
+  options: { readonly directives?: boolean } = {},
+): void {
+  const directives = options.directives !== false;
   ANY_TRIGGER.lastIndex = 0;
   let lineStart = 0;
   let lineEnd = -1;
@@ -236,7 +243,7 @@ export function findConstraints(text: string, out: Candidate[], gutterLines: Rea
     const negation = match[1] !== undefined && isRestriction(sentence, offset, match[0]);
     if (!negation) {
       // a sentence is judged as a whole once, however many anchor words it holds
-      if (span[0] === judgedStart || !isDirective(sentence)) {
+      if (span[0] === judgedStart || !directives || !isDirective(sentence)) {
         judgedStart = span[0];
         judgedEnd = span[1];
         continue;

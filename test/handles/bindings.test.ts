@@ -52,6 +52,8 @@ describe('prose bindings: a value shown with the label that says what it is', ()
     'AuthorName:          author.Name',
     'color: #999; background: #1a1a2e',
     'Set PAYMENTS_DB_REPLICA=eu-west-2b before the deploy.',
+    'Never deploy service-0 on a Friday.',
+    'Always restart worker-3 after the migration.',
   ])('binds nothing in %j (a verb, a preposition, code, a flag, a colour or a KEY=VALUE token)', (text) => {
     expect(bindings(text)).toEqual([]);
   });
