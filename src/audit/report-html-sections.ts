@@ -8,6 +8,7 @@ import type { HandleKind } from '../types.js';
 import { escapeHtml, renderChart } from './report-html-chart.js';
 import type { ChartGroup } from './report-html-chart.js';
 import { totalOf } from './report-text.js';
+import { droppedRangeWords, isEmptyRange } from '../text/range-wording.js';
 import type { CompactionAudit, FutureNeededHandle, GenerationAudit, HandleSource, SessionAudit } from './types.js';
 
 const AGENT = '#d9822b';
@@ -292,10 +293,13 @@ export function gapsAndAppendix(session: SessionAudit, sessionNumber: number): s
   const gaps = session.gaps
     .map((gap) => {
       const { fromSeq, toSeq } = gap.droppedRange;
+      const range = isEmptyRange(gap.droppedRange)
+        ? escapeHtml(droppedRangeWords(gap.droppedRange))
+        : `seq ${fromSeq}–${toSeq}`;
       const originals = gap.originalsStored ? 'stored' : 'NOT stored';
       return (
         `<li data-testid="gap"><code>${escapeHtml(gap.recordId)}</code> ` +
-        `(${escapeHtml(gap.type)}, seq ${fromSeq}–${toSeq}, originals ${originals}): ${escapeHtml(gap.reasons.join('; '))}` +
+        `(${escapeHtml(gap.type)}, ${range}, originals ${originals}): ${escapeHtml(gap.reasons.join('; '))}` +
         `<br><small>${escapeHtml(gap.reread)}</small></li>`
       );
     })

@@ -12,6 +12,7 @@ import type {
   SessionAudit,
 } from './types.js';
 import { counted } from '../text/wording.js';
+import { droppedRangeWords } from '../text/range-wording.js';
 
 /** Lost handles listed per compaction before "… and N more". */
 const LIST_LIMIT = 25;
@@ -95,7 +96,7 @@ function printSession(print: (line: string) => void, session: SessionAudit): voi
   }
   const gaps = session.gaps.map(
     (gap) =>
-      `\n    ${gap.recordId} (${gap.type}, seq ${gap.droppedRange.fromSeq}-${gap.droppedRange.toSeq}): ${gap.reasons[0] ?? 'lossy'}`,
+      `\n    ${gap.recordId} (${gap.type}, ${droppedRangeWords(gap.droppedRange, { bytes: false })}): ${gap.reasons[0] ?? 'lossy'}`,
   );
   print(`  gaps: ${session.gaps.length}${gaps.join('')}`);
 }

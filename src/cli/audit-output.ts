@@ -5,11 +5,11 @@
  * holds a few strings per file instead of every file's handle lists until the end.
  */
 import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { auditHtmlPieces, fileHtml } from '../audit/report-html.js';
 import type { FileHtml } from '../audit/report-html.js';
 import { printFileAudit } from '../audit/report-text.js';
 import type { FileAudit } from '../audit/types.js';
+import { InvalidInputError } from '../errors.js';
 
 /** Which outputs to build. */
 export interface AuditOutputOptions {
@@ -80,11 +80,23 @@ export class AuditOutput {
   /** Write the HTML report to `path`, a piece at a time. */
   async writeHtml(path: string): Promise<void> {
     const out = createWriteStream(path, { encoding: 'utf8' });
-    const closed = once(out, 'close');
-    const failed = new Promise<never>((_, reject) => out.once('error', reject));
+    const closed = new Promise<void>((resolve) => out.once('close', resolve));
+    const failed = new Promise<never>((_, reject) =>
+      out.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          new InvalidInputError(`--html ${path}: cannot write the report (${error.code ?? error.message})`, {
+            field: '--html',
+            path,
+          }),
+        ),
+      ),
+    );
+    // Rejected before anything awaits it (an error on open): handled here, thrown below by the race that awaits it.
+    failed.catch(() => undefined);
     const pieces = auditHtmlPieces(this.files.map((file) => file.html ?? { overviewRows: [], sections: [] }));
     for (const piece of pieces) {
-      if (!out.write(piece)) await Promise.race([once(out, 'drain'), failed]);
+      if (!out.write(piece))
+        await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), failed]);
     }
     out.end();
     await Promise.race([closed, failed]);

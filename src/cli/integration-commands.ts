@@ -111,7 +111,7 @@ async function drillTarget(options: {
   ]);
   const target = await drillDownTarget(options.store, options.session);
   const sessionId = target.sessionId;
-  const store = await openStore(target.store);
+  const store = await openStore(target.store, { existing: true });
   if (!(await store.getSession(sessionId))) {
     await store.close();
     throw new NotFoundError(`Session ${sessionId} is not in ${store.location}. Pass --session or --store.`, {

@@ -8,6 +8,7 @@ import { DEFAULT_COMPACT_AT } from '../session/config.js';
 import { DEFAULT_STORE } from './store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
+import { addHelpExamples, usageExit } from './usage.js';
 import { MCP_TOOL_NAMES } from '../integrations/mcp/tool-names.js';
 
 // Every command's module is imported by its action (a dynamic import), so a call loads only what its command needs:
@@ -37,6 +38,8 @@ function fraction(value: string) {
 
 const program = new Command();
 program.name('context-ledger').description('Recoverable, auditable context compaction for LLM agents').version('0.1.0');
+// Set before the commands are defined: each command copies them. A wrong option exits 2 as the README documents.
+program.exitOverride(usageExit).showHelpAfterError('(add --help for the options and examples)');
 
 program
   .command('replay')
@@ -52,7 +55,13 @@ program
       .default('auto'),
   )
   .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
-  .option('--session <id>', 'session id (default: the file name)')
+  .option('--session <id>', 'session id (default: the file name, or the id of the --trajectory picked)')
+  .option('--tenant <id>', 'the tenant the session belongs to (serve --tenant ID serves it; default none)')
+  .option(
+    '--trajectory <n|id>',
+    'which conversation of a file holding several (SWE-agent trajectories, LoCoMo) to replay: its number from 1, ' +
+      'or its id (default: the first; replay says how many there are)',
+  )
   .option('--max-tokens <n>', 'context window size in tokens', integer('--max-tokens'), 8000)
   .option(
     '--compact-at <f>',
@@ -63,6 +72,7 @@ program
   .option('--skip-invalid', 'skip (and report) lines that do not parse or hold an invalid message, instead of failing')
   .option('--resume', "continue an interrupted replay: the session must hold exactly this file's first messages")
   .option('--json', 'print the result as JSON on stdout (no progress)')
+  .option('--quiet', 'no progress on stderr (skipped lines and warnings are still reported)')
   .action(
     async (
       file: string,
@@ -70,12 +80,15 @@ program
         format: 'auto' | ImportFormat;
         store: string;
         session?: string;
+        tenant?: string;
+        trajectory?: string;
         maxTokens: number;
         compactAt?: number;
         keepRecentTokens?: number;
         skipInvalid?: boolean;
         resume?: boolean;
         json?: boolean;
+        quiet?: boolean;
       },
     ) => {
       const { printReplay, replayFile, replayJson } = await import('./replay.js');
@@ -141,6 +154,7 @@ program
   .option('--host <host>', 'interface to bind for --http; any non-loopback host requires --token', '127.0.0.1')
   .option('--token <token>', 'bearer token required on every HTTP request (default: env CONTEXT_LEDGER_TOKEN)')
   .option('--append', "serve the append tool also for the session a project's hooks record (left out by default)")
+  .option('--create', 'start an empty SQLite ledger if none exists at --store (else a missing --store file is refused)')
   .action(async (options: ServeCommandOptions) => {
     const { serveCommand } = await import('./serve-command.js');
     await serveCommand(options, (line) => process.stderr.write(line + '\n'));
@@ -168,11 +182,11 @@ program
   .addOption(
     new Option('--format <format>', 'transcript format').choices(['auto', ...TRANSCRIPT_FORMATS]).default('auto'),
   )
-  .option('--json', 'print the audit as one JSON document on stdout')
+  .option('--json', 'print the audit as one JSON document on stdout (no progress, as replay --json)')
   .option('--html <file>', 'also write a self-contained HTML report')
   .option('--max-tokens <n>', 'window for transcripts without an agent compaction', integer('--max-tokens'), 8000)
   .option('--skip-invalid', 'skip (and report) transcript lines that do not parse instead of failing')
-  .option('--quiet', 'no progress on stderr')
+  .option('--quiet', 'no progress on stderr (failed files and warnings are still reported)')
   .option('--jobs <n>', 'worker threads auditing files side by side (default: cores, at most 2)', integer('--jobs'))
   .action(async (files: string[], options: AuditCommandOptions) => {
     const [{ auditCommand }, { auditExitCode }] = await Promise.all([
@@ -185,6 +199,7 @@ program
   });
 
 registerIntegrationCommands(program, print);
+addHelpExamples(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (LedgerError.isInstance(error)) {

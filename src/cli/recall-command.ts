@@ -5,6 +5,7 @@ import { drillDownTarget } from './project-target.js';
 import { DEFAULT_STORE, openStore } from './store-spec.js';
 import { forTerminal } from '../text/neutralize.js';
 import { asSentence } from '../text/wording.js';
+import { droppedRangeWords } from '../text/range-wording.js';
 
 /**
  * Run `context-ledger recall QUERY` on `--session`, or (like describe, expand and grep) on the running
@@ -53,8 +54,9 @@ export function printRecall(result: RecallResult, print: (line: string) => void)
   for (const hit of result.results)
     print(`  [${hit.status}] seq ${hit.seq} ${hit.spanId}\n    ${forTerminal(hit.text).replaceAll('\n', '\n    ')}`);
   if (result.gap) {
-    const { fromSeq, toSeq } = result.gap.droppedRange;
     const reread = forTerminal(asSentence(result.gap.reread));
-    print(`  gap: ${forTerminal(result.gap.recordId)} dropped seq ${fromSeq}-${toSeq}: ${reread}`);
+    print(
+      `  gap: ${forTerminal(result.gap.recordId)} dropped ${droppedRangeWords(result.gap.droppedRange, { bytes: false })}: ${reread}`,
+    );
   }
 }

@@ -3,16 +3,16 @@ import { basename, extname } from 'node:path';
 import { InvalidInputError } from '../errors.js';
 import { unrecoverableGaps } from '../records/gaps.js';
 import type { ImportFormat } from '../importers/events.js';
-import { whereOf } from '../importers/message-check.js';
-import { readEvents } from '../importers/registry.js';
-import { ingestGapOf } from '../ingest/ingest-gaps.js';
 import { createLedger } from '../session/ledger.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import type { LedgerSession } from '../session/session.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { WindowConfig } from '../types.js';
 import type { RenderedContext } from '../window/window.js';
+import { checkTranscriptFormat, explainEarlyFailure, noMessagesError } from './format-check.js';
 import { createProgress } from './progress.js';
+import { ConversationCounter, conversationItems, reportConversations } from './replay-items.js';
+import type { Conversations } from './replay-items.js';
 import { DEFAULT_STORE, openStore } from './store-spec.js';
 import { sessionWriterLockFile, withSessionWriterLock } from '../integrations/claude-code/session-writer-lock.js';
 import type { LockHolder } from '../integrations/claude-code/file-lock.js';
@@ -22,6 +22,7 @@ import { replayJson } from './summary-json.js';
 import { counted } from '../text/wording.js';
 import { ModelCalls } from '../session/model-calls.js';
 import { forTerminal } from '../text/neutralize.js';
+import { droppedRangeWords } from '../text/range-wording.js';
 
 /**
  * Summary and external records a replayed session holds in memory (the rest stay in the store): a long
@@ -44,6 +45,12 @@ export interface ReplayOptions {
   readonly compactAt?: number | undefined;
   readonly keepRecentTokens?: number | undefined;
   readonly json?: boolean | undefined;
+  /** The tenant the session belongs to (`serve --tenant` then serves it); another tenant's session is refused. */
+  readonly tenant?: string | undefined;
+  /** The conversation of a multi-conversation file to replay: its number (from 1) or its id; default the first. */
+  readonly trajectory?: string | undefined;
+  /** No progress on stderr (as with `json`); skipped lines and warnings are still reported. */
+  readonly quiet?: boolean | undefined;
   /** Skip (and report with file:line and reason) lines that do not parse or hold an invalid message. */
   readonly skipInvalid?: boolean | undefined;
   /** Continue a session that already holds a prefix of this transcript (an interrupted replay). */
@@ -81,82 +88,40 @@ export interface ReplayOutcome {
   close(): Promise<void>;
 }
 
-/** The items of the first conversation of `file`, in order (at most `limit`); `quiet` drops skip/warning lines. */
-async function* conversationItems(
-  file: string,
-  options: ReplayOptions,
-  sessionId: string,
-  hooks: { log: (line: string) => void; onSkip?: () => void; onProgress?: (done: number, total: number) => void },
-  limit = Number.POSITIVE_INFINITY,
-): AsyncGenerator<ReplayItem> {
-  let conversations = 0;
-  let count = 0;
-  // A skipped line leaves a note in its place (see ingest-gaps.ts): recall then reports a gap, not "never said".
-  const gaps: ReplayItem[] = [];
-  const events = readEvents(file, {
-    format: options.format,
-    skipInvalid: options.skipInvalid,
-    onSkip: (error) => {
-      hooks.onSkip?.();
-      hooks.log(`skipped: ${error.message}`);
-      const message = ingestGapOf(error);
-      gaps.push({ type: 'message', message, where: message.label ?? file });
-    },
-    onWarning: (message) => hooks.log(`warning: ${message}`),
-    onProgress: hooks.onProgress,
-  });
-  for await (const event of events) {
-    for (const gap of gaps.splice(0)) {
-      if (count++ >= limit) return;
-      yield gap;
-    }
-    if (count >= limit) return;
-    if (event.type === 'session') {
-      conversations++;
-      if (conversations > 1) {
-        hooks.log(`${file} holds more than one conversation; replayed the first into session ${sessionId}.`);
-        return;
-      }
-      continue;
-    }
-    count++;
-    if (event.type === 'message')
-      yield { type: 'message', message: event.message, where: whereOf(file, event.message) };
-    else
-      yield {
-        type: 'compaction',
-        summary: event.summary,
-        summarizer: event.summarizer,
-        where: event.label ? `${file} (${event.label})` : file,
-      };
-  }
-  for (const gap of gaps.splice(0)) {
-    if (count++ >= limit) return;
-    yield gap;
-  }
-}
-
 /**
- * Read, parse and validate the first conversation of `file`, before anything is written: the
- * first of the two passes of a replay. Only counts are kept (memory does not grow with the file).
+ * Read, parse and validate the picked conversation of `file` (the first by default), before anything is written: the
+ * first of the two passes of a replay. Only counts are kept (memory does not grow with the file). It reads on to the
+ * end to count the file's conversations; a bad line after the picked one only stops the count.
  */
 async function scanConversation(
   file: string,
   options: ReplayOptions,
-  sessionId: string,
   log: (line: string) => void,
-): Promise<{ items: number; skipped: number }> {
-  const progress = createProgress(`read ${basename(file)}`, { quiet: options.json === true });
+): Promise<{ items: number; skipped: number; conversations: Conversations }> {
+  const quiet = options.json === true || options.quiet === true;
+  const progress = createProgress(`read ${basename(file)}`, { quiet });
+  const counter = new ConversationCounter(options.trajectory);
   let skipped = 0;
   let items = 0;
   const hooks = {
     log,
     onSkip: () => skipped++,
     onProgress: (done: number, total: number) => progress.update(done, total),
+    onConversation: counter.seen,
+    countAll: true,
   };
-  for await (const item of conversationItems(file, options, sessionId, hooks)) if (item) items++;
+  let atLeast = false;
+  try {
+    for await (const item of conversationItems(file, options, hooks)) if (item) items++;
+  } catch (error) {
+    const seen = counter.result(false);
+    if (items === 0 && options.format !== undefined && options.format !== 'auto')
+      throw await explainEarlyFailure(file, options.format, error);
+    if (seen.picked === undefined || seen.count <= seen.picked.index) throw error;
+    atLeast = true;
+  }
   progress.done(`${items} messages and compactions`);
-  return { items, skipped };
+  return { items, skipped, conversations: counter.result(atLeast) };
 }
 
 /**
@@ -178,14 +143,20 @@ export async function replayFile(
   });
   if ((await stat(file)).isDirectory())
     throw new InvalidInputError(`${file}: is a directory; give a transcript file`, { file });
-  const sessionId = options.session ?? basename(file, extname(file));
+  await checkTranscriptFormat(file, options.format);
   const window: Partial<WindowConfig> = {
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     ...(options.compactAt !== undefined ? { compactAt: options.compactAt } : {}),
     ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
   };
-  const { items: total, skipped } = await scanConversation(file, options, sessionId, log);
-  const items = () => conversationItems(file, options, sessionId, { log: () => undefined }, total);
+  const { items: total, skipped, conversations } = await scanConversation(file, options, log);
+  // A picked conversation is its own session by default (several can be replayed into one ledger).
+  const picked = options.trajectory === undefined ? undefined : conversations.picked?.id;
+  const sessionId = options.session ?? picked ?? basename(file, extname(file));
+  reportConversations(file, options.trajectory, conversations, sessionId, log);
+  if (total === 0 && options.format !== undefined && options.format !== 'auto' && (await stat(file)).size > 0)
+    throw await noMessagesError(file, options.format);
+  const items = () => conversationItems(file, options, { log: () => undefined }, total);
   const spec = options.store ?? DEFAULT_STORE;
   // A batch write no agent waits on: WAL checkpoints inline (no worker thread) and a smaller page cache.
   const store = await openStore(spec, { backgroundCheckpoint: false, sqliteCacheKiB: REPLAY_SQLITE_CACHE_KIB });
@@ -234,7 +205,11 @@ async function replayLocked(replay: LockedReplay, log: (line: string) => void): 
     );
   }
   const ledger = createLedger({ store });
-  const session = await ledger.session(sessionId, { window, heldRecords: REPLAY_HELD_RECORDS });
+  const session = await ledger.session(sessionId, {
+    window,
+    heldRecords: REPLAY_HELD_RECORDS,
+    ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
+  });
   const start =
     existing > 0
       ? await resumePoint({ file, sessionId, items: items(), session, ledger, spans: existing })
@@ -247,7 +222,7 @@ async function replayLocked(replay: LockedReplay, log: (line: string) => void): 
   const after = existing > 0 ? (await store.occurrences(sessionId, { fromSeq: existing - 1 }))[0]?.role : undefined;
   await appendItems(session, skipItems(items(), start.item), total - start.item, {
     name: basename(file),
-    quiet: options.json === true,
+    quiet: options.json === true || options.quiet === true,
     after,
   });
   const context = await session.render();
@@ -329,10 +304,10 @@ export async function printReplay(outcome: ReplayOutcome, print: (line: string) 
       `final context ${context.tokens}/${session.config.maxTokens} tokens`,
   );
   for (const record of session.recordSummaries()) {
-    const { fromSeq, toSeq } = record.droppedRange;
     const flag = record.reversible ? 'lossless' : 'LOSSY   ';
+    const range = droppedRangeWords(record.droppedRange, { bytes: false });
     print(
-      `  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${flag}  seq ${fromSeq}-${toSeq}  ` +
+      `  ${record.id}  ${record.type.padEnd(10)} depth ${record.depth}  ${flag}  ${range}  ` +
         `${record.handles} handles  ${record.summaryTokens} summary tokens`,
     );
     for (const finding of record.findings.slice(0, 3)) print(`      finding: ${forTerminal(finding.message)}`);

@@ -1,7 +1,7 @@
 import { InvalidConfigError } from '../errors.js';
 import { createLedger } from '../session/ledger.js';
 import { projectServeTarget } from './project-target.js';
-import { openStore } from './store-spec.js';
+import { DEFAULT_STORE, openStore } from './store-spec.js';
 
 /** Options of `context-ledger serve`, as commander parses them. */
 export interface ServeCommandOptions {
@@ -21,6 +21,8 @@ export interface ServeCommandOptions {
   readonly token?: string | undefined;
   /** Serve the `append` tool even for a session the project's hooks record. */
   readonly append?: boolean | undefined;
+  /** Start an empty SQLite ledger when none exists at the path (else that is refused: a mistyped path). */
+  readonly create?: boolean | undefined;
 }
 
 function port(value: string): number {
@@ -46,7 +48,13 @@ export async function serveCommand(options: ServeCommandOptions, log: (line: str
   const token = options.token ?? process.env.CONTEXT_LEDGER_TOKEN;
   const httpPort = options.http === undefined ? undefined : port(options.http);
   const target = await projectServeTarget(options.store, options.session);
-  const store = await openStore(target.store);
+  // A --store path must hold a ledger unless --create asks for a new one (a typo would serve an empty ledger). The
+  // default store and a project's ledger are created as before: install registers `serve --stdio`, which Claude Code
+  // may start before the first hook call has written anything.
+  const store = await openStore(target.store, {
+    existing: options.create !== true && !target.hookManaged && target.store !== DEFAULT_STORE,
+    missingHint: 'To start an empty ledger there on purpose (the append tool writes into it), pass --create.',
+  });
   const ledger = createLedger({ store });
   // A session the hooks record is written by the hooks from the transcript: the model gets no tool to write into it.
   const appendTool = options.append === true || !target.hookManaged;

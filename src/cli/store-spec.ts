@@ -14,6 +14,13 @@ export interface OpenStoreOptions {
    */
   readonly readonly?: boolean | undefined;
   /**
+   * For commands that use a ledger but must not start one (`serve`, `describe`, `expand`, `grep`): a SQLite path where
+   * no file exists is refused (a typo would otherwise serve a new, empty ledger), and nothing is created.
+   */
+  readonly existing?: boolean | undefined;
+  /** A sentence added to the error of a missing SQLite ledger (`serve`: how to start an empty one on purpose). */
+  readonly missingHint?: string | undefined;
+  /**
    * False: a SQLite store checkpoints its WAL inside the append that crosses SQLite's threshold instead of in a
    * background worker (default true). For a process that writes a few turns and exits (a hook call, which would stop
    * the worker again milliseconds later) and for a batch write no agent waits on (`replay`: the worker's thread,
@@ -22,6 +29,19 @@ export interface OpenStoreOptions {
   readonly backgroundCheckpoint?: boolean | undefined;
   /** A SQLite store's page cache in KiB (`SqliteStoreOptions.cacheSizeKiB`); other stores ignore it. */
   readonly sqliteCacheKiB?: number | undefined;
+}
+
+/** Refuse a SQLite ledger path where no file exists (a command that must not create one), naming the path. */
+async function requireLedgerFile(spec: string, path: string, options: OpenStoreOptions): Promise<void> {
+  const stats = await stat(path).catch(() => undefined);
+  if (stats?.isFile()) return;
+  const what = stats === undefined ? 'no ledger file' : 'not a ledger file';
+  throw new NotFoundError(
+    `--store ${spec}: ${what} at ${resolve(path)}; this command never creates one. Run replay first, or check the ` +
+      `path (the default is ${DEFAULT_STORE}, relative to the current directory).` +
+      (options.missingHint === undefined ? '' : ` ${options.missingHint}`),
+    { store: spec, path: resolve(path) },
+  );
 }
 
 /**
@@ -41,21 +61,14 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
         { store: spec },
       );
     const { createSqliteStore } = await import('../stores/sqlite/sqlite-store.js');
-    if (options.readonly !== true || path === ':memory:')
-      return createSqliteStore({
-        path,
-        ...(options.backgroundCheckpoint === false ? { backgroundCheckpoint: false } : {}),
-        ...(options.sqliteCacheKiB !== undefined ? { cacheSizeKiB: options.sqliteCacheKiB } : {}),
-      });
-    const stats = await stat(path).catch(() => undefined);
-    if (!stats?.isFile()) {
-      throw new NotFoundError(
-        `--store ${spec}: no ledger file at ${resolve(path)}; this command only reads and never creates one. ` +
-          `Check the path (the default is ${DEFAULT_STORE}, relative to the current directory), or replay a transcript into it first.`,
-        { store: spec, path: resolve(path) },
-      );
-    }
-    return createSqliteStore({ path, readonly: true });
+    if (path !== ':memory:' && (options.readonly === true || options.existing === true))
+      await requireLedgerFile(spec, path, options);
+    if (options.readonly === true && path !== ':memory:') return createSqliteStore({ path, readonly: true });
+    return createSqliteStore({
+      path,
+      ...(options.backgroundCheckpoint === false ? { backgroundCheckpoint: false } : {}),
+      ...(options.sqliteCacheKiB !== undefined ? { cacheSizeKiB: options.sqliteCacheKiB } : {}),
+    });
   }
   if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
     const module = '../stores/postgres/index.js';

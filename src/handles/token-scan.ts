@@ -134,7 +134,8 @@ function classify(
     const after = text.charCodeAt(end);
     if (after === 44 || after === 34 || after === 39) markContextual();
     // A diff's added line (`+KEY=value`): the assignment starts after the `+`.
-    if (token.charCodeAt(0) === 43 && end - start > 3) return classifyToken(text, source, start + 1, end, out, depth + 1);
+    if (token.charCodeAt(0) === 43 && end - start > 3)
+      return classifyToken(text, source, start + 1, end, out, depth + 1);
     const assignment = matchAssignmentToken(text, start, end);
     if (assignment !== undefined) {
       out.push({ kind: 'assignment', start, end: assignment.end });

@@ -30,14 +30,16 @@ export function gapOf(record: CompactionRecord): Gap | undefined {
     droppedRange: record.droppedRange,
     originalsStored,
     reasons: record.findings.map((finding) => finding.message),
-    reread: originalsStored
-      ? `the originals of seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd}) are stored: ` +
-        'recall by handle or span id to read them verbatim'
-      : toSeq < fromSeq
+    // An empty range (history from before the ledger began) has no originals to recall, whatever the findings say.
+    reread:
+      toSeq < fromSeq
         ? 'it summarizes history from before this ledger began, and those originals were never stored: ' +
           'ask the user or re-read the original source; do not reconstruct the detail from memory'
-        : `the originals of this range are not in the ledger: re-read bytes ${byteStart}-${byteEnd} of the source transcript, ` +
-          'or ask the user; do not reconstruct the detail from memory',
+        : originalsStored
+          ? `the originals of seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd}) are stored: ` +
+            'recall by handle or span id to read them verbatim'
+          : `the originals of this range are not in the ledger: re-read bytes ${byteStart}-${byteEnd} of the source transcript, ` +
+            'or ask the user; do not reconstruct the detail from memory',
   };
 }
 

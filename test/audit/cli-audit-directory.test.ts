@@ -54,18 +54,21 @@ describe('context-ledger audit DIRECTORY', () => {
     for (const result of [serial, parallel]) expect(result.stderr).toContain(`${join(root, 'b', 'bad.jsonl')}:2`);
   });
 
-  it('shows one progress for all files on stderr (whole lines without a TTY), and nothing with --quiet', async () => {
+  it('shows one progress for all files on stderr (whole lines without a TTY), nothing with --quiet or --json', async () => {
     const root = join(directory, 'projects', 'a');
-    const shown = await cli(['audit', root, '--json']);
+    const shown = await cli(['audit', root]);
     expect(shown.code).toBe(0);
     const lines = shown.stderr.trim().split('\n');
     expect(shown.stderr).not.toContain('\r');
     expect(lines[0]).toMatch(/^audit 2 files \(\d+\.\d MB\): \d+% [0-2]\/2 files/);
     expect(lines[lines.length - 1]).toMatch(/^audit 2 files \(\d+\.\d MB\): done 2 files, in \d+s$/);
-    const quiet = await cli(['audit', root, '--json', '--quiet']);
+    const quiet = await cli(['audit', root, '--quiet']);
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe(shown.stdout);
+    const json = await cli(['audit', root, '--json']);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toBe('');
   });
 
   it('fails with a clear error for a directory holding no transcript', async () => {

@@ -24,7 +24,16 @@ describe('context-ledger serve --stdio (real subprocess)', () => {
     const directory = await mkdtemp(join(tmpdir(), 'cl-mcp-'));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'serve', '--stdio', '--store', `sqlite:${join(directory, 'ledger.db')}`, '--session', 'agent'],
+      args: [
+        CLI,
+        'serve',
+        '--stdio',
+        '--create',
+        '--store',
+        `sqlite:${join(directory, 'ledger.db')}`,
+        '--session',
+        'agent',
+      ],
       stderr: 'pipe',
     });
     let stderr = '';

@@ -51,9 +51,11 @@ describePostgres('PostgreSQL store', () => {
       createPostgresStore({ connectionString: refused.toString(), connectTimeoutMs: 2_000 }),
       StoreUnavailableError,
       'STORE_UNAVAILABLE',
-      ['postgres://127.0.0.1:1/test', /is the PostgreSQL server running/, /CONTEXT_LEDGER_PG_URL/],
+      ['postgres://127.0.0.1:1/test', /is the PostgreSQL server running/],
     );
     expect(unreachable.message).not.toContain('hunter2');
+    // What the tests read (CONTEXT_LEDGER_PG_URL) is said by the test helpers, never in a user's error.
+    expect(unreachable.message).not.toContain('CONTEXT_LEDGER_PG_URL');
   });
 
   it('migrates once when several hosts open a fresh schema at the same time', async () => {

@@ -14,7 +14,7 @@ import {
 
 /** What the user should check when the server cannot be reached. */
 export const UNREACHABLE_ADVICE =
-  'is the PostgreSQL server running and reachable? Check the connection string (for the tests: set CONTEXT_LEDGER_PG_URL)';
+  'is the PostgreSQL server running and reachable? Check the connection string (user, host, port and database)';
 
 /** Network error codes of Node and SQLSTATEs that mean "no usable connection". */
 const CONNECTION_CODES = new Set([
