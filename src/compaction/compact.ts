@@ -8,8 +8,9 @@ import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurre
 import { checkCarriedHandles, fitHandleBudget } from './guards.js';
 import { checkStoredInstructions } from './pinned-check.js';
 import { mergeHandles } from '../handles/handle-sets.js';
-import { identityOf } from './identities.js';
-import { DEFAULT_RANK_WEIGHTS, rankHandles } from './rank-handles.js';
+import { identityOf, reserveIdentities } from './identities.js';
+import { DEFAULT_RANK_WEIGHTS } from './rank-handles.js';
+import { rankedOrder } from './ranked-order.js';
 import { supersededHandles } from './supersession.js';
 import type { RankWeights } from './rank-handles.js';
 import type { EvidenceTallies, RankEvidence, RankSpan } from './rank-handles.js';
@@ -171,6 +172,23 @@ function rankEvidence(
   };
 }
 
+/** The handles (and their identities, in the same order) whose identity is not carried. */
+function notCarried(
+  handles: readonly Handle[],
+  identities: readonly string[],
+  carried: ReadonlySet<string>,
+): { handles: Handle[]; identities: string[] } {
+  const kept: Handle[] = [];
+  const keptIdentities: string[] = [];
+  handles.forEach((handle, index) => {
+    const identity = identities[index] as string;
+    if (carried.has(identity)) return;
+    kept.push(handle);
+    keptIdentities.push(identity);
+  });
+  return { handles: kept, identities: keptIdentities };
+}
+
 /**
  * Compact `region` (plus the summary already in the window) into a new record: guards,
  * summarize, verify, write. Every handle of the region and of the ancestor ends up in the
@@ -224,35 +242,45 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
   const before = await history.before(first.seq);
-  const carriedIdentities = new Set(carried.map(identityOf));
+  const distinct = await history.distinctBefore(first.seq);
+  reserveIdentities(distinct.length + carried.length);
+  const carriedIdentities = carried.map(identityOf);
+  const carriedIdentitySet = new Set(carriedIdentities);
   // Handles of the recent history that this compaction does not carry are already in the
   // checkpoint chain; they compete for the window again, but never need spilling again.
-  const returningChecked = await checkStoredInstructions(
-    store,
-    sessionId,
-    (await history.distinctBefore(first.seq)).filter((handle) => !carriedIdentities.has(identityOf(handle))),
-  );
+  const others = notCarried(distinct, history.distinctIdentities(distinct), carriedIdentitySet);
+  const returningChecked = await checkStoredInstructions(store, sessionId, others.handles);
   const returning = returningChecked.kept;
-  const candidates = [...carried, ...returning];
+  const candidates = carried.concat(returning);
+  const candidateIdentities = carriedIdentities.concat(
+    returning === others.handles ? others.identities : returning.map(identityOf),
+  );
   // Kept by the session across compactions when the evidence is exactly the lookback and the region.
   const bulkyTokens = (input.rankWeights ?? DEFAULT_RANK_WEIGHTS).bulkyResultTokens;
   const tallies = fromAncestor.handles.length === 0 ? history.tallies(region, bulkyTokens) : undefined;
   const evidence = rankEvidence(input, fromAncestor, regionHandles, ancestorHandles, before, tallies);
-  const ranked = rankHandles(candidates, evidence, input.rankWeights).map((entry) => entry.handle);
+  const ranked = rankedOrder(candidates, evidence, input.rankWeights, candidateIdentities);
   // A binding a later statement replaced (and its old value's copies) leaves the window for the checkpoint.
   const superseded = supersededHandles(candidates);
+  // Each pass below is over the whole lookback: none is made for an empty set, and sets hold the few carried handles.
+  const unless = (handles: Handle[]) =>
+    superseded.size === 0 ? handles : handles.filter((handle) => !superseded.has(handle));
   const fit = fitHandleBudget(
-    candidates.filter((handle) => !superseded.has(handle)),
+    unless(candidates),
     config.handleBudgetTokens,
     config.onHandleOverflow,
     { sessionId },
-    { ranked: ranked.filter((handle) => !superseded.has(handle)), visibleText: fitted.summary },
+    {
+      ranked: unless(ranked),
+      visibleText: fitted.summary,
+    },
   );
-  const returningSet = new Set(returning);
+  // Returning handles are already in the checkpoint chain: only carried ones spill (carried and returning are apart).
+  const carriedSet = new Set(carried);
   const kept = fit.kept;
-  const spilled = [...fit.spilled, ...ranked.filter((handle) => superseded.has(handle))].filter(
-    (handle) => !returningSet.has(handle),
-  );
+  const spilled = (
+    superseded.size === 0 ? fit.spilled : [...fit.spilled, ...ranked.filter((handle) => superseded.has(handle))]
+  ).filter((handle) => carriedSet.has(handle));
   const findings: Finding[] = [
     ...verifySummary(
       fitted,

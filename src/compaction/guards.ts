@@ -48,21 +48,31 @@ export const QUOTED_CONSTRAINT_SHARE = 0.1;
  * quoted output, but a dump full of "must not" sentences cannot fill the index); then the rest
  * in rank order.
  */
-function placementOrder(ranked: readonly Handle[], budgetTokens: number): Handle[] {
-  const instructions = ranked.filter(isInstruction);
+function placementOrder(ranked: readonly Handle[], budgetTokens: number): readonly Handle[] {
+  // Without constraints the order is the rank order (a pass over a whole lookback, not a copy of it).
+  if (!ranked.some((handle) => handle.kind === 'constraint')) return ranked;
+  // One pass: a handle's membership of the quoted share is decided at its first place in `ranked`.
+  const instructions: Handle[] = [];
   const quotedFirst = new Set<Handle>();
+  const rest: Handle[] = [];
   let quotedCost = 0;
+  let quotedFull = false;
   for (const handle of ranked) {
-    if (handle.kind !== 'constraint' || sectionOf(handle) !== 'quoted') continue;
-    if (quotedCost + entryCost(handle) > budgetTokens * QUOTED_CONSTRAINT_SHARE) break;
-    quotedCost += entryCost(handle);
-    quotedFirst.add(handle);
+    if (isInstruction(handle)) {
+      instructions.push(handle);
+      continue;
+    }
+    if (!quotedFull && handle.kind === 'constraint' && sectionOf(handle) === 'quoted') {
+      if (quotedCost + entryCost(handle) > budgetTokens * QUOTED_CONSTRAINT_SHARE) quotedFull = true;
+      else {
+        quotedCost += entryCost(handle);
+        quotedFirst.add(handle);
+        continue;
+      }
+    }
+    if (!quotedFirst.has(handle)) rest.push(handle);
   }
-  return [
-    ...instructions,
-    ...quotedFirst,
-    ...ranked.filter((handle) => !isInstruction(handle) && !quotedFirst.has(handle)),
-  ];
+  return [...instructions, ...quotedFirst, ...rest];
 }
 
 /** After this many handles in a row that do not fit, the placement stops: the rest spills. */

@@ -1,4 +1,4 @@
-import { InvalidConfigError } from '../errors.js';
+import { InvalidConfigError, InvalidInputError } from '../errors.js';
 import type { Handle, HandleKind, Span } from '../types.js';
 import { changedTargets, shellCommand } from './changed-paths.js';
 import { handleIdentity } from '../handles/handle-sets.js';
@@ -387,8 +387,22 @@ function withValueEvidence(
   return merged;
 }
 
-/** The features of each handle, in the order of `handles`, from the evidence. */
-function featureList(handles: readonly Handle[], evidence: RankEvidence, weights: RankWeights): HandleFeatures[] {
+/**
+ * The features of each handle, in the order of `handles`, from the evidence (`identities`: theirs, when known), each
+ * given to `visit` as it is computed (a caller that only scores them keeps none).
+ */
+export function visitHandleFeatures(
+  handles: readonly Handle[],
+  evidence: RankEvidence,
+  weights: RankWeights,
+  identities: readonly string[] | undefined,
+  visit: (handle: Handle, features: HandleFeatures, index: number) => void,
+): void {
+  if (identities !== undefined && identities.length !== handles.length)
+    throw new InvalidInputError(
+      `rankHandles: ${identities.length} identities were given for ${handles.length} handles; give one per handle.`,
+      { handles: handles.length, identities: identities.length },
+    );
   const given = evidence.tallies;
   const tallies =
     given?.bulkyTokens === weights.bulkyResultTokens
@@ -396,14 +410,14 @@ function featureList(handles: readonly Handle[], evidence: RankEvidence, weights
       : tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = new ChangedTargets(changedTexts(evidence));
   const visible = includedIn(evidence.visibleText);
-  const features: HandleFeatures[] = [];
-  for (const handle of handles) {
-    const identity = identityOf(handle);
+  for (let index = 0; index < handles.length; index++) {
+    const handle = handles[index] as Handle;
+    const identity = identities?.[index] ?? identityOf(handle);
     const tally = withValueEvidence(handle, tallies.get(identity), tallies);
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
     const role = handle.role;
-    features.push({
+    const features: HandleFeatures = {
       mentions: Math.log2(1 + (tally?.spans ?? 0) + (carried ? 1 : 0)),
       recency:
         lastSeq < 0 ? 0 : 2 ** (-Math.max(0, evidence.toSeq - lastSeq) / Math.max(1, weights.recencyHalfLifeSeqs)),
@@ -418,8 +432,19 @@ function featureList(handles: readonly Handle[], evidence: RankEvidence, weights
       dumpOnly: tally !== undefined && !tally.nonBulky && !tally.specified && role === 'tool',
       visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && visible(handle.text),
       noise: looksLikeNoise(handle),
-    });
+    };
+    visit(handle, features, index);
   }
+}
+
+function featureList(
+  handles: readonly Handle[],
+  evidence: RankEvidence,
+  weights: RankWeights,
+  identities?: readonly string[],
+): HandleFeatures[] {
+  const features: HandleFeatures[] = [];
+  visitHandleFeatures(handles, evidence, weights, identities, (_handle, item) => features.push(item));
   return features;
 }
 
@@ -461,24 +486,25 @@ export function scoreHandle(
 
 /**
  * Rank handles by evidence of future use available at compaction time, most useful first
- * (ties: the most recent first). Every input handle is in the output exactly once.
+ * (ties: the most recent first). Every input handle is in the output exactly once. `identities`, when given, are
+ * the handles' `identityOf`, in their order (a compaction has them already for its whole lookback).
  */
 export function rankHandles(
   handles: readonly Handle[],
   evidence: RankEvidence,
   weights: RankWeights = DEFAULT_RANK_WEIGHTS,
+  identities?: readonly string[],
 ): RankedHandle[] {
-  const features = featureList(handles, evidence, weights);
+  const features = featureList(handles, evidence, weights, identities);
   return handles
     .map((handle, index) => {
       const handleFeature = features[index] as HandleFeatures;
       return { handle, features: handleFeature, score: scoreHandle(handle, handleFeature, weights) };
     })
-    .sort(
-      (a, b) =>
-        b.score - a.score ||
-        b.handle.seq - a.handle.seq ||
-        a.handle.start - b.handle.start ||
-        a.handle.text.localeCompare(b.handle.text),
-    );
+    .sort((a, b) => compareRanked(a.handle, a.score, b.handle, b.score));
+}
+
+/** The rank order: the higher score first; ties the most recent first, then by place, then by text. */
+export function compareRanked(a: Handle, aScore: number, b: Handle, bScore: number): number {
+  return bScore - aScore || b.seq - a.seq || a.start - b.start || a.text.localeCompare(b.text);
 }

@@ -10,6 +10,7 @@ import type { LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
 import type { EvidenceTallies, RankSpan } from './rank-handles.js';
 import { DistinctStretch } from './distinct-stretch.js';
+import { identityOf } from './identities.js';
 import { SlidingTally } from './sliding-tally.js';
 
 /** How far back (in seqs before the region) the ranking reads the session's handle occurrences. */
@@ -208,6 +209,11 @@ export class RankHistory {
     if (!range) return [];
     const moved = this.distinct.moveTo(range.fromSeq, range.toSeq, (seq) => this.handleRows.get(seq, seq)?.[0]);
     return moved ? this.distinct.handles() : mergeHandles(before.handles);
+  }
+
+  /** The identities (`identityOf`) of a `distinctBefore` answer, in its order (kept with it, not looked up again). */
+  distinctIdentities(handles: readonly Handle[]): readonly string[] {
+    return handles === this.distinct.handles() ? this.distinct.identities() : handles.map(identityOf);
   }
 
   /** A region was compacted: hold its spans for the ranking of later compactions, and forget what falls out of reach. */

@@ -13,6 +13,13 @@ export class RecentObjects<V> {
   private old = new Map<object, V>();
   private capacity = RECENT_OBJECT_ENTRIES;
 
+  /**
+   * @param refreshOnRead Whether reading an old entry moves it to the current generation (the default). Without it,
+   *   an entry read again and again is set again only once it has fallen out (once per two generations): a caller
+   *   that reads a large working set on every pass pays a lookup per entry, not a move.
+   */
+  constructor(private readonly refreshOnRead = true) {}
+
   /** Make each generation hold at least `entries` entries from now on. */
   reserve(entries: number): void {
     if (entries > this.capacity) this.capacity = entries;
@@ -23,7 +30,7 @@ export class RecentObjects<V> {
     const value = this.current.get(key);
     if (value !== undefined) return value;
     const old = this.old.get(key);
-    if (old !== undefined) this.set(key, old);
+    if (old !== undefined && this.refreshOnRead) this.set(key, old);
     return old;
   }
 

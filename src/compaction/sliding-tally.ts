@@ -31,9 +31,8 @@ export interface TallySeq {
 }
 
 interface Totals {
-  /** Seqs of the stretch that mention the identity. */
-  spans: number;
-  lastSeq: number;
+  /** The identity's tally as `tallies()` answers it, kept up to date (its `spans`: seqs of the stretch that mention it). */
+  readonly tally: Tally;
   /** Per mark (`MARKS` order), the seqs whose rows set it. */
   readonly marks: number[];
 }
@@ -48,6 +47,8 @@ export class SlidingTally {
   private low = 0;
   private readonly held: TallySeq[] = [];
   private readonly totals = new Map<string, Totals>();
+  /** Each identity's `Totals.tally`: what `tallies()` answers, without building a map per compaction. */
+  private readonly live = new Map<string, Tally>();
   private readonly spanStates = new Map<string, SpanState>();
   /** Span ids holding a requirement that occur at two or more seqs of the stretch. */
   private ambiguous = 0;
@@ -77,26 +78,21 @@ export class SlidingTally {
     return true;
   }
 
-  /** The tallies of every identity of the stretch, or undefined when the spec rule needs the whole stretch at once. */
+  /**
+   * The tallies of every identity of the stretch, or undefined when the spec rule needs the whole stretch at once.
+   * The answer is a live view (not a copy, so a compaction costs nothing per identity of its lookback): it holds
+   * until the stretch moves next.
+   */
   tallies(): EvidenceTallies | undefined {
     if (this.ambiguous > 0) return undefined;
-    const byIdentity = new Map<string, Tally>();
-    for (const [identity, totals] of this.totals) {
-      const tally = emptyTally();
-      tally.spans = totals.spans;
-      tally.lastSeq = totals.lastSeq;
-      MARKS.forEach((mark, index) => {
-        tally[mark] = (totals.marks[index] ?? 0) > 0;
-      });
-      byIdentity.set(identity, tally);
-    }
-    return { bulkyTokens: this.bulkyTokens, byIdentity };
+    return { bulkyTokens: this.bulkyTokens, byIdentity: this.live };
   }
 
   private clear(low: number): void {
     this.low = low;
     this.held.length = 0;
     this.totals.clear();
+    this.live.clear();
     this.spanStates.clear();
     this.ambiguous = 0;
   }
@@ -144,13 +140,17 @@ export class SlidingTally {
     for (const [identity, marks] of this.marksOf(entry)) {
       let totals = this.totals.get(identity);
       if (totals === undefined) {
-        totals = { spans: 0, lastSeq: -1, marks: MARKS.map(() => 0) };
+        totals = { tally: emptyTally(), marks: MARKS.map(() => 0) };
         this.totals.set(identity, totals);
+        this.live.set(identity, totals.tally);
       }
-      totals.spans++;
-      totals.lastSeq = Math.max(totals.lastSeq, seq);
+      const { tally } = totals;
+      tally.spans++;
+      tally.lastSeq = Math.max(tally.lastSeq, seq);
       MARKS.forEach((mark, index) => {
-        if (marks[mark]) totals.marks[index] = (totals.marks[index] ?? 0) + 1;
+        if (!marks[mark]) return;
+        totals.marks[index] = (totals.marks[index] ?? 0) + 1;
+        tally[mark] = true;
       });
     }
   }
@@ -164,12 +164,16 @@ export class SlidingTally {
       const totals = this.totals.get(identity);
       if (totals === undefined) continue;
       // Seqs leave oldest first, so an identity still mentioned keeps its latest seq.
-      if (--totals.spans === 0) {
+      if (--totals.tally.spans === 0) {
         this.totals.delete(identity);
+        this.live.delete(identity);
         continue;
       }
       MARKS.forEach((mark, index) => {
-        if (marks[mark]) totals.marks[index] = (totals.marks[index] ?? 0) - 1;
+        if (!marks[mark]) return;
+        const count = (totals.marks[index] ?? 0) - 1;
+        totals.marks[index] = count;
+        totals.tally[mark] = count > 0;
       });
     }
   }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DistinctStretch } from '../../src/compaction/distinct-stretch.js';
-import { mergeHandles } from '../../src/handles/handle-sets.js';
+import { handleIdentity, mergeHandles } from '../../src/handles/handle-sets.js';
 import type { Handle, HandleKind } from '../../src/types.js';
 
 /** Rows of one seq: few texts, kinds and starts, in any order, so identities repeat and (seq, start, kind) ties occur. */
@@ -45,6 +45,7 @@ describe('DistinctStretch', () => {
             const toSeq = Math.min(rows.length - 1, fromSeq + move.length);
             expect(stretch.moveTo(fromSeq, toSeq, (seq) => rows[seq])).toBe(true);
             expect(stretch.handles()).toEqual(mergeHandles(...rows.slice(fromSeq, toSeq + 1)));
+            expect(stretch.identities()).toEqual(stretch.handles().map(handleIdentity));
           }
         },
       ),

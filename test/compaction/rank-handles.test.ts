@@ -4,6 +4,7 @@ import { changedTargets, isEditTool, shellWriteTargets } from '../../src/compact
 import { fitHandleBudget } from '../../src/compaction/guards.js';
 import { handleIdentity } from '../../src/handles/handle-sets.js';
 import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-handles.js';
+import { rankedOrder } from '../../src/compaction/ranked-order.js';
 import type { RankEvidence, RankSpan } from '../../src/compaction/rank-handles.js';
 import { createSpan } from '../../src/records/span.js';
 import type { Handle, HandleKind, Role, SourceKind } from '../../src/types.js';
@@ -119,6 +120,29 @@ describe('rankHandles', () => {
       true,
     );
     expect(ignoringVisibility[0]?.score).toBeCloseTo(ignoringVisibility[1]?.score ?? Number.NaN, 5);
+  });
+
+  it('ranks the same with the identities given as without, and refuses identities that do not match the handles', () => {
+    const { handles, evidence } = session(
+      [
+        { kind: 'user', text: 'Deploy with PAYMENTS_DB_REPLICA=eu-west-2b please.' },
+        { kind: 'assistant', text: 'Looking at unrelated_helper_fn.' },
+        fileDump('unrelated_helper_fn'),
+      ],
+      [
+        { text: 'PAYMENTS_DB_REPLICA=eu-west-2b', kind: 'assignment' },
+        { text: 'unrelated_helper_fn', kind: 'identifier' },
+      ],
+    );
+    const identities = handles.map(handleIdentity);
+    expect(rankHandles(handles, evidence, DEFAULT_RANK_WEIGHTS, identities)).toEqual(rankHandles(handles, evidence));
+    // The order alone, as a compaction asks for it, is the same order.
+    const order = rankHandles(handles, evidence).map((entry) => entry.handle);
+    expect(rankedOrder(handles, evidence, DEFAULT_RANK_WEIGHTS, identities)).toEqual(order);
+    expect(rankedOrder([...handles].reverse(), evidence)).toEqual(order);
+    expect(() => rankHandles(handles, evidence, DEFAULT_RANK_WEIGHTS, identities.slice(1))).toThrow(
+      /1 identities were given for 2 handles/,
+    );
   });
 
   it('ranks a name from a fetched task spec (a tool result that states a requirement) above one from a plain dump', () => {
