@@ -64,12 +64,17 @@ function realDataRank(name: string): number {
   return rank < 0 ? REAL_DATA_BENCHMARKS.length : rank;
 }
 
-/** The results that have a lead figure: the real-data benchmarks first, the others in file order. */
+/** The benchmark whose lead figure opens the report: facts an agent can act on, not strings somewhere (issue 36). */
+export const REPORT_FIRST = 'quality-facts';
+
+const leadRank = (name: string) => (name === REPORT_FIRST ? -1 : realDataRank(name));
+
+/** The results that have a lead figure: fact fidelity, then the real-data benchmarks, the others in file order. */
 function leadsInOrder(results: readonly BenchResult[]): BenchResult[] {
   return results
     .filter((result) => result.lead !== undefined)
     .map((result, index) => ({ result, index }))
-    .sort((a, b) => realDataRank(a.result.name) - realDataRank(b.result.name) || a.index - b.index)
+    .sort((a, b) => leadRank(a.result.name) - leadRank(b.result.name) || a.index - b.index)
     .map(({ result }) => result);
 }
 
