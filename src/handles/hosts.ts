@@ -8,7 +8,10 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 export function isHostname(value: string): boolean {
   if (value.length > 253) return false;
   const dot = value.lastIndexOf('.');
-  if (dot <= 0 || !HOST_TLDS.has(value.slice(dot + 1).toLowerCase())) return false;
+  const tld = value.slice(dot + 1);
+  if (dot <= 0 || !HOST_TLDS.has(tld.toLowerCase())) return false;
+  // A capitalised last label (`Ash.Error.Invalid`, `MyApp.Web.Dev`) ends a module name, not a host.
+  if (/[A-Z]/.test(tld) && /[a-z]/.test(tld)) return false;
   return HOSTNAME.test(value);
 }
 

@@ -41,6 +41,10 @@ describe('markup is noise in the index', () => {
     ['identifier', '#1a1a2e'],
     ['assignment', 'background: #16213e'],
     ['assignment', 'margin: 12px'],
+    ['assignment', 'type: :user'],
+    ['assignment', 'project_id: project.id'],
+    ['assignment', 'timestamp: DateTime.utc_now()'],
+    ['assignment', 'phx-click="close_review_session"'],
   ] as const)('%s %j is noise', (kind, text) => {
     expect(looksLikeNoise({ kind, text })).toBe(true);
   });
@@ -48,6 +52,8 @@ describe('markup is noise in the index', () => {
   it.each([
     ['assignment', 'DB_HOST=db-ro-10'],
     ['assignment', 'primary region is us-east-2'],
+    ['assignment', 'data_layer: AshSqlite.DataLayer'],
+    ['assignment', 'max_connections: 150'],
     ['identifier', 'INC-4821'],
   ] as const)('%s %j is not', (kind, text) => {
     expect(looksLikeNoise({ kind, text })).toBe(false);

@@ -186,3 +186,12 @@ describe('capture arguments and header names', () => {
     ).toEqual([]);
   });
 });
+
+describe('module names are not hosts', () => {
+  it('reads a capitalised last label as a module name, and a lower-case one as a host', () => {
+    const kinds = (text: string) => extractHandles(text).map((handle) => `${handle.kind}:${handle.text}`);
+    expect(kinds('raised Ash.Error.Invalid on create').some((entry) => entry.startsWith('endpoint:'))).toBe(false);
+    expect(kinds('connect to db.example.com now')).toContain('endpoint:db.example.com');
+    expect(kinds('connect to DB.EXAMPLE.COM now')).toContain('endpoint:DB.EXAMPLE.COM');
+  });
+});
