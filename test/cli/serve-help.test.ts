@@ -11,6 +11,6 @@ describe('serve --help', () => {
     expect(result.status, result.stderr).toBe(0);
     const text = result.stdout.replace(/\s+/g, ' ');
     expect(text).toContain(`${MCP_TOOL_NAMES.length} tools: ${MCP_TOOL_NAMES.join(', ')}`);
-    expect(MCP_TOOL_NAMES).toHaveLength(8);
+    expect(MCP_TOOL_NAMES).toHaveLength(9);
   });
 });

@@ -42,6 +42,7 @@ describe('MCP tools declare outputSchema and return structuredContent', () => {
       ['describe', { record: recordId }],
       ['expand', { record: recordId }],
       ['grep', { pattern: 'eu-west' }],
+      ['sessions', {}],
     ];
     const validator = new AjvJsonSchemaValidator();
     const called = new Set<string>();

@@ -51,6 +51,7 @@ describe('context-ledger serve --stdio (real subprocess)', () => {
         'handles',
         'recall',
         'records',
+        'sessions',
       ]);
       const appended = (await client.callTool({
         name: 'append',
@@ -86,7 +87,7 @@ describe('Streamable HTTP server', () => {
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(server.url));
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(9);
     await client.callTool({ name: 'append', arguments: { messages: [SEED_OPENING] } });
     const recalled = (await client.callTool({
       name: 'recall',
@@ -122,7 +123,7 @@ describe('Streamable HTTP server', () => {
         requestInit: { headers: { authorization: 'Bearer s3cret-token' } },
       }),
     );
-    expect((await client.listTools()).tools).toHaveLength(8);
+    expect((await client.listTools()).tools).toHaveLength(9);
     await client.close();
   });
 

@@ -55,7 +55,7 @@ async function seeded(ledger: Ledger, sessionId: string, tenantId?: string) {
 }
 
 describe('createLedgerMcpServer over InMemoryTransport', () => {
-  it('lists its eight tools with input schemas', async () => {
+  it('lists its nine tools with input schemas', async () => {
     const { client } = await connect({ ledger: memoryLedger() });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
@@ -67,6 +67,7 @@ describe('createLedgerMcpServer over InMemoryTransport', () => {
       'handles',
       'recall',
       'records',
+      'sessions',
     ]);
     const recall = tools.find((tool) => tool.name === 'recall');
     expect(recall?.inputSchema.required).toEqual(['query']);

@@ -33,6 +33,7 @@ export function registerDrillDownTools(
   server.registerTool(
     'describe',
     {
+      title: 'Describe a compaction record',
       description:
         'Describe a compaction record by id (rec_..., ext_..., chk_...): its seq range, depth, lossy or not, ' +
         'the handles it carries by kind, and the handles of its range it dropped.',
@@ -46,6 +47,7 @@ export function registerDrillDownTools(
   server.registerTool(
     'expand',
     {
+      title: 'Expand stored originals',
       description:
         "Read the stored originals of a record's dropped range, or of a seq range, verbatim and oldest first, " +
         'each labelled verified (hash checked). ' +
@@ -73,6 +75,7 @@ export function registerDrillDownTools(
   server.registerTool(
     'grep',
     {
+      title: 'Search stored originals',
       description:
         "Search a session's stored originals line by line for plain text (default) or a regular expression " +
         '(regex: true; JavaScript syntax run on a linear-time RE2 engine: backreferences and lookaround are refused), ' +

@@ -1,6 +1,6 @@
 /**
  * `context-ledger/mcp`: an MCP server exposing a ledger (the tools of `MCP_TOOL_NAMES`: `recall`, `handles`,
- * `records`, `gaps`, `append`, `describe`, `expand`, `grep`), for stdio or Streamable HTTP.
+ * `records`, `gaps`, `append`, `describe`, `expand`, `grep`, `sessions`), for stdio or Streamable HTTP.
  */
 export { createLedgerMcpServer } from './ledger-mcp-server.js';
 export type { LedgerMcpServerOptions } from './ledger-mcp-server.js';
@@ -8,3 +8,4 @@ export { startLedgerMcpHttpServer } from './http-server.js';
 export type { LedgerMcpHttpOptions, LedgerMcpHttpServer } from './http-server.js';
 export { serveLedgerMcpStdio } from './stdio-server.js';
 export { MCP_TOOL_NAMES } from './tool-names.js';
+export { LEDGER_SERVER_INSTRUCTIONS } from './server-instructions.js';

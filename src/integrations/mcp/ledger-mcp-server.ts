@@ -8,6 +8,8 @@ import type { WindowConfig } from '../../types.js';
 import { registerDrillDownTools } from './drill-down-tools.js';
 import { APPEND_OUTPUT } from './output-schemas.js';
 import { registerReadTools } from './read-tools.js';
+import { LEDGER_SERVER_INSTRUCTIONS } from './server-instructions.js';
+import { registerSessionsTool } from './sessions-tool.js';
 import { writeSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 import { displayJson } from '../../text/neutralize.js';
@@ -82,6 +84,7 @@ function registerAppendTool(server: McpServer, scope: TenantScope): void {
   server.registerTool(
     'append',
     {
+      title: 'Append messages',
       description:
         "Append messages to a session (created in this server's tenant if missing). Returns the sequence numbers and span ids written. " +
         'User and system messages are recorded as written by this tool client (source "client"): they are kept and ' +
@@ -111,7 +114,8 @@ function registerAppendTool(server: McpServer, scope: TenantScope): void {
 
 /**
  * An MCP server exposing a ledger: `recall`, `handles`, `records`, `gaps`, `append` (unless `appendTool` is false),
- * and the drill-down tools `describe`, `expand` and `grep`.
+ * the drill-down tools `describe`, `expand` and `grep`, and `sessions` (the sessions its tenant may read). Every tool
+ * has a title; the server's `instructions` tell the model when to call which (`server-instructions.ts`).
  * Inputs are validated by the SDK against zod shapes; errors are tool errors
  * (`isError: true`) whose text starts with the LedgerError code, e.g. `NOT_FOUND: …`.
  * Connect it to any transport (`StdioServerTransport`, Streamable HTTP, `InMemoryTransport`).
@@ -123,13 +127,18 @@ export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServe
     defaultSession: options.defaultSession,
     window: options.window,
   };
-  const server = new McpServer({ name: options.name ?? 'context-ledger', version: '0.1.0' });
+  const server = new McpServer(
+    { name: options.name ?? 'context-ledger', version: '0.1.0' },
+    { instructions: LEDGER_SERVER_INSTRUCTIONS },
+  );
 
   registerReadTools(server, scope, guarded);
 
   if (options.appendTool ?? true) registerAppendTool(server, scope);
 
   registerDrillDownTools(server, scope, guarded);
+
+  registerSessionsTool(server, scope, guarded);
 
   return server;
 }

@@ -172,3 +172,13 @@ export const GREP_OUTPUT = {
   nextCursor,
   note: z.string().optional(),
 };
+
+/** `sessions`: the sessions this server's tenant may read, a page at a time. */
+export const SESSIONS_OUTPUT = {
+  /** The session used when a call names none, when it is readable here; null otherwise. */
+  defaultSession: z.string().nullable(),
+  /** Readable sessions in all pages. */
+  total: z.number().int(),
+  sessions: z.array(z.object({ id: z.string(), createdAt: z.string(), spans: z.number().int() })),
+  nextCursor,
+};

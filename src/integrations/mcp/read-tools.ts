@@ -75,6 +75,7 @@ export function registerReadTools(
   server.registerTool(
     'recall',
     {
+      title: 'Recall a detail verbatim',
       description:
         'Recall an earlier detail verbatim: query with a handle (eu-west-2b, a path, KEY=VALUE, a version), ' +
         'a span id (sha256:...) or a record id. ' +
@@ -104,6 +105,7 @@ export function registerReadTools(
   server.registerTool(
     'handles',
     {
+      title: 'Handle index',
       description:
         'The verbatim handle index of a session, grouped by kind. ' +
         'scope "index" (default): the index kept in the window after compaction; "all": every handle appended. ' +
@@ -128,6 +130,7 @@ export function registerReadTools(
   server.registerTool(
     'records',
     {
+      title: 'Compaction records',
       description:
         'Compaction records of a session, oldest first: id, type, depth, reversible, ancestors, dropped range ' +
         `and findings (why a record is lossy). Paged: at most limit records (default ${DEFAULT_LIMITS.records}), ` +
@@ -156,6 +159,7 @@ export function registerReadTools(
   server.registerTool(
     'gaps',
     {
+      title: 'Known gaps',
       description:
         'Known gaps of a session: each lossy record, what range it dropped, whether the originals are stored, ' +
         `and what to do instead of guessing. Paged: at most limit gaps (default ${DEFAULT_LIMITS.gaps}), ` +

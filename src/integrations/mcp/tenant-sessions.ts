@@ -1,7 +1,7 @@
 import { InvalidInputError, NotFoundError, TenantMismatchError } from '../../errors.js';
 import type { Ledger } from '../../session/ledger.js';
 import type { LedgerSession } from '../../session/session.js';
-import type { WindowConfig } from '../../types.js';
+import type { SessionInfo, WindowConfig } from '../../types.js';
 
 /** How the MCP tools reach sessions: one tenant, an optional default session. */
 export interface TenantScope {
@@ -57,6 +57,30 @@ export async function readableSessionId(scope: TenantScope, requested: string | 
     );
   }
   return id;
+}
+
+/**
+ * The sessions this scope may read, ordered by id: those of its tenant (without a tenant: only the sessions that have
+ * none). The store filters by tenant where it can; each session's tenant is checked here again, so a store that
+ * ignores the filter shows no other tenant's session.
+ */
+export async function readableSessions(scope: TenantScope): Promise<SessionInfo[]> {
+  const listed = await scope.ledger.store.listSessions(
+    scope.tenantId === undefined ? undefined : { tenantId: scope.tenantId },
+  );
+  return listed.filter((info) => (info.tenantId ?? undefined) === scope.tenantId);
+}
+
+/**
+ * The session a call naming none would use, when it is one this scope may read; undefined when there is no default,
+ * it cannot be found, or it belongs to another tenant (never an error: a listing still answers).
+ */
+export async function readableDefaultSession(scope: TenantScope): Promise<string | undefined> {
+  try {
+    return await readableSessionId(scope, undefined);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
