@@ -133,7 +133,9 @@ export interface Finding {
     | 'lossy-ancestor'
     | 'uncited-claim'
     | 'external-summary'
-    | 'tampered-handle';
+    | 'tampered-handle'
+    | 'polarity-flip'
+    | 'contradicts-constraint';
   /** Human-readable description naming the handle or span. */
   readonly message: string;
   /** The handle-like token involved, verbatim, if any. */

@@ -1,6 +1,8 @@
 import { extractHandles } from '../handles/extract.js';
 import type { SummarizeResult, SourceUnit } from '../summarizers/summarizer.js';
 import type { Finding, Handle } from '../types.js';
+import { isInstruction } from './guards.js';
+import { meaningFindings } from './meaning-check.js';
 
 function editDistanceAtMost(a: string, b: string, limit: number): boolean {
   if (Math.abs(a.length - b.length) > limit) return false;
@@ -28,7 +30,9 @@ function editDistanceAtMost(a: string, b: string, limit: number): boolean {
  * verbatim in the sources; one that does not is `altered-handle` when it resembles a
  * source handle of the same kind (e.g. `eu-west-2b` written as `eu-west-1`), else
  * `invented-handle`. Each claim is checked against the spans it cites; claims must cite
- * span ids of the region.
+ * span ids of the region. A claim that reverses the meaning of a span it cites, or of a pinned
+ * instruction among `sourceHandles` that shares a handle with it, is `polarity-flip` or
+ * `contradicts-constraint` (see `meaningFindings`).
  */
 export function verifySummary(
   result: SummarizeResult,
@@ -85,5 +89,6 @@ export function verifySummary(
       );
     }
   }
+  findings.push(...meaningFindings(result.claims, textsBySpan, sourceHandles.filter(isInstruction)));
   return findings;
 }

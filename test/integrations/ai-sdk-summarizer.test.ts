@@ -121,3 +121,76 @@ describe('aiSdkSummarizer', () => {
     expect(result.summary).toBe('First fact. Second fact No citation here Array index a[2] stays');
   });
 });
+
+/** An opening with a read-only region, a rejected request and a writable scratch path. */
+const POLAR_OPENING: TranscriptMessage = {
+  role: 'user',
+  content:
+    'Never write to eu-west-1: it is read-only, so do not target it. I rejected deleting the nightly backups. ' +
+    'Scratch files go in /mnt/scratch, which anyone can write.',
+};
+
+/** A later note that names eu-west-1 without saying whether it may be written. */
+const LAG_NOTE: TranscriptMessage = { role: 'assistant', content: 'Replication lag on eu-west-1 is low this morning.' };
+
+/** A model that answers `text` every time (the retry too), and the record it writes. */
+async function compactPolar(text: string) {
+  const model = new MockLanguageModelV3({ doGenerate: textResult(text) });
+  const ledger = memoryLedger(aiSdkSummarizer(model));
+  const session = await ledger.session('llm-polarity', { window: { maxTokens: 3000 } });
+  await session.append([POLAR_OPENING, LAG_NOTE, ...fillerTurns(3)]);
+  return { record: await session.compact(200), model };
+}
+
+describe('aiSdkSummarizer meaning checks', () => {
+  it('marks the record lossy when a claim keeps the handle but makes a read-only region writable', async () => {
+    const { record, model } = await compactPolar(
+      '- eu-west-1 is writable; target it [1]\n- Health checks were run [2, 3]',
+    );
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(userPromptText(model.doGenerateCalls[1]?.prompt ?? [])).toContain('eu-west-1 is writable');
+    expect(record?.reversible).toBe(false);
+    const finding = record?.findings.find((item) => item.code === 'polarity-flip');
+    expect(finding?.message).toContain('eu-west-1 is writable');
+    expect(finding?.message).toMatch(/read-only|do not target/);
+  });
+
+  it('marks the record lossy when a claim says the user approved what the user rejected', async () => {
+    const { record } = await compactPolar('- The user approved deleting the nightly backups [1]');
+    expect(record?.reversible).toBe(false);
+    expect(record?.findings.map((item) => item.code)).toContain('polarity-flip');
+    expect(record?.findings.find((item) => item.code === 'polarity-flip')?.message).toMatch(/rejected.*approved/);
+  });
+
+  it('reports a claim that contradicts a pinned instruction it shares a handle with, whatever it cites', async () => {
+    const { record } = await compactPolar('- Writes now go to eu-west-1, which is writable [2]');
+    expect(record?.findings.map((item) => item.code)).toEqual(['contradicts-constraint']);
+    expect(record?.reversible).toBe(false);
+    const finding = record?.findings.find((item) => item.code === 'contradicts-constraint');
+    expect(finding?.message).toContain('pinned user instruction');
+    expect(finding?.message).toContain('Never write to eu-west-1');
+  });
+
+  it('keeps a faithful paraphrase that keeps the negation reversible', async () => {
+    const { record } = await compactPolar(
+      '- The user refused to delete the nightly backups [1]\n- Deleting the nightly backups was not approved [1]',
+    );
+    expect(record?.findings).toEqual([]);
+    expect(record?.reversible).toBe(true);
+  });
+
+  it('finds no meaning problem in a paraphrase of the read-only rule (only its reworded constraint)', async () => {
+    const { record } = await compactPolar('- eu-west-1 is read-only and must not be targeted [1]');
+    const codes = record?.findings.map((item) => item.code) ?? [];
+    expect(codes).not.toContain('polarity-flip');
+    expect(codes).not.toContain('contradicts-constraint');
+  });
+
+  it('does not flag "writable" said of another subject', async () => {
+    const { record } = await compactPolar(
+      '- /mnt/scratch is writable by anyone [1]\n- Scratch files can be written by anyone [1]',
+    );
+    expect(record?.findings).toEqual([]);
+    expect(record?.reversible).toBe(true);
+  });
+});
