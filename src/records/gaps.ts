@@ -36,8 +36,10 @@ export function gapOf(record: CompactionRecord): Gap | undefined {
         ? 'it summarizes history from before this ledger began, and those originals were never stored: ' +
           'ask the user or re-read the original source; do not reconstruct the detail from memory'
         : originalsStored
-          ? `the originals of seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd}) are stored: ` +
-            'recall by handle or span id to read them verbatim'
+          ? // Recall already searched them: sending the model back to recall would be a circle (issue 38).
+            `the originals of seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd}) are stored, but no handle of them ` +
+            `matches: read them verbatim with expand on record ${record.id} or grep them for another spelling, ` +
+            'or ask the user; do not reconstruct the detail from memory'
           : `the originals of this range are not in the ledger: re-read bytes ${byteStart}-${byteEnd} of the source transcript, ` +
             'or ask the user; do not reconstruct the detail from memory',
   };

@@ -2,15 +2,21 @@ import { mergedCheckpoint } from './checkpoints.js';
 import { pageCursor, readPageCursor } from '../collections/page-cursor.js';
 import { handlePage } from './handle-pages.js';
 import { InvalidInputError } from '../errors.js';
+import { closestHandles } from './closest-handles.js';
+import type { ClosestHandle } from './closest-handles.js';
+import { lossyGapNote, neverSaidNote } from './recall-notes.js';
 import { gapOf, gapsOf } from './gaps.js';
 import type { Gap } from './gaps.js';
 import { lookupKeys } from '../handles/normalize.js';
 import { ingestGaps } from '../ingest/ingest-gaps.js';
+import { supersessionNote, supersessionsOf } from './recall-supersession.js';
+import type { Supersession } from './recall-supersession.js';
+import { externalRecordsWithStoredOriginals } from './stored-originals.js';
 import { isSpanIdPrefix, MIN_SPAN_ID_PREFIX_HEX, SHORT_SPAN_ID_HEX, verifySpan } from './span.js';
 import type { LedgerStore } from '../stores/store.js';
 import { quotedSourceOf } from '../text/source-notes.js';
 import type { CompactionRecord, Handle, QuotedSource, Span } from '../types.js';
-import { asSentence, counted } from '../text/wording.js';
+import { counted } from '../text/wording.js';
 
 /** One thing recall found. */
 export interface RecallHit {
@@ -28,6 +34,8 @@ export interface RecallHit {
   readonly handle?: { readonly kind: Handle['kind']; readonly text: string } | undefined;
   /** When the span is a user turn the user did not type: who wrote it (`harness`, `client`). */
   readonly source?: QuotedSource | undefined;
+  /** When a later binding of the same label replaced this value: that binding's handle, span and seq. */
+  readonly supersededBy?: Supersession | undefined;
 }
 
 /** `{ source }` for a span of a quoted source, `{}` otherwise. */
@@ -40,7 +48,11 @@ function hitSource(span: Span): { source?: QuotedSource } {
 export interface RecallResult {
   /** The query as given. */
   readonly query: string;
-  /** `verified` if anything verified was found; else `gap` when a lossy record may have dropped it; else `unverified`. */
+  /**
+   * `verified` if anything verified was found; else `gap` when a lossy record may have dropped it (an external summary
+   * whose originals are all stored and check drops nothing: a miss behind it is a miss); else `unverified` (with no
+   * results: never said, the note naming the closest stored handles).
+   */
   readonly status: 'verified' | 'unverified' | 'gap';
   /** Hits, verified first, then by seq. */
   readonly results: readonly RecallHit[];
@@ -52,6 +64,8 @@ export interface RecallResult {
   readonly nextCursor?: string | undefined;
   /** How many matches the query has in all pages (handles under its keys, occurrences, carried handles), when known. */
   readonly total?: number | undefined;
+  /** When it was never said: the stored handles closest to the query (also named in the note). */
+  readonly closest?: readonly ClosestHandle[] | undefined;
 }
 
 /** Inputs of recall. */
@@ -235,7 +249,9 @@ async function pageOf(context: RecallContext, query: string, from: number, limit
 /**
  * Recall by handle, span id, record id or free text. Queries go to the handle index first;
  * prose search and lossy records only ever yield `unverified` hits; when nothing verified
- * is found and a record is lossy, the result is a `gap` naming the record and its range.
+ * is found and a record is lossy, the result is a `gap` naming the record and its range,
+ * unless the record is an external summary whose originals are all stored and check (then
+ * it was never said). A verified value a later binding replaced names what superseded it.
  * Recall never writes anything.
  */
 export async function recall(context: RecallContext, rawQuery: string): Promise<RecallResult> {
@@ -250,23 +266,50 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
   const page = await pageOf(context, query, from, limit);
   const { hits } = page;
   const verified = hits.filter((hit) => hit.status === 'verified');
-  if (verified.length > 0) {
-    const nextCursor = page.next === undefined ? undefined : pageCursor('recall', [page.next]);
-    const more =
-      nextCursor === undefined
-        ? ''
-        : ` More remain${page.total === undefined ? '' : ` (${page.total} matches in all)`}: ` +
-          `pass cursor ${JSON.stringify(nextCursor)} for the next page.`;
-    return {
-      query,
-      status: 'verified',
-      results: verified.slice(0, limit),
-      gap: null,
-      note: `Found verbatim in the ledger (${counted(verified.length, 'verified hit')}${from > 0 ? ' on this page' : ''}).${more}`,
-      ...(nextCursor === undefined ? {} : { nextCursor }),
-      ...(page.total === undefined ? {} : { total: page.total }),
-    };
-  }
+  if (verified.length > 0) return verifiedResult(context, query, page, verified, { from, limit });
+  return missResult(context, query, await unverifiedHits(context, query, hits, limit));
+}
+
+/** The answer when the page holds verified hits: them, what superseded each, and the cursor of the next page. */
+async function verifiedResult(
+  context: RecallContext,
+  query: string,
+  page: HitPage,
+  verified: readonly RecallHit[],
+  paging: { readonly from: number; readonly limit: number },
+): Promise<RecallResult> {
+  const { from, limit } = paging;
+  const shown = verified.slice(0, limit);
+  const supersessions = await supersessionsOf(context.store, context.sessionId, shown);
+  const nextCursor = page.next === undefined ? undefined : pageCursor('recall', [page.next]);
+  const more =
+    nextCursor === undefined
+      ? ''
+      : ` More remain${page.total === undefined ? '' : ` (${page.total} matches in all)`}: ` +
+        `pass cursor ${JSON.stringify(nextCursor)} for the next page.`;
+  return {
+    query,
+    status: 'verified',
+    results: shown.map((hit) => {
+      const supersededBy = supersessions.get(hit);
+      return supersededBy ? { ...hit, supersededBy } : hit;
+    }),
+    gap: null,
+    note:
+      `Found verbatim in the ledger (${counted(verified.length, 'verified hit')}${from > 0 ? ' on this page' : ''}).` +
+      `${supersessionNote(supersessions)}${more}`,
+    ...(nextCursor === undefined ? {} : { nextCursor }),
+    ...(page.total === undefined ? {} : { total: page.total }),
+  };
+}
+
+/** Hits that are context only: unverified handle hits, a lossy record's unresolved handles, free-text matches. */
+async function unverifiedHits(
+  context: RecallContext,
+  query: string,
+  hits: readonly RecallHit[],
+  limit: number,
+): Promise<RecallHit[]> {
   const keys = new Set(lookupKeys(query));
   const textHits = await context.store.searchText(context.sessionId, query, limit);
   const spans = new Map(
@@ -275,7 +318,7 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       span,
     ]),
   );
-  const unverified: RecallHit[] = [
+  return [
     ...hits,
     ...byLossyRecords(context, keys),
     ...textHits.flatMap((hit): RecallHit[] => {
@@ -294,16 +337,22 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
       ];
     }),
   ].slice(0, limit);
-  if (gapsOf(context.records).length > 0) {
-    const gap = chooseGap(context.records, query);
+}
+
+/** The answer when nothing verified was found: a gap where something may be lost, else unverified or never said. */
+async function missResult(context: RecallContext, query: string, unverified: RecallHit[]): Promise<RecallResult> {
+  // A lossy record is a gap unless it is an external summary whose originals are all stored and check: behind that
+  // one, a miss is a miss (invariant 8), and pointing the model at a gap it cannot close sends it in a circle.
+  const covered = await externalRecordsWithStoredOriginals(context.store, context.sessionId, context.records);
+  const open = context.records.filter((record) => !covered.has(record.id));
+  if (gapsOf(open).length > 0) {
+    const gap = chooseGap(open, query);
     return {
       query,
       status: 'gap',
       results: unverified,
       gap,
-      note:
-        `Not resolvable through the handle index, and record ${gap?.recordId ?? '?'} is lossy: treat this as a known gap. ` +
-        `${gap ? `${asSentence(gap.reread)} ` : ''}Any results shown are unverified context, not memory.`,
+      note: lossyGapNote(gap),
     };
   }
   // Lines the ledger could not ingest may have held it: that is a gap, never "never said".
@@ -321,15 +370,21 @@ export async function recall(context: RecallContext, rawQuery: string): Promise<
         'Any results shown are unverified context, not memory.',
     };
   }
+  if (unverified.length > 0)
+    return {
+      query,
+      status: 'unverified',
+      results: unverified,
+      gap: null,
+      note: 'No handle matched; these free-text matches are unverified context.',
+    };
+  const closest = await closestHandles(context.store, context.sessionId, query);
   return {
     query,
     status: 'unverified',
-    results: unverified,
+    results: [],
     gap: null,
-    note:
-      unverified.length > 0
-        ? 'No handle matched; these free-text matches are unverified context.'
-        : 'Nothing in this session matches, every compaction is lossless and every transcript line was ingested: ' +
-          'it was never said in this session.',
+    note: neverSaidNote(context.records, covered, closest),
+    closest,
   };
 }
