@@ -20,9 +20,8 @@ import { addScore, emptyScore, holdsValue, scoreContext } from './fact-score.js'
 import type { FactScore } from './fact-score.js';
 import { generateFactSession } from './fact-sessions.js';
 import type { FactSession } from './fact-sessions.js';
-import { replayLedger } from './ledger-replay.js';
-import { MESSAGE_OVERHEAD_TOKENS, contextText, originalCost, originalMessage } from '../../src/window/window.js';
-import type { RenderedMessage } from '../../src/window/window.js';
+import { recentThatFit, replayLedger } from './ledger-replay.js';
+import { MESSAGE_OVERHEAD_TOKENS, contextText } from '../../src/window/window.js';
 import type { SpanOccurrence } from '../../src/types.js';
 
 /** Budgets the window is replayed at. */
@@ -72,18 +71,7 @@ async function replayAt(
 
 /** Trim: no summary, the most recent messages that fit the budget. */
 function trimText(history: readonly SpanOccurrence[], budget: number, counter: TokenCounter): string {
-  const messages: RenderedMessage[] = [];
-  const cache = new Map<string, number>();
-  let used = MESSAGE_OVERHEAD_TOKENS;
-  for (let index = history.length - 1; index >= 0; index--) {
-    const occurrence = history[index];
-    if (!occurrence) continue;
-    const cost = originalCost(occurrence, counter, cache);
-    if (used + cost > budget) break;
-    used += cost;
-    messages.unshift(originalMessage(occurrence));
-  }
-  return contextText(messages);
+  return contextText(recentThatFit(history, budget - MESSAGE_OVERHEAD_TOKENS, counter, new Map()));
 }
 
 async function hookText(session: FactSession, counter: TokenCounter): Promise<{ text: string; cut: number }> {

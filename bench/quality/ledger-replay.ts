@@ -59,8 +59,21 @@ export function summaryOnlyText(
   cache: Map<string, number>,
 ): string {
   const summary = session.activeRecord()?.summary ?? '';
+  const used = summary.length > 0 ? counter.count(summary) + MESSAGE_OVERHEAD_TOKENS : 0;
+  const messages = recentThatFit(history, budget - used, counter, cache);
+  if (summary.length > 0) messages.unshift({ role: 'system', content: `Summary: ${summary}`, source: 'ledger' });
+  return contextText(messages);
+}
+
+/** The most recent originals of `history` whose rendered cost fits `budget`, oldest first (trim). */
+export function recentThatFit(
+  history: readonly SpanOccurrence[],
+  budget: number,
+  counter: TokenCounter,
+  cache: Map<string, number>,
+): RenderedMessage[] {
   const messages: RenderedMessage[] = [];
-  let used = summary.length > 0 ? counter.count(summary) + MESSAGE_OVERHEAD_TOKENS : 0;
+  let used = 0;
   for (let index = history.length - 1; index >= 0; index--) {
     const occurrence = history[index];
     if (!occurrence) continue;
@@ -69,8 +82,7 @@ export function summaryOnlyText(
     used += cost;
     messages.unshift(originalMessage(occurrence));
   }
-  if (summary.length > 0) messages.unshift({ role: 'system', content: `Summary: ${summary}`, source: 'ledger' });
-  return contextText(messages);
+  return messages;
 }
 
 /** Replay `messages` at `options.budget`; returns the session and every appended occurrence. */

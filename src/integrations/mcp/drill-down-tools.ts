@@ -5,6 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { CURSOR_INPUT, SESSION_INPUT } from './tool-inputs.js';
 import { describeRecord, EXPAND_DEFAULT_TOKENS, expandOriginals } from '../drill-down.js';
 import { GREP_DEFAULT_LIMIT, grepSpans } from '../grep.js';
 import { fitAnswer } from '../paged-views.js';
@@ -13,14 +14,9 @@ import { DESCRIBE_OUTPUT, EXPAND_OUTPUT, GREP_OUTPUT, READ_ONLY } from './output
 import { readableSessionId } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
 
-const session = z.string().min(1).max(200).optional().describe("Session id (default: the server's session).");
+const session = SESSION_INPUT;
 const seq = z.number().int().min(0);
-const cursor = z
-  .string()
-  .min(1)
-  .max(200)
-  .optional()
-  .describe('The nextCursor of the previous answer (same arguments otherwise), for the next page.');
+const cursor = CURSOR_INPUT;
 
 /** Register `describe`, `expand` and `grep` on `server`; `guarded` turns errors into tool errors. */
 export function registerDrillDownTools(

@@ -7,6 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { CURSOR_INPUT, SESSION_INPUT } from './tool-inputs.js';
 import { recall } from '../../records/recall.js';
 import { HANDLE_KINDS } from '../../types.js';
 import type { HandleKind } from '../../types.js';
@@ -16,13 +17,8 @@ import { GAPS_OUTPUT, HANDLES_OUTPUT, READ_ONLY, RECALL_OUTPUT, RECORDS_OUTPUT }
 import { readSessionRecords } from './session-reads.js';
 import { readableSessionId, type TenantScope } from './tenant-sessions.js';
 
-const session = z.string().min(1).max(200).optional().describe("Session id (default: the server's --session).");
-const cursor = z
-  .string()
-  .min(1)
-  .max(200)
-  .optional()
-  .describe('The nextCursor of the previous answer (same arguments otherwise), for the next page.');
+const session = SESSION_INPUT;
+const cursor = CURSOR_INPUT;
 
 /** Default page sizes; `fitAnswer` cuts a page further when its JSON passes the token budget. */
 const DEFAULT_LIMITS = { recall: 10, handles: 200, records: 100, gaps: 50 } as const;

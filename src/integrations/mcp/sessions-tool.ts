@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { CURSOR_INPUT } from './tool-inputs.js';
 import { fitAnswer, offsetPage } from '../paged-views.js';
 import { READ_ONLY, SESSIONS_OUTPUT } from './output-schemas.js';
 import { readableDefaultSession, readableSessions, type TenantScope } from './tenant-sessions.js';
@@ -48,12 +49,7 @@ export function registerSessionsTool(
         `Paged: at most limit sessions (default ${SESSIONS_DEFAULT_LIMIT}), nextCursor when more remain.`,
       inputSchema: {
         limit: z.number().int().min(1).max(1000).optional(),
-        cursor: z
-          .string()
-          .min(1)
-          .max(200)
-          .optional()
-          .describe('The nextCursor of the previous answer, for the next page.'),
+        cursor: CURSOR_INPUT,
       },
       outputSchema: SESSIONS_OUTPUT,
       annotations: READ_ONLY,
