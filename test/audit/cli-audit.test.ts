@@ -1,21 +1,8 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { AuditDocument } from '../../src/audit/types.js';
-import { CLI, FIXTURE, REAL_FILES } from './paths.js';
-
-const run = promisify(execFile);
-
-async function cli(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run('node', [CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
+import { FIXTURE, REAL_FILES } from './paths.js';
+import { runCli as cli } from '../cli/run-cli.js';
 
 describe('context-ledger audit', () => {
   it('prints one JSON document on stdout and, as replay --json, no progress', async () => {

@@ -1,24 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toOpenAiJsonl } from '../../src/cli/demo.js';
 import { demoTranscript } from '../../src/cli/demo-transcript.js';
-
-const run = promisify(execFile);
-const CLI = join(process.cwd(), 'dist/cli/main.js');
-
-async function cli(args: string[], cwd?: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run('node', [CLI, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
+import { runCli as cli } from './run-cli.js';
 
 let directory = '';
 let transcript = '';

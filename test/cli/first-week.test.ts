@@ -2,30 +2,19 @@
  * A new user's first week (issue 38, item 6): every error is found before the heavy work, names the problem and the
  * fix, and exits 2 as the README documents. Each test failed on the code before (b7e8a23). Runs dist/ (build first).
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli as cli } from './run-cli.js';
 
-const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/cli/main.js');
 const FIXTURES = join(process.cwd(), 'test/importers/fixtures');
 const CLAUDE_CODE = join(FIXTURES, 'claude-code-session.jsonl');
 const OPENAI_JSONL = join(FIXTURES, 'openai-messages.jsonl');
 const TRAJECTORIES = join(FIXTURES, 'swe-agent-trajectories.jsonl');
-
-async function cli(args: string[], cwd?: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run('node', [CLI, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
 
 let directory = '';
 
