@@ -1,6 +1,6 @@
 import { machineInfo } from './machine.js';
 import type { MachineInfo } from './machine.js';
-import type { BenchWindowOptions } from './window-options.js';
+import type { BenchWindowOptions } from './window-overrides.js';
 
 /** What every benchmark is given by the runner. */
 export interface BenchContext {

@@ -9,7 +9,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createSpan } from '../src/records/span.js';
+import { createSpan } from '../src/model/span.js';
 import { createMemoryStore } from '../src/stores/memory/index.js';
 import { createPostgresStore } from '../src/stores/postgres/index.js';
 import { createSqliteStore } from '../src/stores/sqlite/index.js';

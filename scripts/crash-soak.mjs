@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
-import { openStore } from '../dist/cli/store-spec.js';
+import { openStore } from '../dist/stores/store-spec.js';
 
 const argv = process.argv.slice(2);
 const option = (flag, fallback) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : fallback);

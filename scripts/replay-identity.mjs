@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { replayFile } from '../dist/cli/replay.js';
-import { openStore } from '../dist/cli/store-spec.js';
+import { openStore } from '../dist/stores/store-spec.js';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--max-tokens');

@@ -16,12 +16,12 @@ export type { Summarizer, SummarizeRequest, SummarizeResult, SourceUnit } from '
 export { createO200kCounter, createApproximateCounter } from './tokens/token-counter.js';
 export type { TokenCounter } from './tokens/token-counter.js';
 export { extractHandles } from './handles/extract.js';
-export { DEFAULT_RANK_WEIGHTS } from './compaction/rank-handles.js';
-export type { RankWeights, RankWeightsInput } from './compaction/rank-handles.js';
-export { spanId, verifySpan } from './records/span.js';
+export { DEFAULT_RANK_WEIGHTS } from './ranking/rank-handles.js';
+export type { RankWeights, RankWeightsInput } from './ranking/rank-handles.js';
+export { spanId, verifySpan } from './model/span.js';
 export type { RenderedContext, RenderedMessage } from './window/window.js';
-export type { RecallResult, RecallHit } from './records/recall.js';
-export type { Gap } from './records/gaps.js';
+export type { RecallResult, RecallHit } from './recall/recall.js';
+export type { Gap } from './model/gaps.js';
 export type { TranscriptMessage, TranscriptToolCall } from './ingest/messages.js';
 export {
   LedgerError,

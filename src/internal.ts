@@ -7,7 +7,7 @@ export { LedgerSession } from './session/session.js';
 export { activeRecord, windowStateOf } from './window/window-state.js';
 export type { SessionDependencies } from './session/session.js';
 export { handleKey, lookupKeys } from './handles/normalize.js';
-export { canonicalSpanBytes, createSpan } from './records/span.js';
+export { canonicalSpanBytes, createSpan } from './model/span.js';
 export { resolveWindowConfig } from './session/config.js';
 export { renderWindow, ledgerBlock } from './window/window.js';
 export type { WindowState } from './window/window.js';

@@ -7,7 +7,7 @@
  * the measurement.
  */
 import { performance } from 'node:perf_hooks';
-import { recall } from '../../src/records/recall.js';
+import { recall } from '../../src/recall/recall.js';
 import { atMost, round } from '../bench-result.js';
 import type { BenchResult, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';

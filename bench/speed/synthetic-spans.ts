@@ -5,7 +5,7 @@
  * be appended in minutes.
  */
 import { handleKey } from '../../src/handles/normalize.js';
-import { createSpan } from '../../src/records/span.js';
+import { createSpan } from '../../src/model/span.js';
 import type { AppendEntry } from '../../src/stores/store.js';
 import type { HandleKind, Role } from '../../src/types.js';
 

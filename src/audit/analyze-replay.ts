@@ -2,7 +2,7 @@
  * Audit of context-ledger's own compactions, for a transcript with no agent compaction: it
  * is replayed at a token budget, and each summary record is one generation of the lineage.
  */
-import { mergedCheckpoint } from '../records/checkpoints.js';
+import { mergedCheckpoint } from '../model/checkpoints.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { ledgerBlock } from '../window/window.js';
 import { windowStateOf } from '../window/window-state.js';

@@ -3,7 +3,7 @@
  * replayed into a fresh memory-store session and compacted once, with summary and handle
  * budgets that add up to the agent summary's token count.
  */
-import { mergedCheckpoint } from '../records/checkpoints.js';
+import { mergedCheckpoint } from '../model/checkpoints.js';
 import { LEDGER_FRAME_TOKENS, ledgerBudgetTokens } from '../session/config.js';
 import { InvalidInputError } from '../errors.js';
 import { createLedger } from '../session/ledger.js';

@@ -2,7 +2,7 @@
  * The document `context-ledger audit --json` prints, and that the HTML report is drawn from.
  * Every field here is part of the CLI's output contract (see README "Audit your own sessions").
  */
-import type { Gap } from '../records/gaps.js';
+import type { Gap } from '../model/gaps.js';
 import type { HandleKind, Role } from '../types.js';
 
 /** Handle counts by kind; kinds with no handle are left out. */

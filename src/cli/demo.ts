@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { LedgerError } from '../errors.js';
 import { createLedger } from '../session/ledger.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
-import type { RecallResult } from '../records/recall.js';
-import { shortSpanId } from '../records/span.js';
+import type { RecallResult } from '../recall/recall.js';
+import { shortSpanId } from '../model/span.js';
 import type { RenderedMessage } from '../window/window.js';
 import { demoFollowUp, demoTranscript } from './demo-transcript.js';
 import { replayFile } from './replay.js';
-import { openStore } from './store-spec.js';
+import { openStore } from '../stores/store-spec.js';
 import { asSentence, counted } from '../text/wording.js';
 
 /** Serialize transcript messages as OpenAI-style JSONL. */

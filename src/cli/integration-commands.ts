@@ -12,7 +12,7 @@ import { DEFAULT_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-bu
 import type { FileEdit } from '../integrations/install/config-files.js';
 import type { Ledger } from '../session/ledger.js';
 import type { Role } from '../types.js';
-import { DEFAULT_STORE } from './store-spec.js';
+import { DEFAULT_STORE } from '../stores/store-spec.js';
 
 // The modules behind each command are imported by its action, so `hook claude-code` loads only the hook's own.
 
@@ -106,7 +106,7 @@ async function drillTarget(options: {
 }): Promise<{ ledger: Ledger; sessionId: string }> {
   const [{ drillDownTarget }, { openStore }, { createLedger }] = await Promise.all([
     import('./project-target.js'),
-    import('./store-spec.js'),
+    import('../stores/store-spec.js'),
     import('../session/ledger.js'),
   ]);
   const target = await drillDownTarget(options.store, options.session);

@@ -5,7 +5,7 @@ import { LedgerError } from '../errors.js';
 import type { ImportFormat } from '../importers/events.js';
 import type { ServeCommandOptions } from './serve-command.js';
 import { DEFAULT_COMPACT_AT } from '../session/config.js';
-import { DEFAULT_STORE } from './store-spec.js';
+import { DEFAULT_STORE } from '../stores/store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
 import { addHelpExamples, usageExit } from './usage.js';

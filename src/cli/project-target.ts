@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { InvalidInputError } from '../errors.js';
 import { findProjectTarget } from '../integrations/claude-code/project-session.js';
-import { DEFAULT_STORE } from './store-spec.js';
+import { DEFAULT_STORE } from '../stores/store-spec.js';
 
 /** The store spec and default session a command should use. */
 export interface ServeTarget {

@@ -1,8 +1,8 @@
 import { NotFoundError } from '../errors.js';
 import { createLedger } from '../session/ledger.js';
-import type { RecallResult } from '../records/recall.js';
+import type { RecallResult } from '../recall/recall.js';
 import { drillDownTarget } from './project-target.js';
-import { DEFAULT_STORE, openStore } from './store-spec.js';
+import { DEFAULT_STORE, openStore } from '../stores/store-spec.js';
 import { forTerminal } from '../text/neutralize.js';
 import { asSentence } from '../text/wording.js';
 import { droppedRangeWords } from '../text/range-wording.js';

@@ -1,7 +1,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { InvalidInputError } from '../errors.js';
-import { unrecoverableGaps } from '../records/gaps.js';
+import { unrecoverableGaps } from '../model/gaps.js';
 import type { ImportFormat } from '../importers/events.js';
 import { createLedger } from '../session/ledger.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
@@ -13,7 +13,7 @@ import { checkTranscriptFormat, explainEarlyFailure, noMessagesError } from './f
 import { createProgress } from './progress.js';
 import { ConversationCounter, conversationItems, reportConversations } from './replay-items.js';
 import type { Conversations } from './replay-items.js';
-import { DEFAULT_STORE, openStore } from './store-spec.js';
+import { DEFAULT_STORE, openStore } from '../stores/store-spec.js';
 import { sessionWriterLockFile, withSessionWriterLock } from '../integrations/claude-code/session-writer-lock.js';
 import type { LockHolder } from '../integrations/claude-code/file-lock.js';
 import { resumePoint } from './replay-resume.js';

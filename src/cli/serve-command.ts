@@ -1,7 +1,7 @@
 import { InvalidConfigError } from '../errors.js';
 import { createLedger } from '../session/ledger.js';
 import { projectServeTarget } from './project-target.js';
-import { DEFAULT_STORE, openStore } from './store-spec.js';
+import { DEFAULT_STORE, openStore } from '../stores/store-spec.js';
 
 /** Options of `context-ledger serve`, as commander parses them. */
 export interface ServeCommandOptions {

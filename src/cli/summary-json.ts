@@ -1,4 +1,4 @@
-import type { Gap } from '../records/gaps.js';
+import type { Gap } from '../model/gaps.js';
 import type { LedgerSession } from '../session/session.js';
 import type { RecordSummary } from '../session/session-records.js';
 import type { RenderedContext } from '../window/window.js';

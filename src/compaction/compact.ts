@@ -1,5 +1,5 @@
 import { ContextBudgetError, UnsafeRecompactionError } from '../errors.js';
-import { handleRoleOf, verifySpan } from '../records/span.js';
+import { handleRoleOf, verifySpan } from '../model/span.js';
 import type { LedgerStore } from '../stores/store.js';
 import { fitSummary } from '../summarizers/sections.js';
 import type { SourceUnit, Summarizer } from '../summarizers/summarizer.js';
@@ -8,15 +8,15 @@ import type { CompactionRecord, DroppedRange, Finding, Handle, Span, SpanOccurre
 import { checkCarriedHandles, fitHandleBudget } from './guards.js';
 import { checkStoredInstructions } from './pinned-check.js';
 import { mergeHandles } from '../handles/handle-sets.js';
-import { identityOf, reserveIdentities } from './identities.js';
-import { DEFAULT_RANK_WEIGHTS } from './rank-handles.js';
-import { rankedOrder } from './ranked-order.js';
-import { supersededHandles } from './supersession.js';
-import type { RankWeights } from './rank-handles.js';
-import type { EvidenceTallies, RankEvidence, RankSpan } from './rank-handles.js';
-import { RankHistory } from './rank-history.js';
-import type { RankHistoryRange } from './rank-history.js';
-import { recordId } from './record-id.js';
+import { identityOf, reserveIdentities } from '../model/identities.js';
+import { DEFAULT_RANK_WEIGHTS } from '../ranking/rank-handles.js';
+import { rankedOrder } from '../ranking/ranked-order.js';
+import { supersededHandles } from '../handles/supersession.js';
+import type { RankWeights } from '../ranking/rank-handles.js';
+import type { EvidenceTallies, RankEvidence, RankSpan } from '../ranking/rank-handles.js';
+import { RankHistory } from '../ranking/rank-history.js';
+import type { RankHistoryRange } from '../ranking/rank-history.js';
+import { recordId } from '../model/record-id.js';
 import { verifySummary } from './verify.js';
 import { isAre } from '../text/wording.js';
 

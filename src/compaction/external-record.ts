@@ -15,7 +15,7 @@ import { extractHandles } from '../handles/extract.js';
 import { mergeHandles } from '../handles/handle-sets.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Finding, Handle, SpanOccurrence, SummarizerIdentity } from '../types.js';
-import { recordId } from './record-id.js';
+import { recordId } from '../model/record-id.js';
 import { UNRESOLVED_SPAN } from '../types.js';
 
 /** What an external record is built from. */

@@ -10,11 +10,11 @@ import {
   sectionOf,
   shownInside,
   SIMILAR_NOTE_TOKENS,
-} from './index-layout.js';
-import { collapseKey } from './near-duplicates.js';
-import { ShownTexts } from './shown-texts.js';
-import { ChargedHandles } from './charged-handles.js';
-import { rankHandles } from './rank-handles.js';
+} from '../handle-index/index-layout.js';
+import { collapseKey } from '../handle-index/near-duplicates.js';
+import { ShownTexts } from '../handle-index/shown-texts.js';
+import { ChargedHandles } from '../handle-index/charged-handles.js';
+import { rankHandles } from '../ranking/rank-handles.js';
 
 /** Token cost of showing one handle: its text plus a separator, or a labelled line for a pinned or quoted constraint. */
 export function handleCost(handle: Handle): number {

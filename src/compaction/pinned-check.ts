@@ -4,7 +4,7 @@
  * flipped to `user`) must not become an instruction. The span is content-addressed, so its text and kind (its true
  * source) are what the handle is checked against.
  */
-import { handleRoleOf, verifySpan } from '../records/span.js';
+import { handleRoleOf, verifySpan } from '../model/span.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { Finding, Handle, Span } from '../types.js';
 import { isInstruction } from './guards.js';

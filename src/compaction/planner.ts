@@ -1,9 +1,9 @@
-import { roleOf } from '../records/span.js';
+import { roleOf } from '../model/span.js';
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { handleCost } from './guards.js';
-import { identityOf } from './identities.js';
-import { chooseMasked } from './masking.js';
-import type { MaskingPolicy } from './masking.js';
+import { identityOf } from '../model/identities.js';
+import { chooseMasked } from '../window/masking.js';
+import type { MaskingPolicy } from '../window/masking.js';
 
 /**
  * Indexes `i` (0 < i <= originals.length) where the window may be cut so that

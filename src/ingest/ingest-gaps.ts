@@ -6,7 +6,7 @@
  * gap instead of "never said".
  */
 import type { TranscriptParseError } from '../errors.js';
-import type { Gap } from '../records/gaps.js';
+import type { Gap } from '../model/gaps.js';
 import { lookupKeys } from '../handles/normalize.js';
 import type { TranscriptMessage } from './messages.js';
 import type { LedgerStore } from '../stores/store.js';

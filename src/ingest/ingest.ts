@@ -12,7 +12,7 @@ import { chunkText, type TextChunk } from './chunks.js';
 import { appendedSource } from './messages.js';
 import { boilerplateRanges } from './rendered-block.js';
 import type { TranscriptMessage } from './messages.js';
-import { createSpan, handleRoleOf } from '../records/span.js';
+import { createSpan, handleRoleOf } from '../model/span.js';
 import type { AppendEntry } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ExtractedHandle, Handle, Role, SourceKind } from '../types.js';

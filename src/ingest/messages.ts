@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors.js';
-import { isWellFormedText } from '../records/span.js';
+import { isWellFormedText } from '../model/span.js';
 import { renderedBlockOf } from './rendered-block.js';
 import type { QuotedSource, Role } from '../types.js';
 

@@ -4,11 +4,11 @@
  * `grep.ts`). Shared by the MCP server and the CLI. Read-only: nothing here writes to the store.
  * Output is bounded everywhere (token caps, page sizes).
  */
-import { loadChainHandles } from '../records/checkpoints.js';
+import { loadChainHandles } from '../model/checkpoints.js';
 import { pageCursor, readPageCursor } from '../collections/page-cursor.js';
 import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { verifySpan } from '../records/span.js';
+import { verifySpan } from '../model/span.js';
 import { sourceField } from '../text/source-notes.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';

@@ -7,7 +7,7 @@
  */
 import { pageCursor, readPageCursor } from '../collections/page-cursor.js';
 import { InvalidInputError } from '../errors.js';
-import { verifySpan } from '../records/span.js';
+import { verifySpan } from '../model/span.js';
 import { sourceField } from '../text/source-notes.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { Role } from '../types.js';

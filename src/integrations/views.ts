@@ -2,8 +2,8 @@
  * Compact, model-readable views of recall results, records and gaps, shared by the AI SDK
  * recall tool and the MCP server. Plain data only: no SDK is imported here.
  */
-import type { Gap } from '../records/gaps.js';
-import type { RecallResult } from '../records/recall.js';
+import type { Gap } from '../model/gaps.js';
+import type { RecallResult } from '../recall/recall.js';
 import { sourceField } from '../text/source-notes.js';
 import { UNRESOLVED_SPAN } from '../types.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';

@@ -7,16 +7,16 @@
  * lossy; of the checkpoint chain, the window's counts (`CheckpointChains`). The full handle index then reads the released
  * checkpoints back from the store (`loadHandleIndex`).
  */
-import { CheckpointChains, loadChainHandles } from '../records/checkpoints.js';
-import type { CheckpointSummary } from '../records/checkpoints.js';
+import { CheckpointChains, loadChainHandles } from '../model/checkpoints.js';
+import type { CheckpointSummary } from '../model/checkpoints.js';
 import { InvalidInputError } from '../errors.js';
-import { gapOf } from '../records/gaps.js';
-import type { Gap } from '../records/gaps.js';
+import { gapOf } from '../model/gaps.js';
+import type { Gap } from '../model/gaps.js';
 import { mergeHandles } from '../handles/handle-sets.js';
-import { RecordSummaryTable, type RecordSummary } from '../records/record-summary-table.js';
+import { RecordSummaryTable, type RecordSummary } from '../model/record-summary-table.js';
 import type { CompactionRecord, Handle } from '../types.js';
 
-export type { RecordSummary } from '../records/record-summary-table.js';
+export type { RecordSummary } from '../model/record-summary-table.js';
 
 /** See the module comment. */
 export class SessionRecords {

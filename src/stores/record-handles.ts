@@ -8,7 +8,7 @@
 import { BoundedMemo } from '../collections/bounded-memo.js';
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError } from '../errors.js';
-import { handleJson } from '../compaction/record-json.js';
+import { handleJson } from '../model/record-json.js';
 import type { CompactionRecord } from '../types.js';
 
 /** A record row's content: its JSON with `handles: []` and the ids of its carried handles, in order. */

@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError, type LedgerError } from '../errors.js';
-import { expectedRecordId } from '../compaction/record-id.js';
-import { recordCopy } from '../compaction/record-json.js';
+import { expectedRecordId } from '../model/record-id.js';
+import { recordCopy } from '../model/record-json.js';
 import { firstIndexWhere } from '../collections/sorted-search.js';
-import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../records/span.js';
+import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../model/span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
 import type { AppendEntry } from './store.js';
 

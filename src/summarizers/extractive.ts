@@ -1,4 +1,4 @@
-import { bindingOf, supersededHandles } from '../compaction/supersession.js';
+import { bindingOf, supersededHandles } from '../handles/supersession.js';
 import { foldConfusables } from '../text/confusables.js';
 import type { Claim } from '../types.js';
 import { errorLines } from './errors-seen.js';

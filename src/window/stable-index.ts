@@ -14,9 +14,9 @@
  * Every entry the frozen base shows is verbatim and recallable: a handle the active record dropped went to its spill
  * checkpoint (or is still in the store), so showing it costs tokens, never truth.
  */
-import { entryCost, layoutIndex } from '../compaction/index-layout.js';
-import type { IndexEntry, IndexLayout } from '../compaction/index-layout.js';
-import { identityOf } from '../compaction/identities.js';
+import { entryCost, layoutIndex } from '../handle-index/index-layout.js';
+import type { IndexEntry, IndexLayout } from '../handle-index/index-layout.js';
+import { identityOf } from '../model/identities.js';
 import type { CompactionRecord, WindowConfig } from '../types.js';
 
 /**

@@ -3,11 +3,11 @@
  * `ledger.replayWindow` and the audit alike: the active record, its spill-checkpoint summary,
  * the gaps and the masking policy.
  */
-import { summarizeCheckpoint } from '../records/checkpoints.js';
-import type { CheckpointSummary } from '../records/checkpoints.js';
-import { maskingPolicy } from '../compaction/masking.js';
-import { gapsOf } from '../records/gaps.js';
-import type { Gap } from '../records/gaps.js';
+import { summarizeCheckpoint } from '../model/checkpoints.js';
+import type { CheckpointSummary } from '../model/checkpoints.js';
+import { maskingPolicy } from './masking.js';
+import { gapsOf } from '../model/gaps.js';
+import type { Gap } from '../model/gaps.js';
 import type { CompactionRecord, SpanOccurrence, WindowConfig } from '../types.js';
 import type { WindowState } from './window.js';
 import { indexBaseOf, maxStaleTokens } from './stable-index.js';

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { IndexEntry, IndexLayout } from '../compaction/index-layout.js';
+import type { IndexEntry, IndexLayout } from '../handle-index/index-layout.js';
 import type { CompactionRecord, Role, SpanOccurrence } from '../types.js';
 import { cachedCount } from '../tokens/count-cache.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { unrecoverableGaps } from '../records/gaps.js';
-import type { Gap } from '../records/gaps.js';
-import type { CheckpointSummary } from '../records/checkpoints.js';
+import { unrecoverableGaps } from '../model/gaps.js';
+import type { Gap } from '../model/gaps.js';
+import type { CheckpointSummary } from '../model/checkpoints.js';
 import { GAPS_HEADING, LEDGER_MARKER, RECALL_HINT, SECTION_HEADINGS } from '../text/block-headings.js';
 import { neutralizeInline, neutralizeLines, oneLine } from '../text/neutralize.js';
 import { QUOTED_SOURCE_NOTES, quotedSourceOf } from '../text/source-notes.js';
-import { chooseMasked, maskStub } from '../compaction/masking.js';
+import { chooseMasked, maskStub } from './masking.js';
 import { countBlock } from './window-count.js';
 import { layoutSince, recordLayout } from './stable-index.js';
-import type { MaskingPolicy } from '../compaction/masking.js';
+import type { MaskingPolicy } from './masking.js';
 
 /** Per-message framing overhead counted for every rendered message. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;

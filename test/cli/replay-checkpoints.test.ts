@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REPLAY_SQLITE_CACHE_KIB, replayFile } from '../../src/cli/replay.js';
-import { openStore } from '../../src/cli/store-spec.js';
+import { openStore } from '../../src/stores/store-spec.js';
 import { entry } from '../stores/fixtures.js';
 import { sessionsInMainFile, waitFor } from '../stores/sqlite-main-file.js';
 

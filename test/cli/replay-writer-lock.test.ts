@@ -11,14 +11,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as StoreSpec from '../../src/cli/store-spec.js';
+import type * as StoreSpec from '../../src/stores/store-spec.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { claudeSession, jsonl } from '../integrations/claude-code-fixture.js';
 
 /** Run once, at replay's first `nextSeq` of the session (set by a test). */
 let atFirstCheck: (() => Promise<void>) | undefined;
 
-vi.mock('../../src/cli/store-spec.js', async (importOriginal) => {
+vi.mock('../../src/stores/store-spec.js', async (importOriginal) => {
   const original = await importOriginal<typeof StoreSpec>();
   return {
     ...original,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutIndex } from '../../src/compaction/index-layout.js';
+import { layoutIndex } from '../../src/handle-index/index-layout.js';
 import { createLedger } from '../../src/session/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import type { LedgerStore } from '../../src/stores/store.js';

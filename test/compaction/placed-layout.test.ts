@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitHandleBudget } from '../../src/compaction/guards.js';
-import { layoutIndex } from '../../src/compaction/index-layout.js';
+import { layoutIndex } from '../../src/handle-index/index-layout.js';
 import type { Handle, HandleKind, Role } from '../../src/types.js';
 
 const word = fc.constantFrom('src', 'lib', 'retry', 'a.ts', 'b_c', 'x1', 'timeout', 'must', 'not', '7', '2026-11-01');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handleIdentity } from '../../src/handles/handle-sets.js';
-import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
+import { recordId, recordIdContent } from '../../src/model/record-id.js';
 import type { LedgerError } from '../../src/errors.js';
 import { HandleBudgetExceededError, UnsafeRecompactionError } from '../../src/errors.js';
 import { createLedger } from '../../src/session/ledger.js';

@@ -3,8 +3,8 @@
  * command; these pin the pieces a benchmark tuned).
  */
 import { describe, expect, it } from 'vitest';
-import type { IndexGroup } from '../../src/compaction/index-layout.js';
-import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/compaction/rank-handles.js';
+import type { IndexGroup } from '../../src/handle-index/index-layout.js';
+import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/ranking/rank-handles.js';
 import { buildHookContext, groupLines, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
 import { handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
 

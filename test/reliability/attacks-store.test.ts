@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
+import { recordId, recordIdContent } from '../../src/model/record-id.js';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError } from '../../src/errors.js';
 import { createLedger } from '../../src/session/ledger.js';
 import {
@@ -24,7 +24,7 @@ import {
   legacyCanonicalSpanBytes,
   spanId,
   verifySpan,
-} from '../../src/records/span.js';
+} from '../../src/model/span.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';

@@ -3,7 +3,7 @@ import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js'
 import { looksLikeInjection } from '../../src/summarizers/injection.js';
 import type { SourceUnit } from '../../src/summarizers/summarizer.js';
 import { neutralizeLines as neutralizeRoleLabels } from '../../src/text/neutralize.js';
-import { createSpan } from '../../src/records/span.js';
+import { createSpan } from '../../src/model/span.js';
 import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import type { SpanOccurrence } from '../../src/types.js';
 import { MESSAGE_OVERHEAD_TOKENS, originalCost, originalMessage, originalPrefix } from '../../src/window/window.js';

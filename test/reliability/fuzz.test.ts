@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, LedgerError } from '../../src/errors.js';
-import { createSpan, roleOf, spanId, verifySpan } from '../../src/records/span.js';
+import { createSpan, roleOf, spanId, verifySpan } from '../../src/model/span.js';
 import { countO200kTokens, countingPieces } from '../../src/tokens/token-counter.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';

@@ -13,7 +13,7 @@ export const WORKERS = join(import.meta.dirname, 'workers');
 export function requireBuild(): void {
   for (const module of [
     'dist/session/ledger.js',
-    'dist/cli/store-spec.js',
+    'dist/stores/store-spec.js',
     'dist/stores/postgres/index.js',
     'dist/stores/sqlite/index.js',
   ]) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUMMARIES_KEPT, CheckpointChains, summarizeCheckpoint } from '../../src/records/checkpoints.js';
+import { SUMMARIES_KEPT, CheckpointChains, summarizeCheckpoint } from '../../src/model/checkpoints.js';
 import { InvalidInputError } from '../../src/errors.js';
 import { SessionRecords } from '../../src/session/session-records.js';
 import type { CompactionRecord, Handle } from '../../src/types.js';

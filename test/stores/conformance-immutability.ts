@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ImmutableSpanError, SequenceConflictError } from '../../src/errors.js';
-import { verifySpan } from '../../src/records/span.js';
+import { verifySpan } from '../../src/model/span.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { entry, expectLedgerError, sampleEntries, sampleRecord } from './fixtures.js';
 

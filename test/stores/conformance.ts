@@ -14,8 +14,8 @@ import {
   StoreUnavailableError,
   TenantMismatchError,
 } from '../../src/errors.js';
-import { canonicalSpanBytes, createSpan, verifySpan } from '../../src/records/span.js';
-import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
+import { canonicalSpanBytes, createSpan, verifySpan } from '../../src/model/span.js';
+import { recordId, recordIdContent } from '../../src/model/record-id.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { describeImmutability, type TamperHooks } from './conformance-immutability.js';
 import { describeIsolation } from './conformance-isolation.js';

@@ -3,8 +3,8 @@
  * by hand (independent of the handle extractor), and a complete compaction record.
  */
 import { expect } from 'vitest';
-import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
-import { createSpan, roleOf } from '../../src/records/span.js';
+import { recordId, recordIdContent } from '../../src/model/record-id.js';
+import { createSpan, roleOf } from '../../src/model/span.js';
 import type { CompactionRecord, Handle, HandleKind, SourceKind } from '../../src/types.js';
 import type { AppendEntry, LedgerStore } from '../../src/stores/store.js';
 

@@ -9,8 +9,8 @@ import {
   StoreUnavailableError,
 } from '../../src/errors.js';
 import { migrateCommand } from '../../src/cli/migrate.js';
-import { openStore } from '../../src/cli/store-spec.js';
-import { createSpan } from '../../src/records/span.js';
+import { openStore } from '../../src/stores/store-spec.js';
+import { createSpan } from '../../src/model/span.js';
 import { mapPostgresError } from '../../src/stores/postgres/driver-errors.js';
 import { SCHEMA_VERSION, createPostgresStore, migratePostgres } from '../../src/stores/postgres/index.js';
 import type { LedgerStore } from '../../src/stores/store.js';

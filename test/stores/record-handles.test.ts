@@ -11,7 +11,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
+import { recordId, recordIdContent } from '../../src/model/record-id.js';
 import { ImmutableSpanError } from '../../src/errors.js';
 import { createLedger } from '../../src/session/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';

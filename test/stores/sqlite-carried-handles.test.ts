@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordId, recordIdContent } from '../../src/compaction/record-id.js';
+import { recordId, recordIdContent } from '../../src/model/record-id.js';
 import { ImmutableSpanError } from '../../src/errors.js';
 import { createLedger } from '../../src/session/ledger.js';
 import { handleDigest } from '../../src/stores/record-handles.js';

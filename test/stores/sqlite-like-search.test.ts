@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { foldAscii, likeHits, type TextRow } from '../../src/stores/sqlite/like-search.js';
 import { storedSpanKey } from '../../src/stores/sqlite/span-keys.js';
-import { spanId } from '../../src/records/span.js';
+import { spanId } from '../../src/model/span.js';
 
 const TEXTS = [
   'replica EU-West-2b is primary',

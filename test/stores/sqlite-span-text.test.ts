@@ -10,7 +10,7 @@ import { deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImmutableSpanError } from '../../src/errors.js';
-import { verifySpan } from '../../src/records/span.js';
+import { verifySpan } from '../../src/model/span.js';
 import { applyMigration } from '../../src/stores/sqlite/migrate.js';
 import { SCHEMA_VERSION, createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { storedSpanKey } from '../../src/stores/sqlite/span-keys.js';

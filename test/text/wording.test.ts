@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recall } from '../../src/records/recall.js';
+import { recall } from '../../src/recall/recall.js';
 import { asSentence, counted, isAre } from '../../src/text/wording.js';
 import { memoryLedger, SEED_OPENING, fillerTurns, rewritingSummarizer } from '../helpers.js';
 

@@ -5,7 +5,7 @@ import {
   chooseMasked,
   maskingPolicy,
   type MaskingPolicy,
-} from '../../src/compaction/masking.js';
+} from '../../src/window/masking.js';
 import { resolveWindowConfig } from '../../src/session/config.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { memoryLedger } from '../helpers.js';

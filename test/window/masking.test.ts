@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { originalsToPrompt } from '../../src/integrations/ai-sdk/rendered-to-prompt.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { createO200kCounter } from '../../src/tokens/token-counter.js';
-import { shortSpanId } from '../../src/records/span.js';
+import { shortSpanId } from '../../src/model/span.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window/window.js';
 import { memoryLedger, SEED_OPENING } from '../helpers.js';
 

@@ -7,12 +7,12 @@
  * `fitHandleBudget`, called here and nowhere else in this integration.
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
-import { layoutIndex } from '../../compaction/index-layout.js';
+import { layoutIndex } from '../../handle-index/index-layout.js';
 import { checkInstructions, rejectedLine } from '../../compaction/pinned-check.js';
-import type { IndexEntry, IndexGroup } from '../../compaction/index-layout.js';
-import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../compaction/rank-handles.js';
-import type { RankWeights } from '../../compaction/rank-handles.js';
-import { supersededHandles } from '../../compaction/supersession.js';
+import type { IndexEntry, IndexGroup } from '../../handle-index/index-layout.js';
+import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../ranking/rank-handles.js';
+import type { RankWeights } from '../../ranking/rank-handles.js';
+import { supersededHandles } from '../../handles/supersession.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
 import { handleKey } from '../../handles/normalize.js';
 import type { Ledger } from '../../session/ledger.js';

@@ -11,7 +11,7 @@
 import { InvalidInputError } from '../../errors.js';
 import { checkString, firstProblem, objectProblem } from '../../importers/field-checks.js';
 import { createLedger } from '../../session/ledger.js';
-import { openStore } from '../../cli/store-spec.js';
+import { openStore } from '../../stores/store-spec.js';
 import { HOOK_AGENT_NAMES } from './hook-budget.js';
 import { projectLedgerPaths, sessionIngestFiles } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';

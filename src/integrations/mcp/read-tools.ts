@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CURSOR_INPUT, SESSION_INPUT } from './tool-inputs.js';
-import { recall } from '../../records/recall.js';
+import { recall } from '../../recall/recall.js';
 import { HANDLE_KINDS } from '../../types.js';
 import type { HandleKind } from '../../types.js';
 import { allHandlesPage, fitAnswer, offsetPage } from '../paged-views.js';

@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { BoundedMemo } from '../../collections/bounded-memo.js';
-import { handleJson } from '../../compaction/record-json.js';
+import { handleJson } from '../../model/record-json.js';
 import { handleOfRow, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import { SPAN_TEXT } from './span-text.js';
 import { HANDLE_READ_COLUMNS } from './statements.js';

@@ -6,7 +6,7 @@
 //   contend: on SequenceConflictError re-open the session and go on (prints "conflict <batch> <append|render>").
 import { writeSync } from 'node:fs';
 import process from 'node:process';
-import { openStore } from '../../../dist/cli/store-spec.js';
+import { openStore } from '../../../dist/stores/store-spec.js';
 import { LedgerSession } from '../../../dist/session/session.js';
 import { createExtractiveSummarizer } from '../../../dist/summarizers/extractive.js';
 import { WINDOW, batchMessages } from './batch-messages.mjs';

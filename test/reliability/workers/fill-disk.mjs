@@ -5,7 +5,7 @@
 // Usage: node fill-disk.mjs '<json: {store, session}>'
 import { writeSync } from 'node:fs';
 import process from 'node:process';
-import { openStore } from '../../../dist/cli/store-spec.js';
+import { openStore } from '../../../dist/stores/store-spec.js';
 import { LedgerSession } from '../../../dist/session/session.js';
 import { createExtractiveSummarizer } from '../../../dist/summarizers/extractive.js';
 import { WINDOW, batchMessages } from './batch-messages.mjs';

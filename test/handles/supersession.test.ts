@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { createLedger, createMemoryStore } from '../../src/index.js';
+import { bindingOf, supersededHandles } from '../../src/handles/supersession.js';
+import type { Handle, HandleKind } from '../../src/types.js';
+
+let seq = 0;
+function handle(kind: HandleKind, text: string, at = seq++): Handle {
+  return {
+    kind,
+    text,
+    key: text,
+    start: 0,
+    end: text.length,
+    spanId: `sha256:${at}`,
+    seq: at,
+    role: 'user',
+    tokens: 3,
+  } as Handle;
+}
+
+const texts = (set: Set<Handle>) => [...set].map((item) => item.text).sort();
+
+describe('supersession: a later binding of a label replaces the earlier one', () => {
+  it('reads the label and value of each binding form, and none of a generic config key', () => {
+    expect(bindingOf(handle('assignment', 'DB_HOST=db-ro-3'))).toMatchObject({ label: 'db host', value: 'db-ro-3' });
+    expect(bindingOf(handle('assignment', 'max_connections: 150'))).toMatchObject({
+      label: 'max connections',
+      value: '150',
+    });
+    expect(bindingOf(handle('assignment', 'deploy bucket is s3://b-eu'))).toMatchObject({
+      label: 'deploy bucket',
+      value: 's3://b-eu',
+    });
+    expect(bindingOf(handle('assignment', 'API key from key_a1 to key_b2'))).toMatchObject({
+      label: 'api key',
+      value: 'key_b2',
+      replaced: ['key_a1'],
+    });
+    expect(bindingOf(handle('number', 'pool size of 40 connections'))).toMatchObject({
+      label: 'pool size',
+      value: '40 connections',
+    });
+    expect(bindingOf(handle('assignment', 'name: payments-api'))).toBeUndefined();
+    expect(bindingOf(handle('number', 'timeout 30s'))).toBeUndefined();
+  });
+
+  it('supersedes the older binding, its bare value and the constraint that names it; keeps the current ones', () => {
+    const old = handle('assignment', 'DB_HOST=db-ro-3', 1);
+    const bare = handle('identifier', 'db-ro-3', 1);
+    const rule = handle('constraint', 'Run the read-only checks against db-ro-3 only.', 0);
+    const current = handle('assignment', 'DB_HOST=db-ro-10', 5);
+    const later = handle('constraint', 'Never write to db-ro-3 again.', 6);
+    const other = handle('assignment', 'REGION=eu-west-1', 2);
+    expect(texts(supersededHandles([old, bare, rule, current, later, other]))).toEqual(
+      ['DB_HOST=db-ro-3', 'Run the read-only checks against db-ro-3 only.', 'db-ro-3'].sort(),
+    );
+  });
+
+  it('treats a diff removed line as gone and "from X to Y" as replacing X under any label', () => {
+    const removed = handle('assignment', '-TIMEOUT_MS=3000', 4);
+    const added = handle('assignment', 'TIMEOUT_MS=4500', 4);
+    const dashboard = handle('assignment', 'latency dashboard is at grafana.io/d/a-1', 1);
+    const moved = handle('assignment', 'dashboard moved from grafana.io/d/a-1 to grafana.io/d/b-2', 7);
+    expect(texts(supersededHandles([removed, added, dashboard, moved]))).toEqual(
+      ['-TIMEOUT_MS=3000', 'latency dashboard is at grafana.io/d/a-1'].sort(),
+    );
+  });
+
+  it('does not rebind generic config keys: two `name:` lines are two objects', () => {
+    expect(
+      supersededHandles([handle('assignment', 'name: api', 1), handle('assignment', 'name: worker', 2)]).size,
+    ).toBe(0);
+  });
+});
+
+describe('supersession in a session: the window shows the current value, the old one stays recallable', () => {
+  it('compacts an update so that only the new binding is in the ledger block', async () => {
+    const ledger = createLedger({ store: createMemoryStore() });
+    const session = await ledger.session('update', { window: { maxTokens: 1200 } });
+    await session.append({
+      role: 'user',
+      content: 'Upload the bundle to the deploy bucket s3://acme-deploy-us-41 when it is ready.',
+    });
+    for (let step = 0; step < 6; step++) {
+      await session.append({ role: 'assistant', content: `Step ${step}: reading the build logs for the bundle.` });
+      await session.append({
+        role: 'user',
+        content: `Filler ${step}: ${'the build is still running, keep going. '.repeat(12)}`,
+      });
+    }
+    await session.append({
+      role: 'user',
+      content: 'Correction: the deploy bucket is s3://acme-deploy-eu-41, not the us one.',
+    });
+    for (let step = 0; step < 24; step++) {
+      await session.append({
+        role: 'assistant',
+        content: `Later step ${step}: ${'waiting for the upload to finish. '.repeat(10)}`,
+      });
+      await session.render();
+    }
+    const context = await session.render();
+    // The correction itself was compacted: the window knows it only through the ledger block.
+    expect(context.text).not.toMatch(/\[user\]\nCorrection:/);
+    expect(context.text).toContain('deploy bucket is s3://acme-deploy-eu-41');
+    expect(context.text, context.text).not.toContain('s3://acme-deploy-us-41');
+    const recalled = await session.recall('s3://acme-deploy-us-41');
+    expect(recalled.status).toBe('verified');
+  });
+});

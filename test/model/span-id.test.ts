@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalSpanBytes, spanId } from '../../src/model/span.js';
+import type { SourceKind } from '../../src/types.js';
+
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+/** Any field text: full Unicode, U+0000, lone surrogates, sometimes long. */
+const value = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc
+    .array(fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), loneSurrogate), { maxLength: 30 })
+    .map((parts) => parts.join('')),
+  fc.string({ unit: 'grapheme', minLength: 2000, maxLength: 6000 }),
+);
+
+describe('spanId', () => {
+  it('is the SHA-256 of the canonical bytes, for every field content', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<SourceKind>('system', 'user', 'assistant', 'tool-call', 'tool-result'),
+        fc.option(value, { nil: undefined }),
+        fc.option(value, { nil: undefined }),
+        value,
+        (kind, toolName, toolCallId, text) => {
+          const input = { kind, toolName, toolCallId, text };
+          const expected = 'sha256:' + createHash('sha256').update(canonicalSpanBytes(input)).digest('hex');
+          expect(spanId(input)).toBe(expected);
+        },
+      ),
+      { numRuns: 300, seed: 21 },
+    );
+  });
+
+  it('keeps the cl-span-v2 form byte for byte (stored ids depend on it)', () => {
+    const input = { kind: 'tool-call' as const, toolName: 'Edit', text: 'h\u00e9llo\u0000' };
+    const literal = 'cl-span-v2\n9:tool-call4:Edit-7:h\u00e9llo\u0000';
+    expect(canonicalSpanBytes(input).equals(Buffer.from(literal, 'utf8'))).toBe(true);
+    expect(spanId(input)).toBe('sha256:' + createHash('sha256').update(literal, 'utf8').digest('hex'));
+  });
+
+  it('tells an absent tool name from an empty one', () => {
+    expect(spanId({ kind: 'tool-call', text: 'x', toolName: '' })).not.toBe(spanId({ kind: 'tool-call', text: 'x' }));
+  });
+});
