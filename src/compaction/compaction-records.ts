@@ -1,0 +1,108 @@
+import type { Claim, CompactionRecord, DroppedRange, Finding, Handle, SpanOccurrence } from '../types.js';
+import { identityOf } from '../model/identities.js';
+import { recordId } from '../model/record-id.js';
+import type { CompactionInput, CompactionOutput } from './compaction-input.js';
+
+/** What a compaction decided, ready to become its records. */
+export interface CompactionOutcome {
+  /** The summary and its claims as fitted to the summary budget, and its token count. */
+  readonly summary: { readonly summary: string; readonly claims: Claim[]; readonly tokens: number };
+  readonly kept: readonly Handle[];
+  readonly spilled: readonly Handle[];
+  readonly findings: Finding[];
+  readonly reversible: boolean;
+  readonly rederived: boolean;
+}
+
+/** The range a record replaces: the absorbed record's range (when it had one) through the region's last original. */
+export function droppedRangeOf(
+  active: CompactionRecord | undefined,
+  first: SpanOccurrence,
+  last: SpanOccurrence,
+): DroppedRange {
+  const previous = active?.droppedRange;
+  return {
+    fromSeq: previous && previous.toSeq >= previous.fromSeq ? previous.fromSeq : first.seq,
+    toSeq: last.seq,
+    byteStart: previous && previous.byteEnd > previous.byteStart ? previous.byteStart : first.byteStart,
+    byteEnd: last.byteEnd,
+  };
+}
+
+/** The spill checkpoint for `spilled` (one left by an interrupted compaction is reused as it was). */
+function checkpointRecord(
+  input: CompactionInput,
+  spilled: readonly Handle[],
+  droppedRange: DroppedRange,
+  ordinal: number,
+  createdAt: string,
+): { checkpoint: CompactionRecord; reused: boolean } {
+  const { sessionId } = input;
+  const content = { sessionId, type: 'checkpoint', handles: spilled.map(identityOf), droppedRange };
+  const id = recordId('chk', content);
+  const reused = input.findRecord?.(id);
+  if (reused) return { checkpoint: reused, reused: true };
+  const checkpoint: CompactionRecord = {
+    id,
+    sessionId,
+    ordinal,
+    type: 'checkpoint',
+    summary: '',
+    claims: [],
+    handles: [...spilled],
+    reversible: true,
+    depth: 0,
+    droppedRange,
+    ancestors: input.activeCheckpoint ? [input.activeCheckpoint.id] : [],
+    rederived: false,
+    summarizer: { name: 'checkpoint', version: '1' },
+    findings: [],
+    summaryTokens: 0,
+    atSeq: input.atSeq,
+    createdAt,
+  };
+  return { checkpoint, reused: false };
+}
+
+/** Build the summary record (and its checkpoint when handles spilled) and write them, the checkpoint first. */
+export async function writeCompaction(
+  input: CompactionInput,
+  outcome: CompactionOutcome,
+  droppedRange: DroppedRange,
+): Promise<CompactionOutput> {
+  const { store, sessionId, active } = input;
+  const createdAt = (input.now ?? (() => new Date()))().toISOString();
+  let ordinal = input.nextOrdinal;
+  const spill =
+    outcome.spilled.length > 0
+      ? checkpointRecord(input, outcome.spilled, droppedRange, ordinal++, createdAt)
+      : undefined;
+  const checkpoint = spill?.checkpoint;
+  const depth = outcome.rederived || active === undefined ? 1 : active.depth + 1;
+  const body = {
+    sessionId,
+    type: 'summary' as const,
+    summary: outcome.summary.summary,
+    claims: outcome.summary.claims,
+    handles: outcome.kept,
+    reversible: outcome.reversible,
+    depth,
+    droppedRange,
+    ancestors: active ? [active.id] : [],
+    checkpointId: checkpoint?.id ?? input.activeCheckpoint?.id,
+    rederived: outcome.rederived,
+    summarizer: input.summarizer.identity,
+    findings: outcome.findings,
+  };
+  const record: CompactionRecord = {
+    id: recordId('rec', { ...body, ordinal }),
+    ordinal,
+    ...body,
+    summaryTokens: outcome.summary.tokens,
+    atSeq: input.atSeq,
+    createdAt,
+  };
+  if (checkpoint && spill?.reused === false) await store.writeRecord(checkpoint);
+  await store.writeRecord(record);
+  return { record, checkpoint, checkpointWritten: spill?.reused === false };
+}
