@@ -16,8 +16,8 @@ export type { Summarizer, SummarizeRequest, SummarizeResult, SourceUnit } from '
 export { createO200kCounter, createApproximateCounter } from './tokens/token-counter.js';
 export type { TokenCounter } from './tokens/token-counter.js';
 export { extractHandles } from './handles/extract.js';
-export { DEFAULT_RANK_WEIGHTS } from './ranking/rank-handles.js';
-export type { RankWeights, RankWeightsInput } from './ranking/rank-handles.js';
+export { DEFAULT_RANK_WEIGHTS } from './ranking/rank-weights.js';
+export type { RankWeights, RankWeightsInput } from './ranking/rank-weights.js';
 export { spanId, verifySpan } from './model/span.js';
 export type { RenderedContext, RenderedMessage } from './window/window.js';
 export type { RecallResult, RecallHit } from './recall/recall.js';

@@ -15,7 +15,7 @@
  */
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RankWeights } from '../../src/ranking/rank-handles.js';
+import type { RankWeights } from '../../src/ranking/rank-weights.js';
 import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
 import type { HookTranscriptFormat } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';

@@ -12,8 +12,8 @@
  *   used to choose the hook weights, odd ones were not.
  */
 import { join } from 'node:path';
-import { DEFAULT_RANK_WEIGHTS } from '../../src/ranking/rank-handles.js';
-import type { RankWeights } from '../../src/ranking/rank-handles.js';
+import { DEFAULT_RANK_WEIGHTS } from '../../src/ranking/rank-weights.js';
+import type { RankWeights } from '../../src/ranking/rank-weights.js';
 import { buildHookContext, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { createLedger } from '../../src/session/ledger.js';

@@ -2,7 +2,7 @@ import type { LedgerStore } from '../stores/store.js';
 import type { Summarizer } from '../summarizers/summarizer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, SpanOccurrence, WindowConfig } from '../types.js';
-import type { RankWeights } from '../ranking/rank-handles.js';
+import type { RankWeights } from '../ranking/rank-weights.js';
 import type { RankHistory } from '../ranking/rank-history.js';
 
 /** Everything one compaction needs. */

@@ -8,7 +8,7 @@
 import { mergeHandles } from '../handles/handle-sets.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
-import type { EvidenceTallies, RankSpan } from './rank-handles.js';
+import type { EvidenceTallies, RankSpan } from './rank-evidence.js';
 import { DistinctStretch } from './distinct-stretch.js';
 import { identityOf } from '../model/identities.js';
 import { SlidingTally } from './sliding-tally.js';

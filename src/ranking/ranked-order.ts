@@ -3,8 +3,10 @@
  * scored as they are computed and dropped, and only the scores are kept (no object per handle outlives the pass).
  */
 import type { Handle } from '../types.js';
-import { compareRanked, DEFAULT_RANK_WEIGHTS, scoreHandle, visitHandleFeatures } from './rank-handles.js';
-import type { RankEvidence, RankWeights } from './rank-handles.js';
+import { compareRanked, scoreHandle, visitHandleFeatures } from './rank-handles.js';
+import { DEFAULT_RANK_WEIGHTS } from './rank-weights.js';
+import type { RankEvidence } from './rank-evidence.js';
+import type { RankWeights } from './rank-weights.js';
 
 /**
  * The handles in the order `rankHandles` gives them (the same scores, the same comparison, the same stable sort of

@@ -9,8 +9,8 @@
  */
 import { identityOf } from '../model/identities.js';
 import type { Handle } from '../types.js';
-import { emptyTally, isRequirement, markOccurrence, SPEC_REQUIREMENTS } from './rank-handles.js';
-import type { EvidenceTallies, RankSpan, Tally } from './rank-handles.js';
+import { emptyTally, isRequirement, markOccurrence, SPEC_REQUIREMENTS } from './tally.js';
+import type { EvidenceTallies, RankSpan, Tally } from './rank-evidence.js';
 
 /** The boolean fields of a tally (the marks), counted per identity. */
 type Mark = { [K in keyof Tally]: Tally[K] extends boolean ? K : never }[keyof Tally];

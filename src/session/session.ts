@@ -4,9 +4,9 @@ import { allowedBoundaries, chooseBoundary, planRefill } from '../compaction/pla
 import { externalRecord } from '../compaction/external-record.js';
 import type { ExternalRecordInput } from '../compaction/external-record.js';
 import { maskingPolicy } from '../window/masking.js';
-import { resolveRankWeights } from '../ranking/rank-handles.js';
+import { resolveRankWeights } from '../ranking/rank-weights.js';
 import { RankHistory } from '../ranking/rank-history.js';
-import type { RankWeights, RankWeightsInput } from '../ranking/rank-handles.js';
+import type { RankWeights, RankWeightsInput } from '../ranking/rank-weights.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
 import { ContextBudgetError, InvalidConfigError, InvalidInputError } from '../errors.js';
 import type { Gap } from '../model/gaps.js';

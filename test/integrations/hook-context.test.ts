@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { IndexGroup } from '../../src/handle-index/index-layout.js';
-import { DEFAULT_RANK_WEIGHTS, rankHandles } from '../../src/ranking/rank-handles.js';
+import { DEFAULT_RANK_WEIGHTS } from '../../src/ranking/rank-weights.js';
+import { rankHandles } from '../../src/ranking/rank-handles.js';
 import { buildHookContext, groupLines, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
 import { handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { handleFeatures, looksLikeNoise } from '../../src/ranking/rank-handles.js';
+import { handleFeatures } from '../../src/ranking/rank-handles.js';
+import { looksLikeNoise } from '../../src/ranking/index-noise.js';
 import type { Handle, HandleKind, Role } from '../../src/types.js';
 
 function handle(kind: HandleKind, text: string, seq: number, role: Role): Handle {

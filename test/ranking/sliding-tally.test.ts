@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RANK_WEIGHTS, handleFeatures } from '../../src/ranking/rank-handles.js';
-import type { RankEvidence, RankSpan } from '../../src/ranking/rank-handles.js';
+import { DEFAULT_RANK_WEIGHTS } from '../../src/ranking/rank-weights.js';
+import { handleFeatures } from '../../src/ranking/rank-handles.js';
+import type { RankEvidence, RankSpan } from '../../src/ranking/rank-evidence.js';
 import { SlidingTally } from '../../src/ranking/sliding-tally.js';
 import type { TallySeq } from '../../src/ranking/sliding-tally.js';
 import type { Handle, HandleKind, Role } from '../../src/types.js';

@@ -1,0 +1,29 @@
+import type { Handle } from '../types.js';
+
+const MARKUP_ATTRIBUTE =
+  /^(?:class|className|style|data-[\w-]+|aria-[\w-]+|phx-[\w-]+|v-[\w-]+|x-[\w-]+|on[a-z]+|tabindex|role|xmlns(?::\w+)?)=["'{]/;
+/** A config-shaped line whose value is code: an atom (`:user`), a member of a variable (`ann.id`), a call (`now()`). */
+const CODE_VALUE = /^[A-Za-z_][\w-]*\s*(?::|=)\s*(?::[a-z_]\w*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+|[\w.]+\(\))$/;
+const CSS_COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+const STYLE_PROPERTY = '[\\w-]*(?:color|background|border|margin|padding|font[\\w-]*|width|height)';
+const STYLE_VALUE = new RegExp(
+  `^${STYLE_PROPERTY}:\\s*(?:#[0-9a-fA-F]{3,8}|-?\\d+(?:\\.\\d+)?(?:px|em|rem|vh|vw|%)|rgba?\\()`,
+  'i',
+);
+
+/** Whether a handle text looks like extraction noise rather than a discriminator. */
+export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
+  const { text } = handle;
+  if (text.trim().length <= 2) return true;
+  // Markup a reader throws away: HTML attributes, CSS colours and style values.
+  if (MARKUP_ATTRIBUTE.test(text) || CSS_COLOUR.test(text) || STYLE_VALUE.test(text)) return true;
+  if (handle.kind === 'assignment' && CODE_VALUE.test(text)) return true;
+  if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
+  if (
+    handle.kind === 'path' &&
+    /^\/[A-Za-z][A-Za-z0-9]{0,9}$/.test(text) &&
+    !/^\/(tmp|etc|usr|var|opt|home|bin|dev|srv)$/.test(text)
+  )
+    return true;
+  return !/[A-Za-z0-9]/.test(text);
+}
