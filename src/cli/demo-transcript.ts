@@ -1,5 +1,27 @@
 import type { TranscriptMessage } from '../ingest/messages.js';
 
+/** Appends demo messages; tool calls are numbered call_001, call_002, … in the order they are made. */
+interface DemoWriter {
+  /** A plain message. */
+  say(role: 'user' | 'assistant', content: string): void;
+  /** An assistant tool call (with optional text) and the tool's result. */
+  tool(name: string, args: Record<string, unknown>, output: string, text?: string): void;
+}
+
+function demoWriter(messages: TranscriptMessage[]): DemoWriter {
+  let call = 0;
+  return {
+    say(role, content) {
+      messages.push({ role, content });
+    },
+    tool(name, args, output, text = '') {
+      const id = `call_${String(++call).padStart(3, '0')}`;
+      messages.push({ role: 'assistant', content: text, toolCalls: [{ id, name, arguments: JSON.stringify(args) }] });
+      messages.push({ role: 'tool', content: output, toolCallId: id, toolName: name });
+    },
+  };
+}
+
 /**
  * A long deployment-debugging session written for the demo: the payments service fails to
  * deploy; the user gives the replica and a prohibition early; the agent reads logs and
@@ -7,14 +29,16 @@ import type { TranscriptMessage } from '../ingest/messages.js';
  */
 export function demoTranscript(): TranscriptMessage[] {
   const messages: TranscriptMessage[] = [];
-  let call = 0;
-  const tool = (name: string, args: Record<string, unknown>, output: string, text = '') => {
-    const id = `call_${String(++call).padStart(3, '0')}`;
-    messages.push({ role: 'assistant', content: text, toolCalls: [{ id, name, arguments: JSON.stringify(args) }] });
-    messages.push({ role: 'tool', content: output, toolCallId: id, toolName: name });
-  };
-  const say = (role: 'user' | 'assistant', content: string) => messages.push({ role, content });
+  const writer = demoWriter(messages);
+  briefAndFirstLook(writer);
+  for (let round = 0; round < 14; round++) investigationRound(writer, round);
+  findTheOverride(writer);
+  fixAndAsk(writer);
+  return messages;
+}
 
+/** Scene 1: the user's brief with its constraints; the agent reads the logs and the config. */
+function briefAndFirstLook({ say, tool }: DemoWriter): void {
   say(
     'user',
     [
@@ -47,31 +71,37 @@ export function demoTranscript(): TranscriptMessage[] {
     'The config says max_retries: 7 and points at payments-db.eu-west-2b.internal:5432, which matches the replica you gave. ' +
       'The failures are connection timeouts, so I will look at the network path next.',
   );
-  for (let round = 0; round < 14; round++) {
-    const host = `10.0.${3 + (round % 4)}.${10 + round}`;
-    tool(
-      'bash',
-      { command: `kubectl -n payments describe pod payments-api-7d9f${round}c-x${round}q` },
-      podDescription(round, host),
-    );
-    tool(
-      'bash',
-      {
-        command:
-          'psql "postgres://app@payments-db.eu-west-2b.internal:5432/payments" ' +
-          `-c "select count(*) from charges where created_at > now() - interval '${round + 1} hour'"`,
-      },
-      queryOutput(round),
-    );
-    if (round % 3 === 0) say('user', `Any progress? The on-call channel is asking about INC-${2290 + round}.`);
-    say(
-      'assistant',
-      `Round ${round + 1}: pod ${host} restarted after ${round + 2} failed health checks; ` +
-        'the replica answers queries, so the database itself is up. ' +
-        `Next I will compare the deployment manifest against release v2.${14 + round}.0.`,
-    );
-    tool('read_file', { path: `deploy/k8s/payments-api.v2.${14 + round}.yaml` }, manifest(round));
-  }
+}
+
+/** Scene 2, one round of many: a pod, a query, sometimes a nudge from the user, a note, a manifest. */
+function investigationRound({ say, tool }: DemoWriter, round: number): void {
+  const host = `10.0.${3 + (round % 4)}.${10 + round}`;
+  tool(
+    'bash',
+    { command: `kubectl -n payments describe pod payments-api-7d9f${round}c-x${round}q` },
+    podDescription(round, host),
+  );
+  tool(
+    'bash',
+    {
+      command:
+        'psql "postgres://app@payments-db.eu-west-2b.internal:5432/payments" ' +
+        `-c "select count(*) from charges where created_at > now() - interval '${round + 1} hour'"`,
+    },
+    queryOutput(round),
+  );
+  if (round % 3 === 0) say('user', `Any progress? The on-call channel is asking about INC-${2290 + round}.`);
+  say(
+    'assistant',
+    `Round ${round + 1}: pod ${host} restarted after ${round + 2} failed health checks; ` +
+      'the replica answers queries, so the database itself is up. ' +
+      `Next I will compare the deployment manifest against release v2.${14 + round}.0.`,
+  );
+  tool('read_file', { path: `deploy/k8s/payments-api.v2.${14 + round}.yaml` }, manifest(round));
+}
+
+/** Scene 3: the user asks about eu-west-1 again; the agent finds the override. */
+function findTheOverride({ say, tool }: DemoWriter): void {
   say(
     'user',
     'Please double-check that nothing points at the eu-west-1 replica; we had an outage from that last quarter.',
@@ -89,6 +119,10 @@ export function demoTranscript(): TranscriptMessage[] {
     'Found it: release v2.27.0 overrides PAYMENTS_DB_REPLICA with eu-west-1 in deploy/k8s/payments-api.v2.27.yaml line 42. ' +
       'That replica is read-only, so every write times out after 7 retries.',
   );
+}
+
+/** Scene 4: the fix and the rollout; the user's closing question asks for the early constraints. */
+function fixAndAsk({ say, tool }: DemoWriter): void {
   tool(
     'edit_file',
     { path: 'deploy/k8s/payments-api.v2.27.yaml', old: 'value: eu-west-1', new: 'value: eu-west-2b' },
@@ -111,7 +145,6 @@ export function demoTranscript(): TranscriptMessage[] {
     'user',
     'Great. Before you close PAY-4412, which replica did we end up on, and what were the constraints I gave you at the start?',
   );
-  return messages;
 }
 
 /** More turns after the demo session: the agent reads the deploy logs again (bulky tool results). */

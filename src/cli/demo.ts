@@ -8,6 +8,7 @@ import { shortSpanId } from '../model/span.js';
 import type { RenderedMessage } from '../window/window.js';
 import { demoFollowUp, demoTranscript } from './demo-transcript.js';
 import { replayFile } from './replay.js';
+import type { ReplayOutcome } from './replay.js';
 import { openStore } from '../stores/store-spec.js';
 import { asSentence, counted } from '../text/wording.js';
 
@@ -36,7 +37,10 @@ export function toOpenAiJsonl(messages: readonly TranscriptMessage[]): string {
   );
 }
 
-function showRecall(print: (line: string) => void, result: RecallResult): void {
+/** Where the demo writes its lines. */
+type Print = (line: string) => void;
+
+function showRecall(print: Print, result: RecallResult): void {
   print(`recall ${JSON.stringify(result.query)} -> ${result.status.toUpperCase()}: ${result.note}`);
   for (const hit of result.results.slice(0, 3)) {
     const line = hit.text.split('\n').find((candidate) => candidate.includes(result.query)) ?? hit.text.slice(0, 100);
@@ -49,16 +53,12 @@ function showRecall(print: (line: string) => void, result: RecallResult): void {
   }
 }
 
-/**
- * The demo: write a long deployment-debugging session, replay it into an embedded SQLite
- * ledger under `directory`, and show each compaction, the final context, a verified recall
- * and a reported gap.
- */
-export async function runDemo(
-  print: (line: string) => void,
-  options: { directory?: string; maxTokens?: number } = {},
-): Promise<void> {
-  const directory = options.directory ?? '.context-ledger';
+/** Write the demo transcript under `directory` and clear an old demo database; returns both paths. */
+async function prepareDemoFiles(
+  print: Print,
+  directory: string,
+  maxTokens: number,
+): Promise<{ transcriptPath: string; databasePath: string }> {
   await mkdir(directory, { recursive: true });
   const transcriptPath = join(directory, 'demo-transcript.jsonl');
   const databasePath = join(directory, 'demo.db');
@@ -66,15 +66,13 @@ export async function runDemo(
   const messages = demoTranscript();
   await writeFile(transcriptPath, toOpenAiJsonl(messages));
   print(`Wrote a ${messages.length}-message deployment-debugging session to ${transcriptPath}.`);
-  print(`Replaying it into sqlite:${databasePath} with a ${options.maxTokens ?? 4000}-token window...\n`);
+  print(`Replaying it into sqlite:${databasePath} with a ${maxTokens}-token window...\n`);
+  return { transcriptPath, databasePath };
+}
 
-  const outcome = await replayFile(transcriptPath, {
-    store: `sqlite:${databasePath}`,
-    session: 'payments-deploy',
-    maxTokens: options.maxTokens ?? 4000,
-    json: true,
-  });
-  const { session, context } = outcome;
+/** One paragraph per record of the replayed session: checkpoints in a line, summaries with their pinned constraints. */
+function showRecords(print: Print, outcome: ReplayOutcome): void {
+  const { session } = outcome;
   print(`== ${session.records().length} records for ${outcome.spans} spans ==`);
   for (const record of session.records()) {
     const { fromSeq, toSeq } = record.droppedRange;
@@ -96,6 +94,11 @@ export async function runDemo(
     );
     for (const handle of constraints.slice(0, 3)) print(`    pinned [${handle.role}] ${handle.text}`);
   }
+}
+
+/** The final context (cut at 6,000 characters), then two recalls against it. */
+async function showContextAndRecall(print: Print, outcome: ReplayOutcome): Promise<void> {
+  const { session, context } = outcome;
   print(
     `\n== Final context: ${context.tokens} of ${session.config.maxTokens} tokens, ${context.messages.length} messages ==`,
   );
@@ -107,10 +110,13 @@ export async function runDemo(
   print('\n== Recall ==');
   showRecall(print, await session.recall('eu-west-2b'));
   showRecall(print, await session.recall('retry ceiling of 7'));
+}
 
+/** A second session reads bulky logs until one tool result is masked to a stub, then recalls it by its short id. */
+async function showMasking(print: Print, databasePath: string, maxTokens: number): Promise<void> {
   print('\n== Masking: an old bulky tool result leaves the window as a stub, nothing is summarized ==');
   const logsLedger = createLedger({ store: await openStore(`sqlite:${databasePath}`) });
-  const logs = await logsLedger.session('payments-logs', { window: { maxTokens: options.maxTokens ?? 4000 } });
+  const logs = await logsLedger.session('payments-logs', { window: { maxTokens } });
   let masked: RenderedMessage | undefined;
   for (const message of demoFollowUp()) {
     await logs.append(message);
@@ -134,7 +140,10 @@ export async function runDemo(
     print(`(no tool result was masked: ${logs.records().length} records were written instead)`);
   }
   await logsLedger.close();
+}
 
+/** A session started from another tool's summary: recall reports the gap and compacting it again is refused. */
+async function showExternalHandoff(print: Print, databasePath: string): Promise<void> {
   print('\n== A session resumed from a summary another tool wrote (originals never stored) ==');
   const store = await openStore(`sqlite:${databasePath}`);
   const ledger = createLedger({ store });
@@ -154,6 +163,30 @@ export async function runDemo(
     print(`compacting it again is refused: ${error.code}: ${error.message}`);
   }
   await ledger.close();
+}
+
+/**
+ * The demo: write a long deployment-debugging session, replay it into an embedded SQLite
+ * ledger under `directory`, and show each compaction, the final context, a verified recall
+ * and a reported gap.
+ */
+export async function runDemo(print: Print, options: { directory?: string; maxTokens?: number } = {}): Promise<void> {
+  const maxTokens = options.maxTokens ?? 4000;
+  const { transcriptPath, databasePath } = await prepareDemoFiles(
+    print,
+    options.directory ?? '.context-ledger',
+    maxTokens,
+  );
+  const outcome = await replayFile(transcriptPath, {
+    store: `sqlite:${databasePath}`,
+    session: 'payments-deploy',
+    maxTokens,
+    json: true,
+  });
+  showRecords(print, outcome);
+  await showContextAndRecall(print, outcome);
+  await showMasking(print, databasePath, maxTokens);
+  await showExternalHandoff(print, databasePath);
   await outcome.close();
   print(
     `\nInspect it yourself: context-ledger recall eu-west-1 --store sqlite:${databasePath} --session payments-deploy`,

@@ -186,6 +186,101 @@ function originalView(occurrence: SpanOccurrence, text: string, truncated: boole
   };
 }
 
+/** The seq range to expand: a record's dropped range (narrowed by `fromSeq`/`toSeq`), or `fromSeq`-`toSeq`. */
+async function expandRange(
+  store: LedgerStore,
+  sessionId: string,
+  options: ExpandOptions,
+): Promise<{ fromSeq: number; toSeq: number }> {
+  if (options.fromSeq !== undefined && options.toSeq !== undefined && options.fromSeq > options.toSeq)
+    throw new InvalidInputError(
+      `expand in session ${sessionId}: fromSeq ${options.fromSeq} is after toSeq ${options.toSeq}; ` +
+        'give fromSeq <= toSeq (both inclusive).',
+      { sessionId, fromSeq: options.fromSeq, toSeq: options.toSeq },
+    );
+  if (options.recordId !== undefined) {
+    const record = await findRecord(store, sessionId, options.recordId);
+    return {
+      fromSeq: Math.max(record.droppedRange.fromSeq, options.fromSeq ?? record.droppedRange.fromSeq),
+      toSeq: Math.min(record.droppedRange.toSeq, options.toSeq ?? record.droppedRange.toSeq),
+    };
+  }
+  if (options.fromSeq === undefined)
+    throw new InvalidInputError(`expand in session ${sessionId}: give a record id or fromSeq (and optionally toSeq)`, {
+      sessionId,
+    });
+  return { fromSeq: options.fromSeq, toSeq: options.toSeq ?? (await store.nextSeq(sessionId)) - 1 };
+}
+
+/** Tokens counted for each original on top of its text (its place in the page). */
+const ORIGINAL_FRAME_TOKENS = 8;
+
+/** The originals that fit one page, their tokens, and where the next page starts (undefined: the range is done). */
+interface OriginalsPage {
+  readonly originals: OriginalView[];
+  readonly tokens: number;
+  readonly nextSeq: number | undefined;
+}
+
+/** A first original larger than the cap, cut to about the cap and marked truncated; the next page starts after it. */
+function cutFirstOriginal(
+  counter: TokenCounter,
+  occurrence: SpanOccurrence,
+  cap: number,
+  toSeq: number,
+): OriginalsPage {
+  const share = Math.max(
+    1,
+    Math.floor((occurrence.span.text.length * (cap - ORIGINAL_FRAME_TOKENS)) / Math.max(1, occurrence.span.tokens)),
+  );
+  const original = originalView(occurrence, occurrence.span.text.slice(0, share), true);
+  return {
+    originals: [original],
+    tokens: counter.count(original.text) + ORIGINAL_FRAME_TOKENS,
+    nextSeq: occurrence.seq + 1 <= toSeq ? occurrence.seq + 1 : undefined,
+  };
+}
+
+/** Read the stored originals of `fromSeq`-`toSeq` in store pages, oldest first, until the token cap. */
+async function collectOriginals(
+  store: LedgerStore,
+  counter: TokenCounter,
+  sessionId: string,
+  range: { readonly fromSeq: number; readonly toSeq: number },
+  cap: number,
+): Promise<OriginalsPage> {
+  const { toSeq } = range;
+  const originals: OriginalView[] = [];
+  let tokens = 0;
+  let seq = range.fromSeq;
+  while (seq <= toSeq) {
+    const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(toSeq, seq + PAGE_SPANS - 1) });
+    if (page.length === 0) break;
+    for (const occurrence of page) {
+      const cost = occurrence.span.tokens + ORIGINAL_FRAME_TOKENS;
+      if (tokens + cost > cap) {
+        if (originals.length === 0) return cutFirstOriginal(counter, occurrence, cap, toSeq);
+        return { originals, tokens, nextSeq: occurrence.seq };
+      }
+      originals.push(originalView(occurrence, occurrence.span.text, false));
+      tokens += cost;
+    }
+    seq = (page[page.length - 1]?.seq ?? toSeq) + 1;
+  }
+  return { originals, tokens, nextSeq: undefined };
+}
+
+/** What the page covers and what to do next; unverified originals are called out. */
+function expandNote(range: { fromSeq: number; toSeq: number }, cap: number, page: OriginalsPage): string {
+  const unverified = page.originals.filter((original) => original.status === 'unverified').length;
+  return (
+    (page.nextSeq === undefined
+      ? `All of seq ${range.fromSeq}-${range.toSeq} shown.`
+      : `Page cut at the ${cap}-token cap: call again with fromSeq ${page.nextSeq}.`) +
+    (unverified > 0 ? ` ${unverified} original(s) failed the hash check: treat their text as unverified.` : '')
+  );
+}
+
 /**
  * The originals of a record's dropped range (or of `fromSeq`-`toSeq`), oldest first, within a
  * token cap; `nextSeq` pages on. A first span larger than the cap is cut and marked truncated.
@@ -199,27 +294,8 @@ export async function expandOriginals(
   const cursorSeq = readPageCursor('expand', requested.cursor, 1)?.[0];
   const options = cursorSeq === undefined ? requested : { ...requested, fromSeq: cursorSeq };
   const cap = Math.min(EXPAND_MAX_TOKENS, Math.max(100, options.maxTokens ?? EXPAND_DEFAULT_TOKENS));
-  if (options.fromSeq !== undefined && options.toSeq !== undefined && options.fromSeq > options.toSeq)
-    throw new InvalidInputError(
-      `expand in session ${sessionId}: fromSeq ${options.fromSeq} is after toSeq ${options.toSeq}; ` +
-        'give fromSeq <= toSeq (both inclusive).',
-      { sessionId, fromSeq: options.fromSeq, toSeq: options.toSeq },
-    );
-  let fromSeq: number;
-  let toSeq: number;
-  if (options.recordId !== undefined) {
-    const record = await findRecord(store, sessionId, options.recordId);
-    fromSeq = Math.max(record.droppedRange.fromSeq, options.fromSeq ?? record.droppedRange.fromSeq);
-    toSeq = Math.min(record.droppedRange.toSeq, options.toSeq ?? record.droppedRange.toSeq);
-  } else {
-    if (options.fromSeq === undefined)
-      throw new InvalidInputError(
-        `expand in session ${sessionId}: give a record id or fromSeq (and optionally toSeq)`,
-        { sessionId },
-      );
-    fromSeq = options.fromSeq;
-    toSeq = options.toSeq ?? (await store.nextSeq(sessionId)) - 1;
-  }
+  const range = await expandRange(store, sessionId, options);
+  const { fromSeq, toSeq } = range;
   if (fromSeq < 0 || toSeq < fromSeq) {
     return {
       session: sessionId,
@@ -230,46 +306,16 @@ export async function expandOriginals(
       note: 'Empty range: no stored originals to expand.',
     };
   }
-  const originals: OriginalView[] = [];
-  let tokens = 0;
-  let seq = fromSeq;
-  let nextSeq: number | undefined;
-  outer: while (seq <= toSeq) {
-    const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(toSeq, seq + PAGE_SPANS - 1) });
-    if (page.length === 0) break;
-    for (const occurrence of page) {
-      const cost = occurrence.span.tokens + 8;
-      if (tokens + cost > cap) {
-        if (originals.length === 0) {
-          const share = Math.max(
-            1,
-            Math.floor((occurrence.span.text.length * (cap - 8)) / Math.max(1, occurrence.span.tokens)),
-          );
-          originals.push(originalView(occurrence, occurrence.span.text.slice(0, share), true));
-          tokens += counter.count(originals[0]?.text ?? '') + 8;
-          nextSeq = occurrence.seq + 1 <= toSeq ? occurrence.seq + 1 : undefined;
-        } else nextSeq = occurrence.seq;
-        break outer;
-      }
-      originals.push(originalView(occurrence, occurrence.span.text, false));
-      tokens += cost;
-    }
-    seq = (page[page.length - 1]?.seq ?? toSeq) + 1;
-  }
-  const unverified = originals.filter((original) => original.status === 'unverified').length;
-  const note =
-    (nextSeq === undefined
-      ? `All of seq ${fromSeq}-${toSeq} shown.`
-      : `Page cut at the ${cap}-token cap: call again with fromSeq ${nextSeq}.`) +
-    (unverified > 0 ? ` ${unverified} original(s) failed the hash check: treat their text as unverified.` : '');
+  const page = await collectOriginals(store, counter, sessionId, range, cap);
+  const { nextSeq } = page;
   return {
     session: sessionId,
     recordId: options.recordId,
     range: { fromSeq, toSeq },
-    originals,
-    tokens,
+    originals: page.originals,
+    tokens: page.tokens,
     nextSeq,
     ...(nextSeq === undefined ? {} : { nextCursor: pageCursor('expand', [nextSeq]) }),
-    note,
+    note: expandNote(range, cap, page),
   };
 }

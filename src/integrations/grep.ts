@@ -10,9 +10,9 @@ import { InvalidInputError } from '../errors.js';
 import { verifySpan } from '../model/span.js';
 import { sourceField } from '../text/source-notes.js';
 import type { LedgerStore } from '../stores/store.js';
-import type { Role } from '../types.js';
+import type { Role, SpanOccurrence } from '../types.js';
 import { compileGrepPattern } from './grep-pattern.js';
-import type { GREP_ENGINE } from './grep-pattern.js';
+import type { GREP_ENGINE, GrepPattern, PatternMatch } from './grep-pattern.js';
 
 /** Options of {@link grepSpans}. */
 export interface GrepOptions {
@@ -121,6 +121,144 @@ function budgetNote(stopped: 'time' | 'work', budget: string, seq: number, offse
   );
 }
 
+/** The match limit and the budgets of one search, checked, with defaults filled in. */
+interface GrepBudgets {
+  readonly limit: number;
+  readonly timeBudgetMs: number;
+  readonly maxScanChars: number;
+}
+
+function grepBudgets(options: GrepOptions): GrepBudgets {
+  const limit = Math.min(200, Math.max(1, options.limit ?? GREP_DEFAULT_LIMIT));
+  const timeBudgetMs = wholeNumber('timeBudgetMs', options.timeBudgetMs, 1) ?? GREP_DEFAULTS.timeBudgetMs;
+  const maxScanChars = Math.max(
+    GREP_WINDOW,
+    wholeNumber('maxScanChars', options.maxScanChars, 1) ?? GREP_DEFAULTS.maxScanChars,
+  );
+  return { limit, timeBudgetMs, maxScanChars };
+}
+
+/** A match found in `window` of a span, with the text around it (cut to 240 characters). */
+function matchOf(
+  occurrence: SpanOccurrence,
+  status: GrepMatch['status'],
+  window: string,
+  found: PatternMatch,
+): GrepMatch {
+  const excerpt = window.slice(Math.max(0, found.at - 100), found.at + found.text.length + 100).slice(0, 240);
+  return {
+    seq: occurrence.seq,
+    spanId: occurrence.spanId,
+    role: occurrence.role,
+    ...sourceField(occurrence.span.kind),
+    status,
+    match: found.text.slice(0, 200),
+    excerpt,
+  };
+}
+
+/** One search under way: what it found and examined so far, against its budgets. */
+class GrepRun {
+  private readonly matches: GrepMatch[] = [];
+  private scanned = 0;
+  private chars = 0;
+  /** Stops once anything was examined and a budget is spent (so every call makes progress). */
+  private progressed = false;
+  private lastYield: number;
+  private readonly deadline: number;
+
+  constructor(
+    private readonly head: { readonly session: string; readonly pattern: string },
+    private readonly expression: GrepPattern,
+    private readonly budgets: GrepBudgets,
+    private readonly roles: ReadonlySet<Role> | undefined,
+    /** Last seq searched. */
+    private readonly last: number,
+    started: number,
+  ) {
+    this.lastYield = started;
+    this.deadline = started + budgets.timeBudgetMs;
+  }
+
+  /** The result so far, with how it stopped (if it did). */
+  view(extra: Partial<GrepView> = {}): GrepView {
+    return {
+      session: this.head.session,
+      pattern: this.head.pattern,
+      engine: this.expression.engine,
+      matches: this.matches,
+      spansScanned: this.scanned,
+      charsScanned: this.chars,
+      ...extra,
+    };
+  }
+
+  /**
+   * Search one span from offset `start`: the result when the search stops inside it (a budget is spent or the match
+   * limit is reached), undefined to go on with the next span.
+   */
+  async scanSpan(occurrence: SpanOccurrence, start: number): Promise<GrepView | undefined> {
+    const before = this.exhausted(0);
+    if (before) return this.partial(before, occurrence.seq, start);
+    this.scanned++;
+    if (this.roles && !this.roles.has(occurrence.role)) {
+      this.progressed = true;
+      return undefined;
+    }
+    const status = verifySpan(occurrence.span) ? 'verified' : 'unverified';
+    for (const window of lineWindows(occurrence.span.text, start)) {
+      const stopped = this.exhausted(window.text.length);
+      if (stopped) return this.partial(stopped, occurrence.seq, window.offset);
+      if (Date.now() - this.lastYield >= YIELD_EVERY_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        this.lastYield = Date.now();
+      }
+      this.chars += window.text.length;
+      this.progressed = true;
+      const full = this.matchWindow(occurrence, status, window);
+      if (full) return full;
+    }
+    this.progressed = true;
+    return undefined;
+  }
+
+  /** The budget spent before examining `next` more characters, if one is. */
+  private exhausted(next: number): 'time' | 'work' | undefined {
+    if (!this.progressed) return undefined;
+    if (Date.now() > this.deadline) return 'time';
+    return this.chars + next > this.budgets.maxScanChars ? 'work' : undefined;
+  }
+
+  private partial(stopped: 'time' | 'work', nextSeq: number, nextOffset: number): GrepView {
+    const budget = stopped === 'time' ? `${this.budgets.timeBudgetMs} ms` : `${this.budgets.maxScanChars} characters`;
+    return this.view({
+      ...resume(stopped, nextSeq, nextOffset),
+      note: budgetNote(stopped, budget, nextSeq, nextOffset, this.matches.length),
+    });
+  }
+
+  /** Add the matches of one window: the result when the match limit is reached, else undefined. */
+  private matchWindow(
+    occurrence: SpanOccurrence,
+    status: GrepMatch['status'],
+    window: { text: string; offset: number },
+  ): GrepView | undefined {
+    for (const found of this.expression.matches(window.text)) {
+      this.matches.push(matchOf(occurrence, status, window.text, found));
+      if (this.matches.length >= this.budgets.limit) {
+        // The next page starts right after this match, in the same span: a span holding more matches than
+        // the limit is read on, not skipped.
+        const after = window.offset + found.at + Math.max(1, found.text.length);
+        if (after < occurrence.span.text.length) return this.view(resume('limit', occurrence.seq, after));
+        return this.view(
+          occurrence.seq + 1 <= this.last ? resume('limit', occurrence.seq + 1, 0) : { stopped: 'limit' },
+        );
+      }
+    }
+    return undefined;
+  }
+}
+
 /**
  * Search a session's spans for a plain text (default) or a regular expression (linear-time
  * engine), within a seq range and roles, oldest first; every match cites its span id and seq.
@@ -134,91 +272,23 @@ export async function grepSpans(
   options: GrepOptions = {},
 ): Promise<GrepView> {
   const expression = compileGrepPattern(pattern, options);
-  const limit = Math.min(200, Math.max(1, options.limit ?? GREP_DEFAULT_LIMIT));
-  const timeBudgetMs = wholeNumber('timeBudgetMs', options.timeBudgetMs, 1) ?? GREP_DEFAULTS.timeBudgetMs;
-  const maxScanChars = Math.max(
-    GREP_WINDOW,
-    wholeNumber('maxScanChars', options.maxScanChars, 1) ?? GREP_DEFAULTS.maxScanChars,
-  );
+  const budgets = grepBudgets(options);
   const [cursorSeq, cursorOffset] = readPageCursor('grep', options.cursor, 2) ?? [];
   const fromOffset = cursorOffset ?? wholeNumber('fromOffset', options.fromOffset, 0) ?? 0;
   const started = Date.now();
-  const deadline = started + timeBudgetMs;
-  let lastYield = started;
   const roles = options.roles && options.roles.length > 0 ? new Set(options.roles) : undefined;
   const first = Math.max(0, cursorSeq ?? options.fromSeq ?? 0);
   const last = Math.min(options.toSeq ?? Number.MAX_SAFE_INTEGER, (await store.nextSeq(sessionId)) - 1);
-  const matches: GrepMatch[] = [];
-  let scanned = 0;
-  let chars = 0;
-  const view = (extra: Partial<GrepView> = {}): GrepView => ({
-    session: sessionId,
-    pattern,
-    engine: expression.engine,
-    matches,
-    spansScanned: scanned,
-    charsScanned: chars,
-    ...extra,
-  });
-  /** Stops once anything was examined and a budget is spent (so every call makes progress). */
-  let progressed = false;
-  const exhausted = (next: number): 'time' | 'work' | undefined =>
-    !progressed ? undefined : Date.now() > deadline ? 'time' : chars + next > maxScanChars ? 'work' : undefined;
-  const partial = (stopped: 'time' | 'work', nextSeq: number, nextOffset: number): GrepView => {
-    const budget = stopped === 'time' ? `${timeBudgetMs} ms` : `${maxScanChars} characters`;
-    return view({
-      ...resume(stopped, nextSeq, nextOffset),
-      note: budgetNote(stopped, budget, nextSeq, nextOffset, matches.length),
-    });
-  };
+  const run = new GrepRun({ session: sessionId, pattern }, expression, budgets, roles, last, started);
   let seq = first;
   while (seq <= last) {
     const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(last, seq + PAGE_SPANS - 1) });
     if (page.length === 0) break;
     for (const occurrence of page) {
-      const start = occurrence.seq === first ? fromOffset : 0;
-      const before = exhausted(0);
-      if (before) return partial(before, occurrence.seq, start);
-      scanned++;
-      if (roles && !roles.has(occurrence.role)) {
-        progressed = true;
-        continue;
-      }
-      const status = verifySpan(occurrence.span) ? 'verified' : 'unverified';
-      for (const window of lineWindows(occurrence.span.text, start)) {
-        const stopped = exhausted(window.text.length);
-        if (stopped) return partial(stopped, occurrence.seq, window.offset);
-        if (Date.now() - lastYield >= YIELD_EVERY_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          lastYield = Date.now();
-        }
-        chars += window.text.length;
-        progressed = true;
-        for (const found of expression.matches(window.text)) {
-          const excerpt = window.text
-            .slice(Math.max(0, found.at - 100), found.at + found.text.length + 100)
-            .slice(0, 240);
-          matches.push({
-            seq: occurrence.seq,
-            spanId: occurrence.spanId,
-            role: occurrence.role,
-            ...sourceField(occurrence.span.kind),
-            status,
-            match: found.text.slice(0, 200),
-            excerpt,
-          });
-          if (matches.length >= limit) {
-            // The next page starts right after this match, in the same span: a span holding more matches than
-            // the limit is read on, not skipped.
-            const after = window.offset + found.at + Math.max(1, found.text.length);
-            if (after < occurrence.span.text.length) return view(resume('limit', occurrence.seq, after));
-            return view(occurrence.seq + 1 <= last ? resume('limit', occurrence.seq + 1, 0) : { stopped: 'limit' });
-          }
-        }
-      }
-      progressed = true;
+      const stopped = await run.scanSpan(occurrence, occurrence.seq === first ? fromOffset : 0);
+      if (stopped) return stopped;
     }
     seq = (page[page.length - 1]?.seq ?? last) + 1;
   }
-  return view();
+  return run.view();
 }

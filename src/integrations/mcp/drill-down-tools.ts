@@ -18,14 +18,19 @@ const session = SESSION_INPUT;
 const seq = z.number().int().min(0);
 const cursor = CURSOR_INPUT;
 
-/** Register `describe`, `expand` and `grep` on `server`; `guarded` turns errors into tool errors. */
-export function registerDrillDownTools(
-  server: McpServer,
-  scope: TenantScope,
-  guarded: (body: () => Promise<unknown>) => Promise<CallToolResult>,
-): void {
-  const { store, counter } = scope.ledger;
+/** Runs a tool's body, turning errors into tool errors. */
+type Guarded = (body: () => Promise<unknown>) => Promise<CallToolResult>;
 
+/** Register `describe`, `expand` and `grep` on `server`; `guarded` turns errors into tool errors. */
+export function registerDrillDownTools(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  registerDescribeTool(server, scope, guarded);
+  registerExpandTool(server, scope, guarded);
+  registerGrepTool(server, scope, guarded);
+}
+
+/** `describe`: what a record is and what it dropped. */
+function registerDescribeTool(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  const { store } = scope.ledger;
   server.registerTool(
     'describe',
     {
@@ -39,7 +44,11 @@ export function registerDrillDownTools(
     },
     ({ session: id, record }) => guarded(async () => describeRecord(store, await readableSessionId(scope, id), record)),
   );
+}
 
+/** `expand`: the stored originals of a record's dropped range or of a seq range, a token-capped page at a time. */
+function registerExpandTool(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  const { store, counter } = scope.ledger;
   server.registerTool(
     'expand',
     {
@@ -67,7 +76,11 @@ export function registerDrillDownTools(
         return fitAnswer(page, maxTokens ?? EXPAND_DEFAULT_TOKENS, counter);
       }),
   );
+}
 
+/** `grep`: a bounded search of the stored originals (plain text or a linear-time regular expression). */
+function registerGrepTool(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  const { store, counter } = scope.ledger;
   server.registerTool(
     'grep',
     {

@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InvalidConfigError } from '../../errors.js';
 import { guardConnections } from './connection-guard.js';
+import type { ConnectionCaps } from './connection-guard.js';
 import { createLedgerMcpServer } from './ledger-mcp-server.js';
 import type { LedgerMcpServerOptions } from './ledger-mcp-server.js';
 
@@ -148,22 +149,15 @@ function refuse(response: ServerResponse, status: number, message: string, heade
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
 
-/**
- * Serve the ledger MCP server over Streamable HTTP (stateless: a fresh server and transport
- * per request) on node:http. Binds 127.0.0.1 by default. Binding any other host without a
- * token throws `INVALID_CONFIG` before listening. With a token, a request without
- * `Authorization: Bearer <token>` gets 401. On a loopback bind without a token, requests
- * whose Host or Origin is not loopback get 403 (DNS-rebinding protection). Bounded: GET
- * event streams close when idle and are capped in number (503 beyond), and so are connections;
- * headers and requests must arrive within short timeouts, and connections that have not
- * authenticated are capped in total and per address (the oldest is closed), so they cannot
- * lock out the token holder (`connection-guard.ts`).
- */
-export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): Promise<LedgerMcpHttpServer> {
-  const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
-  const token = options.token !== undefined && options.token.length > 0 ? options.token : undefined;
-  const loopback = LOOPBACK.has(host);
+/** The bounds of one server, checked, with defaults filled in. */
+interface HttpBounds {
+  readonly streamIdleTimeoutMs: number;
+  readonly maxStreams: number;
+  readonly caps: ConnectionCaps;
+  readonly timeouts: ReturnType<typeof httpTimeouts>;
+}
+
+function httpBounds(options: LedgerMcpHttpOptions): HttpBounds {
   const streamIdleTimeoutMs = positiveInteger(
     'streamIdleTimeoutMs',
     options.streamIdleTimeoutMs,
@@ -183,50 +177,71 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
       HTTP_SERVER_DEFAULTS.maxPendingPerAddress,
     ),
   };
-  const timeouts = httpTimeouts(options);
-  let openStreams = 0;
-  if (!loopback && token === undefined) {
-    throw new InvalidConfigError(
-      `Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. ` +
-        'Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.',
-      { host },
-    );
+  return { streamIdleTimeoutMs, maxStreams, caps, timeouts: httpTimeouts(options) };
+}
+
+/**
+ * Answer 401 to a request without the token, or (no token) 403 to one whose Host or Origin is not loopback; true
+ * when the request was refused.
+ */
+function refusedAccess(request: IncomingMessage, response: ServerResponse, token: string | undefined): boolean {
+  if (token !== undefined && !tokenMatches(request.headers.authorization, token)) {
+    refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>.', { 'www-authenticate': 'Bearer' });
+    return true;
   }
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    if (token !== undefined && !tokenMatches(request.headers.authorization, token))
-      return refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>.', {
-        'www-authenticate': 'Bearer',
+  if (
+    token === undefined &&
+    (!loopbackAuthority(request.headers.host ?? '') ||
+      (request.headers.origin !== undefined && !loopbackAuthority(request.headers.origin)))
+  ) {
+    refuse(response, 403, 'Forbidden: this server only accepts loopback Host and Origin headers.');
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Admits GET event streams up to `maxStreams` at once (one more is answered 503: the answer is false) and closes each
+ * after `idleMs` without a message.
+ */
+function eventStreamGate(maxStreams: number, idleMs: number): (response: ServerResponse) => boolean {
+  let openStreams = 0;
+  return (response) => {
+    if (openStreams >= maxStreams) {
+      refuse(response, 503, `Too many open event streams (${maxStreams}); retry later, or raise maxStreams.`, {
+        'retry-after': '5',
       });
-    if (
-      token === undefined &&
-      (!loopbackAuthority(request.headers.host ?? '') ||
-        (request.headers.origin !== undefined && !loopbackAuthority(request.headers.origin)))
-    ) {
-      return refuse(response, 403, 'Forbidden: this server only accepts loopback Host and Origin headers.');
+      return false;
     }
-    guard.trust(request.socket);
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path)
-      return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
-    if (request.method === 'GET') {
-      if (openStreams >= maxStreams) {
-        return refuse(response, 503, `Too many open event streams (${maxStreams}); retry later, or raise maxStreams.`, {
-          'retry-after': '5',
-        });
-      }
-      openStreams++;
-      response.once('close', () => openStreams--);
-      closeWhenIdle(response, streamIdleTimeoutMs);
-    }
-    const server = createLedgerMcpServer(options);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
+    openStreams++;
+    response.once('close', () => openStreams--);
+    closeWhenIdle(response, idleMs);
+    return true;
   };
-  const http = createServer(
+}
+
+/** Serve one request with a fresh MCP server and transport (stateless), both closed with the response. */
+async function serveStateless(
+  options: LedgerMcpServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const server = createLedgerMcpServer(options);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  response.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(request, response);
+}
+
+/** A node:http server with the request timeouts of `timeouts`; a request `handle` fails is answered 500 (or ended). */
+function boundedHttpServer(
+  timeouts: HttpBounds['timeouts'],
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): Server {
+  return createServer(
     {
       headersTimeout: timeouts.headersTimeoutMs,
       requestTimeout: timeouts.requestTimeoutMs,
@@ -242,20 +257,59 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
       });
     },
   );
-  const guard = guardConnections(http, caps);
+}
+
+/** Listen on `host`:`port`; the running server's URL, port and `close`. */
+async function listening(http: Server, port: number, host: string, path: string): Promise<LedgerMcpHttpServer> {
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(options.port, host, () => resolve());
+    http.listen(port, host, () => resolve());
   });
-  const { port } = http.address() as AddressInfo;
-  const url = new URL(`http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`);
+  const { port: bound } = http.address() as AddressInfo;
+  const url = new URL(`http://${host.includes(':') ? `[${host}]` : host}:${bound}${path}`);
   return {
     url,
-    port,
+    port: bound,
     close: () =>
       new Promise<void>((resolve, reject) => {
         http.closeAllConnections();
         http.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * Serve the ledger MCP server over Streamable HTTP (stateless: a fresh server and transport
+ * per request) on node:http. Binds 127.0.0.1 by default. Binding any other host without a
+ * token throws `INVALID_CONFIG` before listening. With a token, a request without
+ * `Authorization: Bearer <token>` gets 401. On a loopback bind without a token, requests
+ * whose Host or Origin is not loopback get 403 (DNS-rebinding protection). Bounded: GET
+ * event streams close when idle and are capped in number (503 beyond), and so are connections;
+ * headers and requests must arrive within short timeouts, and connections that have not
+ * authenticated are capped in total and per address (the oldest is closed), so they cannot
+ * lock out the token holder (`connection-guard.ts`).
+ */
+export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): Promise<LedgerMcpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const token = options.token !== undefined && options.token.length > 0 ? options.token : undefined;
+  const bounds = httpBounds(options);
+  if (!LOOPBACK.has(host) && token === undefined) {
+    throw new InvalidConfigError(
+      `Refusing to serve MCP on ${host} without a token: anyone who can reach it could read the ledger. ` +
+        'Pass --token (or set CONTEXT_LEDGER_TOKEN), or bind 127.0.0.1.',
+      { host },
+    );
+  }
+  const admitStream = eventStreamGate(bounds.maxStreams, bounds.streamIdleTimeoutMs);
+  const http = boundedHttpServer(bounds.timeouts, async (request, response) => {
+    if (refusedAccess(request, response, token)) return;
+    guard.trust(request.socket);
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path)
+      return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
+    if (request.method === 'GET' && !admitStream(response)) return;
+    await serveStateless(options, request, response);
+  });
+  const guard = guardConnections(http, bounds.caps);
+  return listening(http, options.port, host, path);
 }

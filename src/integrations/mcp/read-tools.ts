@@ -60,14 +60,20 @@ async function handlesAnswer(
   };
 }
 
-/** Register `recall`, `handles`, `records` and `gaps` on `server`; `guarded` turns errors into tool errors. */
-export function registerReadTools(
-  server: McpServer,
-  scope: TenantScope,
-  guarded: (body: () => Promise<unknown>) => Promise<CallToolResult>,
-): void {
-  const { counter, store } = scope.ledger;
+/** Runs a tool's body, turning errors into tool errors. */
+type Guarded = (body: () => Promise<unknown>) => Promise<CallToolResult>;
 
+/** Register `recall`, `handles`, `records` and `gaps` on `server`; `guarded` turns errors into tool errors. */
+export function registerReadTools(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  registerRecallTool(server, scope, guarded);
+  registerHandlesTool(server, scope, guarded);
+  registerRecordsTool(server, scope, guarded);
+  registerGapsTool(server, scope, guarded);
+}
+
+/** `recall`: a detail verbatim by handle, span id or record id, or the gap that lost it. */
+function registerRecallTool(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  const { counter, store } = scope.ledger;
   server.registerTool(
     'recall',
     {
@@ -97,7 +103,11 @@ export function registerReadTools(
         return fitAnswer(answer, limit ?? DEFAULT_LIMITS.recall, counter);
       }),
   );
+}
 
+/** `handles`: the window's handle index, or every handle appended, by kind. */
+function registerHandlesTool(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  const { counter } = scope.ledger;
   server.registerTool(
     'handles',
     {
@@ -122,7 +132,11 @@ export function registerReadTools(
         fitAnswer((size) => handlesAnswer(scope, input, size), input.limit ?? DEFAULT_LIMITS.handles, counter),
       ),
   );
+}
 
+/** `records`: the session's compaction records, oldest first. */
+function registerRecordsTool(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  const { counter } = scope.ledger;
   server.registerTool(
     'records',
     {
@@ -151,7 +165,11 @@ export function registerReadTools(
         return fitAnswer(answer, limit ?? DEFAULT_LIMITS.records, counter);
       }),
   );
+}
 
+/** `gaps`: the session's known gaps (one per lossy record). */
+function registerGapsTool(server: McpServer, scope: TenantScope, guarded: Guarded): void {
+  const { counter } = scope.ledger;
   server.registerTool(
     'gaps',
     {
