@@ -38,13 +38,16 @@ export interface RecordParts {
   readonly digests: readonly Buffer[];
 }
 
-/** Splits a (checked, JSON-safe) record into the parts the SQL stores write. */
-export function splitRecord(record: CompactionRecord): RecordParts {
+/**
+ * Splits a (checked, JSON-safe) record into the parts the SQL stores write. `digests` is the calling store's memo of
+ * handle digests (`handleDigestMemo`: the handles of its last records); without it every digest is computed.
+ */
+export function splitRecord(record: CompactionRecord, digests?: HandleDigestMemo): RecordParts {
   const handles = record.handles.map(handleJson);
   return {
     json: JSON.stringify({ ...record, handles: [] }),
     handles,
-    digests: handles.map(rememberedDigest),
+    digests: handles.map((json) => rememberedDigest(json, digests)),
   };
 }
 
@@ -56,15 +59,20 @@ export function handleDigest(json: string): Buffer {
 /** Most handle JSON texts a record-handle memo holds: it is cleared when full (its values are just computed again). */
 export const MEMO_ENTRIES = 4_096;
 
-/** Digests of the handle JSON texts of the last records split (a pure function's results, shared by every store). */
-const digests = new BoundedMemo<string, Buffer>(MEMO_ENTRIES);
+/** Digests by handle JSON, held by one store for the handles of the last records it split. */
+export type HandleDigestMemo = BoundedMemo<string, Buffer>;
 
-/** `handleDigest(json)`, remembered for the handles of the last records. */
-function rememberedDigest(json: string): Buffer {
-  let digest = digests.get(json);
+/** A new, empty memo of handle digests for one store. */
+export function handleDigestMemo(): HandleDigestMemo {
+  return new BoundedMemo(MEMO_ENTRIES);
+}
+
+/** `handleDigest(json)`, looked up in and added to `digests` when given. */
+function rememberedDigest(json: string, digests: HandleDigestMemo | undefined): Buffer {
+  let digest = digests?.get(json);
   if (digest === undefined) {
     digest = handleDigest(json);
-    digests.set(json, digest);
+    digests?.set(json, digest);
   }
   return digest;
 }

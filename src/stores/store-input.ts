@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError, type LedgerError } from '../errors.js';
 import { expectedRecordId } from '../model/record-id.js';
 import { recordCopy } from '../model/record-json.js';
+import { BoundedMemo } from '../collections/bounded-memo.js';
 import { firstIndexWhere } from '../collections/sorted-search.js';
 import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../model/span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
@@ -154,26 +155,33 @@ export function checkAppend(sessionId: string, expectedNextSeq: number, entries:
  * `~` and a digest of the tenant. Span rows are thereby per tenant: identical content in two
  * tenants is two rows, so no tenant reads, shadows or learns of another tenant's spans (not even
  * through the first writer's token count). Rows stored before keys were per tenant have the bare
- * span id as key and are still read.
+ * span id as key and are still read. `digests` is the calling store's memo of tenant digests (`tenantDigestMemo`);
+ * without it the digest is computed afresh (the same key).
  */
-export function spanRowKey(spanId: string, tenantId: string | undefined): string {
+export function spanRowKey(spanId: string, tenantId: string | undefined, digests?: TenantDigestMemo): string {
   if (tenantId === undefined) return spanId;
-  return `${spanId}~${tenantDigest(tenantId)}`;
+  let digest = digests?.get(tenantId);
+  if (digest === undefined) {
+    digest = tenantDigest(tenantId);
+    digests?.set(tenantId, digest);
+  }
+  return `${spanId}~${digest}`;
 }
 
-/** Tenants whose row-key digest is remembered (a process serves few; past this the memo starts over). */
-const TENANT_DIGESTS_KEPT = 1024;
-const tenantDigests = new Map<string, string>();
+/** Row-key digests by tenant, held by one store (hashed once per tenant, not once per span read or written). */
+export type TenantDigestMemo = BoundedMemo<string, string>;
 
-/** The row-key digest of a tenant (hashed once per tenant, not once per span read or written). */
+/** Tenants whose row-key digest a store remembers (a process serves few; past this the memo starts over). */
+const TENANT_DIGESTS_KEPT = 1024;
+
+/** A new, empty memo of tenant digests for one store. */
+export function tenantDigestMemo(): TenantDigestMemo {
+  return new BoundedMemo(TENANT_DIGESTS_KEPT);
+}
+
+/** The row-key digest of a tenant. */
 function tenantDigest(tenantId: string): string {
-  let digest = tenantDigests.get(tenantId);
-  if (digest === undefined) {
-    digest = createHash('sha256').update(`cl-tenant-v1\n${tenantId}`, 'utf8').digest('hex').slice(0, 32);
-    if (tenantDigests.size >= TENANT_DIGESTS_KEPT) tenantDigests.clear();
-    tenantDigests.set(tenantId, digest);
-  }
-  return digest;
+  return createHash('sha256').update(`cl-tenant-v1\n${tenantId}`, 'utf8').digest('hex').slice(0, 32);
 }
 
 /** The span id of a row key made by `spanRowKey`. */

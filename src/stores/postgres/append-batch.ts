@@ -4,7 +4,7 @@
  */
 import { InvalidInputError } from '../../errors.js';
 import type { AppendEntry } from '../store.js';
-import { orderEntryHandles, spanRowKey } from '../store-input.js';
+import { orderEntryHandles, spanRowKey, type TenantDigestMemo } from '../store-input.js';
 
 const NUL = '\u0000';
 
@@ -28,8 +28,16 @@ export function searchableText(text: string): string {
   return text.includes(NUL) ? text.replaceAll(NUL, '\uFFFD') : text;
 }
 
-/** The 22 array parameters after session id and expected seq, in `append_batch()` order (span ids as per-tenant row keys). */
-export function packBatch(sessionId: string, tenantId: string | undefined, entries: readonly AppendEntry[]): unknown[] {
+/**
+ * The 22 array parameters after session id and expected seq, in `append_batch()` order (span ids as per-tenant row keys,
+ * the tenant's digest from the store's `tenantDigests`).
+ */
+export function packBatch(
+  sessionId: string,
+  tenantId: string | undefined,
+  entries: readonly AppendEntry[],
+  tenantDigests?: TenantDigestMemo,
+): unknown[] {
   const columns = {
     spanIds: [] as string[],
     kinds: [] as string[],
@@ -68,7 +76,7 @@ export function packBatch(sessionId: string, tenantId: string | undefined, entri
     ] as const) {
       checkNoNul(`append to session ${sessionId}, entry ${index}: ${what}`, value, context);
     }
-    columns.spanIds.push(spanRowKey(span.id, tenantId));
+    columns.spanIds.push(spanRowKey(span.id, tenantId, tenantDigests));
     columns.kinds.push(span.kind);
     columns.texts.push(searchableText(span.text));
     columns.exacts.push(span.text.includes(NUL) ? Buffer.from(span.text, 'utf8') : null);

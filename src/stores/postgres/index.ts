@@ -1,5 +1,6 @@
 /** The PostgreSQL `LedgerStore` (the `context-ledger/postgres` subpath; loads `pg`). */
-export { createPostgresStore, migratePostgres } from './postgres-store.js';
+export { createPostgresStore } from './postgres-store.js';
+export { migratePostgres } from './open-schema.js';
 export { DEFAULT_SCHEMA } from './connection.js';
 export type { PostgresStoreOptions } from './connection.js';
 export type { MigrationResult } from './migrate.js';

@@ -60,11 +60,13 @@ export function createHandleRowJson(
    * occurrences are append-only, so one read of an occurrence that exists serves every later operation on the
    * session (reading a checkpoint chain record by record meets the same spans again and again).
    */
-  let sources: { readonly sessionId: string; readonly bySeq: BoundedMemo<number, HandleSource> } | undefined;
+  let sourcesOfLastSession:
+    { readonly sessionId: string; readonly bySeq: BoundedMemo<number, HandleSource> } | undefined;
 
   return (sessionId, session) => {
-    if (sources?.sessionId !== sessionId) sources = { sessionId, bySeq: new BoundedMemo(SOURCES_KEPT) };
-    const bySeq = sources.bySeq;
+    if (sourcesOfLastSession?.sessionId !== sessionId)
+      sourcesOfLastSession = { sessionId, bySeq: new BoundedMemo(SOURCES_KEPT) };
+    const bySeq = sourcesOfLastSession.bySeq;
     function jsonOfRow(row: CompactHandleRow): string {
       let found = bySeq.get(row.seq);
       if (found === undefined) {

@@ -41,6 +41,22 @@ interface TextIndexStatements {
   readonly merge: Statement<[number]>;
 }
 
+/** The statements of the deferred index over `db`. */
+function prepareTextIndexStatements(db: Database.Database): TextIndexStatements {
+  return {
+    mark: db.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck() as Statement<[], number>,
+    last: db.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck() as Statement<[], number>,
+    pending: db.prepare(
+      `SELECT r.row AS row, ${SPAN_TEXT} AS text FROM occurrence_text_rows r
+       JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
+       WHERE r.row > ? ORDER BY r.row LIMIT ?`,
+    ) as Statement<[number, number], PendingRow>,
+    setMark: db.prepare('UPDATE text_index_mark SET row = ? WHERE id = 1') as Statement<[number]>,
+    insert: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<[number, string]>,
+    merge: db.prepare("INSERT INTO occurrence_fts (occurrence_fts, rank) VALUES ('merge', ?)") as Statement<[number]>,
+  };
+}
+
 /** The deferred free-text index of one connection. */
 export interface DeferredTextIndex {
   /** Rows up to this one are in the index (read from the file: another connection may have moved it). */
@@ -66,18 +82,7 @@ export function createDeferredTextIndex(
   writable: boolean,
   beforeIdleStep: () => void = () => undefined,
 ): DeferredTextIndex {
-  const statements: TextIndexStatements = {
-    mark: db.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck() as Statement<[], number>,
-    last: db.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck() as Statement<[], number>,
-    pending: db.prepare(
-      `SELECT r.row AS row, ${SPAN_TEXT} AS text FROM occurrence_text_rows r
-       JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
-       WHERE r.row > ? ORDER BY r.row LIMIT ?`,
-    ) as Statement<[number, number], PendingRow>,
-    setMark: db.prepare('UPDATE text_index_mark SET row = ? WHERE id = 1') as Statement<[number]>,
-    insert: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<[number, string]>,
-    merge: db.prepare("INSERT INTO occurrence_fts (occurrence_fts, rank) VALUES ('merge', ?)") as Statement<[number]>,
-  };
+  const statements = prepareTextIndexStatements(db);
   const stepTransaction = db.transaction((maxChars: number): boolean => {
     let mark = statements.mark.get() ?? 0;
     const from = mark;

@@ -81,6 +81,11 @@ export type HandleRowValues = [number, number, number, ...CompactHandleValues];
 
 /** Every statement the store runs, prepared once. */
 export function prepareStatements(db: Database.Database) {
+  return { ...sessionStatements(db), ...spanStatements(db), ...handleStatements(db), ...recordStatements(db) };
+}
+
+/** Sessions and their numbers in `session_keys`. */
+function sessionStatements(db: Database.Database) {
   return {
     insertSession: db.prepare('INSERT INTO sessions (id, tenant_id, created_at) VALUES (?, ?, ?)') as Statement<
       [string, string | null, string]
@@ -93,6 +98,14 @@ export function prepareStatements(db: Database.Database) {
     sessionsOfTenant: db.prepare(
       'SELECT id, tenant_id, created_at FROM sessions WHERE tenant_id = ? ORDER BY id',
     ) as Statement<[string], SessionRow>,
+    sessionKey: db.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck() as Statement<[string], number>,
+    insertSessionKey: db.prepare('INSERT INTO session_keys (session_id) VALUES (?)') as Statement<[string]>,
+  };
+}
+
+/** Spans, occurrences and the rows of the deferred text index an append writes. */
+function spanStatements(db: Database.Database) {
+  return {
     nextSeq: db
       .prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM occurrences WHERE session_id = ?')
       .pluck() as Statement<[string], number>,
@@ -108,14 +121,6 @@ export function prepareStatements(db: Database.Database) {
     ) as Statement<
       [string, number, StoredSpanKey, string, number, number, string | null, number | null, number | null]
     >,
-    sessionKey: db.prepare('SELECT key FROM session_keys WHERE session_id = ?').pluck() as Statement<[string], number>,
-    insertSessionKey: db.prepare('INSERT INTO session_keys (session_id) VALUES (?)') as Statement<[string]>,
-    insertHandle: db.prepare(
-      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${HANDLE_ROW}`,
-    ) as Statement<HandleRowValues>,
-    insertHandleBatch: db.prepare(
-      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${Array.from({ length: HANDLE_BATCH_ROWS }, () => HANDLE_ROW).join(', ')}`,
-    ) as Statement<HandleRowValues[number][]>,
     insertTextRow: db.prepare('INSERT INTO occurrence_text_rows (session_id, seq) VALUES (?, ?)') as Statement<
       [string, number]
     >,
@@ -131,6 +136,18 @@ export function prepareStatements(db: Database.Database) {
       `SELECT s.id, s.kind, ${SPAN_TEXT} AS text, s.tool_name, s.tool_call_id, s.tokens FROM spans s
        WHERE s.id IN (?, ?) AND EXISTS (SELECT 1 FROM occurrences o WHERE o.session_id = ? AND o.span_id = s.id) LIMIT 1`,
     ) as Statement<[StoredSpanKey, StoredSpanKey, string], SpanRow>,
+  };
+}
+
+/** Handle rows: written by an append, read by key or seq range; span texts for a LIKE search. */
+function handleStatements(db: Database.Database) {
+  return {
+    insertHandle: db.prepare(
+      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${HANDLE_ROW}`,
+    ) as Statement<HandleRowValues>,
+    insertHandleBatch: db.prepare(
+      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${Array.from({ length: HANDLE_BATCH_ROWS }, () => HANDLE_ROW).join(', ')}`,
+    ) as Statement<HandleRowValues[number][]>,
     /** Rows under a key digest from a seq on, a page at a time (`LIMIT -1`: all of them). */
     handlesByKey: db.prepare(
       `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND key_hash = ? AND seq >= ?
@@ -140,7 +157,6 @@ export function prepareStatements(db: Database.Database) {
     handleCountByKey: db
       .prepare('SELECT COUNT(*) FROM handle_rows WHERE session = ? AND key_hash = ?')
       .pluck() as Statement<[number, number], number>,
-    recordCount: db.prepare('SELECT COUNT(*) FROM records WHERE session_id = ?').pluck() as Statement<[string], number>,
     handles: db.prepare(
       `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq, start, position`,
     ) as Statement<[number, number, number], CompactHandleRow>,
@@ -160,6 +176,13 @@ export function prepareStatements(db: Database.Database) {
       `SELECT o.seq AS seq, o.span_id AS span_id, ${SPAN_TEXT} AS text FROM occurrences o JOIN spans s ON s.id = o.span_id
        WHERE o.session_id = ? ORDER BY o.seq`,
     ) as Statement<[string], TextRow>,
+  };
+}
+
+/** Records and their carried handles. */
+function recordStatements(db: Database.Database) {
+  return {
+    recordCount: db.prepare('SELECT COUNT(*) FROM records WHERE session_id = ?').pluck() as Statement<[string], number>,
     recordExists: db.prepare('SELECT 1 FROM records WHERE session_id = ? AND id = ?').pluck() as Statement<
       [string, string],
       number

@@ -82,11 +82,11 @@ export interface TextSearch {
   search(sessionId: string, terms: readonly string[], limit: number): TextHit[];
 }
 
-/** Prepares the search over `db` (a store's connection, schema version 7 or later). */
-export function createTextSearch(db: Database.Database): TextSearch {
+/** The statements of the search over `db`. */
+function prepareSearchStatements(db: Database.Database) {
   const fromIndex = `FROM occurrence_fts f JOIN occurrence_text_rows r ON r.row = f.rowid
     JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id`;
-  const statements = {
+  return {
     averages: db.prepare('SELECT block FROM occurrence_fts_data WHERE id = 1').pluck() as Database.Statement<
       [],
       Buffer
@@ -111,6 +111,11 @@ export function createTextSearch(db: Database.Database): TextSearch {
       .pluck() as Database.Statement<[number], string>,
     ln: db.prepare('SELECT ln(?)').pluck() as Database.Statement<[number], number>,
   };
+}
+
+/** Prepares the search over `db` (a store's connection, schema version 7 or later). */
+export function createTextSearch(db: Database.Database): TextSearch {
+  const statements = prepareSearchStatements(db);
 
   /**
    * Rows of the whole index holding the term: exact for a single trigram, else each candidate's text checked (texts

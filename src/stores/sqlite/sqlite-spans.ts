@@ -1,0 +1,162 @@
+/**
+ * The spans part of the SQLite store: an append writes, in one immediate transaction, each entry's span (once per
+ * row key: per tenant), its occurrence, its handle rows (`handle-rows.ts`) and its row for the deferred text index;
+ * spans and occurrences are read back joined.
+ */
+import { SequenceConflictError } from '../../errors.js';
+import type { Span, SpanOccurrence } from '../../types.js';
+import { buildOccurrence, checkAppend, checkSameSpan, orderEntryHandles, type SeqRange } from '../store-input.js';
+import type { SpanPart } from '../store-parts.js';
+import type { AppendEntry } from '../store.js';
+import { compactHandleValues } from './handle-rows.js';
+import type { StoredSpanKey } from './span-keys.js';
+import { packSpanText } from './span-text.js';
+import type { SqliteContext } from './sqlite-context.js';
+import { HANDLE_BATCH_ROWS, toOccurrence, toSpan, type HandleRowValues } from './statements.js';
+import type { WriteUpkeep } from './write-upkeep.js';
+
+const LAST_SEQ = Number.MAX_SAFE_INTEGER;
+
+type ExtractedHandle = AppendEntry['handles'][number];
+
+/** Appends and span reads of one SQLite store. */
+export class SqliteSpans implements SpanPart {
+  private readonly appendTransaction;
+
+  constructor(
+    private readonly context: SqliteContext,
+    private readonly upkeep: WriteUpkeep,
+  ) {
+    this.appendTransaction = context.db.transaction(
+      (sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]) =>
+        this.appendRows(sessionId, expectedNextSeq, entries),
+    );
+  }
+
+  append(sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): Promise<SpanOccurrence[]> {
+    return this.context.guard(`append to session ${sessionId}`, () => {
+      checkAppend(sessionId, expectedNextSeq, entries);
+      this.context.checkWritable(`append to session ${sessionId}`);
+      const written = this.appendTransaction.immediate(sessionId, expectedNextSeq, entries);
+      this.upkeep.appended();
+      return written;
+    });
+  }
+
+  nextSeq(sessionId: string): Promise<number> {
+    const { statements } = this.context;
+    return this.context.guard(`read next seq of session ${sessionId}`, () => statements.nextSeq.get(sessionId) ?? 0);
+  }
+
+  occurrences(sessionId: string, range?: SeqRange): Promise<SpanOccurrence[]> {
+    const { statements } = this.context;
+    return this.context.guard(`read occurrences of session ${sessionId}`, () =>
+      statements.occurrences.all(sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ).map(toOccurrence),
+    );
+  }
+
+  occurrencesOf(sessionId: string, spanId: string): Promise<SpanOccurrence[]> {
+    const { statements, sessions } = this.context;
+    return this.context.guard(`read occurrences of span ${spanId} in session ${sessionId}`, () =>
+      statements.occurrencesOfSpan.all(sessionId, ...sessions.rowKeys(sessionId, spanId)).map(toOccurrence),
+    );
+  }
+
+  spans(sessionId: string, ids: readonly string[]): Promise<Span[]> {
+    const { statements, sessions } = this.context;
+    return this.context.guard(`read spans of session ${sessionId}`, () =>
+      ids.flatMap((id) => {
+        const row = statements.spanOfSession.get(...sessions.rowKeys(sessionId, id), sessionId);
+        return row ? [toSpan(row)] : [];
+      }),
+    );
+  }
+
+  /** Inside the append transaction: the seq checked, then every entry written. */
+  private appendRows(sessionId: string, expectedNextSeq: number, entries: readonly AppendEntry[]): SpanOccurrence[] {
+    const { statements, sessions, location } = this.context;
+    const tenantId = sessions.require(sessionId, 'append');
+    const actual = statements.nextSeq.get(sessionId) ?? 0;
+    if (actual !== expectedNextSeq) {
+      throw new SequenceConflictError(
+        `${location}: append to session ${sessionId} expected next seq ${expectedNextSeq} but it is ${actual}; ` +
+          'another writer appended first. Re-read the session (nextSeq) and retry.',
+        { sessionId, expectedNextSeq, actualNextSeq: actual, location },
+      );
+    }
+    const session = sessions.numberOf(sessionId) as number;
+    return entries.map((entry, index) => this.insertEntry(sessionId, session, tenantId, actual + index, entry));
+  }
+
+  private insertEntry(
+    sessionId: string,
+    session: number,
+    tenantId: string | undefined,
+    seq: number,
+    entry: AppendEntry,
+  ): SpanOccurrence {
+    const { statements, sessions } = this.context;
+    const key = sessions.spanKey(entry.span.id, tenantId);
+    const span = this.storedSpan(sessionId, key, entry.span);
+    statements.insertOccurrence.run(
+      sessionId,
+      seq,
+      key,
+      entry.role,
+      entry.byteStart,
+      entry.byteEnd,
+      entry.label ?? null,
+      entry.chunk?.index ?? null,
+      entry.chunk?.count ?? null,
+    );
+    this.insertHandles(session, seq, entry, orderEntryHandles(entry.handles));
+    statements.insertTextRow.run(sessionId, seq);
+    return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
+  }
+
+  /** The stored span for the entry (after a full comparison when the id exists), inserting it when new. */
+  private storedSpan(sessionId: string, key: StoredSpanKey, span: Span): Span {
+    const { statements, location } = this.context;
+    const row = statements.span.get(key);
+    if (row) {
+      const stored = toSpan(row);
+      checkSameSpan(location, sessionId, stored, span);
+      return stored;
+    }
+    statements.insertSpan.run(
+      key,
+      span.kind,
+      packSpanText(span.text),
+      span.toolName ?? null,
+      span.toolCallId ?? null,
+      span.tokens,
+    );
+    return toSpan({
+      id: key,
+      kind: span.kind,
+      text: span.text,
+      tool_name: span.toolName ?? null,
+      tool_call_id: span.toolCallId ?? null,
+      tokens: span.tokens,
+    });
+  }
+
+  /**
+   * Insert the handle rows of one seq, in order (compact form, see `handle-rows.ts`): `HANDLE_BATCH_ROWS` rows a
+   * statement, the rest one by one.
+   */
+  private insertHandles(session: number, seq: number, entry: AppendEntry, handles: readonly ExtractedHandle[]): void {
+    const { statements } = this.context;
+    const row = (position: number): HandleRowValues => {
+      const handle = handles[position] as ExtractedHandle;
+      return [session, seq, position, ...compactHandleValues(handle, entry.span.id, entry.role, entry.span.text)];
+    };
+    let position = 0;
+    for (; position + HANDLE_BATCH_ROWS <= handles.length; position += HANDLE_BATCH_ROWS) {
+      const values: HandleRowValues[number][] = [];
+      for (let index = position; index < position + HANDLE_BATCH_ROWS; index++) values.push(...row(index));
+      statements.insertHandleBatch.run(...values);
+    }
+    for (; position < handles.length; position++) statements.insertHandle.run(...row(position));
+  }
+}
