@@ -4,7 +4,7 @@ import { checkStoredInstructions } from './pinned-check.js';
 import { identityOf, reserveIdentities } from '../model/identities.js';
 import { DEFAULT_RANK_WEIGHTS } from '../ranking/rank-weights.js';
 import { rankedOrder } from '../ranking/ranked-order.js';
-import { supersededHandles } from '../handles/supersession.js';
+import { applySupersession } from '../handles/supersession.js';
 import type { EvidenceTallies, RankEvidence, RankSpan } from '../ranking/rank-evidence.js';
 import type { RankHistoryRange } from '../ranking/rank-history.js';
 import type { RankHistory } from '../ranking/rank-history.js';
@@ -105,17 +105,16 @@ export async function rankAndFit(input: CompactionInput, gathered: Gathered, sum
   const tallies = fromAncestor.handles.length === 0 ? history.tallies(region, bulkyTokens) : undefined;
   const evidence = rankEvidence(input, fromAncestor, gathered.regionHandles, gathered.ancestorHandles, before, tallies);
   const ranked = rankedOrder(candidates, evidence, input.rankWeights, candidateIdentities);
-  // A binding a later statement replaced (and its old value's copies) leaves the window for the checkpoint.
-  const superseded = supersededHandles(candidates);
-  // Each pass below is over the whole lookback: none is made for an empty set, and sets hold the few carried handles.
-  const unless = (handles: Handle[]) =>
-    superseded.size === 0 ? handles : handles.filter((handle) => !superseded.has(handle));
+  // A binding a later statement replaced (and its old value's copies) leaves the window for the checkpoint; rebound
+  // code in tool output is only ranked last. No pass over the lookback is made when nothing was superseded.
+  const current = applySupersession(candidates, ranked);
+  const superseded = current.superseded;
   const fit = fitHandleBudget(
-    unless(candidates),
+    current.candidates,
     config.handleBudgetTokens,
     config.onHandleOverflow,
     { sessionId },
-    { ranked: unless(ranked), visibleText: summary },
+    { ranked: current.ranked, visibleText: summary },
   );
   // Returning handles are already in the checkpoint chain: only carried ones spill (carried and returning are apart).
   const carriedSet = new Set(carried);

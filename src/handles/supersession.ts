@@ -8,6 +8,10 @@
  * Only labels that name one thing are rebound: environment-style keys (`DB_HOST`), prose labels, and config keys
  * that are specific (`max_connections`, `primary_region`). A generic config key (`name:`, `port:`, `image:`) names a
  * different object in every file, so a second one is not a change.
+ *
+ * Code is not a statement of fact (`isCodeAssignment`): what the user or the agent wrote as code (`max_length=20` in a
+ * script, `app_label = 'test'`) is never superseded, and code in tool output (a source listing, a log line) is rebound
+ * only by code, without following its old value into copies: a compaction ranks it last instead of dropping it.
  */
 import type { Handle } from '../types.js';
 
@@ -42,6 +46,8 @@ const CONNECTORS: ReadonlySet<string> = new Set(
 const TOKEN_ASSIGNMENT = /^-{0,2}([A-Za-z_][\w.-]*)=(.+)$/s;
 const CONFIG_ASSIGNMENT = /^\s*(?:[-*]\s+)?"?([A-Za-z_][\w.-]*)"?\s*(?::|\s=)\s*(.+)$/s;
 const FROM_TO = /\bfrom\s+(\S+)\s+to\s+\S+$/;
+const TOKEN_KEY = /^-{0,2}([A-Za-z_][\w.-]*)=/;
+const SPACED_ASSIGNMENT = /^\s*(?:[-*]\s+)?"?[A-Za-z_][\w.-]*"?\s+=/;
 
 function normalizeLabel(label: string): string {
   return label
@@ -73,6 +79,29 @@ export function bindingOf(handle: Pick<Handle, 'kind' | 'text'>): Binding | unde
     return { label: normalizeLabel(key), value: unquote(config[2] ?? ''), replaced: [] };
   }
   return proseBinding(text, 1);
+}
+
+/**
+ * An assignment written as code rather than stated as a setting: a keyword argument, log field or option
+ * (`max_length=20`, `request_id=req-1`: a `key=value` token whose key is not upper case) or a variable set in code
+ * (`app_label = 'test'`, `SECRET_KEY = "x"`: blanks before the `=`). The same name in two calls, files or log lines
+ * names two things. Environment-style `KEY=VALUE`, `key: value` config lines and prose bindings are not code.
+ */
+export function isCodeAssignment(handle: Pick<Handle, 'kind' | 'text'>): boolean {
+  if (handle.kind !== 'assignment') return false;
+  const key = /\s/.test(handle.text.split('=')[0] ?? '') ? undefined : TOKEN_KEY.exec(handle.text)?.[1];
+  if (key !== undefined) return key !== key.toUpperCase();
+  return SPACED_ASSIGNMENT.test(handle.text);
+}
+
+/**
+ * The binding `handle` states, for supersession: none for code the user or the agent wrote; code in tool output under a
+ * label of its own (`code:` never starts a prose or config label), so it is rebound by code only.
+ */
+function rebinding(handle: Handle): Binding | undefined {
+  const binding = bindingOf(handle);
+  if (binding === undefined || !isCodeAssignment(handle)) return binding;
+  return handle.role === 'tool' ? { ...binding, label: `code:${binding.label}` } : undefined;
 }
 
 /** A config key that names one thing: it has a separator (`max_connections`, `db.host`) and is not generic. */
@@ -122,33 +151,55 @@ const distinctive = (value: string) => value.length >= 4 && /[\d/:@._-]/.test(va
 const later = (a: Handle, b: Handle) =>
   a.seq > b.seq || (a.seq === b.seq && a.spanId === b.spanId && a.start > b.start);
 
+/** Superseded handles, and which of them only code in tool output set again (ranked last, not dropped). */
+interface Supersession {
+  readonly all: Set<Handle>;
+  readonly code: Set<Handle>;
+}
+
+/** An old value: the seq of the binding that replaced it, and whether only code set it. */
+interface OldValue {
+  seq: number;
+  code: boolean;
+}
+
 /**
  * The handles of `handles` that a later binding superseded: older bindings of a rebound label, bare copies of their
  * old values, and constraints that name an old value. A value that is still some label's current value is kept.
  */
 export function supersededHandles(handles: readonly Handle[]): Set<Handle> {
+  return supersession(handles).all;
+}
+
+function supersession(handles: readonly Handle[]): Supersession {
   const current = new Map<string, { handle: Handle; binding: Binding }>();
   const bound: { handle: Handle; binding: Binding }[] = [];
   for (const handle of handles) {
-    const binding = bindingOf(handle);
+    const binding = rebinding(handle);
     if (!binding) continue;
     bound.push({ handle, binding });
     if (binding.removed) continue;
     const best = current.get(binding.label);
     if (!best || later(handle, best.handle)) current.set(binding.label, { handle, binding });
   }
-  const superseded = new Set<Handle>();
+  const all = new Set<Handle>();
+  const code = new Set<Handle>();
   // Each old value, with the seq of the binding that replaced it: only what was said by then is superseded.
-  const oldValues = new Map<string, number>();
-  const replace = (value: string, seq: number) => oldValues.set(value, Math.max(oldValues.get(value) ?? -1, seq));
+  const oldValues = new Map<string, OldValue>();
+  const replace = (value: string, seq: number, inCode = false) => {
+    const known = oldValues.get(value);
+    oldValues.set(value, { seq: Math.max(known?.seq ?? -1, seq), code: inCode && (known?.code ?? true) });
+  };
   for (const { handle, binding } of bound) {
     const best = current.get(binding.label);
     if (binding.removed) {
-      superseded.add(handle);
+      all.add(handle);
       replace(binding.value, handle.seq);
     } else if (best && best.handle !== handle && best.binding.value !== binding.value) {
-      superseded.add(handle);
-      replace(binding.value, best.handle.seq);
+      all.add(handle);
+      const inCode = binding.label.startsWith('code:');
+      if (inCode) code.add(handle);
+      replace(binding.value, best.handle.seq, inCode);
     }
   }
   // "from X to Y": X is replaced under any label that bound it before.
@@ -156,20 +207,47 @@ export function supersededHandles(handles: readonly Handle[]): Set<Handle> {
     for (const value of binding.replaced) {
       replace(value, handle.seq);
       for (const other of bound)
-        if (other.binding.value === value && other.handle.seq < handle.seq) superseded.add(other.handle);
+        if (other.binding.value === value && other.handle.seq < handle.seq) all.add(other.handle);
     }
   const currentValues = new Set(
-    [...current.values()].filter(({ handle }) => !superseded.has(handle)).map(({ binding }) => binding.value),
+    [...current.values()].filter(({ handle }) => !all.has(handle)).map(({ binding }) => binding.value),
   );
   const followed = [...oldValues].filter(([value]) => distinctive(value) && !currentValues.has(value));
-  if (followed.length === 0) return superseded;
+  if (followed.length === 0) return { all, code };
   for (const handle of handles) {
-    if (superseded.has(handle) || current.get(bindingOf(handle)?.label ?? '')?.handle === handle) continue;
-    const names = ([value, seq]: [string, number]) =>
+    if (all.has(handle) || current.get(rebinding(handle)?.label ?? '')?.handle === handle) continue;
+    const names = ([value, old]: [string, OldValue]) =>
       handle.kind === 'constraint'
-        ? handle.seq < seq && holdsToken(handle.text, value)
-        : handle.seq <= seq && handle.text === value;
-    if (followed.some(names)) superseded.add(handle);
+        ? handle.seq < old.seq && holdsToken(handle.text, value)
+        : handle.seq <= old.seq && handle.text === value;
+    const named = followed.filter(names);
+    if (named.length === 0) continue;
+    all.add(handle);
+    // A copy of a value only code set (`req-1` after `request_id=req-1`) is ranked last like that code.
+    if (named.every(([, old]) => old.code)) code.add(handle);
   }
-  return superseded;
+  return { all, code };
+}
+
+/**
+ * A compaction's candidates and rank order with supersession applied: a superseded fact leaves both (the checkpoint keeps
+ * it, recallable); code in tool output that a later line set again, and the copies of its old value, stay candidates but
+ * are ranked after every other handle, so the window shows them when there is room (an agent may still need
+ * `max_length=20` after `max_length=5`).
+ */
+export function applySupersession(
+  candidates: Handle[],
+  ranked: Handle[],
+): { candidates: Handle[]; ranked: Handle[]; superseded: ReadonlySet<Handle> } {
+  const { all, code } = supersession(candidates);
+  if (all.size === 0) return { candidates, ranked, superseded: all };
+  const superseded = code.size === 0 ? all : new Set([...all].filter((handle) => !code.has(handle)));
+  return {
+    candidates: superseded.size === 0 ? candidates : candidates.filter((handle) => !superseded.has(handle)),
+    ranked:
+      code.size === 0
+        ? ranked.filter((handle) => !all.has(handle))
+        : [...ranked.filter((handle) => !all.has(handle)), ...ranked.filter((handle) => code.has(handle))],
+    superseded,
+  };
 }

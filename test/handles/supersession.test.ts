@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore } from '../../src/index.js';
-import { bindingOf, supersededHandles } from '../../src/handles/supersession.js';
-import type { Handle, HandleKind } from '../../src/types.js';
+import { applySupersession, bindingOf, isCodeAssignment, supersededHandles } from '../../src/handles/supersession.js';
+import type { Handle, HandleKind, Role } from '../../src/types.js';
 
 let seq = 0;
-function handle(kind: HandleKind, text: string, at = seq++): Handle {
+function handle(kind: HandleKind, text: string, at = seq++, role: Role = 'user'): Handle {
   return {
     kind,
     text,
@@ -13,7 +13,7 @@ function handle(kind: HandleKind, text: string, at = seq++): Handle {
     end: text.length,
     spanId: `sha256:${at}`,
     seq: at,
-    role: 'user',
+    role,
     tokens: 3,
   } as Handle;
 }
@@ -73,6 +73,43 @@ describe('supersession: a later binding of a label replaces the earlier one', ()
   });
 });
 
+describe('supersession: code is not a fact that a later value replaces', () => {
+  it('tells code assignments from settings', () => {
+    for (const text of [
+      'max_length=20',
+      'request_id=req-1',
+      '--max-connections=200',
+      "app_label = 'test'",
+      'SECRET_KEY = "x"',
+    ])
+      expect(isCodeAssignment(handle('assignment', text)), text).toBe(true);
+    for (const text of ['DB_HOST=db-ro-3', '-TIMEOUT_MS=3000', 'max_connections: 150', 'deploy bucket is s3://b-eu'])
+      expect(isCodeAssignment(handle('assignment', text)), text).toBe(false);
+  });
+
+  it('never supersedes code the user or the agent wrote, nor the copies of its values', () => {
+    const first = handle('assignment', 'max_length=20', 1, 'assistant');
+    const second = handle('assignment', 'max_length=5', 4, 'assistant');
+    const label = handle('assignment', "app_label = 'test2'", 2, 'assistant');
+    const bare = handle('identifier', 'test2', 2, 'assistant');
+    const relabel = handle('assignment', "app_label = 'test_app'", 5, 'user');
+    expect(supersededHandles([first, second, label, bare, relabel]).size).toBe(0);
+  });
+
+  it('ranks code that tool output set again last instead of dropping it; a rebound fact still leaves', () => {
+    const oldCode = handle('assignment', 'max_length=20', 1, 'tool');
+    const newCode = handle('assignment', 'max_length=5', 3, 'tool');
+    const oldFact = handle('assignment', 'DB_HOST=db-ro-3', 2, 'tool');
+    const newFact = handle('assignment', 'DB_HOST=db-ro-10', 4, 'user');
+    const other = handle('path', 'app/models.py', 2, 'tool');
+    const candidates = [oldCode, newCode, oldFact, newFact, other];
+    const applied = applySupersession(candidates, [oldCode, oldFact, newCode, newFact, other]);
+    expect(texts(new Set(applied.superseded))).toEqual(['DB_HOST=db-ro-3']);
+    expect(applied.candidates).toEqual([oldCode, newCode, newFact, other]);
+    expect(applied.ranked).toEqual([newCode, newFact, other, oldCode]);
+  });
+});
+
 describe('supersession in a session: the window shows the current value, the old one stays recallable', () => {
   it('compacts an update so that only the new binding is in the ledger block', async () => {
     const ledger = createLedger({ store: createMemoryStore() });
@@ -106,5 +143,31 @@ describe('supersession in a session: the window shows the current value, the old
     expect(context.text, context.text).not.toContain('s3://acme-deploy-us-41');
     const recalled = await session.recall('s3://acme-deploy-us-41');
     expect(recalled.status).toBe('verified');
+  });
+  it('keeps a value that a later source listing set again in the window when there is room', async () => {
+    const ledger = createLedger({ store: createMemoryStore() });
+    const session = await ledger.session('code', { window: { maxTokens: 1600 } });
+    const listing = async (id: string, path: string, field: string) => {
+      await session.append({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `cat ${path}` }) }],
+      });
+      await session.append({ role: 'tool', toolCallId: id, content: `class Item(models.Model):\n    ${field}\n` });
+    };
+    await listing('c1', 'shop/models.py', 'code = models.CharField(max_length=20)');
+    await listing('c2', 'blog/models.py', 'slug = models.SlugField(max_length=5)');
+    for (let step = 0; step < 24; step++) {
+      await session.append({
+        role: 'assistant',
+        content: `Step ${step}: ${'reading the rest of the test output before the next change. '.repeat(8)}`,
+      });
+      await session.render();
+    }
+    const context = await session.render();
+    // Both listings were compacted: the window knows them only through the ledger block.
+    expect(context.text).not.toContain('class Item');
+    expect(context.text, context.text).toContain('max_length=20');
+    expect(context.text).toContain('max_length=5');
   });
 });
