@@ -26,7 +26,7 @@ import { createLedger } from '../../src/session/ledger.js';
 import type { Ledger } from '../../src/session/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { agentWritten, countPresent, identifierTokens, transcriptText } from './future-needed.js';
-import { hookMisses } from './hook-misses.js';
+import { hookMisses, isLetterCompound } from './hook-misses.js';
 import type { HookMisses } from './hook-misses.js';
 
 /** One way of building the injected context. */
@@ -55,6 +55,8 @@ export interface ArmOutcome {
   readonly missing: readonly string[];
   /** The hook threw or injected nothing after a compaction. */
   readonly failure?: string | undefined;
+  /** The compaction record the context describes (undefined when the hook injected nothing). */
+  readonly recordId?: string | undefined;
 }
 
 /** One compaction of one session. */
@@ -64,12 +66,20 @@ export interface CompactionMeasure {
   readonly index: number;
   /** Future-needed handles at it. */
   readonly needed: number;
+  /** Of those, letter-only compounds (`as-is`, `before/after`; `isLetterCompound`). */
+  readonly neededCompounds: number;
   /** Of those, present in what the agent kept. */
   readonly kept: number;
   /** Characters of what the agent kept. */
   readonly keptCharacters: number;
   /** Per arm, in the order given. */
   readonly arms: readonly ArmOutcome[];
+  /**
+   * The context (of any arm) describes the record of an earlier compaction of the session, not one recorded for this
+   * one: the hook injected what it had injected before (the issue's "each compaction's context built from that
+   * compaction").
+   */
+  readonly staleRecord: boolean;
 }
 
 /** Where in the raw lines each compaction sits: PreCompact runs before `boundaryLine`, SessionStart after `line`. */
@@ -183,10 +193,22 @@ async function armOutcome(
       outputCharacters: output.length,
       misses: hookMisses(needed, kept, context, stored),
       byKind: spentByKind(context.shown, needed),
+      recordId: context.recordId,
     };
   } catch (error) {
     return { ...keptOnly(needed, kept), failure: String(error) };
   }
+}
+
+/**
+ * Whether a compaction's contexts (`outcomes`, one per arm) name a record an earlier compaction's context named
+ * (`seen`, the record ids named so far, to which this compaction's are added).
+ */
+export function namesEarlierRecord(outcomes: readonly Pick<ArmOutcome, 'recordId'>[], seen: Set<string>): boolean {
+  const ids = outcomes.flatMap((outcome) => (outcome.recordId === undefined ? [] : [outcome.recordId]));
+  const stale = ids.some((id) => seen.has(id));
+  for (const id of ids) seen.add(id);
+  return stale;
 }
 
 /** Replay `file` and measure every arm at each of its compactions. */
@@ -214,6 +236,7 @@ export async function replayCompactions(
     written = Math.max(written, end);
   };
   const measures: CompactionMeasure[] = [];
+  const seenRecords = new Set<string>();
   try {
     for (const [index, point] of points.entries()) {
       await writeUpTo(point.boundaryLine);
@@ -225,10 +248,13 @@ export async function replayCompactions(
       const arm = (each: HookArm) => armOutcome(ledger, session, each, needed, point.kept);
       const outcomes: ArmOutcome[] = [];
       for (const each of arms) outcomes.push(await arm(each));
+      const staleRecord = namesEarlierRecord(outcomes, seenRecords);
       measures.push({
         session,
         index,
+        staleRecord,
         needed: needed.length,
+        neededCompounds: needed.filter(isLetterCompound).length,
         kept: countPresent(needed, point.kept),
         keptCharacters: point.kept.length,
         arms: outcomes,

@@ -5,12 +5,24 @@
  * - `notCandidate`: a stored handle holds it, but the hook never shows that kind (bare numbers, constraints that are
  *   not the user's);
  * - `cutByBudget`: a candidate holds it but was ranked below what the budget fits (`ranks`: the best holder's place);
+ *   of those, `skippedForSize` were ranked above the last handle shown (the fit passed them over for their length);
  * - `shownNotVerbatim`: a shown candidate holds it, but the rendered text does not (folded into a near-duplicate).
  * `cap` counts the handles present when every candidate is shown: the most any ranking could reach.
+ * `compounds` counts the missing handles that are words joined by `-` or `/` with no digit, `_` or `.` (`as-is`,
+ * `pre-existing`, `before/after`): the yardstick takes them (an inner separator), while the extractor leaves them to
+ * prose unless they are quoted whole; they are counted apart so a reader sees how much of a miss is English.
  */
 import type { HookContext } from '../../src/integrations/claude-code/hook-context.js';
 import type { Handle } from '../../src/types.js';
 import { countPresent } from './future-needed.js';
+
+/** Words joined by `-` or `/`, letters only: `as-is`, `Best-effort`, `before/after`. */
+const LETTER_COMPOUND = /^[A-Za-z]+(?:[-/][A-Za-z]+)+$/;
+
+/** Whether a yardstick token is a letter-only compound (`as-is`, `pre-existing`, `before/after`). */
+export function isLetterCompound(token: string): boolean {
+  return LETTER_COMPOUND.test(token);
+}
 
 /** Counts of the missing handles by cause, and the ceiling. */
 export interface HookMisses {
@@ -18,6 +30,10 @@ export interface HookMisses {
   readonly notExtracted: number;
   readonly notCandidate: number;
   readonly cutByBudget: number;
+  /** Of `cutByBudget`: ranked above the last shown handle, passed over by the fit for its length. */
+  readonly skippedForSize: number;
+  /** Missing handles that are letter-only compounds (`as-is`, `before/after`), whatever the cause. */
+  readonly compounds: number;
   readonly shownNotVerbatim: number;
   /** Places (0 = first) in the ranking of the best candidate holding each handle cut by the budget. */
   readonly ranks: readonly number[];
@@ -33,7 +49,8 @@ export function hookMisses(
   stored: readonly Handle[],
 ): HookMisses {
   const shown = new Set(context.shown);
-  const counts = { notExtracted: 0, notCandidate: 0, cutByBudget: 0, shownNotVerbatim: 0 };
+  const counts = { notExtracted: 0, notCandidate: 0, cutByBudget: 0, skippedForSize: 0, shownNotVerbatim: 0 };
+  const lastShown = context.ranked.reduce((last, handle, index) => (shown.has(handle) ? index : last), -1);
   const ranks: number[] = [];
   const present = `${summary}\n${context.text}`;
   const missing = needed.filter((token) => !present.includes(token));
@@ -46,9 +63,11 @@ export function hookMisses(
       counts.shownNotVerbatim++;
     } else {
       counts.cutByBudget++;
+      if (rank < lastShown) counts.skippedForSize++;
       ranks.push(rank);
     }
   }
   const everything = `${summary}\n${context.ranked.map((handle) => handle.text).join('\n')}`;
-  return { missing: missing.length, ...counts, ranks, cap: countPresent(needed, everything) };
+  const compounds = missing.filter(isLetterCompound).length;
+  return { missing: missing.length, ...counts, compounds, ranks, cap: countPresent(needed, everything) };
 }

@@ -6,6 +6,7 @@ import { mergedCheckpoint } from '../model/checkpoints.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { ledgerBlock } from '../window/window.js';
 import { windowStateOf } from '../window/window-state.js';
+import { IndexBases } from '../window/stable-index.js';
 import { entriesBefore, futureNeeded, generationAudit, judge } from './generation.js';
 import type { Keeper } from './generation.js';
 import type { Timeline } from './timeline.js';
@@ -21,6 +22,8 @@ export async function auditLedgerGenerations(
   const summaries = records.filter((record) => record.type !== 'checkpoint');
   const recallCache = new Map<string, LedgerRecallStatus>();
   const generations: GenerationAudit[] = [];
+  // One for the whole lineage: each record's index base is settled once, on the chain before it.
+  const indexBases = new IndexBases();
   for (const [index, record] of summaries.entries()) {
     onStep(index, summaries.length);
     const nextAt = summaries[index + 1]?.atSeq ?? Number.POSITIVE_INFINITY;
@@ -32,7 +35,8 @@ export async function auditLedgerGenerations(
     const upTo = records.filter((candidate) => candidate.ordinal <= record.ordinal);
     // As the session showed it: with its window configuration the index is frozen at the same base.
     const config = timeline.session.config;
-    const block = ledgerBlock(windowStateOf({ records: upTo, originals: [], active: record, config })) ?? '';
+    const state = windowStateOf({ records: upTo, originals: [], active: record, config, indexBases });
+    const block = ledgerBlock(state, indexBases) ?? '';
     generations.push(
       generationAudit(timeline, {
         generation: index + 1,

@@ -100,6 +100,15 @@ function describeError(error: unknown): string {
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
+/**
+ * Print the hook output. `process.stdout` is touched only here (making it costs a hook call that prints nothing, as
+ * most do, a few milliseconds); a reader that closed early is not an error of ours.
+ */
+function printOutput(output: object): void {
+  process.stdout.on('error', () => undefined);
+  process.stdout.write(JSON.stringify(output) + '\n');
+}
+
 /** Run `hook claude-code` (or `hook codex`). Resolves after writing stdout (or nothing); never rejects. */
 export async function hookClaudeCodeCommand(
   options: HookCommandOptions,
@@ -113,10 +122,10 @@ export async function hookClaudeCodeCommand(
     where = `hook ${agent} ${input.hook_event_name} session ${input.session_id}`;
     const budgetTokens = hookBudget(options.budget, log);
     const outcome = await runClaudeCodeHook(input, { agent, store: options.store, budgetTokens, log });
-    if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + '\n');
+    if (outcome.output) printOutput(outcome.output);
   } catch (error) {
     log(describeError(error));
-    process.stdout.write(JSON.stringify(failureNotice(agent, where, error)) + '\n');
+    printOutput(failureNotice(agent, where, error));
   }
   await Promise.all(pending);
   process.exitCode = 0;

@@ -3,11 +3,10 @@
  * (`claude-code`, `codex`), and the drill-down commands `describe`, `expand`, `grep` (the same
  * views the MCP server's tools return).
  */
-import { resolve } from 'node:path';
 import { Argument, InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import type { Invocation } from '../integrations/claude-code/install.js';
+import type { InstallScope } from '../integrations/claude-code/install.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-budget.js';
 import type { FileEdit } from '../integrations/install/config-files.js';
 import type { Ledger } from '../session/ledger.js';
@@ -25,20 +24,6 @@ function count(name: string, minimum: number) {
       throw new InvalidArgumentError(`${name} must be an integer of at least ${minimum}`);
     return parsed;
   };
-}
-
-/** How installed hooks and MCP entries start context-ledger: `--command`, else this node and this script. */
-function invocationOf(command: string | undefined): Invocation {
-  if (command !== undefined) {
-    const [program, ...args] = command.trim().split(/\s+/);
-    if (!program)
-      throw new InvalidInputError(
-        '--command is empty; give how to start context-ledger, e.g. --command context-ledger',
-        { field: '--command' },
-      );
-    return { command: program, args };
-  }
-  return { command: process.execPath, args: [resolve(process.argv[1] ?? 'context-ledger')] };
 }
 
 async function report(edits: readonly FileEdit[], dryRun: boolean, print: Print): Promise<void> {
@@ -61,18 +46,33 @@ async function report(edits: readonly FileEdit[], dryRun: boolean, print: Print)
 
 interface InstallCommandOptions {
   readonly project?: boolean;
+  readonly local?: boolean;
   readonly user?: boolean;
   readonly dryRun?: boolean;
   readonly command?: string;
   readonly force?: boolean;
 }
 
-function scopeOf(agent: string, options: InstallCommandOptions): 'project' | 'user' {
-  if (options.project && options.user)
-    throw new InvalidInputError('Choose one scope: --project or --user, not both.', { field: 'scope' });
-  if (options.project) return 'project';
-  if (options.user) return 'user';
-  return agent === 'codex' ? 'user' : 'project';
+const SCOPES: readonly InstallScope[] = ['project', 'local', 'user'];
+
+function scopeOf(agent: string, options: InstallCommandOptions): InstallScope {
+  const chosen = SCOPES.filter((scope) => options[scope] === true);
+  if (chosen.length > 1)
+    throw new InvalidInputError(`Choose one scope: ${chosen.map((scope) => `--${scope}`).join(' or ')}, not more.`, {
+      field: 'scope',
+    });
+  if (agent === 'codex' && chosen[0] === 'local')
+    throw new InvalidInputError(
+      'Codex has no local scope: use --project (.codex/ of this project) or --user ($CODEX_HOME, default ~/.codex).',
+      { field: 'scope' },
+    );
+  return chosen[0] ?? (agent === 'codex' ? 'user' : 'project');
+}
+
+/** The files a scope writes, for the messages about the invocation. */
+function scopeFiles(agent: string, scope: InstallScope): string {
+  if (agent === 'codex') return scope === 'project' ? '.codex/hooks.json and .codex/config.toml' : 'your Codex files';
+  return scope === 'project' ? '.claude/settings.json and .mcp.json' : 'your own settings';
 }
 
 async function installAction(
@@ -82,9 +82,17 @@ async function installAction(
   print: Print,
 ): Promise<void> {
   const scope = scopeOf(agent, options);
+  const { chooseInvocation } = await import('./install-invocation.js');
+  // Uninstall removes what install recorded, whatever command it wrote: the command is checked for install only.
+  const chosen = chooseInvocation(options.command, remove ? 'user' : scope, scopeFiles(agent, scope), {
+    environment: process.env,
+    cwd: process.cwd(),
+    execPath: process.execPath,
+    script: process.argv[1] ?? 'context-ledger',
+  });
   const common = {
     scope,
-    invocation: invocationOf(options.command),
+    invocation: chosen.invocation,
     dryRun: options.dryRun === true,
     force: options.force === true,
   };
@@ -93,10 +101,18 @@ async function installAction(
     const { installClaudeCode, uninstallClaudeCode } = await import('../integrations/claude-code/install.js');
     edits = remove ? await uninstallClaudeCode(common) : await installClaudeCode(common);
   } else {
+    if (scope === 'local') throw new InvalidInputError('Codex has no local scope.', { field: 'scope' });
     const { installCodex, uninstallCodex } = await import('../integrations/codex/install.js');
-    edits = remove ? await uninstallCodex(common) : await installCodex(common);
+    edits = remove ? await uninstallCodex({ ...common, scope }) : await installCodex({ ...common, scope });
   }
   await report(edits, common.dryRun, print);
+  if (remove) return;
+  print(chosen.note);
+  if (agent === 'claude-code' && scope === 'project')
+    print(
+      'Claude Code asks each user to approve the project MCP server context-ledger (from .mcp.json) the first time ' +
+        'it starts in this project; approve it there (or in /mcp).',
+    );
 }
 
 /** Open the ledger and find the session for a drill-down command. */
@@ -136,8 +152,8 @@ async function withDrillTarget(
   }
 }
 
-/** Register the integration and drill-down commands on the program. */
-export function registerIntegrationCommands(program: Command, print: Print): void {
+/** The `hook claude-code` and `hook codex` commands (run by the agents, never by hand). */
+function registerHookCommands(program: Command): void {
   const hook = program
     .command('hook')
     .description('run as an agent hook (reads the hook event JSON on stdin; never fails the agent)');
@@ -167,7 +183,10 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
         const { hookClaudeCodeCommand } = await import('./hook-command.js');
         await hookClaudeCodeCommand(options, agent);
       });
+}
 
+/** `install` and `uninstall`, with their scopes. */
+function registerInstallCommands(program: Command, print: Print): void {
   for (const remove of [false, true]) {
     const command = program
       .command(remove ? 'uninstall' : 'install')
@@ -179,14 +198,23 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
       .addArgument(new Argument('<agent>', 'claude-code | codex').choices(['claude-code', 'codex']))
       .option(
         '--project',
-        'this project: .claude/settings.json + .mcp.json (Claude Code default), or .codex/hooks.json + config.toml',
+        'this project, files a team commits: .claude/settings.json + .mcp.json (Claude Code default), or ' +
+          '.codex/hooks.json + config.toml; written with a command every machine has (no path of this one)',
+      )
+      .option(
+        '--local',
+        'Claude Code: this project, for you only: .claude/settings.local.json + this project in ~/.claude.json',
       )
       .option(
         '--user',
         'your user: ~/.claude/settings.json + ~/.claude.json, or $CODEX_HOME (~/.codex) hooks.json + config.toml (Codex default)',
       )
       .option('--dry-run', 'print the diff, write nothing')
-      .option('--command <cmd>', 'how the agent starts context-ledger (default: this node and this script)');
+      .option(
+        '--command <cmd>',
+        'how the agent starts context-ledger (default: --project `npx --no context-ledger` for a project dependency, ' +
+          'else `context-ledger` from PATH; --local/--user this node and this script)',
+      );
     if (!remove)
       command.option(
         '--force',
@@ -195,7 +223,10 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
       );
     command.action((agent: string, options: InstallCommandOptions) => installAction(agent, options, remove, print));
   }
+}
 
+/** `describe RECORD`. */
+function registerDescribeCommand(program: Command, print: Print): void {
   program
     .command('describe')
     .description('describe a compaction record: range, depth, lossy or not, handles by kind, and what it dropped')
@@ -208,7 +239,10 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
         return describeRecord(ledger.store, sessionId, record);
       }),
     );
+}
 
+/** `expand [RECORD]`: stored originals, paged. */
+function registerExpandCommand(program: Command, print: Print): void {
   program
     .command('expand')
     .description('print the stored originals of a record or a seq range, verbatim, paged within a token cap')
@@ -242,7 +276,10 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
           });
         }),
     );
+}
 
+/** `grep PATTERN` over a session's stored originals. */
+function registerGrepCommand(program: Command, print: Print): void {
   program
     .command('grep')
     .description("search a session's stored originals (plain text, or --regex); matches cite span ids")
@@ -296,4 +333,13 @@ export function registerIntegrationCommands(program: Command, print: Print): voi
           });
         }),
     );
+}
+
+/** Register the integration and drill-down commands on the program (in the order `--help` lists them). */
+export function registerIntegrationCommands(program: Command, print: Print): void {
+  registerHookCommands(program);
+  registerInstallCommands(program, print);
+  registerDescribeCommand(program, print);
+  registerExpandCommand(program, print);
+  registerGrepCommand(program, print);
 }

@@ -40,6 +40,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   install: [
     'context-ledger install claude-code --dry-run               # print the diff, write nothing',
     'context-ledger install claude-code                         # this project: .claude/settings.json + .mcp.json',
+    'context-ledger install claude-code --local                 # this project, you only: .claude/settings.local.json',
     'context-ledger install codex --user                        # ~/.codex/hooks.json + config.toml',
   ],
   uninstall: ['context-ledger uninstall claude-code                       # remove exactly what install added'],

@@ -77,7 +77,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     counter,
   });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
-  const { kept, spilled, findings: returningFindings } = await rankAndFit(input, gathered, fitted.summary);
+  const { kept, spilled, findings: returningFindings, placement } = await rankAndFit(input, gathered, fitted.summary);
   const findings: Finding[] = [
     ...verifySummary(
       fitted,
@@ -103,5 +103,5 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const allHandlesCarried = gathered.regionHandles.every((handle) => accounted.has(identityOf(handle)));
   const reversible = findings.length === 0 && allVerified && allHandlesCarried;
   const outcome = { summary: fitted, kept, spilled, findings, reversible, rederived };
-  return writeCompaction(input, outcome, droppedRangeOf(active, first, last));
+  return { ...(await writeCompaction(input, outcome, droppedRangeOf(active, first, last))), placement };
 }

@@ -4,6 +4,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, SpanOccurrence, WindowConfig } from '../types.js';
 import type { RankWeights } from '../ranking/rank-weights.js';
 import type { RankHistory } from '../ranking/rank-history.js';
+import type { Placement } from '../handle-index/index-layout.js';
 
 /** Everything one compaction needs. */
 export interface CompactionInput {
@@ -43,4 +44,6 @@ export interface CompactionOutput {
   readonly checkpoint?: CompactionRecord | undefined;
   /** False when the checkpoint was already stored (left by an interrupted compaction) and reused. */
   readonly checkpointWritten: boolean;
+  /** What the placement that kept the record's handles found: the session's `IndexBases` lays the record out with it. */
+  readonly placement?: Placement | undefined;
 }

@@ -6,13 +6,13 @@ import {
   type PlacedCheck,
   GROUP_HEADER_TOKENS,
   groupLabel,
-  rememberShownTexts,
+  type Placement,
   sectionOf,
   shownInside,
   SIMILAR_NOTE_TOKENS,
 } from '../handle-index/index-layout.js';
 import { collapseKey } from '../handle-index/near-duplicates.js';
-import { ShownTexts } from '../handle-index/shown-texts.js';
+import { LongTextPieces, ShownTexts } from '../handle-index/shown-texts.js';
 import { ChargedHandles } from '../handle-index/charged-handles.js';
 import { rankHandles } from '../ranking/rank-handles.js';
 
@@ -23,7 +23,7 @@ export function handleCost(handle: Handle): number {
 
 /** Token cost of showing a handle set in the index (near-identical lines once, handles inside longer ones free). */
 export function handleSetCost(handles: readonly Handle[], visibleText = ''): number {
-  return placeHandles(handles, Number.POSITIVE_INFINITY, visibleText, true).used;
+  return placeHandles(handles, Number.POSITIVE_INFINITY, visibleText, new LongTextPieces(), true).used;
 }
 
 /** A constraint said by the user or system: pinned, and ranked before every other handle. */
@@ -86,12 +86,13 @@ function placeHandles(
   ranked: readonly Handle[],
   budgetTokens: number,
   visibleText: string,
+  pieces: LongTextPieces,
   containment = true,
 ): { kept: Handle[]; used: number; shown: ShownTexts; checks: Map<Handle, PlacedCheck> } {
   const order = placementOrder(ranked, budgetTokens);
   const kept: Handle[] = [];
-  const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
-  const visibleOnly = new ShownTexts(visibleText.length > 0 ? [visibleText] : []);
+  const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : [], pieces);
+  const visibleOnly = new ShownTexts(visibleText.length > 0 ? [visibleText] : [], pieces);
   const charged = new ChargedHandles();
   const collapsed = new Map<string, number>();
   const labels = new Set<string>();
@@ -158,7 +159,7 @@ export function fitHandleBudget(
   onOverflow: 'spill' | 'throw',
   context: { sessionId: string },
   options: FitHandleOptions = {},
-): { kept: Handle[]; spilled: Handle[] } {
+): { kept: Handle[]; spilled: Handle[]; placement?: Placement | undefined } {
   const visibleText = options.visibleText ?? '';
   const ranked =
     options.ranked ??
@@ -177,8 +178,10 @@ export function fitHandleBudget(
       },
     );
   }
-  const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText, false);
-  const placed = all.used <= budgetTokens ? undefined : placeHandles(ranked, budgetTokens, visibleText);
+  // The summary's piece starts are found once for every list of both placements.
+  const pieces = new LongTextPieces();
+  const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText, pieces, false);
+  const placed = all.used <= budgetTokens ? undefined : placeHandles(ranked, budgetTokens, visibleText, pieces);
   const { kept } = placed ?? all;
   if (kept.length < handles.length && onOverflow === 'throw') {
     throw new HandleBudgetExceededError(
@@ -194,9 +197,9 @@ export function fitHandleBudget(
     spilled: all.kept.filter((handle) => !keptSet.has(handle)),
   };
   // The placement that checked containment holds the texts the layout of these handles searches (the summary and
-  // each kept handle but near-identical copies) when it kept them in this order: the layout takes them.
+  // each kept handle but near-identical copies) when it kept them in this order: the caller hands it to the layout.
   if (placed !== undefined && result.kept.every((handle, index) => placed.kept[index] === handle))
-    rememberShownTexts(result.kept, visibleText, placed.shown, placed.checks);
+    return { ...result, placement: { summary: visibleText, texts: placed.shown, checks: placed.checks } };
   return result;
 }
 

@@ -1,6 +1,7 @@
 import { roleOf } from '../model/span.js';
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { handleCost } from './guards.js';
+import { GROUP_HEADER_TOKENS } from '../handle-index/index-layout.js';
 import { identityOf } from '../model/identities.js';
 import { chooseMasked } from '../window/masking.js';
 import type { MaskingPolicy } from '../window/masking.js';
@@ -49,9 +50,43 @@ export function chooseBoundary(
 /** Tokens of a last turn the index always leaves room for (see `planRefill`). */
 const LAST_TURN_TOKENS = 600;
 
+/** Rendered tokens an index entry adds to its handle's text: the ` | ` between entries of a group's line. */
+const ENTRY_SEPARATOR_TOKENS = 1;
+
+/** Rendered tokens a listed constraint adds to its text: a line of its own with its label (`- [user instruction] `). */
+const CONSTRAINT_LINE_TOKENS = 10;
+
+/** Rendered tokens of a group's label (`path: `), shown once per kind of handle in the index. */
+const GROUP_LABEL_TOKENS = 3;
+
 /** Rendered tokens of one handle's entry in the index (a constraint is a line with its label; others a separator). */
 function shownTokens(handle: Handle): number {
-  return handle.tokens + (handle.kind === 'constraint' ? 10 : 1);
+  return handle.tokens + (handle.kind === 'constraint' ? CONSTRAINT_LINE_TOKENS : ENTRY_SEPARATOR_TOKENS);
+}
+
+/**
+ * The handles a compaction would carry, each identity once: what they cost in the placement's units (`handleCost`,
+ * plus `GROUP_HEADER_TOKENS` for each kind's first) and as the index shows them (`shownTokens`, plus
+ * `GROUP_LABEL_TOKENS` for each kind's first).
+ */
+class CarriedHandles {
+  /** Identities added. */
+  readonly seen = new Set<string>();
+  private readonly kinds = new Set<string>();
+  /** In `handleCost` units. */
+  carried = 0;
+  /** In rendered tokens. */
+  shown = 0;
+
+  add(handle: Handle): void {
+    const identity = identityOf(handle);
+    if (this.seen.has(identity)) return;
+    this.seen.add(identity);
+    const firstOfKind = !this.kinds.has(handle.kind);
+    this.carried += handleCost(handle) + (firstOfKind ? GROUP_HEADER_TOKENS : 0);
+    this.shown += shownTokens(handle) + (firstOfKind ? GROUP_LABEL_TOKENS : 0);
+    this.kinds.add(handle.kind);
+  }
 }
 
 /** Where to cut for a compaction that refills the window to its target, and the handle budget to give it. */
@@ -108,6 +143,79 @@ function maskedKeptTokens(input: RefillInput, boundary: number, kept: number, fi
   return tokens;
 }
 
+/** The token amounts a refill plan is judged by, from the configuration and the fixed and summary estimates. */
+interface RefillTargets {
+  /** `targetFill × maxTokens`: the context the plan aims at. */
+  readonly target: number;
+  /** `compactAt × maxTokens`: a plan over it would compact again at the next turn. */
+  readonly ceiling: number;
+  /** The target less the fixed tokens. */
+  readonly available: number;
+  /** `minRecentShare × maxTokens`: what recent turns keep when an adaptive handle budget grows. */
+  readonly minRecent: number;
+  /** Expected summary tokens. */
+  readonly summary: number;
+  /** The boundary that keeps only the last turn, if any. */
+  readonly lastTurn: number | undefined;
+  /** What the boundary `lastTurn` reserves for it (see `planRefill`). */
+  readonly lastTurnReserve: number;
+}
+
+function refillTargets(input: RefillInput, boundaries: readonly number[]): RefillTargets {
+  const { config } = input;
+  const target = Math.floor(config.targetFill * config.maxTokens);
+  const minRecent = Math.floor(config.minRecentShare * config.maxTokens);
+  return {
+    target,
+    ceiling: Math.floor(config.compactAt * config.maxTokens),
+    available: target - input.fixedTokens,
+    minRecent,
+    summary: Math.min(config.summaryBudgetTokens, input.summaryTokens ?? config.summaryBudgetTokens),
+    // The last turn (a message, or a tool call with its results) is what the model answers next: the boundary that
+    // keeps just it reserves room for it, up to twice the recent share or `LAST_TURN_TOKENS`, whichever is more (at
+    // most half the window), so a short answer to the model's last call is never compacted to make room for handles.
+    lastTurn: boundaries.length > 1 ? boundaries[boundaries.length - 2] : undefined,
+    lastTurnReserve: Math.max(2 * minRecent, Math.min(LAST_TURN_TOKENS, Math.floor(config.maxTokens / 2))),
+  };
+}
+
+/**
+ * The handle budget of a compaction at `boundary` keeping `kept` tokens of recent turns: the configured one, or, when
+ * it is adaptive and the carried handles need more, what the target leaves after the summary and a recent reserve.
+ */
+function handleBudgetAt(
+  input: RefillInput,
+  targets: RefillTargets,
+  boundary: number,
+  kept: number,
+  handles: CarriedHandles,
+): number {
+  const { config } = input;
+  const { carried, shown } = handles;
+  if (!config.adaptiveHandleBudget || carried <= config.handleBudgetTokens) return config.handleBudgetTokens;
+  // Recent turns keep `minRecentShare`; when this boundary keeps fewer, the index may use the difference.
+  const shownKept = maskedKeptTokens(input, boundary, kept, input.fixedTokens + targets.summary);
+  const recentReserve = Math.min(
+    boundary === targets.lastTurn ? targets.lastTurnReserve : targets.minRecent,
+    shownKept,
+  );
+  // The budget is in `handleCost` units; the room is in rendered tokens (`shown` per `carried`).
+  const room = Math.floor(((targets.available - targets.summary - recentReserve) * carried) / Math.max(1, shown));
+  return Math.max(config.handleBudgetTokens, Math.min(carried, room));
+}
+
+/**
+ * Whether `plan` replaces `best`: it fits under the ceiling and is nearer the target (or `best` does not fit), unless
+ * `best` keeps the last turn and fits (compacting the last turn too is never better).
+ */
+function isBetter(plan: RefillPlan, best: RefillPlan | undefined, targets: RefillTargets): boolean {
+  if (best === undefined) return true;
+  const { target, ceiling } = targets;
+  const keepsLastTurn = best.boundary === targets.lastTurn && best.expectedTokens <= ceiling;
+  const nearer = Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target);
+  return !keepsLastTurn && plan.expectedTokens <= ceiling && (best.expectedTokens > ceiling || nearer);
+}
+
 /**
  * Choose the compaction boundary so that the context right after it holds about
  * `targetFill × maxTokens`: fixed part + summary (as long as the last one, or its budget) + the handle index (what the
@@ -123,56 +231,28 @@ function maskedKeptTokens(input: RefillInput, boundary: number, kept: number, fi
  */
 export function planRefill(input: RefillInput): RefillPlan {
   const { originals, costs, config } = input;
-  const target = Math.floor(config.targetFill * config.maxTokens);
-  const ceiling = Math.floor(config.compactAt * config.maxTokens);
-  const available = target - input.fixedTokens;
-  const minRecent = Math.floor(config.minRecentShare * config.maxTokens);
-  const summary = Math.min(config.summaryBudgetTokens, input.summaryTokens ?? config.summaryBudgetTokens);
   const suffix: number[] = new Array<number>(originals.length + 1).fill(0);
   for (let index = originals.length - 1; index >= 0; index--)
     suffix[index] = (suffix[index + 1] ?? 0) + (costs[index] ?? 0);
   const bySeq = [...input.regionHandles].sort((a, b) => a.seq - b.seq || a.start - b.start);
-  const seen = new Set<string>();
-  const kinds = new Set<string>();
-  let carried = 0;
-  let shown = 0;
-  const add = (handle: Handle) => {
-    const identity = identityOf(handle);
-    if (seen.has(identity)) return;
-    seen.add(identity);
-    carried += handleCost(handle) + (kinds.has(handle.kind) ? 0 : 4);
-    shown += shownTokens(handle) + (kinds.has(handle.kind) ? 0 : 3);
-    kinds.add(handle.kind);
-  };
-  input.carriedHandles.forEach(add);
+  const handles = new CarriedHandles();
+  input.carriedHandles.forEach((handle) => handles.add(handle));
   let next = 0;
   let best: RefillPlan | undefined;
   let bestCounts = { carried: 0, shown: 0 };
   const boundaries = allowedBoundaries(originals);
-  // The last turn (a message, or a tool call with its results) is what the model answers next: the boundary that keeps
-  // just it reserves room for it, up to twice the recent share or `LAST_TURN_TOKENS`, whichever is more (at most half
-  // the window), so a short answer to the model's last call is never compacted to make room for handles.
-  const lastTurn = boundaries.length > 1 ? boundaries[boundaries.length - 2] : undefined;
-  const lastTurnReserve = Math.max(2 * minRecent, Math.min(LAST_TURN_TOKENS, Math.floor(config.maxTokens / 2)));
+  const targets = refillTargets(input, boundaries);
   for (const boundary of boundaries) {
     const firstKept = originals[boundary]?.seq ?? Number.POSITIVE_INFINITY;
-    while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) add(bySeq[next++] as Handle);
+    while (next < bySeq.length && (bySeq[next]?.seq ?? 0) < firstKept) handles.add(bySeq[next++] as Handle);
     const kept = suffix[boundary] ?? 0;
-    let handleBudgetTokens = config.handleBudgetTokens;
-    if (config.adaptiveHandleBudget && carried > handleBudgetTokens) {
-      // Recent turns keep `minRecentShare`; when this boundary keeps fewer, the index may use the difference.
-      const shownKept = maskedKeptTokens(input, boundary, kept, input.fixedTokens + summary);
-      const recentReserve = Math.min(boundary === lastTurn ? lastTurnReserve : minRecent, shownKept);
-      // The budget is in `handleCost` units; the room is in rendered tokens (`shown` per `carried`).
-      const room = Math.floor(((available - summary - recentReserve) * carried) / Math.max(1, shown));
-      handleBudgetTokens = Math.max(handleBudgetTokens, Math.min(carried, room));
-    }
+    const handleBudgetTokens = handleBudgetAt(input, targets, boundary, kept, handles);
+    const { carried, shown } = handles;
     const handleTokens = carried === 0 ? 0 : Math.ceil((Math.min(carried, handleBudgetTokens) * shown) / carried);
-    const block = input.fixedTokens + summary + handleTokens;
+    const block = input.fixedTokens + targets.summary + handleTokens;
     if (config.keepRecentTokens !== undefined) {
-      const plan = { boundary, handleBudgetTokens, expectedTokens: block + kept };
-      if (kept <= config.keepRecentTokens) return plan;
-      best = plan;
+      best = { boundary, handleBudgetTokens, expectedTokens: block + kept };
+      if (kept <= config.keepRecentTokens) return best;
       continue;
     }
     const plan = {
@@ -180,20 +260,11 @@ export function planRefill(input: RefillInput): RefillPlan {
       handleBudgetTokens,
       expectedTokens: block + maskedKeptTokens(input, boundary, kept, block),
     };
-    const fits = plan.expectedTokens <= ceiling;
-    // Compacting the last turn too is never better than a plan that keeps it and fits.
-    const keepsLastTurn = best !== undefined && best.boundary === lastTurn && best.expectedTokens <= ceiling;
-    if (
-      best === undefined ||
-      (!keepsLastTurn &&
-        fits &&
-        (best.expectedTokens > ceiling ||
-          Math.abs(plan.expectedTokens - target) < Math.abs(best.expectedTokens - target)))
-    ) {
+    if (isBetter(plan, best, targets)) {
       best = plan;
       bestCounts = { carried, shown };
     }
-    if (plan.expectedTokens <= target) break;
+    if (plan.expectedTokens <= targets.target) break;
   }
   if (best === undefined)
     return {
@@ -202,7 +273,7 @@ export function planRefill(input: RefillInput): RefillPlan {
       expectedTokens: input.fixedTokens,
     };
   return config.adaptiveHandleBudget && config.keepRecentTokens === undefined
-    ? withReturning(best, bestCounts, input.returningHandles ?? [], seen, target)
+    ? withReturning(best, bestCounts, input.returningHandles ?? [], handles.seen, targets.target)
     : best;
 }
 

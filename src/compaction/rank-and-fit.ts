@@ -1,4 +1,5 @@
 import type { Finding, Handle } from '../types.js';
+import type { Placement } from '../handle-index/index-layout.js';
 import { fitHandleBudget } from './guards.js';
 import { checkStoredInstructions } from './pinned-check.js';
 import { identityOf, reserveIdentities } from '../model/identities.js';
@@ -26,6 +27,8 @@ export interface Fitted {
   readonly kept: readonly Handle[];
   readonly spilled: readonly Handle[];
   readonly findings: readonly Finding[];
+  /** What the placement that kept `kept` found, for the record's index layout (see `fitHandleBudget`). */
+  readonly placement?: Placement | undefined;
 }
 
 /**
@@ -121,5 +124,5 @@ export async function rankAndFit(input: CompactionInput, gathered: Gathered, sum
   const spilled = (
     superseded.size === 0 ? fit.spilled : [...fit.spilled, ...ranked.filter((handle) => superseded.has(handle))]
   ).filter((handle) => carriedSet.has(handle));
-  return { kept: fit.kept, spilled, findings: returningChecked.findings };
+  return { kept: fit.kept, spilled, findings: returningChecked.findings, placement: fit.placement };
 }

@@ -72,29 +72,17 @@ export function shownInside(handle: Handle, texts: readonly string[] | ShownText
  */
 export type PlacedCheck = true | ShownMark;
 
-/** What a placement remembers of a handle list it kept (see `rememberShownTexts`). */
-interface Placement {
-  readonly summary: string;
-  readonly texts: ShownTexts;
-  readonly checks: ReadonlyMap<Handle, PlacedCheck>;
-}
-
-/** Per handle list a placement kept: the summary it placed them beside and the texts it had shown (see `layoutIndex`). */
-const shownByPlacement = new WeakMap<readonly Handle[], Placement>();
-
 /**
- * Remember that `texts` holds `summary` (when not empty) and the text of each of `handles` that is not a
- * near-identical copy of an earlier one (`collapseKey`): what `layoutIndex(handles, summary)` searches. The placement
- * that kept `handles` (a list nothing changes afterwards) built it already, and checked each handle it kept against
- * the texts shown before it (`checks`): the layout searches only the texts added after those.
+ * What the placement that kept a handle list found (`fitHandleBudget`, in rank order): the layout of that list beside
+ * the same summary searches these texts instead of indexing the summary and the handles again.
  */
-export function rememberShownTexts(
-  handles: readonly Handle[],
-  summary: string,
-  texts: ShownTexts,
-  checks: ReadonlyMap<Handle, PlacedCheck>,
-): void {
-  shownByPlacement.set(handles, { summary, texts, checks });
+export interface Placement {
+  /** The text the placement showed beside the handles (the summary). */
+  readonly summary: string;
+  /** The summary (when not empty) and each kept handle's text but near-identical copies (`collapseKey`). */
+  readonly texts: ShownTexts;
+  /** Per kept handle it checked for containment: inside the texts shown before it, or the mark it was checked at. */
+  readonly checks: ReadonlyMap<Handle, PlacedCheck>;
 }
 
 /**
@@ -102,9 +90,10 @@ export function rememberShownTexts(
  * instructions, quoted tool constraints, and the index grouped by kind. Near-identical
  * lines collapse onto their first (most useful) copy; a handle already verbatim in the
  * summary or inside a longer kept handle is not listed again. Pure: the same handles and
- * summary always give the same layout, so the fit and the rendering agree.
+ * summary always give the same layout, so the fit and the rendering agree. `placement`: what the placement that
+ * kept `handles` beside `summary` found (the same layout, without indexing the texts again).
  */
-export function layoutIndex(handles: readonly Handle[], summary = ''): IndexLayout {
+export function layoutIndex(handles: readonly Handle[], summary = '', placement?: Placement): IndexLayout {
   const instructions: IndexEntry[] = [];
   const quoted: IndexEntry[] = [];
   const groups = new Map<string, IndexEntry[]>();
@@ -128,8 +117,7 @@ export function layoutIndex(handles: readonly Handle[], summary = ''): IndexLayo
     list.push(entry);
     if (key !== undefined) representatives.set(key, { entry, list, index: list.length - 1 });
   }
-  const stored = shownByPlacement.get(handles);
-  const placed = stored !== undefined && stored.summary === summary ? stored : undefined;
+  const placed = placement !== undefined && placement.summary === summary ? placement : undefined;
   const covers =
     placed !== undefined
       ? placed.texts

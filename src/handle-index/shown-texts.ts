@@ -2,22 +2,31 @@ import { gramKey } from './gram-key.js';
 import { GramTable } from './gram-table.js';
 import { containsAtBoundary, mayStartAt, onBoundariesAt } from './near-duplicates.js';
 
-/** A text at least this long keeps where each of its 4-character pieces starts, remembered across lists. */
+/** A text at least this long keeps where each of its 4-character pieces starts. */
 const LONG_TEXT = 256;
 
-/** The remembered piece starts of the last few long texts (a compaction's summary is searched by several lists in a row). */
-const longTextPieces = new Map<string, GramTable>();
+/** Long texts whose piece starts a {@link LongTextPieces} keeps before it starts over. */
+const REMEMBERED_LONG_TEXTS = 8;
 
-/** Where each piece of a long text starts: its offsets under their piece keys. */
-function piecesOf(text: string): GramTable {
-  let pieces = longTextPieces.get(text);
-  if (pieces === undefined) {
-    pieces = new GramTable(text.length);
-    for (let at = 0; at + 4 <= text.length; at++) pieces.add(gramKey(text, at), at);
-    if (longTextPieces.size >= 8) longTextPieces.clear();
-    longTextPieces.set(text, pieces);
+/**
+ * Where each 4-character piece of the last few long texts starts: several {@link ShownTexts} built one after another
+ * over the same summary (a placement's lists) can share one, so the summary's pieces are found once. Each
+ * `ShownTexts` given none finds the pieces of its own long texts.
+ */
+export class LongTextPieces {
+  private readonly tables = new Map<string, GramTable>();
+
+  /** Where each piece of a long text starts: its offsets under their piece keys. */
+  of(text: string): GramTable {
+    let pieces = this.tables.get(text);
+    if (pieces === undefined) {
+      pieces = new GramTable(text.length);
+      for (let at = 0; at + 4 <= text.length; at++) pieces.add(gramKey(text, at), at);
+      if (this.tables.size >= REMEMBERED_LONG_TEXTS) this.tables.clear();
+      this.tables.set(text, pieces);
+    }
+    return pieces;
   }
-  return pieces;
 }
 
 /**
@@ -64,13 +73,21 @@ export class ShownTexts {
   private readonly starts: GramTable;
   /** The long texts, and where their pieces start. */
   private readonly longTexts: string[] = [];
-  private readonly longPieces: GramTable[] = [];
+  /** Where each long text's pieces start, found when the text is first searched (a list may never be asked). */
+  private readonly longPieces: (GramTable | undefined)[] = [];
 
-  constructor(texts: readonly string[] = []) {
+  /**
+   * `pieces`: where the piece starts of long texts are found and kept (share one across lists that hold the same long
+   * text; default: this list's own).
+   */
+  constructor(
+    texts: readonly string[] = [],
+    private readonly pieces: LongTextPieces = new LongTextPieces(),
+  ) {
     // Sized for the pieces of the texts given, so a table built from a whole list is not grown piece by piece.
-    let pieces = 0;
-    for (const text of texts) if (text.length < LONG_TEXT) pieces += Math.max(0, text.length - 3);
-    this.starts = new GramTable(pieces);
+    let shortPieces = 0;
+    for (const text of texts) if (text.length < LONG_TEXT) shortPieces += Math.max(0, text.length - 3);
+    this.starts = new GramTable(shortPieces);
     for (const text of texts) this.add(text);
   }
 
@@ -78,7 +95,7 @@ export class ShownTexts {
   add(text: string): void {
     if (text.length >= LONG_TEXT) {
       this.longTexts.push(text);
-      this.longPieces.push(piecesOf(text));
+      this.longPieces.push(undefined);
       return;
     }
     const index = this.texts.length;
@@ -102,8 +119,11 @@ export class ShownTexts {
    */
   containSince(needle: string, since: ShownMark): boolean {
     if (needle.length < 4) return false;
-    for (let index = since.long; index < this.longTexts.length; index++)
-      if (longTextHolds(this.longTexts[index] as string, this.longPieces[index] as GramTable, needle)) return true;
+    for (let index = since.long; index < this.longTexts.length; index++) {
+      const text = this.longTexts[index] as string;
+      const pieces = (this.longPieces[index] ??= this.pieces.of(text));
+      if (longTextHolds(text, pieces, needle)) return true;
+    }
     const head = gramKey(needle, 0);
     const { starts } = this;
     // A text holding the needle on boundaries holds it where it may start: it is under the needle's first key. The

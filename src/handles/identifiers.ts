@@ -5,7 +5,8 @@
  * (`acct-77f3`, `eu-west-2b`, `worker-3`), `snake_case` / `ENV_VARS`, `camelCase`,
  * multi-hump `PascalCase`, `Class.method`, dotted calls (`os.path.join()`), `module::fn`,
  * `fn()`, `--flags`, `@scope/pkg`, member chains of two or more names (`self.separable`,
- * `django.db.models`, `re.IGNORECASE`; not `e.g`), numbered names (`sql1`, `Model3`, `python3`),
+ * `django.db.models`, `re.IGNORECASE`; not `e.g`), a one-letter local's exported member (`c.Message`), a package's
+ * one- or two-letter type (`testing.T`), numbered names (`sql1`, `Model3`, `python3`),
  * Elixir captures (`String.trim/1`) and capture arguments' members (`&1.kind`), radix literals (`0o644`, `0xff`), MIME types
  * (`application/json`), remote git refs (`origin/main`) and `#1a3a1a` colours.
  * A hyphenated word without a digit (`payments-api`) is an identifier only when it is the whole
@@ -45,6 +46,10 @@ const MODULE_PATH = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
 const DOTTED = /^[A-Za-z_$][\w$]*(?:\.(?:[A-Za-z_$][\w$]*|\d+[A-Za-z_][\w$]*))+$/;
 /** A one-letter local and a lowercase member of three or more characters: `m.value`, `e.args` (not `e.g`, `a.m`). */
 const LOCAL_MEMBER = /^[a-z]\.[a-z_][a-z0-9_]{2,}$/;
+/** A one-letter local and an exported (capitalised) member, as Go writes them: `c.Message`, `s.Run` (not `a.I`). */
+const LOCAL_EXPORTED = /^[a-z]\.[A-Z][A-Za-z0-9_]{2,}$/;
+/** A package of three or more letters and a one- or two-letter exported type, as Go writes them: `testing.T`, `testing.TB`. */
+const PACKAGE_SHORT_TYPE = /^[a-z][a-z0-9]{2,}\.[A-Z][A-Z0-9]?$/;
 /** A name built with a printf placeholder: `get_next_by_%s`, `worker_%d`. */
 const PRINTF_NAME = /^[A-Za-z_]\w*_%[sdr]$/;
 /** A format spec after a name in a `{…}` replacement field: `{dt.month:02d}`, `{total:>10}`, `{ratio:.2f}`. */
@@ -119,6 +124,7 @@ function isDottedSymbol(token: string, call: boolean): boolean {
   if (!DOTTED.test(token) || JS_LIBRARY.test(token)) return false;
   if (call) return true;
   if (LOCAL_MEMBER.test(token)) return true;
+  if (LOCAL_EXPORTED.test(token) || PACKAGE_SHORT_TYPE.test(token)) return true;
   // Two names of two or more characters decide it without splitting the token.
   let long = 0;
   for (let from = 0; from <= token.length;) {

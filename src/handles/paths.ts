@@ -3,13 +3,15 @@
  * Windows path (`C:\x`), prefixed (`./x`, `../x`, `~/x`), a relative path whose last
  * segment has a known extension or whose first segment is a known directory, a
  * trailing-slash directory (`dist/`), or a bare file name with a known extension
- * (`package.json`), also with a copy suffix (`fitsrec.py.backup`, `.env.example`). A
+ * (`package.json`), also with a copy suffix (`fitsrec.py.backup`, `.env.example`), or a standard library import path
+ * (`encoding/json`, `node:fs/promises`; `std-packages.ts`). A
  * `:line[:col]` suffix is not part of the path handle; a pytest `::test_name` suffix becomes a
  * separate identifier, and neither is the text after a grep `path:` prefix. A bare `Name.ext` is a member, not a file, when it is called
  * (`System.cmd(`) or when a capitalised module meets an extension that is also a common member
  * name (`System.out`, `Logger.log`).
  */
 import { FILE_EXTENSIONS, JS_LIBRARY_NAMES, KNOWN_DIRS, KNOWN_DOTFILES } from './lexicon.js';
+import { isStdPackagePath } from './std-packages.js';
 
 const WINDOWS = /^[A-Za-z]:[\\/][\w.@+~*%\\/-]*$/;
 /** `f:\n`: a Python `with … as f:` (or a `case x:`) before a JSON-escaped line break, not the drive root's `n`. */
@@ -80,6 +82,7 @@ function isPathBody(body: string): boolean {
     return HAS_LETTER.test(first) && (first.length > 1 || second !== -1);
   }
   if (!body.includes('/')) return isFileName(body);
+  if (isStdPackagePath(body)) return true;
   if (!RELATIVE.test(body)) return false;
   const segments = body.split('/');
   const first = segments[0] ?? '';

@@ -18,17 +18,6 @@ import { StretchTable } from './stretch-table.js';
 /** Most classifications the memo holds. */
 export const MEMO_LIMIT = 8192;
 
-/** Remembered classifications: {@link NONE}, one packed candidate, or the candidates relative to the token start. */
-const memo = new StretchTable<number | readonly Candidate[]>(MEMO_LIMIT);
-/** The same for the tokens keyed by {@link wideMemoKey}: next to masked markup or to an edge of the text. */
-const wideMemo = new StretchTable<number | readonly Candidate[]>(MEMO_LIMIT / 2);
-let contextual = false;
-
-/** Marks the classification under way as depending on text beyond the memo key. */
-export function markContextual(): void {
-  contextual = true;
-}
-
 /** End of the memo key of a token ending at `end`: the character after it, two when that one is a `(`. */
 export function memoKeyEnd(view: string, end: number): number {
   return view.charCodeAt(end) === 40 ? end + 2 : end + 1;
@@ -96,30 +85,6 @@ function packed(kind: number, start: number, end: number): number {
   return (kind << (START_BITS + END_BITS)) | (start << END_BITS) | end;
 }
 
-/**
- * Pushes the remembered candidates of the key `text[from, to)`, placed at `start`, to `out`; returns false when none
- * are remembered. `wide`: the key is a {@link wideMemoKey}.
- */
-export function replay(text: string, from: number, to: number, start: number, out: Candidate[], wide = false): boolean {
-  const found = (wide ? wideMemo : memo).get(text, from, to);
-  if (found === undefined) return false;
-  if (typeof found === 'number') {
-    if (found === NONE) return true;
-    const kind = HANDLE_KINDS[found >>> (START_BITS + END_BITS)] as HandleKind;
-    const from = start + ((found >>> END_BITS) & ((1 << START_BITS) - 1));
-    out.push({ kind, start: from, end: start + (found & ((1 << END_BITS) - 1)) });
-    return true;
-  }
-  for (const candidate of found)
-    out.push({ kind: candidate.kind, start: start + candidate.start, end: start + candidate.end });
-  return true;
-}
-
-/** Starts a classification whose result may be remembered with {@link remember}. */
-export function beginClassification(): void {
-  contextual = false;
-}
-
 /** The memo entry of `out[from…]`, placed relative to `start`. */
 function entryOf(start: number, out: readonly Candidate[], from: number): number | readonly Candidate[] {
   if (out.length === from) return NONE;
@@ -137,9 +102,89 @@ function entryOf(start: number, out: readonly Candidate[], from: number): number
 }
 
 /**
- * Remembers `out[first…]`, the candidates of the token at `start` classified since {@link beginClassification}, under
- * the key `text[from, to)`, unless the classification was marked contextual.
+ * The memo's tables and the flag of the classification under way. Whoever extracts handles again and again keeps
+ * one; the token pass uses {@link extractionMemo} until its callers pass their own (see the functions below).
  */
+export class TokenMemo {
+  /** Remembered classifications: {@link NONE}, one packed candidate, or the candidates relative to the token start. */
+  private readonly narrow = new StretchTable<number | readonly Candidate[]>(MEMO_LIMIT);
+  /** The same for the tokens keyed by {@link wideMemoKey}: next to masked markup or to an edge of the text. */
+  private readonly wide = new StretchTable<number | readonly Candidate[]>(MEMO_LIMIT / 2);
+  /** Whether the classification under way read text beyond its memo key. */
+  private contextual = false;
+
+  /**
+   * Pushes the remembered candidates of the key `text[from, to)`, placed at `start`, to `out`; returns false when
+   * none are remembered. `wide`: the key is a {@link wideMemoKey}.
+   */
+  replay(text: string, from: number, to: number, start: number, out: Candidate[], wide = false): boolean {
+    const found = (wide ? this.wide : this.narrow).get(text, from, to);
+    if (found === undefined) return false;
+    if (typeof found === 'number') {
+      if (found === NONE) return true;
+      const kind = HANDLE_KINDS[found >>> (START_BITS + END_BITS)] as HandleKind;
+      const from = start + ((found >>> END_BITS) & ((1 << START_BITS) - 1));
+      out.push({ kind, start: from, end: start + (found & ((1 << END_BITS) - 1)) });
+      return true;
+    }
+    for (const candidate of found)
+      out.push({ kind: candidate.kind, start: start + candidate.start, end: start + candidate.end });
+    return true;
+  }
+
+  /** Starts a classification whose result may be remembered with {@link TokenMemo.remember}. */
+  begin(): void {
+    this.contextual = false;
+  }
+
+  /** Marks the classification under way as depending on text beyond the memo key. */
+  markContextual(): void {
+    this.contextual = true;
+  }
+
+  /**
+   * Remembers `out[first…]`, the candidates of the token at `start` classified since {@link TokenMemo.begin}, under
+   * the key `text[from, to)`, unless the classification was marked contextual.
+   */
+  remember(
+    text: string,
+    from: number,
+    to: number,
+    start: number,
+    out: readonly Candidate[],
+    first: number,
+    wide = false,
+  ): void {
+    if (this.contextual) return;
+    (wide ? this.wide : this.narrow).set(text, from, to, entryOf(start, out, first));
+  }
+
+  /** Forgets every remembered classification. */
+  clear(): void {
+    this.narrow.clear();
+    this.wide.clear();
+  }
+}
+
+/** The memo extraction shares across calls until `findTokenHandles` is given one by its caller. */
+const extractionMemo = new TokenMemo();
+
+/** Marks the classification under way as depending on text beyond the memo key (in {@link extractionMemo}). */
+export function markContextual(): void {
+  extractionMemo.markContextual();
+}
+
+/** {@link TokenMemo.replay} on {@link extractionMemo}. */
+export function replay(text: string, from: number, to: number, start: number, out: Candidate[], wide = false): boolean {
+  return extractionMemo.replay(text, from, to, start, out, wide);
+}
+
+/** {@link TokenMemo.begin} on {@link extractionMemo}. */
+export function beginClassification(): void {
+  extractionMemo.begin();
+}
+
+/** {@link TokenMemo.remember} on {@link extractionMemo}. */
 export function remember(
   text: string,
   from: number,
@@ -149,12 +194,10 @@ export function remember(
   first: number,
   wide = false,
 ): void {
-  if (contextual) return;
-  (wide ? wideMemo : memo).set(text, from, to, entryOf(start, out, first));
+  extractionMemo.remember(text, from, to, start, out, first, wide);
 }
 
-/** Forgets every remembered classification (for tests). */
+/** Forgets every remembered classification of {@link extractionMemo} (for tests and benchmarks). */
 export function clearTokenMemo(): void {
-  memo.clear();
-  wideMemo.clear();
+  extractionMemo.clear();
 }

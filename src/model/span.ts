@@ -29,9 +29,10 @@ function canonicalPieces(input: SpanContent): string[] {
  * Canonical bytes of a span (`cl-span-v2`): the version tag and a newline, then kind, tool name,
  * tool call id and text, each as `<UTF-8 byte length>:<bytes>` (or `-` when absent). The length
  * prefixes make the form unambiguous whatever the fields contain (U+0000 included), and an
- * absent tool name differs from an empty one.
+ * absent tool name differs from an empty one. Typed as the `Uint8Array` it is (a Node `Buffer` at run time), so
+ * the published declarations compile for a consumer without Node's types.
  */
-export function canonicalSpanBytes(input: SpanContent): Buffer {
+export function canonicalSpanBytes(input: SpanContent): Uint8Array {
   return Buffer.concat(canonicalPieces(input).map((piece) => Buffer.from(piece, 'utf8')));
 }
 
@@ -39,14 +40,14 @@ export function canonicalSpanBytes(input: SpanContent): Buffer {
  * Canonical bytes of the retired `cl-span-v1` form (fields joined with U+0000), kept only to
  * verify spans stored before v2. It is ambiguous when a tool name or tool call id holds U+0000.
  */
-export function legacyCanonicalSpanBytes(input: SpanContent): Buffer {
+export function legacyCanonicalSpanBytes(input: SpanContent): Uint8Array {
   return Buffer.from(
     ['cl-span-v1', input.kind, input.toolName ?? '', input.toolCallId ?? '', input.text].join('\u0000'),
     'utf8',
   );
 }
 
-function sha256Id(bytes: Buffer): string {
+function sha256Id(bytes: Uint8Array): string {
   return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
 }
 

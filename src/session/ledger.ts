@@ -9,6 +9,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import type { WindowConfig } from '../types.js';
 import { renderWindow } from '../window/window.js';
 import { activeRecord, windowStateOf } from '../window/window-state.js';
+import { WindowMemo } from '../window/window-memo.js';
 import type { RenderedContext } from '../window/window.js';
 
 /** Options of a ledger. */
@@ -63,10 +64,11 @@ export function createLedger(options: LedgerOptions): Ledger {
         toSeq: atSeq - 1,
       });
       const config = resolveWindowConfig(sessionId, replayOptions.window);
-      return renderWindow(
-        windowStateOf({ records, originals, active, config, systemPrompt: replayOptions.systemPrompt }),
-        counter,
-      );
+      // One memo for the replay: the index bases settled for the state are the layouts the render reads.
+      const memo = new WindowMemo();
+      const { systemPrompt } = replayOptions;
+      const state = windowStateOf({ records, originals, active, config, systemPrompt, indexBases: memo.indexBases });
+      return renderWindow(state, counter, memo);
     },
     close: () => store.close(),
   };

@@ -1,81 +1,37 @@
 import { compactRegion } from '../compaction/compact.js';
 import { appendAll } from '../collections/append-all.js';
-import { allowedBoundaries, chooseBoundary, planRefill } from '../compaction/planner.js';
-import { externalRecord } from '../compaction/external-record.js';
+import { allowedBoundaries } from '../compaction/planner.js';
 import type { ExternalRecordInput } from '../compaction/external-record.js';
 import { maskingPolicy } from '../window/masking.js';
 import { resolveRankWeights } from '../ranking/rank-weights.js';
 import { RankHistory } from '../ranking/rank-history.js';
-import type { RankWeights, RankWeightsInput } from '../ranking/rank-weights.js';
+import type { RankWeights } from '../ranking/rank-weights.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
-import { ContextBudgetError, InvalidConfigError, InvalidInputError } from '../errors.js';
+import { ContextBudgetError } from '../errors.js';
 import type { Gap } from '../model/gaps.js';
-import { messageToEntries } from '../ingest/ingest.js';
-import { validateMessage } from '../ingest/messages.js';
-import { blockSummary, foreignBlock } from '../ingest/rendered-block.js';
+import { blockSummary } from '../ingest/rendered-block.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import { recall } from '../recall/recall.js';
 import type { RecallResult } from '../recall/recall.js';
+import { keepPlan, refillPlan } from './compaction-plans.js';
+import type { CompactionPlan, PlanContext } from './compaction-plans.js';
+import { checkSessionOptions } from './session-options.js';
+import type { ExternalSummaryInput, SessionDependencies, SessionOptions } from './session-options.js';
+import { appendEntries } from './session-append.js';
+import { buildExternalRecord } from './external-import.js';
 import { SessionRecords } from './session-records.js';
 import type { RecordSummary } from './session-records.js';
-import type { AppendEntry, LedgerStore } from '../stores/store.js';
-import type { Summarizer } from '../summarizers/summarizer.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { activeRecord, windowStateOf } from '../window/window-state.js';
-import { indexBaseOf, maxStaleTokens } from '../window/stable-index.js';
-import { originalCost, originalsShown, renderWindow, stubCost } from '../window/window.js';
+import { maxStaleTokens } from '../window/stable-index.js';
+import { MESSAGE_OVERHEAD_TOKENS } from '../window/window.js';
 import type { RenderedContext, WindowState } from '../window/window.js';
+import { WindowMeasure } from './window-measure.js';
 
-/** Tokens of the ledger block's "Summary:", pinned-constraint and handle-index header lines, beyond its frame. */
-const FRAME_HEADERS_TOKENS = 16;
-
-/** A new summary absorbs the last one plus a region: expected to be about as long as the last, plus this margin. */
-const SUMMARY_GROWTH_TOKENS = 20;
+export type { ExternalSummaryInput, SessionDependencies, SessionOptions } from './session-options.js';
 
 /** Who wrote a re-ingested ledger block: the ledger itself, in another session (see `ingest/rendered-block.ts`). */
 const REINGESTED_BLOCK = { name: 'context-ledger', version: 're-ingested block' } as const;
-
-/** Options for opening a session. */
-export interface SessionOptions {
-  /** Tenant the session belongs to (isolation). */
-  readonly tenantId?: string | undefined;
-  /** Window configuration; `maxTokens` alone is enough, the rest has defaults. */
-  readonly window?: Partial<WindowConfig> | undefined;
-  /** The caller's system prompt, rendered first and never compacted. */
-  readonly systemPrompt?: string | undefined;
-  /**
-   * Weights of the handle ranking that orders the index (default `DEFAULT_RANK_WEIGHTS`); the fields given replace
-   * the defaults' (`kind` is merged per kind).
-   */
-  readonly ranking?: RankWeightsInput | undefined;
-  /**
-   * How many summary and external records, and how many spill checkpoints, the session holds in memory (default:
-   * all). Older ones stay in the store: `loadRecords()` and `loadHandleIndex()` read them, `records()` and
-   * `handleIndex()` then throw. For long replays: memory follows the window, not the number of compactions.
-   */
-  readonly heldRecords?: number | undefined;
-}
-
-/** What a session needs from its ledger. */
-export interface SessionDependencies {
-  readonly store: LedgerStore;
-  readonly counter: TokenCounter;
-  readonly summarizer: Summarizer;
-  readonly now?: (() => Date) | undefined;
-}
-
-/** Input for recording a summary written by another tool (e.g. an agent's own auto-compaction). */
-export interface ExternalSummaryInput {
-  /** The summary text, verbatim. */
-  readonly summary: string;
-  /** Who wrote it, e.g. `{ name: 'claude-code', version: '2.1' }`. */
-  readonly summarizer: { readonly name: string; readonly version: string };
-  /** First seq it covers (default: the start of the window). */
-  readonly fromSeq?: number | undefined;
-  /** Last seq it covers (default: the last appended seq; -1 for a summary of history this ledger never saw). */
-  readonly toSeq?: number | undefined;
-}
 
 /**
  * One agent conversation in a ledger. Single writer: operations on a session object are
@@ -95,15 +51,12 @@ export class LedgerSession {
   private nextSeq: number;
   private byteEnd: number;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly costCache = new Map<string, number>();
+  /** The session's measure of its window, and the memo of counts and index layouts its renders go through. */
+  private readonly measure: WindowMeasure;
   /** Token counts of handle texts this session appended, so a handle repeated in a later turn is not recounted. */
   private readonly handleTokens = new Map<string, number>();
   /** Handle rows of the window and of the ranking's lookback, and the compacted spans the ranking reads. */
   private readonly history: RankHistory;
-  /** Tokens of the window without originals, for the record count it was computed at (see `compactIfDue`). */
-  private fixedCache: { readonly records: number; readonly tokens: number } | undefined;
-  /** Unmasked cost of each original of the `originals` array it was computed for (see `originalCosts`). */
-  private costsCache: { readonly originals: SpanOccurrence[]; readonly costs: number[] } | undefined;
 
   private constructor(
     id: string,
@@ -116,14 +69,15 @@ export class LedgerSession {
     this.systemPrompt = options.systemPrompt;
     this.rankWeights = resolveRankWeights(options.ranking);
     this.history = new RankHistory(dependencies.store, id);
+    this.measure = new WindowMeasure(dependencies.counter);
     this.config = resolveWindowConfig(
       id,
       options.window,
-      options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + 4 : 0,
+      options.systemPrompt ? dependencies.counter.count(options.systemPrompt) + MESSAGE_OVERHEAD_TOKENS : 0,
     );
     // The index base of the window's record is settled on the whole chain now, before older records are released.
     const active = activeRecord(state.records);
-    if (active) indexBaseOf(state.records, active, maxStaleTokens(this.config));
+    if (active) this.measure.memo.indexBases.baseOf(state.records, active, maxStaleTokens(this.config));
     this.recordBook = new SessionRecords(id, state.records, options.heldRecords);
     this.originals = state.originals;
     this.nextSeq = state.nextSeq;
@@ -136,19 +90,7 @@ export class LedgerSession {
     dependencies: SessionDependencies,
     options: SessionOptions = {},
   ): Promise<LedgerSession> {
-    if (typeof id !== 'string' || id.length === 0 || id.length > 200)
-      throw new InvalidInputError(
-        `session id must be a non-empty string of at most 200 characters (got ${JSON.stringify(id)})`,
-        { sessionId: id },
-      );
-    resolveWindowConfig(id, options.window);
-    resolveRankWeights(options.ranking, id);
-    const held = options.heldRecords;
-    if (held !== undefined && !(Number.isInteger(held) && held >= 1))
-      throw new InvalidConfigError(`Session ${id}: heldRecords must be a positive integer (got ${String(held)}).`, {
-        sessionId: id,
-        heldRecords: held,
-      });
+    checkSessionOptions(id, options);
     const { store } = dependencies;
     await store.openSession(id, options.tenantId === undefined ? {} : { tenantId: options.tenantId });
     const records = await store.records(id);
@@ -176,32 +118,20 @@ export class LedgerSession {
     const messages: readonly TranscriptMessage[] = Array.isArray(input) ? input : [input as TranscriptMessage];
     return this.exclusive(async () => {
       const { counter, store } = this.dependencies;
-      const entries: AppendEntry[] = [];
-      let byte = this.byteEnd;
-      const { handleTokens } = this;
-      // Our own rendered block coming back naming no record held here: imported below as an external summary.
-      const foreign = foreignBlock(messages, (id) => this.recordBook.summaries().some((record) => record.id === id));
-      let foreignStart = 0;
-      let foreignEnd = 0;
-      messages.forEach((message, index) => {
-        if (index === foreign?.index) foreignStart = entries.length;
-        validateMessage(message, `session ${this.id}, message ${index} of this append`);
-        const ingested = messageToEntries(message, {
-          maxSpanTokens: this.config.maxSpanTokens,
-          counter,
-          byteStart: byte,
-          handleTokens,
-        });
-        appendAll(entries, ingested.entries);
-        if (index === foreign?.index) foreignEnd = entries.length;
-        byte = ingested.byteEnd;
+      const { entries, byteEnd, foreign } = appendEntries(messages, {
+        sessionId: this.id,
+        maxSpanTokens: this.config.maxSpanTokens,
+        counter,
+        byteStart: this.byteEnd,
+        handleTokens: this.handleTokens,
+        hasRecord: (id) => this.recordBook.summaries().some((record) => record.id === id),
       });
       if (entries.length === 0) return [];
       const written = await store.append(this.id, this.nextSeq, entries);
       appendAll(this.originals, written);
       this.nextSeq += written.length;
-      this.byteEnd = byte;
-      const spans = written.slice(foreignStart, foreignEnd);
+      this.byteEnd = byteEnd;
+      const spans = foreign ? written.slice(foreign.start, foreign.end) : [];
       const [blockStart, blockEnd] = [spans[0], spans[spans.length - 1]];
       if (foreign && blockStart && blockEnd) {
         // At most half the window: the rest is for the frame and the recent turns (the whole block stays stored).
@@ -278,12 +208,13 @@ export class LedgerSession {
       config: this.config,
       gaps: this.recordBook.gaps(),
       checkpoint: (_records, headId) => this.recordBook.checkpointSummary(headId),
+      indexBases: this.measure.memo.indexBases,
     });
   }
 
   /** Render without compacting (old bulky tool results are masked as the configuration says: that writes nothing). */
   peek(): RenderedContext {
-    return renderWindow(this.state(), this.dependencies.counter, this.costCache);
+    return this.measure.render(this.state());
   }
 
   /**
@@ -307,21 +238,13 @@ export class LedgerSession {
 
   /** The tokens `peek()` would count, without building the context. */
   private windowTokens(): number {
-    const fixedTokens = this.fixedTokens();
-    const state = { originals: this.originals, masking: maskingPolicy(this.config) };
-    const costs = this.originalCosts();
-    return (
-      fixedTokens + originalsShown(state, { costs, fixedTokens }, this.dependencies.counter, this.costCache).tokens
-    );
+    const masking = maskingPolicy(this.config);
+    return this.measure.windowTokens(this.recordBook.count, () => this.state(), this.originals, masking);
   }
 
-  /** Tokens of the window without its originals (system prompt and ledger block), cached per record count. */
+  /** Tokens of the window without its originals (system prompt and ledger block). */
   private fixedTokens(): number {
-    if (this.fixedCache?.records !== this.recordBook.count) {
-      const { tokens } = renderWindow({ ...this.state(), originals: [] }, this.dependencies.counter, this.costCache);
-      this.fixedCache = { records: this.recordBook.count, tokens };
-    }
-    return this.fixedCache.tokens;
+    return this.measure.fixedTokens(this.recordBook.count, () => this.state());
   }
 
   /**
@@ -344,7 +267,7 @@ export class LedgerSession {
         );
       }
       const room = maxTokens - Math.max(this.fixedTokens(), ledgerBudgetTokens(this.config));
-      await this.compactOnce(this.keepPlan(Math.max(0, Math.min(keepRecentTokens ?? room, room))));
+      await this.compactOnce(keepPlan(this.planContext(), Math.max(0, Math.min(keepRecentTokens ?? room, room))));
       rendered = measure();
     }
     return rendered;
@@ -357,106 +280,31 @@ export class LedgerSession {
    */
   compact(keepRecentTokens?: number): Promise<CompactionRecord | undefined> {
     return this.exclusive(async () =>
-      this.compactOnce(keepRecentTokens === undefined ? await this.refillPlan() : this.keepPlan(keepRecentTokens)),
+      this.compactOnce(
+        keepRecentTokens === undefined ? await this.refillPlan() : keepPlan(this.planContext(), keepRecentTokens),
+      ),
     );
   }
 
-  /** Each original's unmasked cost, kept as originals are appended (recounted when the array is replaced). */
-  private originalCosts(): readonly number[] {
-    let cache = this.costsCache;
-    if (cache?.originals !== this.originals || cache.costs.length > this.originals.length) {
-      cache = { originals: this.originals, costs: [] };
-      this.costsCache = cache;
-    }
-    const { counter } = this.dependencies;
-    for (let index = cache.costs.length; index < this.originals.length; index++)
-      cache.costs.push(originalCost(this.originals[index] as SpanOccurrence, counter, this.costCache));
-    return cache.costs;
-  }
-
-  private keepPlan(keepTokens: number): { boundary: number; handleBudgetTokens: number } {
-    return {
-      boundary: chooseBoundary(this.originals, this.originalCosts(), keepTokens),
-      handleBudgetTokens: this.config.handleBudgetTokens,
-    };
+  /** What planning a compaction reads of the session. */
+  private planContext(): PlanContext {
+    return { config: this.config, originals: this.originals, measure: this.measure };
   }
 
   /** The boundary and handle budget that refill the window to `targetFill` after compacting. */
-  private async refillPlan(): Promise<{ boundary: number; handleBudgetTokens: number }> {
-    const first = this.originals[0];
-    const last = this.originals[this.originals.length - 1];
-    if (first === undefined || last === undefined)
-      return { boundary: 0, handleBudgetTokens: this.config.handleBudgetTokens };
+  private refillPlan(): Promise<CompactionPlan> {
     const active = this.activeRecord();
-    const regionHandles = await this.history.handles(first.seq, last.seq);
-    const policy = maskingPolicy(this.config);
-    return planRefill({
-      originals: this.originals,
-      costs: this.originalCosts(),
-      regionHandles,
-      carriedHandles: active?.handles ?? [],
-      // Each identity once: the plan sums what each returning identity costs.
-      returningHandles: await this.history.distinctBefore(first.seq),
-      fixedTokens: this.frameEstimate(),
-      summaryTokens: active?.type === 'summary' ? active.summaryTokens + SUMMARY_GROWTH_TOKENS : undefined,
-      config: this.config,
-      masking: policy && {
-        policy,
-        stubCost: (index) =>
-          stubCost(this.originals[index] as SpanOccurrence, this.dependencies.counter, this.costCache),
-      },
+    return refillPlan({
+      ...this.planContext(),
+      active,
+      history: this.history,
+      systemPrompt: this.systemPrompt,
+      checkpoint: this.recordBook.checkpointSummary(active?.checkpointId),
+      gaps: this.recordBook.gaps(),
     });
   }
 
-  /**
-   * Tokens of the system prompt and of a ledger block whose summary and handle index are empty:
-   * the block rendered for a placeholder record and checkpoint, plus the headers of the summary,
-   * pinned-constraint and handle-index lines.
-   */
-  private frameEstimate(): number {
-    const state = this.state();
-    const active = state.active;
-    const placeholder: CompactionRecord = {
-      id: `rec_${'0'.repeat(24)}`,
-      sessionId: this.id,
-      ordinal: this.recordBook.count,
-      type: 'summary',
-      summary: '',
-      claims: [],
-      handles: [],
-      reversible: active?.reversible ?? true,
-      depth: 1,
-      droppedRange: {
-        fromSeq: active?.droppedRange.fromSeq ?? 0,
-        toSeq: this.originals[this.originals.length - 1]?.seq ?? 0,
-        byteStart: 0,
-        byteEnd: 0,
-      },
-      ancestors: [],
-      rederived: false,
-      summarizer: this.dependencies.summarizer.identity,
-      findings: [],
-      summaryTokens: 0,
-      atSeq: this.nextSeq,
-      createdAt: '',
-    };
-    const checkpoint = {
-      id: `chk_${'0'.repeat(24)}`,
-      count: (state.checkpoint?.count ?? 0) + 100,
-      userConstraints: state.checkpoint?.userConstraints ?? 0,
-    };
-    return (
-      renderWindow(
-        { ...state, active: placeholder, indexBase: undefined, checkpoint, originals: [], masking: undefined },
-        this.dependencies.counter,
-      ).tokens + FRAME_HEADERS_TOKENS
-    );
-  }
-
-  private async compactOnce(plan: {
-    boundary: number;
-    handleBudgetTokens: number;
-  }): Promise<CompactionRecord | undefined> {
+  private async compactOnce(plan: CompactionPlan): Promise<CompactionRecord | undefined> {
     if (this.originals.length === 0 || plan.boundary <= 0) return undefined;
     const { boundary } = plan;
     const region = this.originals.slice(0, boundary);
@@ -481,8 +329,10 @@ export class LedgerSession {
     this.history.compacted(region);
     if (output.checkpoint && output.checkpointWritten) this.recordBook.add(output.checkpoint);
     this.recordBook.add(output.record);
+    if (output.placement) this.measure.memo.indexBases.rememberPlacement(output.record.handles, output.placement);
     // Settled while the record it compacted is at hand (that one may be released from memory next).
-    indexBaseOf(active ? [active, output.record] : [output.record], output.record, maxStaleTokens(this.config));
+    const chain = active ? [active, output.record] : [output.record];
+    this.measure.memo.indexBases.baseOf(chain, output.record, maxStaleTokens(this.config));
     this.originals = this.originals.slice(boundary);
     return output.record;
   }
@@ -514,45 +364,24 @@ export class LedgerSession {
     reingested?: ExternalRecordInput['reingested'],
   ): Promise<CompactionRecord> {
     const { store, counter } = this.dependencies;
-    const active = this.activeRecord();
-    // Like a ledger record, an external one covers the history its ancestor covered as well: an agent's summary
-    // written right after a ledger compaction covers no new span, and its re-derivation must still reach the
-    // stored originals of everything before it.
-    const fromSeq = input.fromSeq ?? (active ? cumulativeStart(active) : 0);
-    const toSeq = input.toSeq ?? this.nextSeq - 1;
-    if (toSeq >= this.nextSeq || (toSeq >= 0 && fromSeq > toSeq + 1)) {
-      throw new InvalidInputError(
-        `Session ${this.id}: an external summary must cover appended spans (got seq ${fromSeq}-${toSeq}, next seq is ${this.nextSeq})`,
-        { sessionId: this.id, fromSeq, toSeq },
-      );
-    }
-    const covered = toSeq >= fromSeq ? await store.occurrences(this.id, { fromSeq, toSeq }) : [];
-    const regionHandles = toSeq >= fromSeq ? await store.handles(this.id, { fromSeq, toSeq }) : [];
-    const record = externalRecord({
-      sessionId: this.id,
-      summary: input.summary,
-      summarizer: input.summarizer,
-      fromSeq,
-      toSeq,
-      covered,
-      regionHandles,
-      active,
-      ordinal: this.recordBook.count,
-      atSeq: this.nextSeq,
-      counter,
-      createdAt: (this.dependencies.now ?? (() => new Date()))().toISOString(),
+    const record = await buildExternalRecord(
+      {
+        sessionId: this.id,
+        store,
+        counter,
+        active: this.activeRecord(),
+        ordinal: this.recordBook.count,
+        nextSeq: this.nextSeq,
+        now: this.dependencies.now ?? (() => new Date()),
+      },
+      input,
       reingested,
-    });
+    );
+    const toSeq = record.droppedRange.toSeq;
     await store.writeRecord(record);
     this.recordBook.add(record);
     this.originals = this.originals.filter((occurrence) => occurrence.seq > toSeq);
     this.history.forgetBefore(toSeq + 1);
     return record;
   }
-}
-
-/** The first seq a record's summary stands for, its ancestors' ranges included. */
-function cumulativeStart(record: CompactionRecord): number {
-  const { fromSeq, toSeq } = record.droppedRange;
-  return toSeq >= fromSeq ? fromSeq : toSeq + 1;
 }

@@ -15,9 +15,9 @@
  * checkpoint (or is still in the store), so showing it costs tokens, never truth.
  */
 import { entryCost, layoutIndex } from '../handle-index/index-layout.js';
-import type { IndexEntry, IndexLayout } from '../handle-index/index-layout.js';
+import type { IndexEntry, IndexLayout, Placement } from '../handle-index/index-layout.js';
 import { identityOf } from '../model/identities.js';
-import type { CompactionRecord, WindowConfig } from '../types.js';
+import type { CompactionRecord, Handle, WindowConfig } from '../types.js';
 
 /**
  * Most tokens the entries added since the base may cost, as a share of the frozen entries: past it a new base is
@@ -38,18 +38,6 @@ export const STALE_INDEX_SHARE = 0.01;
  */
 export const STALE_HEADROOM_SHARE = 1 / 15;
 
-const layouts = new WeakMap<CompactionRecord, IndexLayout>();
-
-/** The layout of a record's kept handles (memoized per record: records are immutable). */
-export function recordLayout(record: CompactionRecord): IndexLayout {
-  let layout = layouts.get(record);
-  if (!layout) {
-    layout = layoutIndex(record.handles, record.summary);
-    layouts.set(record, layout);
-  }
-  return layout;
-}
-
 /** Every entry a layout lists, in the order shown. */
 function entriesOf(layout: IndexLayout): IndexEntry[] {
   return [...layout.instructions, ...layout.quoted, ...layout.groups.flatMap((group) => group.entries)];
@@ -59,29 +47,6 @@ function entriesOf(layout: IndexLayout): IndexEntry[] {
 function listed(layout: IndexLayout): Set<string> {
   return new Set(entriesOf(layout).map((entry) => identityOf(entry.handle)));
 }
-
-/** Whether `active` may keep showing the frozen index of `base` (see the module comment and the two limits). */
-export function keepsIndexBase(base: CompactionRecord, active: CompactionRecord, maxStaleTokens: number): boolean {
-  if (base.type !== 'summary' || active.type !== 'summary') return false;
-  const now = entriesOf(recordLayout(active));
-  const kept = new Set(now.map((entry) => identityOf(entry.handle)));
-  let stale = 0;
-  let frozen = 0;
-  const shown = new Set<string>();
-  for (const entry of entriesOf(recordLayout(base))) {
-    const identity = identityOf(entry.handle);
-    shown.add(identity);
-    frozen += entryCost(entry.handle);
-    if (!kept.has(identity)) stale += entryCost(entry.handle);
-    if (stale > maxStaleTokens) return false;
-  }
-  let added = 0;
-  for (const entry of now) if (!shown.has(identityOf(entry.handle))) added += entryCost(entry.handle);
-  return added <= ADDED_INDEX_SHARE * frozen;
-}
-
-/** The base of each record whose base is known, per stale limit it was settled with (records are immutable). */
-const bases = new WeakMap<CompactionRecord, Map<number, CompactionRecord>>();
 
 /** The summary or external record `record` compacted, when it is among `byId`. */
 function predecessorOf(
@@ -102,54 +67,107 @@ export function maxStaleTokens(window: Pick<WindowConfig, 'maxTokens' | 'compact
 }
 
 /**
- * The record whose index `active` shows frozen above its own lines: `active` itself, or the base of the record it
- * compacted when that base still holds (`keepsIndexBase`). A record whose predecessor is not among `records` (and
- * was not seen before) starts a new base.
+ * The index layouts of records and the index base each was settled with, held by whoever renders a session's window
+ * (a session keeps one in its `WindowMemo`; `ledger.replayWindow` makes one per replay). Records are
+ * immutable, so what is held is keyed by the record object. The base of a record is a pure function of the chain
+ * before it: an owner that holds every record of the chain gets the same bases with a fresh object. A session that
+ * releases old records settles each new record's base while the record it compacted is at hand (`baseOf`), and its
+ * later renders read the base back here.
  */
-export function indexBaseOf(
-  records: readonly CompactionRecord[],
-  active: CompactionRecord,
-  maxStaleTokens: number,
-): CompactionRecord {
-  const baseOf = (record: CompactionRecord) => bases.get(record)?.get(maxStaleTokens);
-  const known = baseOf(active);
-  if (known !== undefined) return known;
-  const byId = new Map<string, CompactionRecord>();
-  for (const record of records) byId.set(record.id, record);
-  // Walk back to the first record whose base is known (or the start of the chain), then settle each going forward.
-  const chain: CompactionRecord[] = [active];
-  for (let record = predecessorOf(active, byId); record !== undefined; record = predecessorOf(record, byId)) {
-    if (chain.includes(record)) break;
-    chain.push(record);
-    if (baseOf(record) !== undefined) break;
-  }
-  let inherited: CompactionRecord | undefined;
-  for (let index = chain.length - 1; index >= 0; index--) {
-    const record = chain[index] as CompactionRecord;
-    let base = baseOf(record);
-    if (base === undefined) {
-      base = inherited !== undefined && keepsIndexBase(inherited, record, maxStaleTokens) ? inherited : record;
-      const byLimit = bases.get(record) ?? new Map<number, CompactionRecord>();
-      byLimit.set(maxStaleTokens, base);
-      bases.set(record, byLimit);
-    }
-    inherited = base;
-  }
-  return inherited as CompactionRecord;
-}
+export class IndexBases {
+  private readonly layouts = new WeakMap<CompactionRecord, IndexLayout>();
+  /** The base of each record whose base is known, per stale limit it was settled with. */
+  private readonly bases = new WeakMap<CompactionRecord, Map<number, CompactionRecord>>();
+  /** The placement that kept each handle list (see `rememberPlacement`). */
+  private readonly placements = new WeakMap<readonly Handle[], Placement>();
 
-/** The entries of `active`'s layout that `base`'s layout does not list, in the same sections and order. */
-export function layoutSince(active: CompactionRecord, base: CompactionRecord): IndexLayout {
-  const now = recordLayout(active);
-  if (base === active) return { instructions: [], quoted: [], groups: [], inside: now.inside };
-  const shown = listed(recordLayout(base));
-  const fresh = (entry: IndexEntry) => !shown.has(identityOf(entry.handle));
-  return {
-    instructions: now.instructions.filter(fresh),
-    quoted: now.quoted.filter(fresh),
-    groups: now.groups
-      .map((group) => ({ label: group.label, entries: group.entries.filter(fresh) }))
-      .filter((group) => group.entries.length > 0),
-    inside: now.inside,
-  };
+  /**
+   * Keep what the placement that kept `handles` (a list nothing changes afterwards) found, for the layout of the
+   * record that holds that list: it searches only the texts the placement added after each handle.
+   */
+  rememberPlacement(handles: readonly Handle[], placement: Placement): void {
+    this.placements.set(handles, placement);
+  }
+
+  /** The layout of a record's kept handles. */
+  layoutOf(record: CompactionRecord): IndexLayout {
+    let layout = this.layouts.get(record);
+    if (!layout) {
+      layout = layoutIndex(record.handles, record.summary, this.placements.get(record.handles));
+      this.layouts.set(record, layout);
+    }
+    return layout;
+  }
+
+  /** Whether `active` may keep showing the frozen index of `base` (see the module comment and the two limits). */
+  keeps(base: CompactionRecord, active: CompactionRecord, maxStaleTokens: number): boolean {
+    if (base.type !== 'summary' || active.type !== 'summary') return false;
+    const now = entriesOf(this.layoutOf(active));
+    const kept = new Set(now.map((entry) => identityOf(entry.handle)));
+    let stale = 0;
+    let frozen = 0;
+    const shown = new Set<string>();
+    for (const entry of entriesOf(this.layoutOf(base))) {
+      const identity = identityOf(entry.handle);
+      shown.add(identity);
+      frozen += entryCost(entry.handle);
+      if (!kept.has(identity)) stale += entryCost(entry.handle);
+      if (stale > maxStaleTokens) return false;
+    }
+    let added = 0;
+    for (const entry of now) if (!shown.has(identityOf(entry.handle))) added += entryCost(entry.handle);
+    return added <= ADDED_INDEX_SHARE * frozen;
+  }
+
+  private known(record: CompactionRecord, maxStaleTokens: number): CompactionRecord | undefined {
+    return this.bases.get(record)?.get(maxStaleTokens);
+  }
+
+  /**
+   * The record whose index `active` shows frozen above its own lines: `active` itself, or the base of the record it
+   * compacted when that base still holds (`keeps`). A record whose predecessor is not among `records`, and whose
+   * base this object has not settled before, starts a new base. Each record of the chain walked is settled here.
+   */
+  baseOf(records: readonly CompactionRecord[], active: CompactionRecord, maxStaleTokens: number): CompactionRecord {
+    const known = this.known(active, maxStaleTokens);
+    if (known !== undefined) return known;
+    const byId = new Map<string, CompactionRecord>();
+    for (const record of records) byId.set(record.id, record);
+    // Walk back to the first record whose base is known (or the start of the chain), then settle each going forward.
+    const chain: CompactionRecord[] = [active];
+    for (let record = predecessorOf(active, byId); record !== undefined; record = predecessorOf(record, byId)) {
+      if (chain.includes(record)) break;
+      chain.push(record);
+      if (this.known(record, maxStaleTokens) !== undefined) break;
+    }
+    let inherited: CompactionRecord | undefined;
+    for (let index = chain.length - 1; index >= 0; index--) {
+      const record = chain[index] as CompactionRecord;
+      let base = this.known(record, maxStaleTokens);
+      if (base === undefined) {
+        base = inherited !== undefined && this.keeps(inherited, record, maxStaleTokens) ? inherited : record;
+        const byLimit = this.bases.get(record) ?? new Map<number, CompactionRecord>();
+        byLimit.set(maxStaleTokens, base);
+        this.bases.set(record, byLimit);
+      }
+      inherited = base;
+    }
+    return inherited as CompactionRecord;
+  }
+
+  /** The entries of `active`'s layout that `base`'s layout does not list, in the same sections and order. */
+  layoutSince(active: CompactionRecord, base: CompactionRecord): IndexLayout {
+    const now = this.layoutOf(active);
+    if (base === active) return { instructions: [], quoted: [], groups: [], inside: now.inside };
+    const shown = listed(this.layoutOf(base));
+    const fresh = (entry: IndexEntry) => !shown.has(identityOf(entry.handle));
+    return {
+      instructions: now.instructions.filter(fresh),
+      quoted: now.quoted.filter(fresh),
+      groups: now.groups
+        .map((group) => ({ label: group.label, entries: group.entries.filter(fresh) }))
+        .filter((group) => group.entries.length > 0),
+      inside: now.inside,
+    };
+  }
 }

@@ -9,8 +9,21 @@ import { maskingPolicy } from './masking.js';
 import { gapsOf } from '../model/gaps.js';
 import type { Gap } from '../model/gaps.js';
 import type { CompactionRecord, SpanOccurrence, WindowConfig } from '../types.js';
-import type { WindowState } from './window.js';
-import { indexBaseOf, maxStaleTokens } from './stable-index.js';
+import type { MaskingPolicy } from './masking.js';
+import { IndexBases, maxStaleTokens } from './stable-index.js';
+
+/** Everything the window is a pure function of. */
+export interface WindowState {
+  readonly systemPrompt?: string | undefined;
+  readonly active?: CompactionRecord | undefined;
+  readonly checkpoint?: CheckpointSummary | undefined;
+  readonly gaps: readonly Gap[];
+  readonly originals: readonly SpanOccurrence[];
+  /** Masking of old bulky tool results (a function of the configuration); none when undefined. */
+  readonly masking?: MaskingPolicy | undefined;
+  /** The record whose handle index the ledger block shows frozen above the active record's lines (default: the active one). */
+  readonly indexBase?: CompactionRecord | undefined;
+}
 
 /** The latest summary or external record: the one in the window. */
 export function activeRecord(records: readonly CompactionRecord[]): CompactionRecord | undefined {
@@ -38,6 +51,11 @@ export interface WindowStateInput {
   /** How to summarize the checkpoint chain (a session passes its cache; default: walk the chain). */
   readonly checkpoint?:
     ((records: readonly CompactionRecord[], headId: string | undefined) => CheckpointSummary | undefined) | undefined;
+  /**
+   * Where index bases are settled and read (a session passes its own, which remembers the bases of records it no
+   * longer holds; default: a fresh one, settled on `records`, which must then hold the active record's chain).
+   */
+  readonly indexBases?: IndexBases | undefined;
 }
 
 /** Assemble the state `renderWindow` is a pure function of. */
@@ -51,7 +69,7 @@ export function windowStateOf(input: WindowStateInput): WindowState {
     indexBase:
       active === undefined || input.config === undefined
         ? undefined
-        : indexBaseOf(input.records, active, maxStaleTokens(input.config)),
+        : (input.indexBases ?? new IndexBases()).baseOf(input.records, active, maxStaleTokens(input.config)),
     checkpoint,
     gaps: input.gaps ?? gapsOf(input.records),
     originals: input.originals,

@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { IndexEntry, IndexLayout } from '../handle-index/index-layout.js';
-import type { CompactionRecord, Role, SpanOccurrence } from '../types.js';
+import type { Role, SpanOccurrence } from '../types.js';
 import { cachedCount } from '../tokens/count-cache.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { unrecoverableGaps } from '../model/gaps.js';
-import type { Gap } from '../model/gaps.js';
-import type { CheckpointSummary } from '../model/checkpoints.js';
-import { GAPS_HEADING, LEDGER_MARKER, RECALL_HINT, SECTION_HEADINGS } from '../text/block-headings.js';
-import { neutralizeInline, neutralizeLines, oneLine } from '../text/neutralize.js';
+import { neutralizeInline, neutralizeLines } from '../text/neutralize.js';
 import { QUOTED_SOURCE_NOTES, quotedSourceOf } from '../text/source-notes.js';
+import { ledgerBlock } from './ledger-block.js';
 import { chooseMasked, maskStub } from './masking.js';
 import { countBlock } from './window-count.js';
-import { layoutSince, recordLayout } from './stable-index.js';
-import type { MaskingPolicy } from './masking.js';
+import { WindowMemo } from './window-memo.js';
+import type { WindowState } from './window-state.js';
+
+export { ledgerBlock };
+export type { WindowState };
 
 /** Per-message framing overhead counted for every rendered message. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -58,19 +57,6 @@ export interface RenderedContext {
   readonly recordId?: string | undefined;
 }
 
-/** Everything the window is a pure function of. */
-export interface WindowState {
-  readonly systemPrompt?: string | undefined;
-  readonly active?: CompactionRecord | undefined;
-  readonly checkpoint?: CheckpointSummary | undefined;
-  readonly gaps: readonly Gap[];
-  readonly originals: readonly SpanOccurrence[];
-  /** Masking of old bulky tool results (a function of the configuration); none when undefined. */
-  readonly masking?: MaskingPolicy | undefined;
-  /** The record whose handle index the ledger block shows frozen above the active record's lines (default: the active one). */
-  readonly indexBase?: CompactionRecord | undefined;
-}
-
 /** The text prefix an original span is shown with (tool call name/id, who wrote a user turn the user did not type, chunk position). */
 export function originalPrefix(occurrence: SpanOccurrence): string {
   const { span, chunk } = occurrence;
@@ -103,99 +89,6 @@ export function originalMessage(occurrence: SpanOccurrence): RenderedMessage {
   };
 }
 
-/**
- * A handle's text as an entry of the block: on one line, and — unless it is a pinned instruction, the words of
- * the user or system themselves — with label look-alikes (`[user instruction]` written by a web page) neutralised
- * (`neutralizeInline`). Rendering only: the stored handle stays verbatim.
- */
-function entryText(entry: IndexEntry, quoted: boolean): string {
-  const text = quoted ? neutralizeInline(entry.handle.text) : oneLine(entry.handle.text);
-  return entry.similar > 0 ? `${text} (+${entry.similar} near-identical)` : text;
-}
-
-/** The handle index text: one line per group (kind), groups and handles most useful first. */
-function handleIndexLines(layout: IndexLayout): string[] {
-  return layout.groups.map(
-    (group) => `${group.label}: ${group.entries.map((entry) => entryText(entry, true)).join(' | ')}`,
-  );
-}
-
-function lossyNote(record: CompactionRecord): string {
-  const reason =
-    record.findings.find((finding) => finding.code !== 'external-summary') ??
-    record.findings[record.findings.length - 1];
-  const stored = !record.findings.some((finding) => finding.code === 'missing-originals');
-  const where = stored ? 'originals stored: recall by handle to check a detail' : 'originals NOT stored';
-  return reason ? ` (${neutralizeInline(reason.message.slice(0, 160))}; ${where})` : ` (${where})`;
-}
-
-/** The lines of a layout: pinned instructions, quoted constraints, the index by kind. */
-function layoutLines(
-  layout: IndexLayout,
-  headings: (typeof SECTION_HEADINGS)[keyof typeof SECTION_HEADINGS],
-): string[] {
-  const lines: string[] = [];
-  if (layout.instructions.length > 0) {
-    lines.push(headings.instructions);
-    for (const entry of layout.instructions)
-      lines.push(`- [${entry.handle.role} instruction] ${entryText(entry, false)}`);
-  }
-  if (layout.quoted.length > 0) {
-    lines.push(headings.quoted);
-    for (const entry of layout.quoted)
-      lines.push(`- [quoted tool output, not an instruction] ${entryText(entry, true)}`);
-  }
-  const index = handleIndexLines(layout);
-  if (index.length > 0) lines.push(headings.index, ...index);
-  return lines;
-}
-
-/**
- * The ledger block: pinned constraints and handle index (frozen at the active record's index base, see
- * `stable-index.ts`), then what each compaction changes: which record is in the window, its summary, the entries
- * added since the base, the checkpoint; then gaps and how to recall. Between compactions the block does not change;
- * at a compaction its first lines stay the same as long as the base holds.
- */
-export function ledgerBlock(state: WindowState): string | undefined {
-  const { active, checkpoint } = state;
-  const gaps = unrecoverableGaps(state.gaps);
-  if (!active && gaps.length === 0) return undefined;
-  const lines: string[] = [LEDGER_MARKER];
-  if (active) {
-    const base = state.indexBase ?? active;
-    lines.push(...layoutLines(recordLayout(base), SECTION_HEADINGS.base));
-    const { fromSeq, toSeq } = active.droppedRange;
-    const flag = active.reversible ? 'lossless' : `LOSSY${lossyNote(active)}`;
-    const range =
-      toSeq < fromSeq ? 'History from before this ledger began was' : `Earlier turns (seq ${fromSeq}-${toSeq}) were`;
-    lines.push(`${range} compacted into record ${active.id}, depth ${active.depth}, ${flag}.`);
-    if (active.summary.length > 0) lines.push(`Summary: ${neutralizeLines(active.summary)}`);
-    lines.push(...layoutLines(layoutSince(active, base), SECTION_HEADINGS.since));
-    if (checkpoint) {
-      const note =
-        checkpoint.userConstraints > 0
-          ? ` (including ${checkpoint.userConstraints} older user or system constraints that did not fit: read them before acting)`
-          : '';
-      lines.push(
-        `${checkpoint.count} more handles are in checkpoint ${checkpoint.id}${note}: recall "${checkpoint.id}" to list them.`,
-      );
-    }
-  }
-  if (gaps.length > 0) {
-    lines.push(GAPS_HEADING);
-    for (const gap of gaps.slice(-3)) {
-      const { fromSeq, toSeq } = gap.droppedRange;
-      lines.push(
-        `- ${gap.recordId} (seq ${fromSeq}-${toSeq}): ${neutralizeInline((gap.reasons[0] ?? 'lossy').slice(0, 160))}; ` +
-          neutralizeInline(gap.reread.slice(0, 200)),
-      );
-    }
-    if (gaps.length > 3) lines.push(`- and ${gaps.length - 3} earlier gaps (list them with the gaps tool).`);
-  }
-  lines.push(RECALL_HINT);
-  return lines.join('\n');
-}
-
 /** Joins messages into the context text. */
 export function contextText(messages: readonly RenderedMessage[]): string {
   return messages.map((message) => `[${message.role}]\n${message.content}`).join('\n\n');
@@ -224,21 +117,29 @@ export function stubCost(occurrence: SpanOccurrence, counter: TokenCounter, cach
   return cachedCount(cache, key, () => counter.count(stubContent(occurrence)) + MESSAGE_OVERHEAD_TOKENS);
 }
 
-/** Render the window: system prompt, ledger block, recent originals. Pure in its inputs. */
-export function renderWindow(
-  state: WindowState,
-  counter: TokenCounter,
-  cache: Map<string, number> = new Map(),
-): RenderedContext {
+/**
+ * Tokens of a system message showing `content` (the system prompt or the ledger block): its count, remembered in
+ * `memo` under a key of the text (its digest when long), plus the message overhead.
+ */
+export function fixedMessageTokens(content: string, counter: TokenCounter, memo: WindowMemo): number {
+  const key = `\u0000fixed\u0000${content.length > 64 ? createHash('sha256').update(content).digest('base64') : content}`;
+  return cachedCount(memo.textTokens, key, () => countBlock(content, counter, memo.segments)) + MESSAGE_OVERHEAD_TOKENS;
+}
+
+/**
+ * Render the window: system prompt, ledger block, recent originals. Pure in its inputs: `memo` only remembers
+ * counts and layouts (a session passes its own; a fresh one gives the same context).
+ */
+export function renderWindow(state: WindowState, counter: TokenCounter, memo = new WindowMemo()): RenderedContext {
   const messages: RenderedMessage[] = [];
   let tokens = 0;
+  const cache = memo.textTokens;
   const fixed = (content: string, source: RenderedMessage['source']) => {
     messages.push({ role: 'system', content, source });
-    const key = `\u0000fixed\u0000${content.length > 64 ? createHash('sha256').update(content).digest('base64') : content}`;
-    tokens += cachedCount(cache, key, () => countBlock(content, counter)) + MESSAGE_OVERHEAD_TOKENS;
+    tokens += fixedMessageTokens(content, counter, memo);
   };
   if (state.systemPrompt) fixed(state.systemPrompt, 'system-prompt');
-  const block = ledgerBlock(state);
+  const block = ledgerBlock(state, memo.indexBases);
   if (block !== undefined) fixed(block, 'ledger');
   const costs = state.originals.map((occurrence) => originalCost(occurrence, counter, cache));
   const shown = originalsShown(state, { costs, fixedTokens: tokens }, counter, cache);

@@ -1,7 +1,7 @@
 /**
  * The CLI loads a command's modules only when that command runs (run `npm run build --silent`
- * first): a `hook claude-code` call — what Claude Code waits for after every turn — must not
- * load the MCP server, the audit, replay, the install code or zod; and the `--format` choices the
+ * first): a `hook claude-code` Stop call — what Claude Code runs after every turn — must not
+ * load the MCP server, the audit, replay, the install code, zod, commander or the session's code; and the `--format` choices the
  * CLI lists without loading the importers are exactly the importers' formats.
  */
 import { spawnSync } from 'node:child_process';
@@ -49,7 +49,12 @@ describe('lazy command loading', () => {
   it('loads only the hook modules for hook claude-code', async () => {
     const root = await mkdtemp(join(tmpdir(), 'cl-lazy-hook-'));
     const transcript = join(root, 'session.jsonl');
-    await writeFile(transcript, '');
+    // One turn to append: the call goes through the whole ingest.
+    const record = { type: 'user', uuid: 'u-1', sessionId: 'lazy-1', cwd: root, timestamp: '2026-12-01T10:00:00Z' };
+    await writeFile(
+      transcript,
+      JSON.stringify({ ...record, message: { role: 'user', content: 'Deploy PAY-4821' } }) + '\n',
+    );
     const event = { session_id: 'lazy-1', transcript_path: transcript, cwd: root, hook_event_name: 'Stop' };
     const urls = await loadedBy(['hook', 'claude-code'], JSON.stringify(event), {
       HOME: root,
@@ -69,6 +74,17 @@ describe('lazy command loading', () => {
       '/dist/importers/registry.js',
       // The hook's importers and input check are plain functions (field-checks.ts): zod took ~60 ms of each call.
       '/node_modules/zod/',
+      // A Stop only appends: no commander (main.ts runs a hook call without the command line), no session, compaction,
+      // recall or window code (span-appender.ts), and not the other agent's importer.
+      '/node_modules/commander/',
+      '/dist/cli/program.js',
+      '/dist/session/session.js',
+      '/dist/session/ledger.js',
+      '/dist/compaction/',
+      '/dist/recall/',
+      '/dist/window/',
+      '/dist/summarizers/',
+      '/dist/importers/codex.js',
     ])
       expect(
         urls.filter((url) => url.includes(unwanted)),

@@ -42,13 +42,24 @@ describe('the layout of a placement', () => {
             { sessionId: 's' },
             { ranked: handles, visibleText: summary },
           );
-          expect(layoutIndex(fit.kept, summary)).toEqual(layoutIndex([...fit.kept], summary));
+          const { placement } = fit;
+          expect(layoutIndex(fit.kept, summary, placement)).toEqual(layoutIndex(fit.kept, summary));
           // Laid out beside another summary, the kept handles are searched in that summary, not the placed one.
-          expect(layoutIndex(fit.kept, `${summary} retry`)).toEqual(layoutIndex([...fit.kept], `${summary} retry`));
-          expect(layoutIndex(fit.kept)).toEqual(layoutIndex([...fit.kept]));
+          const other = `${summary} retry`;
+          expect(layoutIndex(fit.kept, other, placement)).toEqual(layoutIndex(fit.kept, other));
+          expect(layoutIndex(fit.kept, '', placement)).toEqual(layoutIndex(fit.kept));
         },
       ),
       { numRuns: 300, seed: 13 },
     );
+  });
+
+  it('is handed over when the budget made the placement check containment', () => {
+    const handles = ['src/a.ts', 'lib/src/a.ts', 'retry timeout', 'x1'].map((value, seq) =>
+      handle(value, 'path', 'tool', seq),
+    );
+    const fit = fitHandleBudget(handles, 8, 'spill', { sessionId: 's' }, { ranked: handles, visibleText: 'retry' });
+    expect(fit.placement?.summary).toBe('retry');
+    expect(fitHandleBudget(handles, 1000, 'spill', { sessionId: 's' }, { ranked: handles }).placement).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { containsAtBoundary } from '../../src/handle-index/near-duplicates.js';
-import { ShownTexts } from '../../src/handle-index/shown-texts.js';
+import { LongTextPieces, ShownTexts } from '../../src/handle-index/shown-texts.js';
 
 /** Short strings over word characters, boundaries and the joining character, so matches, edges and whole texts are common. */
 const piece = fc.string({ unit: fc.constantFrom('a', 'b', '1', '_', '/', '.', ' ', '-', '\u0000'), maxLength: 9 });
@@ -107,5 +107,38 @@ describe('ShownTexts', () => {
     const withLong = new ShownTexts([long]);
     expect(withLong.containSince('src/app.ts', withLong.mark())).toBe(false);
     expect(withLong.containSince('src/app.ts', { short: 0, long: 0 })).toBe(true);
+  });
+
+  it('answers the same over long texts whether their piece starts are its own or shared with other lists', () => {
+    const long = (words: readonly string[]) => words.join(' ').padEnd(300, ' x');
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(piece, { minLength: 20, maxLength: 60 }), { minLength: 1, maxLength: 3 }),
+        fc.array(piece, { minLength: 1, maxLength: 12 }),
+        (bodies, needles) => {
+          const texts = bodies.map(long);
+          const pieces = new LongTextPieces();
+          const first = new ShownTexts(texts, pieces);
+          const second = new ShownTexts(texts, pieces);
+          const own = new ShownTexts(texts);
+          for (const needle of needles) {
+            const expected = texts.some((held) => containsAtBoundary(held, needle));
+            expect([first.contain(needle), second.contain(needle), own.contain(needle)]).toEqual([
+              expected,
+              expected,
+              expected,
+            ]);
+          }
+        },
+      ),
+      { numRuns: 200, seed: 17 },
+    );
+  });
+
+  it("finds a long text's piece starts once per LongTextPieces, and again in another", () => {
+    const text = 'the summary of a compaction, long enough to be indexed by its pieces '.repeat(5);
+    const pieces = new LongTextPieces();
+    expect(pieces.of(text)).toBe(pieces.of(text));
+    expect(new LongTextPieces().of(text)).not.toBe(pieces.of(text));
   });
 });

@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/errors.js';
-import { installClaudeCode, uninstallClaudeCode } from '../../src/integrations/claude-code/install.js';
+import { claudeCodeFiles, installClaudeCode, uninstallClaudeCode } from '../../src/integrations/claude-code/install.js';
 import type { InstallOptions } from '../../src/integrations/claude-code/install.js';
 import { applyInstall } from '../../src/integrations/install/config-files.js';
 
@@ -209,9 +209,7 @@ describe('install claude-code --user keeps ~/.claude.json private, links, owners
     const original = '{\n  "env": {}\n}\n';
     await writeFile(settingsFile(), original);
     await installClaudeCode(options('project', join(root, 'ledger-at-install')));
-    const record = JSON.parse(await read(join(project, '.claude', 'context-ledger-install.json'))) as {
-      backupDirectory: string;
-    };
+    const record = JSON.parse(await read(claudeCodeFiles(options()).record)) as { backupDirectory: string };
     expect(record.backupDirectory).toBe(join(root, 'ledger-at-install', 'install-backups'));
     await uninstallClaudeCode(options('project', join(root, 'another-ledger-home')));
     expect(await read(settingsFile())).toBe(original);

@@ -16,6 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BACKGROUND_HOOK_EVENTS,
   HOOK_EVENTS,
   MCP_SERVER_NAME,
   isOurHookCommand,
@@ -44,7 +45,7 @@ const packageJson = read('package.json');
 
 interface HookGroup {
   matcher?: string;
-  hooks: { type: string; command: string; timeout?: number }[];
+  hooks: { type: string; command: string; timeout?: number; async?: boolean }[];
 }
 const hookGroups = hooksFile.hooks as Record<string, HookGroup[]>;
 const hookCommands = Object.values(hookGroups).flatMap((groups) => groups.flatMap((group) => group.hooks));
@@ -90,6 +91,13 @@ describe('Claude Code plugin files (schema of the plugins reference)', () => {
       expect(isOurHookCommand(handler.command)).toBe(true);
       expect(handler.command).toBe(`node "${PLUGIN_CLI}" hook claude-code`);
     }
+  });
+
+  it('hooks.json: Stop runs in the background (`async`), as install writes it; PreCompact and SessionStart are waited for', () => {
+    for (const event of HOOK_EVENTS)
+      for (const handler of hookGroups[event]?.flatMap((group) => group.hooks) ?? [])
+        expect(handler.async === true, event).toBe(BACKGROUND_HOOK_EVENTS.includes(event));
+    expect(BACKGROUND_HOOK_EVENTS).toEqual(['Stop']);
   });
 
   it('the MCP server is the entry install writes, started from the plugin root', () => {

@@ -65,4 +65,37 @@ describe('ingestClaudeCodeTranscript', () => {
       await ledger.close();
     }
   });
+
+  it("records each of Codex's compactions though their summary text is empty, and none twice on a re-read", async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'cl-ingest-codex-'));
+    directories.push(directory);
+    const rollout = join(directory, 'rollout.jsonl');
+    let second = 0;
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: new Date(Date.UTC(2026, 10, 2, 9, 0, ++second)).toISOString(), type, payload }) +
+      '\n';
+    const user = (text: string) =>
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    const ledger = createLedger({ store: createSqliteStore({ path: join(directory, 'ledger.db') }) });
+    const stateFile = join(directory, 'state.json');
+    const ingest = () =>
+      ingestClaudeCodeTranscript({ ledger, sessionId: 'c', transcriptPath: rollout, stateFile, format: 'codex' });
+    const externals = async () => (await ledger.store.records('c')).filter((record) => record.type === 'external');
+    try {
+      await writeFile(rollout, line('session_meta', { id: 'c', cli_version: '0.145.0' }) + user('fix /srv/a.log'));
+      await ingest();
+      await writeFile(rollout, (await readFile(rollout, 'utf8')) + line('compacted', { message: '' }) + user('next'));
+      expect((await ingest()).compactions).toBe(1);
+      await writeFile(rollout, (await readFile(rollout, 'utf8')) + line('compacted', { message: '' }) + user('more'));
+      expect((await ingest()).compactions).toBe(1);
+      expect(await externals()).toHaveLength(2);
+      // A lost state: the rollout is read again from the start, and both compactions are found already recorded.
+      await rm(stateFile);
+      const again = await ingest();
+      expect(again).toMatchObject({ recovered: true, compactions: 0, messages: 0 });
+      expect(await externals()).toHaveLength(2);
+    } finally {
+      await ledger.close();
+    }
+  });
 });

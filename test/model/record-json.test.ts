@@ -93,7 +93,7 @@ describe('recordJson and recordCopy', () => {
 });
 
 describe('recordId', () => {
-  it('is the SHA-256 of the JSON, whether or not the text was hashed a moment ago', () => {
+  it('is the SHA-256 of the JSON, whether or not the text was hashed a moment ago (nothing is remembered)', () => {
     const expected = (content: unknown) =>
       'rec_' + createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 24);
     fc.assert(
@@ -118,7 +118,7 @@ describe('recordId', () => {
         );
         const content = record(list, summary);
         expect(recordId('rec', content)).toBe(expected(content));
-        // Built again from the same handles: the remembered digest, and still the digest of the text.
+        // Built again from the same handles: still the digest of the text.
         expect(recordId('rec', record([...list], summary))).toBe(expected(content));
         if (list.length > 0) {
           const changed = record([...list.slice(0, -1), { text: `${items.length}x` }], summary);

@@ -35,7 +35,7 @@ describe('spanId', () => {
   it('keeps the cl-span-v2 form byte for byte (stored ids depend on it)', () => {
     const input = { kind: 'tool-call' as const, toolName: 'Edit', text: 'h\u00e9llo\u0000' };
     const literal = 'cl-span-v2\n9:tool-call4:Edit-7:h\u00e9llo\u0000';
-    expect(canonicalSpanBytes(input).equals(Buffer.from(literal, 'utf8'))).toBe(true);
+    expect(Buffer.from(canonicalSpanBytes(input)).equals(Buffer.from(literal, 'utf8'))).toBe(true);
     expect(spanId(input)).toBe('sha256:' + createHash('sha256').update(literal, 'utf8').digest('hex'));
   });
 

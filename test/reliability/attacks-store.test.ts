@@ -89,7 +89,7 @@ describe('span canonical form (cl-span-v2)', () => {
       fc.property(content, content, (a, b) => {
         const same =
           a.kind === b.kind && a.text === b.text && a.toolName === b.toolName && a.toolCallId === b.toolCallId;
-        expect(canonicalSpanBytes(a).equals(canonicalSpanBytes(b))).toBe(same);
+        expect(Buffer.from(canonicalSpanBytes(a)).equals(canonicalSpanBytes(b))).toBe(same);
       }),
       { numRuns: 3000, seed: 10 },
     );

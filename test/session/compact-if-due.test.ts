@@ -4,6 +4,7 @@ import type { LedgerSession } from '../../src/session/session.js';
 import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { COUNT_CACHE_ENTRIES } from '../../src/tokens/count-cache.js';
 import { renderWindow } from '../../src/window/window.js';
+import { WindowMemo } from '../../src/window/window-memo.js';
 import { fillerTurns, memoryLedger, SEED_OPENING } from '../helpers.js';
 
 /** A tool call and a bulky result (masked once old), then a short comment. */
@@ -95,18 +96,20 @@ describe('token-count cache of a render', () => {
   const counter = createO200kCounter();
 
   it('keys a long ledger block or system prompt by its digest, not its text', () => {
-    const cache = new Map<string, number>();
+    const memo = new WindowMemo();
+    const cache = memo.textTokens;
     const systemPrompt = 'Follow the runbook step by step. '.repeat(400);
-    const first = renderWindow({ systemPrompt, gaps: [], originals: [] }, counter, cache);
+    const first = renderWindow({ systemPrompt, gaps: [], originals: [] }, counter, memo);
     expect(Math.max(...[...cache.keys()].map((key) => key.length))).toBeLessThan(100);
-    expect(renderWindow({ systemPrompt, gaps: [], originals: [] }, counter, cache).tokens).toBe(first.tokens);
+    expect(renderWindow({ systemPrompt, gaps: [], originals: [] }, counter, memo).tokens).toBe(first.tokens);
     expect(first.tokens).toBe(counter.count(systemPrompt) + 4);
   });
 
   it('holds at most COUNT_CACHE_ENTRIES entries', () => {
-    const cache = new Map<string, number>();
+    const memo = new WindowMemo();
+    const cache = memo.textTokens;
     for (let index = 0; index < COUNT_CACHE_ENTRIES; index++) cache.set(`filler ${index}`, index);
-    renderWindow({ systemPrompt: 'A new prompt to count.', gaps: [], originals: [] }, counter, cache);
+    renderWindow({ systemPrompt: 'A new prompt to count.', gaps: [], originals: [] }, counter, memo);
     expect(cache.size).toBeLessThanOrEqual(COUNT_CACHE_ENTRIES);
     expect(cache.size).toBeGreaterThan(0);
   });

@@ -9,15 +9,13 @@ import type { CompactionRecord, Handle } from '../../src/types.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import {
   ADDED_INDEX_SHARE,
+  IndexBases,
   STALE_INDEX_SHARE,
-  indexBaseOf,
-  keepsIndexBase,
-  layoutSince,
   maxStaleTokens,
   STALE_HEADROOM_SHARE,
-  recordLayout,
 } from '../../src/window/stable-index.js';
 import { resolveWindowConfig } from '../../src/session/config.js';
+import { ShownTexts } from '../../src/handle-index/shown-texts.js';
 import { agentTranscript } from '../core/agent-transcript.js';
 import { memoryLedger } from '../helpers.js';
 
@@ -29,7 +27,7 @@ const ledgerText = (messages: readonly { source: string; content: string }[]) =>
 
 /** Every handle text a record's layout lists (pinned, quoted, index). */
 const listedTexts = (record: CompactionRecord) => {
-  const layout = recordLayout(record);
+  const layout = new IndexBases().layoutOf(record);
   return [...layout.instructions, ...layout.quoted, ...layout.groups.flatMap((group) => group.entries)].map(
     (entry) => entry.handle.text,
   );
@@ -75,7 +73,8 @@ describe('the ledger block keeps its handle index byte-stable across compactions
     let kept = 0;
     let rebased = 0;
     await replayTurns(agentTranscript(160), { maxTokens: 8000 }, (before, after, active, records) => {
-      const base = indexBaseOf(records, active, maxStaleTokens(resolveWindowConfig('s', { maxTokens: 8000 })));
+      const limit = maxStaleTokens(resolveWindowConfig('s', { maxTokens: 8000 }));
+      const base = new IndexBases().baseOf(records, active, limit);
       if (base !== active) {
         kept++;
         // A provider's cache keeps the block's start: the frozen lines are the same bytes as one compaction ago.
@@ -172,6 +171,9 @@ describe('index base rule', () => {
   const c = handle('ORD-4242', 30);
   const d = handle('refund_rounding');
 
+  const keepsIndexBase = (base: CompactionRecord, active: CompactionRecord, limit: number) =>
+    new IndexBases().keeps(base, active, limit);
+
   it('keeps the base while what the new record dropped costs at most the limit, and starts a new one past it', () => {
     const base = record('rec_a', [a, b, c]);
     expect(keepsIndexBase(base, record('rec_b', [a, b, c, d]), 0)).toBe(true);
@@ -193,16 +195,30 @@ describe('index base rule', () => {
     const second = record('rec_2', [a, b, c, d], ['rec_1']);
     const third = record('rec_3', [c, d], ['rec_2']);
     const records = [first, second, third];
-    expect(indexBaseOf(records, second, 10)).toBe(first);
-    expect(indexBaseOf(records, third, 10)).toBe(third);
-    expect(indexBaseOf(records, third, 1000)).toBe(first);
-    const since = layoutSince(second, first);
+    const bases = new IndexBases();
+    expect(bases.baseOf(records, second, 10)).toBe(first);
+    expect(bases.baseOf(records, third, 10)).toBe(third);
+    expect(bases.baseOf(records, third, 1000)).toBe(first);
+    const since = bases.layoutSince(second, first);
     expect(since.groups.flatMap((group) => group.entries.map((entry) => entry.handle.text))).toEqual([
       'refund_rounding',
     ]);
-    expect(layoutSince(first, first).groups).toEqual([]);
+    expect(bases.layoutSince(first, first).groups).toEqual([]);
     // A record whose predecessor is not at hand starts a new base.
-    expect(indexBaseOf([record('rec_9', [a], ['rec_gone'])], record('rec_10', [a, b], ['rec_9']), 10)).not.toBe(first);
+    expect(bases.baseOf([record('rec_9', [a], ['rec_gone'])], record('rec_10', [a, b], ['rec_9']), 10)).not.toBe(first);
+  });
+
+  it('reads a settled base back from the IndexBases that settled it, and from no other', () => {
+    const first = record('rec_1', [a, b, c]);
+    const second = record('rec_2', [a, b, c, d], ['rec_1']);
+    const owner = new IndexBases();
+    expect(owner.baseOf([first, second], second, 10)).toBe(first);
+    // The record it compacted released: the owner remembers the base it settled while that record was at hand.
+    expect(owner.baseOf([second], second, 10)).toBe(first);
+    // Another owner (another session, a replay) was never shown the chain: the record starts a base of its own.
+    expect(new IndexBases().baseOf([second], second, 10)).toBe(second);
+    // A base settled for one stale limit is not another limit's.
+    expect(owner.baseOf([second], second, 11)).toBe(second);
   });
 
   it('limits stale entries to a small share of the window, or of its headroom when that is more', () => {
@@ -213,5 +229,17 @@ describe('index base rule', () => {
     expect(maxStaleTokens({ maxTokens: 8000, compactAt: 1, targetFill: 0.5 })).toBe(Math.floor(4000 / 15));
     expect(STALE_INDEX_SHARE).toBeLessThanOrEqual(0.05);
     expect(STALE_HEADROOM_SHARE * 0.5).toBeLessThanOrEqual(0.05);
+  });
+
+  it('lays a record out with the placement remembered for its handle list', () => {
+    const kept = [a, b, c];
+    const laidOut = (bases: IndexBases) =>
+      bases.layoutOf(record('rec_p', kept)).groups.flatMap((group) => group.entries.map((entry) => entry.handle.text));
+    expect(laidOut(new IndexBases())).toEqual(['orders.refund', 'ORD-4242', 'src/orders/module_1.py']);
+    // A placement that had shown `ORD-4242` inside a longer text: the layout searches the texts it hands over.
+    const bases = new IndexBases();
+    const texts = new ShownTexts(['orders.refund', 'ticket ORD-4242 reopened', 'src/orders/module_1.py']);
+    bases.rememberPlacement(kept, { summary: '', texts, checks: new Map() });
+    expect(laidOut(bases)).toEqual(['orders.refund', 'src/orders/module_1.py']);
   });
 });

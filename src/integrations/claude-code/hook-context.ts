@@ -3,14 +3,17 @@
  * (Claude Code's or Codex's) just dropped — pinned user constraints verbatim, the handles the summary did not keep
  * verbatim ranked within a token budget, the record ids, and how to recall the rest.
  *
- * Handles are ranked by `rankHandles` on the same evidence a compaction uses and fitted by
- * `fitHandleBudget`, called here and nowhere else in this integration.
+ * Handles are ranked by `rankHandles` on the same evidence a compaction uses, with a bonus for a name the summary
+ * shares (`hook-context-summary.ts`), and fitted by `fitHandleBudget`, called here and nowhere else in this
+ * integration. Names read from a file the context lists are shown under that file (`hook-context-groups.ts`), and
+ * bindings that are statements of code are left to recall (`hook-context-code.ts`).
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { layoutIndex } from '../../handle-index/index-layout.js';
 import { checkInstructions, rejectedLine } from '../../compaction/pinned-check.js';
 import type { IndexEntry, IndexGroup } from '../../handle-index/index-layout.js';
-import { rankHandles } from '../../ranking/rank-handles.js';
+import { compareRanked, rankHandles } from '../../ranking/rank-handles.js';
+import type { RankEvidence } from '../../ranking/rank-evidence.js';
 import { DEFAULT_RANK_WEIGHTS } from '../../ranking/rank-weights.js';
 import type { RankWeights } from '../../ranking/rank-weights.js';
 import { supersededHandles } from '../../handles/supersession.js';
@@ -21,6 +24,10 @@ import type { CompactionRecord, Handle } from '../../types.js';
 import { SECTION_HEADINGS } from '../../text/block-headings.js';
 import { neutralizeInline, oneLine } from '../../text/neutralize.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET, HOOK_AGENT_NAMES, HOOK_OUTPUT_MAX_CHARACTERS } from './hook-budget.js';
+import { namedBySummary } from './hook-context-summary.js';
+import { fileOfHandles } from './hook-context-sources.js';
+import { groupByFile } from './hook-context-groups.js';
+import { isCodeStatement } from './hook-context-code.js';
 
 /** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
 export { DEFAULT_HOOK_CONTEXT_BUDGET };
@@ -53,6 +60,8 @@ export interface HookContextOptions {
   readonly serverName?: string | undefined;
   /** Ranking weights (default {@link HOOK_RANK_WEIGHTS}; the benchmark passes others to compare). */
   readonly weights?: RankWeights | undefined;
+  /** Score added to a candidate that shares a telling name with the agent's summary (default {@link HOOK_SUMMARY_NAMED}). */
+  readonly summaryNamed?: number | undefined;
   /** Where an instruction that fails its span check (and is not pinned) is reported. */
   readonly log?: ((line: string) => void) | undefined;
 }
@@ -81,6 +90,16 @@ export const HOOK_RANK_WEIGHTS: RankWeights = {
   specified: 8,
   kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0 },
 };
+
+/**
+ * Score added to a candidate that shares a telling name part with the agent's summary (`hook-context-summary.ts`):
+ * two thirds of what a doubling of mentions adds at the hook's weights. On `npm run bench hook-context-entire` (the
+ * 13 Claude Code sessions of `entire/`) 0 → 2 moved the pooled share from 0.859 to 0.866 (the held-out half 0.863 →
+ * 0.866); the older `claude-code/` pair stayed at 0.879 (0.866 → 0.862 at 2,000 tokens) and the SWE-agent check within
+ * ±0.007; 3 was no better. A bonus for the reads of the files the summary names was tried too and left out: it took
+ * 0.028 off the older pair at 2,000 tokens.
+ */
+export const HOOK_SUMMARY_NAMED = 2;
 
 function constraintLabel(handle: Handle): string {
   if (handle.role === 'user' || handle.role === 'system') return `${handle.role} instruction`;
@@ -130,12 +149,15 @@ interface Frame {
   readonly sessionId: string;
   readonly server: string;
   readonly agent: string;
+  /** The file a handle was read from, when a tool result showing one file holds it (`hook-context-sources.ts`). */
+  readonly fileOf: (handle: Handle) => string | undefined;
 }
 
 /**
  * The text: one line naming the record, the pinned constraints (one line each, with who said
  * them), one line per handle group (most useful first, near-identical handles once, handles inside
- * a longer shown one or inside the summary not repeated), the records, and how to recall the rest.
+ * a longer shown one or inside the summary not repeated; the names read from a listed file under that file), the
+ * records, and how to recall the rest.
  */
 function render(frame: Frame, shown: readonly Handle[]): string {
   const { record, records, candidates, sessionId, server, agent } = frame;
@@ -152,7 +174,9 @@ function render(frame: Frame, shown: readonly Handle[]): string {
     lines.push(SECTION_HEADINGS.base.instructions);
     for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
   }
-  for (const group of layout.groups) lines.push(...groupLines(group));
+  const place = new Map(shown.map((handle, index) => [handle, index]));
+  for (const group of groupByFile(layout.groups, frame.fileOf, (handle) => place.get(handle) ?? 0))
+    lines.push(...groupLines(group));
   // The record itself is named on the first line; the earlier ones (the newest five) on their own line, if any.
   const earlier = records.filter((other) => other.id !== record.id);
   const older = earlier.length > 5 ? `; and ${earlier.length - 5} before them` : '';
@@ -185,8 +209,9 @@ export function withoutLineMarker(handle: Handle, count: (text: string) => numbe
  * nothing a later binding replaced (`supersededHandles`: an old `KEY=VALUE`, a diff's removed `-KEY=value` line, an
  * old prose binding, their bare old values and the constraints naming them): those stay recallable, but shown as
  * facts after the agent's compaction they would read as current values. A text is left out when every occurrence of
- * it is superseded (one said again after the rebinding is current again). The user's and system's own instructions
- * are pinned whatever supersession says.
+ * it is superseded (one said again after the rebinding is current again). Bindings that are statements of code
+ * (`found = true`, `ID:  cp.CheckpointID`; `isCodeStatement`) are left out too. The user's and system's own
+ * instructions are pinned whatever supersession says.
  */
 function candidatesOf(before: readonly Handle[], summary: string): Handle[] {
   const superseded = supersededHandles(before);
@@ -202,8 +227,27 @@ function candidatesOf(before: readonly Handle[], summary: string): Handle[] {
       (current.has(handle.text) &&
         handle.kind !== 'constraint' &&
         handle.kind !== 'number' &&
+        !isCodeStatement(handle) &&
         !summary.includes(handle.text)),
   );
+}
+
+/**
+ * The candidates, most useful first: `rankHandles` with the hook's weights, plus {@link HOOK_SUMMARY_NAMED} for each
+ * candidate that shares a telling name with the agent's summary (`namedBySummary`).
+ */
+function rankCandidates(
+  candidates: readonly Handle[],
+  evidence: RankEvidence,
+  summary: string,
+  options: HookContextOptions,
+): Handle[] {
+  const named = namedBySummary(candidates, summary);
+  const bonus = options.summaryNamed ?? HOOK_SUMMARY_NAMED;
+  return rankHandles(candidates, evidence, options.weights ?? HOOK_RANK_WEIGHTS)
+    .map(({ handle, score }) => ({ handle, score: score + (named.has(handle) ? bonus : 0) }))
+    .sort((a, b) => compareRanked(a.handle, a.score, b.handle, b.score))
+    .map((entry) => entry.handle);
 }
 
 /**
@@ -228,8 +272,9 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   for (const rejected of checked.rejected) options.log?.(rejectedLine(sessionId, rejected));
   const candidates = checked.kept;
   const evidence = { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) };
-  const ranked = rankHandles(candidates, evidence, options.weights ?? HOOK_RANK_WEIGHTS).map((entry) => entry.handle);
+  const ranked = rankCandidates(candidates, evidence, record.summary, options);
   const frame: Frame = {
+    fileOf: fileOfHandles(before, spans),
     record,
     records,
     candidates: candidates.length,

@@ -10,12 +10,15 @@
  */
 import { InvalidInputError } from '../../errors.js';
 import { checkString, firstProblem, objectProblem } from '../../importers/field-checks.js';
-import { createLedger } from '../../session/ledger.js';
+import type { Ledger } from '../../session/ledger.js';
 import { openStore } from '../../stores/store-spec.js';
+import type { LedgerStore } from '../../stores/store.js';
+import { createO200kCounter } from '../../tokens/token-counter.js';
 import { HOOK_AGENT_NAMES } from './hook-budget.js';
 import { projectLedgerPaths, sessionIngestFiles } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
 import { recordProjectSession } from './project-session.js';
+import type { IngestLedger } from './span-appender.js';
 import { ingestClaudeCodeTranscript } from './transcript-ingest.js';
 import type { HookTranscriptFormat, IngestResult } from './transcript-ingest.js';
 
@@ -96,6 +99,20 @@ export function parseHookInput(text: string, agent: HookAgent = 'claude-code'): 
   return value as ClaudeCodeHookInput;
 }
 
+/**
+ * The hook's ledger over an open store: the session code (compaction, recall, the window) is loaded only when a call
+ * needs a session (an agent's compaction in the transcript, the context after one), not by every `Stop`.
+ */
+function hookLedger(store: LedgerStore): IngestLedger & { full(): Promise<Ledger> } {
+  const counter = createO200kCounter();
+  let ledger: Promise<Ledger> | undefined;
+  const full = () =>
+    (ledger ??= import('../../session/ledger.js').then(({ createLedger }) =>
+      createLedger({ store, tokenCounter: counter }),
+    ));
+  return { store, counter, full, session: async (sessionId) => (await full()).session(sessionId) };
+}
+
 /** Run one hook call. Throws on failure; the CLI turns every failure into a log line and exit 0. */
 export async function runClaudeCodeHook(
   input: ClaudeCodeHookInput,
@@ -124,7 +141,7 @@ export async function runClaudeCodeHook(
     return { input };
   }
   const store = await openStore(paths.store, { backgroundCheckpoint: false });
-  const ledger = createLedger({ store });
+  const ledger = hookLedger(store);
   try {
     // Codex may run without a rollout file (an ephemeral session): nothing to ingest, the ledger holds what it holds.
     const ingest =
@@ -143,7 +160,7 @@ export async function runClaudeCodeHook(
     // Only this event builds a context: its module is loaded here, not by every Stop.
     const { buildHookContext } = await import('./hook-context.js');
     const context = await buildHookContext({
-      ledger,
+      ledger: await ledger.full(),
       sessionId: input.session_id,
       budgetTokens: options.budgetTokens,
       log: options.log,
@@ -155,6 +172,6 @@ export async function runClaudeCodeHook(
       output: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text } },
     };
   } finally {
-    await ledger.close();
+    await store.close();
   }
 }

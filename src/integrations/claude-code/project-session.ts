@@ -19,13 +19,23 @@ export interface ProjectSessionRecord {
   readonly transcriptPath: string;
   /** The store the hook wrote it to. */
   readonly store: string;
-  /** ISO time of the hook call. */
+  /** ISO time of the hook call that first recorded this session (with this transcript and store) for the project. */
   readonly updatedAt: string;
 }
 
-/** Record the project's latest session. */
+/**
+ * Record the project's latest session. A file that already names this session, transcript and store is left as it
+ * is (each hook call of a conversation would otherwise rewrite and fsync it, for nothing `serve` reads).
+ */
 export async function recordProjectSession(file: string, record: ProjectSessionRecord): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(record, null, 2) + '\n');
+  const current = await readProjectSession(file);
+  const same =
+    current !== undefined &&
+    current.cwd === record.cwd &&
+    current.sessionId === record.sessionId &&
+    current.transcriptPath === record.transcriptPath &&
+    current.store === record.store;
+  if (!same) await writeFileAtomic(file, JSON.stringify(record, null, 2) + '\n');
 }
 
 /** The recorded session of a project, or undefined when no hook ran there (or the file is unreadable). */

@@ -16,15 +16,13 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { InvalidInputError } from '../../errors.js';
-import { claudeCodeReaderState, convertClaudeCodeRecord } from '../../importers/claude-code.js';
-import { codexReaderState, convertCodexRecord } from '../../importers/codex.js';
 import type { ImportOptions, TranscriptEvent, TranscriptParseFailure } from '../../importers/events.js';
-import type { Ledger } from '../../session/ledger.js';
 import type { TranscriptMessage } from '../../ingest/messages.js';
-import type { LedgerSession } from '../../session/session.js';
 import { ingestGapMessage, ingestGapOf } from '../../ingest/ingest-gaps.js';
+import { spanAppender } from './span-appender.js';
+import type { IngestLedger, SessionTail, SpanAppender } from './span-appender.js';
 import { completeLines } from './complete-lines.js';
-import type { ReadCounters } from './complete-lines.js';
+import type { CompleteLine, ReadCounters } from './complete-lines.js';
 import { maxLineBytes } from '../../importers/transcript-input.js';
 import { withFileLock } from './file-lock.js';
 import { writeFileAtomic } from '../install/safe-write.js';
@@ -65,15 +63,18 @@ interface LineReader {
   saved(): Pick<IngestState, 'toolNames' | 'boundaryVersion' | 'cliVersion'>;
 }
 
-function lineReader(format: HookTranscriptFormat, state: IngestState | undefined): LineReader {
+/** The reader of `format` (its importer is loaded here: a Claude Code hook never loads Codex's, nor Codex's Claude Code's). */
+async function lineReader(format: HookTranscriptFormat, state: IngestState | undefined): Promise<LineReader> {
   const limit = (names: Map<string, string>) => [...names].slice(-MAX_TOOL_NAMES);
   if (format === 'codex') {
+    const { codexReaderState, convertCodexRecord } = await import('../../importers/codex.js');
     const reader = codexReaderState({ toolNames: state?.toolNames, version: state?.cliVersion });
     return {
       convert: (value, file, line, options) => convertCodexRecord(value, file, line, reader, options),
       saved: () => ({ toolNames: limit(reader.toolNames), cliVersion: reader.version }),
     };
   }
+  const { claudeCodeReaderState, convertClaudeCodeRecord } = await import('../../importers/claude-code.js');
   const reader = claudeCodeReaderState({ toolNames: state?.toolNames, boundaryVersion: state?.boundaryVersion });
   return {
     convert: (value, file, line, options) => convertClaudeCodeRecord(value, file, line, reader, options),
@@ -103,8 +104,8 @@ export interface IngestResult {
 
 /** Options of {@link ingestClaudeCodeTranscript}. */
 export interface IngestOptions {
-  /** The ledger to write to. */
-  readonly ledger: Ledger;
+  /** The ledger to write to (a `Ledger`; the session is opened only for what more than an append needs). */
+  readonly ledger: IngestLedger;
   /** Ledger session id (the Claude Code `session_id`). */
   readonly sessionId: string;
   /** The transcript JSONL. */
@@ -131,23 +132,24 @@ async function loadState(file: string, transcriptPath: string): Promise<IngestSt
   }
 }
 
-/** True when the saved state matches what the store holds for the session. */
-async function stateMatchesStore(
-  ledger: Ledger,
+/** Where the session's spans end in the store, and whether the saved state matches what the store holds. */
+async function storeTail(
+  ledger: IngestLedger,
   sessionId: string,
   state: IngestState | undefined,
   size: number,
-): Promise<boolean> {
+): Promise<{ tail: SessionTail; consistent: boolean }> {
   const stored = await ledger.store.nextSeq(sessionId);
-  if (state === undefined) return stored === 0 && (await ledger.store.records(sessionId)).length === 0;
-  if (stored !== state.spans || state.byteOffset > size) return false;
-  if (stored === 0) return true;
-  const last = (await ledger.store.occurrences(sessionId, { fromSeq: stored - 1 }))[0];
-  return last?.spanId === state.lastSpanId;
+  const last = stored > 0 ? (await ledger.store.occurrences(sessionId, { fromSeq: stored - 1 }))[0] : undefined;
+  const tail = { nextSeq: stored, byteEnd: last?.byteEnd ?? 0 };
+  if (state === undefined)
+    return { tail, consistent: stored === 0 && (await ledger.store.records(sessionId)).length === 0 };
+  if (stored !== state.spans || state.byteOffset > size) return { tail, consistent: false };
+  return { tail, consistent: stored === 0 || last?.spanId === state.lastSpanId };
 }
 
 /** Messages already stored, counted per label (first chunk of each message only). */
-async function storedMessageLabels(ledger: Ledger, sessionId: string): Promise<Map<string, number>> {
+async function storedMessageLabels(ledger: IngestLedger, sessionId: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const occurrence of await ledger.store.occurrences(sessionId)) {
     if (occurrence.chunk !== undefined && occurrence.chunk.index > 0) continue;
@@ -172,12 +174,175 @@ export async function ingestClaudeCodeTranscript(options: IngestOptions): Promis
   return withFileLock(`${options.stateFile}.lock`, () => ingestLocked(options, info.size), { onTakeover: options.log });
 }
 
+/** One ingest run: its counters and the batch not yet appended, in the order the transcript is read. */
+class IngestRun {
+  byteOffset: number;
+  lineNumber: number;
+  partialBytes = 0;
+  readonly read: ReadCounters = { bytesRead: 0, bytesAllocated: 0 };
+  private messages: number;
+  private compactions: number;
+  private appendedMessages = 0;
+  private appendedSpans = 0;
+  private recordedCompactions = 0;
+  private skipped = 0;
+  private batch: TranscriptMessage[] = [];
+  /** The summaries already recorded, read when the transcript holds a compaction (most calls read none). */
+  private storedSummaries: Map<string, number> | undefined;
+
+  constructor(
+    private readonly options: IngestOptions,
+    private readonly session: SpanAppender,
+    private readonly reader: LineReader,
+    state: IngestState | undefined,
+    /** Messages found stored after a state mismatch, per label, still to be skipped. */
+    private readonly alreadyStored: Map<string, number>,
+    private readonly log: (line: string) => void,
+    /** The state disagreed with the store: the transcript is re-read from the start. */
+    private readonly recovered: boolean,
+  ) {
+    this.byteOffset = state?.byteOffset ?? 0;
+    this.lineNumber = state?.lines ?? 0;
+    this.messages = state?.messages ?? 0;
+    this.compactions = state?.compactions ?? 0;
+  }
+
+  /** Write the state file: where the next run starts, and what the store holds then. */
+  async save(): Promise<void> {
+    const { ledger, sessionId, transcriptPath, stateFile } = this.options;
+    const spans = await ledger.store.nextSeq(sessionId);
+    const last = spans > 0 ? (await ledger.store.occurrences(sessionId, { fromSeq: spans - 1 }))[0] : undefined;
+    const next: IngestState = {
+      version: 1,
+      transcriptPath,
+      byteOffset: this.byteOffset,
+      lines: this.lineNumber,
+      messages: this.messages,
+      spans,
+      lastSpanId: last?.spanId,
+      compactions: this.compactions,
+      ...this.reader.saved(),
+      partialBytes: this.partialBytes > 0 ? this.partialBytes : undefined,
+    };
+    await writeFileAtomic(stateFile, JSON.stringify(next) + '\n');
+  }
+
+  /** Append the pending batch. */
+  async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const written = await appendTolerant(this.session, this.batch, this.log);
+    this.appendedMessages += written.messages;
+    this.appendedSpans += written.spans;
+    this.messages += written.messages;
+    this.batch = [];
+  }
+
+  /**
+   * Whether this agent compaction is one already recorded: its summary text is (Codex's is empty, so an empty one
+   * is recognised only when re-reading after a mismatch, by counting those stored; each compaction is read once
+   * otherwise).
+   */
+  private async alreadyRecorded(summary: string): Promise<boolean> {
+    const { ledger, sessionId } = this.options;
+    if (this.storedSummaries === undefined) {
+      this.storedSummaries = new Map();
+      for (const record of await ledger.store.records(sessionId))
+        if (record.type === 'external')
+          this.storedSummaries.set(record.summary, (this.storedSummaries.get(record.summary) ?? 0) + 1);
+    }
+    const stored = this.storedSummaries.get(summary) ?? 0;
+    if (summary === '' && (!this.recovered || stored === 0)) return false;
+    if (summary === '') this.storedSummaries.set(summary, stored - 1);
+    return stored > 0;
+  }
+
+  /** Note a compaction this run recorded. */
+  private recorded(summary: string): void {
+    if (summary !== '') this.storedSummaries?.set(summary, (this.storedSummaries.get(summary) ?? 0) + 1);
+  }
+
+  /** One event: a message joins the batch (unless already stored); an agent's compaction is recorded once. */
+  private async handle(event: TranscriptEvent): Promise<void> {
+    if (event.type === 'session') return;
+    if (event.type === 'message') {
+      const label = event.message.label ?? '';
+      const remaining = this.alreadyStored.get(label) ?? 0;
+      if (remaining > 0) {
+        this.alreadyStored.set(label, remaining - 1);
+        this.skipped++;
+        return;
+      }
+      this.batch.push(event.message);
+      return;
+    }
+    await this.flush();
+    if (await this.alreadyRecorded(event.summary)) {
+      this.skipped++;
+      return;
+    }
+    await this.session.importExternalSummary({ summary: event.summary, summarizer: event.summarizer });
+    this.recorded(event.summary);
+    this.compactions++;
+    this.recordedCompactions++;
+  }
+
+  /** A line that cannot be ingested leaves a note in its place (see ingest-gaps.ts): recall then reports a gap. */
+  private async skipLine(problem: string): Promise<void> {
+    const where = `${this.options.transcriptPath}:${this.lineNumber}`;
+    this.log(`${where}: ${problem}; line skipped`);
+    await this.handle({ type: 'message', message: ingestGapMessage(where, problem) });
+  }
+
+  /** One complete line of the transcript: converted by the importer's reader, its events handled in order. */
+  async ingestLine(line: CompleteLine): Promise<void> {
+    this.lineNumber++;
+    this.byteOffset = line.end;
+    if (line.problem !== undefined) return this.skipLine(line.problem);
+    if (line.text.trim().length === 0) return;
+    let events: TranscriptEvent[];
+    const skippedRecords: TranscriptParseFailure[] = [];
+    try {
+      events = this.reader.convert(JSON.parse(line.text), this.options.transcriptPath, this.lineNumber, {
+        skipInvalid: true,
+        onSkip: (error) => skippedRecords.push(error),
+      });
+    } catch (cause) {
+      // Not JSON, or a line the converter could not take: it is skipped, and never blocks the lines after it.
+      return this.skipLine(
+        `${cause instanceof SyntaxError ? 'not valid JSON' : 'could not be converted'} (${(cause as Error).message})`,
+      );
+    }
+    for (const error of skippedRecords) {
+      this.log(`skipped: ${error.message}`);
+      await this.handle({ type: 'message', message: ingestGapOf(error) });
+    }
+    for (const event of events) await this.handle(event);
+    if (this.batch.length >= BATCH_MESSAGES) {
+      await this.flush();
+      await this.save();
+    }
+  }
+
+  result(): IngestResult {
+    return {
+      messages: this.appendedMessages,
+      spans: this.appendedSpans,
+      compactions: this.recordedCompactions,
+      skipped: this.skipped,
+      byteOffset: this.byteOffset,
+      partialBytes: this.partialBytes,
+      recovered: this.recovered,
+      read: this.read,
+    };
+  }
+}
+
 async function ingestLocked(options: IngestOptions, size: number): Promise<IngestResult> {
-  const { ledger, sessionId, transcriptPath, stateFile } = options;
+  const { ledger, sessionId, transcriptPath } = options;
   const log = options.log ?? (() => undefined);
-  const saved = await loadState(stateFile, transcriptPath);
-  const session = await ledger.session(sessionId);
-  const consistent = await stateMatchesStore(ledger, sessionId, saved, size);
+  const saved = await loadState(options.stateFile, transcriptPath);
+  const { tail, consistent } = await storeTail(ledger, sessionId, saved, size);
+  const session = await spanAppender(ledger, sessionId, tail);
   const recovered = !consistent;
   const state = consistent ? saved : undefined;
   if (recovered)
@@ -186,138 +351,26 @@ async function ingestLocked(options: IngestOptions, size: number): Promise<Inges
         `re-reading ${transcriptPath} and skipping what is stored`,
     );
   const alreadyStored = recovered ? await storedMessageLabels(ledger, sessionId) : new Map<string, number>();
-  const storedSummaries = new Set(
-    (await ledger.store.records(sessionId))
-      .filter((record) => record.type === 'external')
-      .map((record) => record.summary),
-  );
-  const reader = lineReader(options.format ?? 'claude-code', state);
-
-  let byteOffset = state?.byteOffset ?? 0;
-  let lineNumber = state?.lines ?? 0;
-  let messages = state?.messages ?? 0;
-  let compactions = state?.compactions ?? 0;
-  let appendedMessages = 0;
-  let appendedSpans = 0;
-  let recordedCompactions = 0;
-  let skipped = 0;
-  let partialBytes = 0;
-  const read: ReadCounters = { bytesRead: 0, bytesAllocated: 0 };
-  let batch: TranscriptMessage[] = [];
-
-  const save = async () => {
-    const spans = await ledger.store.nextSeq(sessionId);
-    const last = spans > 0 ? (await ledger.store.occurrences(sessionId, { fromSeq: spans - 1 }))[0] : undefined;
-    const next: IngestState = {
-      version: 1,
-      transcriptPath,
-      byteOffset,
-      lines: lineNumber,
-      messages,
-      spans,
-      lastSpanId: last?.spanId,
-      compactions,
-      ...reader.saved(),
-      partialBytes: partialBytes > 0 ? partialBytes : undefined,
-    };
-    await writeFileAtomic(stateFile, JSON.stringify(next) + '\n');
-  };
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const written = await appendTolerant(session, batch, log);
-    appendedMessages += written.messages;
-    appendedSpans += written.spans;
-    messages += written.messages;
-    batch = [];
-  };
-  const handle = async (event: TranscriptEvent) => {
-    if (event.type === 'session') return;
-    if (event.type === 'message') {
-      const label = event.message.label ?? '';
-      const remaining = alreadyStored.get(label) ?? 0;
-      if (remaining > 0) {
-        alreadyStored.set(label, remaining - 1);
-        skipped++;
-        return;
-      }
-      batch.push(event.message);
-      return;
-    }
-    await flush();
-    if (storedSummaries.has(event.summary)) {
-      skipped++;
-      return;
-    }
-    await session.importExternalSummary({ summary: event.summary, summarizer: event.summarizer });
-    storedSummaries.add(event.summary);
-    compactions++;
-    recordedCompactions++;
-  };
-
+  const reader = await lineReader(options.format ?? 'claude-code', state);
+  const run = new IngestRun(options, session, reader, state, alreadyStored, log, recovered);
   // A last line still being written was scanned up to here by the previous run: scan on from there.
   const scanned = state?.partialBytes ?? 0;
-  const scanFrom = byteOffset + scanned <= size ? byteOffset + scanned : byteOffset;
-  const lines = completeLines(transcriptPath, byteOffset, {
+  const scanFrom = run.byteOffset + scanned <= size ? run.byteOffset + scanned : run.byteOffset;
+  const lines = completeLines(transcriptPath, run.byteOffset, {
     maxLineBytes: maxLineBytes(),
     scanFrom,
-    onPartial: (bytes) => (partialBytes = bytes),
-    counters: read,
+    onPartial: (bytes) => (run.partialBytes = bytes),
+    counters: run.read,
   });
-  // A line that cannot be ingested leaves a note in its place (see ingest-gaps.ts): recall then reports a gap.
-  const skipLine = async (problem: string) => {
-    const where = `${transcriptPath}:${lineNumber}`;
-    log(`${where}: ${problem}; line skipped`);
-    await handle({ type: 'message', message: ingestGapMessage(where, problem) });
-  };
-  for await (const line of lines) {
-    lineNumber++;
-    byteOffset = line.end;
-    if (line.problem !== undefined) {
-      await skipLine(line.problem);
-      continue;
-    }
-    if (line.text.trim().length === 0) continue;
-    let events: TranscriptEvent[];
-    const skippedRecords: TranscriptParseFailure[] = [];
-    try {
-      events = reader.convert(JSON.parse(line.text), transcriptPath, lineNumber, {
-        skipInvalid: true,
-        onSkip: (error) => skippedRecords.push(error),
-      });
-    } catch (cause) {
-      // Not JSON, or a line the converter could not take: it is skipped, and never blocks the lines after it.
-      await skipLine(
-        `${cause instanceof SyntaxError ? 'not valid JSON' : 'could not be converted'} (${(cause as Error).message})`,
-      );
-      continue;
-    }
-    for (const error of skippedRecords) {
-      log(`skipped: ${error.message}`);
-      await handle({ type: 'message', message: ingestGapOf(error) });
-    }
-    for (const event of events) await handle(event);
-    if (batch.length >= BATCH_MESSAGES) {
-      await flush();
-      await save();
-    }
-  }
-  await flush();
-  await save();
-  return {
-    messages: appendedMessages,
-    spans: appendedSpans,
-    compactions: recordedCompactions,
-    skipped,
-    byteOffset,
-    partialBytes,
-    recovered,
-    read,
-  };
+  for await (const line of lines) await run.ingestLine(line);
+  await run.flush();
+  await run.save();
+  return run.result();
 }
 
 /** Append a batch; when the batch is refused as invalid, append message by message and skip (and log) the invalid ones. */
 async function appendTolerant(
-  session: LedgerSession,
+  session: SpanAppender,
   batch: readonly TranscriptMessage[],
   log: (line: string) => void,
 ): Promise<{ messages: number; spans: number }> {
@@ -330,7 +383,7 @@ async function appendTolerant(
   let spans = 0;
   for (const message of batch) {
     try {
-      spans += (await session.append(message)).length;
+      spans += (await session.append([message])).length;
       messages++;
     } catch (error) {
       if (!InvalidInputError.isInstance(error)) throw error;

@@ -29,9 +29,12 @@ export function pathsOf(file: string, original: string | null | undefined, reade
 /** Seconds an installed hook may run. */
 export const HOOK_TIMEOUT_SECONDS = 60;
 
-/** The handler entry of one hook. */
-function handler(command: string): JsonObject {
-  return { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
+/**
+ * The handler entry of one hook; `background`: Claude Code runs it without waiting for it (`async`), for a hook whose
+ * output the agent does not need before it goes on (the Stop ingest).
+ */
+function handler(command: string, background: boolean): JsonObject {
+  return { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS, ...(background ? { async: true } : {}) };
 }
 
 function refuseShape(document: JsonText, path: JsonPath, expected: string): never {
@@ -116,6 +119,8 @@ export interface HookEntryOptions {
   readonly force: boolean;
   /** The agent named in `hook <agent>` (for messages). */
   readonly agent: string;
+  /** Events whose hook the agent runs in the background (`"async": true`; Claude Code's Stop). */
+  readonly background?: readonly string[] | undefined;
 }
 
 /**
@@ -134,10 +139,14 @@ export function withHookEntries(
 ): InstallEditResult {
   const notes: string[] = [];
   const written: WrittenItem[] = events.map((event) => ({ kind: 'hook', name: event, value: command }));
-  const group = { hooks: [handler(command)] };
+  const group = (event: string) => ({ hooks: [handler(command, options.background?.includes(event) === true)] });
   const fresh = () => {
     for (const event of events) notes.push(`hook ${event} → ${command}`);
-    return { text: newFile({ hooks: Object.fromEntries(events.map((event) => [event, [group]])) }), notes, written };
+    return {
+      text: newFile({ hooks: Object.fromEntries(events.map((event) => [event, [group(event)]])) }),
+      notes,
+      written,
+    };
   };
   if (parseJsonText(file, text, reader).root === undefined) return fresh();
   const earlier = withoutHookEntries(file, text as string, reader, (value) => options.owner(value) === 'ours');
@@ -154,9 +163,9 @@ export function withHookEntries(
     const lookAlike = commands.find((value) => options.owner(value) === 'look-alike');
     if (lookAlike !== undefined && !options.force) throw lookAlikeHook(file, event, lookAlike, options.agent);
     if (lookAlike !== undefined) notes.push(`hook ${event} ${quoted(lookAlike)} is not ours: left as it is`);
-    if (!hooks) current = insertMember(document, [], 'hooks', { [event]: [group] });
-    else if (!groups) current = insertMember(document, ['hooks'], event, [group]);
-    else current = insertMember(document, ['hooks', event], undefined, group);
+    if (!hooks) current = insertMember(document, [], 'hooks', { [event]: [group(event)] });
+    else if (!groups) current = insertMember(document, ['hooks'], event, [group(event)]);
+    else current = insertMember(document, ['hooks', event], undefined, group(event));
     notes.push(`hook ${event} → ${command}`);
     added.push({ kind: 'hook', name: event, value: command });
   }
@@ -226,6 +235,11 @@ export function withoutHookEntries(
 export interface McpServerOptions {
   /** The name to register under (`context-ledger`). */
   readonly name: string;
+  /**
+   * Where the `mcpServers` object is: at the top (default), or under this path (Claude Code's local scope keeps a
+   * project's servers in `~/.claude.json` under `projects.<project path>`); missing objects on the way are created.
+   */
+  readonly base?: JsonPath | undefined;
   /** Whose an existing entry under a name is (`look-alike`: under one of our names, not written by install). */
   readonly owner: (name: string, entry: unknown) => EntryOwner;
   /** Install ours under another name (`<name>-2`, …) instead of refusing a foreign entry under ours. */
@@ -269,49 +283,56 @@ export function withMcpServer(
   options: McpServerOptions,
 ): InstallEditResult {
   const { name, describe } = options;
+  const base = options.base ?? [];
+  const serversPath = [...base, 'mcpServers'];
   const document = parseJsonText(file, text, reader);
   const wrote = (at: string): WrittenItem[] => [{ kind: 'mcp-server', name: at, value: entry }];
+  const added = [`${dotted(serversPath)}.${name} → ${describe}`];
   if (!document.root)
+    return { text: newFile(nested(serversPath, { [name]: entry }) as JsonObject), notes: added, written: wrote(name) };
+  for (let depth = 1; depth <= base.length; depth++) expect(document, base.slice(0, depth), 'object', 'an object');
+  const servers = expect(document, serversPath, 'object', 'an object of MCP servers');
+  if (!servers) {
+    // Insert under the deepest object on the way that exists, with the missing ones around the servers.
+    let depth = base.length;
+    while (depth > 0 && !nodeAt(document, base.slice(0, depth))) depth--;
+    const missing = serversPath.slice(depth);
+    const value = nested(missing.slice(1), { [name]: entry });
     return {
-      text: newFile({ mcpServers: { [name]: entry } }),
-      notes: [`mcpServers.${name} → ${describe}`],
+      text: insertMember(document, base.slice(0, depth), String(missing[0]), value),
+      notes: added,
       written: wrote(name),
     };
-  const servers = expect(document, ['mcpServers'], 'object', 'an object of MCP servers');
-  if (!servers)
-    return {
-      text: insertMember(document, [], 'mcpServers', { [name]: entry }),
-      notes: [`mcpServers.${name} → ${describe}`],
-      written: wrote(name),
-    };
+  }
   const notes: string[] = [];
   const names = [name, ...Array.from({ length: OTHER_NAMES }, (_, index) => `${name}-${index + 2}`)];
   for (const [index, at] of names.entries()) {
-    const node = nodeAt(document, ['mcpServers', at]);
+    const node = nodeAt(document, [...serversPath, at]);
+    const where = `${dotted(serversPath)}.${at}`;
     if (!node)
       return {
-        text: insertMember(document, ['mcpServers'], at, entry),
-        notes: [...notes, `mcpServers.${at} → ${describe}`],
+        text: insertMember(document, serversPath, at, entry),
+        notes: [...notes, `${where} → ${describe}`],
         written: wrote(at),
       };
     const existing: unknown = getNodeValue(node);
     const owner = options.owner(at, existing);
-    if (owner === 'same') return { text, notes: [...notes, `mcpServers.${at} already installed`], written: [] };
+    if (owner === 'same') return { text, notes: [...notes, `${where} already installed`], written: [] };
     if (owner === 'ours') {
       const replaced = insertMember(
-        parseJsonText(file, removeMember(document, ['mcpServers', at]), reader),
-        ['mcpServers'],
+        parseJsonText(file, removeMember(document, [...serversPath, at]), reader),
+        serversPath,
         at,
         entry,
       );
       return {
         text: replaced,
-        notes: [...notes, `mcpServers.${at} (written by an earlier install) → ${describe}`],
+        notes: [...notes, `${where} (written by an earlier install) → ${describe}`],
         written: wrote(at),
       };
     }
     if (index === 0 && !options.force) throw foreignServer(file, at, existing);
-    notes.push(`mcpServers.${at} is not ours (it runs ${serverRuns(existing)}): left as it is`);
+    notes.push(`${where} is not ours (it runs ${serverRuns(existing)}): left as it is`);
   }
   throw new InvalidInputError(
     `${file}: the MCP server names ${names.join(', ')} are all taken by entries context-ledger install did not ` +
@@ -320,31 +341,51 @@ export function withMcpServer(
   );
 }
 
-/** Remove each `mcpServers.<name>` whose entry `isOurs(name, entry)`, and `mcpServers` if that emptied it. */
+/**
+ * Remove each `mcpServers.<name>` (under `base`, as {@link withMcpServer}) whose entry `isOurs(name, entry)`, then
+ * `mcpServers` and the objects on its path that this emptied (unless `keep` says they existed before install).
+ */
 export function withoutMcpServers(
   file: string,
   text: string,
   reader: string,
   isOurs: (name: string, entry: unknown) => boolean,
   keep: KeepPath = () => false,
+  base: JsonPath = [],
 ): TextEditResult {
   let current = text;
   const notes: string[] = [];
+  const serversPath = [...base, 'mcpServers'];
   for (;;) {
     const document = parseJsonText(file, current, reader);
-    const servers = nodeAt(document, ['mcpServers']);
+    const servers = nodeAt(document, serversPath);
     const ours = (servers?.type === 'object' ? (servers.children ?? []) : []).find((property) => {
       const [key, value] = property.children ?? [];
       return typeof key?.value === 'string' && value !== undefined && isOurs(key.value, getNodeValue(value));
     });
     const name = ours?.children?.[0]?.value as string | undefined;
     if (name === undefined) break;
-    current = removeMember(document, ['mcpServers', name]);
-    notes.push(`mcpServers.${name} removed`);
+    current = removeMember(document, [...serversPath, name]);
+    notes.push(`${dotted(serversPath)}.${name} removed`);
   }
   if (notes.length === 0) return { text, notes };
-  current = dropIfEmpty(file, current, reader, ['mcpServers'], keep);
+  for (let depth = serversPath.length; depth > 0; depth--)
+    current = dropIfEmpty(file, current, reader, serversPath.slice(0, depth), keep);
   return { text: leftover(file, current, reader), notes };
+}
+
+/** `value` inside objects keyed by `path` (`['a', 'b']`: `{a: {b: value}}`). */
+function nested(path: JsonPath, value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [String(key)]: inner }), value);
+}
+
+/** A JSON path for a message: `mcpServers`, or `projects["/home/me/app"].mcpServers`. */
+function dotted(path: JsonPath): string {
+  return path
+    .map((key, index) =>
+      /^[A-Za-z_][\w-]*$/.test(String(key)) ? `${index === 0 ? '' : '.'}${String(key)}` : `[${JSON.stringify(key)}]`,
+    )
+    .join('');
 }
 
 /** True for the MCP entry install writes (it starts `… serve --stdio`). */
