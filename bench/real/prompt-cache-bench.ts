@@ -1,14 +1,16 @@
 /**
  * `prompt-cache`: how much of each prompt a provider's prompt cache could serve, on the real sessions
- * (`real-sessions.ts`: the SWE-agent trajectories as one session, each Claude Code session) at 8,000 and 32,000
- * tokens. Each session is replayed turn by turn (`turn-replay.ts`) and a prompt taken before every assistant turn,
- * for three arms: context-ledger (public API, memory store), trim (LangChain `trimMessages`, the most recent whole
- * messages that fit) and a Claude Code-style arm (`compact-at-threshold-arm.ts`). The yardstick and the price
- * model are `prompt-cache.ts`, which shares no code with the library.
+ * (`real-sessions.ts`: the SWE-agent trajectories as one session, each Claude Code session of `claude-code/` and
+ * `entire/`) at the windows agents run with (`CACHE_WINDOWS_BY_SET`: 32,000 and 200,000 on the SWE-agent session
+ * and the `entire/` sessions, beside 8,000). Each session is replayed turn by turn (`turn-replay.ts`) and a prompt
+ * taken before every assistant turn, for three arms: context-ledger (public API, memory store), trim (LangChain
+ * `trimMessages`, the most recent whole messages that fit) and a Claude Code-style arm
+ * (`compact-at-threshold-arm.ts`). The yardstick and the price model are `prompt-cache.ts`, which shares no code
+ * with the library. Sessions of one data set are also pooled (`poolTallies`).
  */
 import { createO200kCounter } from '../../src/index.js';
 import type { TokenCounter } from '../../src/index.js';
-import { atLeast, resultBase, round } from '../bench-result.js';
+import { atLeast, atMost, resultBase, round } from '../bench-result.js';
 import type { BenchResult, ResultTable, TargetCheck } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import type { BenchWindowOptions } from '../window-options.js';
@@ -22,16 +24,31 @@ import {
   MOSTLY_UNCACHED_BELOW,
   PRICE_MODEL,
   createPromptCacheMeter,
+  poolTallies,
   prefixShare,
   relativeCost,
 } from './prompt-cache.js';
 import type { CacheTally } from './prompt-cache.js';
 import { loadRealSessions } from './real-sessions.js';
-import type { RealSession } from './real-sessions.js';
+import type { RealDataSet, RealSession } from './real-sessions.js';
 import { replayLedgerTurns } from './turn-replay.js';
 
-/** Windows measured. */
-export const CACHE_WINDOWS = [8000, 32000] as const;
+/** Windows measured per data set. */
+export const CACHE_WINDOWS_BY_SET: Readonly<Record<RealDataSet, readonly number[]>> = {
+  'swe-agent': [8000, 32000, 200_000],
+  'claude-code': [8000, 32000],
+  entire: [8000, 32000, 200_000],
+};
+
+/** --quick: 5 SWE-agent trajectories at 8,000 and 32,000, the smallest `entire/` session at 32,000 and 200,000. */
+export const QUICK_CACHE_WINDOWS: Readonly<Record<RealDataSet, readonly number[]>> = {
+  'swe-agent': [8000, 32000],
+  'claude-code': [],
+  entire: [32000, 200_000],
+};
+
+/** Every window measured (the budgets `--window` options are checked at). */
+export const CACHE_WINDOWS = [8000, 32000, 200_000] as const;
 
 /** Arm names, in table order. */
 export const CACHE_ARMS = {
@@ -41,12 +58,14 @@ export const CACHE_ARMS = {
 } as const;
 
 /** Targets of issue 27 for context-ledger on the SWE-agent session. */
-const PREFIX_TARGETS: Record<(typeof CACHE_WINDOWS)[number], number> = { 8000: 0.85, 32000: 0.97 };
+const PREFIX_TARGETS: Readonly<Record<number, number>> = { 8000: 0.85, 32000: 0.97 };
 
 /** One arm on one session at one window. */
 export interface CacheRun {
   readonly session: string;
-  readonly dataSet: RealSession['dataSet'];
+  readonly dataSet: RealDataSet;
+  /** Sessions pooled in this run (1: one session). */
+  readonly sessions: number;
   readonly window: number;
   readonly arm: string;
   readonly tally: CacheTally;
@@ -84,7 +103,7 @@ export async function measureSession(
       ),
     windowOptions,
   );
-  const base = { session: session.name, dataSet: session.dataSet, window };
+  const base = { session: session.name, dataSet: session.dataSet, sessions: 1, window };
   return [
     { ...base, arm: CACHE_ARMS.ledger, tally: ledger.tally, compactions: replayed.recordCount() },
     { ...base, arm: CACHE_ARMS.trim, tally: trim.tally, compactions: null },
@@ -92,33 +111,43 @@ export async function measureSession(
   ];
 }
 
+const DATA_SET_LABEL: Record<RealDataSet, string> = {
+  'swe-agent': 'swe-agent',
+  'claude-code': 'claude-code (older dev sessions)',
+  entire: 'entire (Claude Code sessions)',
+};
+
+/** Per data set, window and arm: the single session's run, or the pooled tallies of several sessions. */
+export function pooledCacheRuns(runs: readonly CacheRun[]): CacheRun[] {
+  const pooled: CacheRun[] = [];
+  for (const dataSet of Object.keys(CACHE_WINDOWS_BY_SET) as RealDataSet[])
+    for (const window of CACHE_WINDOWS)
+      for (const arm of Object.values(CACHE_ARMS)) {
+        const group = runs.filter((run) => run.dataSet === dataSet && run.window === window && run.arm === arm);
+        if (group.length === 1) pooled.push(group[0] as CacheRun);
+        if (group.length < 2) continue;
+        const compactions = group.map((run) => run.compactions);
+        pooled.push({
+          session: `${DATA_SET_LABEL[dataSet]}: ${group.length} sessions pooled`,
+          dataSet,
+          sessions: group.length,
+          window,
+          arm,
+          tally: poolTallies(group.map((run) => run.tally)),
+          compactions: compactions.some((count) => count === null)
+            ? null
+            : compactions.reduce((sum: number, count) => sum + (count ?? 0), 0),
+        });
+      }
+  return pooled;
+}
+
 function armRun(runs: readonly CacheRun[], session: string, window: number, arm: string): CacheRun | undefined {
   return runs.find((run) => run.session === session && run.window === window && run.arm === arm);
 }
 
-/** Run the prompt-cache benchmark. */
-export async function runPromptCacheBench(context: BenchContext): Promise<BenchResult> {
-  const { sessions, missing } = await loadRealSessions(
-    context.dataDir,
-    context.quick ? { trajectories: 5, claudeCode: false } : {},
-  );
-  const counter = createO200kCounter();
-  const runs: CacheRun[] = [];
-  for (const session of sessions)
-    for (const window of CACHE_WINDOWS) {
-      context.log(`prompt-cache: ${session.name}, ${session.messages.length} messages, window ${window}`);
-      runs.push(...(await measureSession(session, window, counter, context.log, context.window)));
-    }
-  const notes = [
-    `Data: ${context.dataDir}; ${sessions.map((session) => `${session.name} (${session.messages.length} messages)`).join('; ')}.`,
-    ...missing.map((line) => `MISSING: ${line}`),
-    ...(context.quick ? ['--quick: the first 5 SWE-agent trajectories only, no Claude Code session.'] : []),
-    'A prompt is taken before every assistant turn (an assistant message after a non-assistant one): context-ledger appends what came since the last prompt and renders (memory store, o200k counter, default options unless a note gives window options); trim keeps the most recent whole messages that fit; the Claude Code-style arm is bench/real/compact-at-threshold-arm.ts.',
-    `Prefix share: the tokens of each prompt that are its longest common token prefix with the previous prompt, summed over prompts, over all prompt tokens (bench/real/prompt-cache.ts: whole equal leading messages, then the first differing message up to its last shared line start; o200k counts plus 4 framing tokens a message). Mostly uncached: prompts whose own share is below ${MOSTLY_UNCACHED_BELOW} (the first prompt of a session counts).`,
-    `Price model: ${PRICE_MODEL.description}. Relative cost: input cost with caching over the same prompts without caching.`,
-    `Claude Code-style arm: compact when a prompt would be over ${COMPACT_AT_THRESHOLD_DEFAULTS.compactAt} of the window to the first system message, a summary stand-in of ${COMPACT_AT_THRESHOLD_DEFAULTS.summaryShare} of the window and the most recent whole messages up to ${COMPACT_AT_THRESHOLD_DEFAULTS.keepShare} of it, then leave that prefix alone.`,
-  ];
-  const rows = runs.map((run) => [
+function runRow(run: CacheRun): (string | number | null)[] {
+  return [
     run.session,
     run.window,
     run.arm,
@@ -128,10 +157,35 @@ export async function runPromptCacheBench(context: BenchContext): Promise<BenchR
     run.tally.mostlyUncached,
     round(relativeCost(run.tally), 3),
     run.compactions,
-  ]);
-  const leadRows = [...new Set(runs.map((run) => run.session))].flatMap((session) =>
-    CACHE_WINDOWS.map((window) => {
-      const of = (arm: string) => armRun(runs, session, window, arm);
+  ];
+}
+
+const RUN_COLUMNS = [
+  'session',
+  'window',
+  'arm',
+  'prompts',
+  'mean prompt tokens',
+  'prefix share',
+  'mostly uncached prompts',
+  'input cost vs no caching',
+  'compactions',
+];
+
+/** The lead: per session (or pooled data set) and window, every arm's prefix share, mostly uncached and cost. */
+function leadTable(pooled: readonly CacheRun[]): ResultTable {
+  const keys = [...new Map(pooled.map((run) => [`${run.session}@${run.window}`, run])).values()];
+  return {
+    title:
+      'Prompt-cache reuse on real sessions at the windows agents run with: prefix share, mostly uncached prompts, input cost vs no caching',
+    columns: [
+      'data set',
+      'window',
+      ...Object.values(CACHE_ARMS).flatMap((arm) => [`${arm} prefix share`, `${arm} mostly uncached`]),
+      ...Object.values(CACHE_ARMS).map((arm) => `${arm} cost`),
+    ],
+    rows: keys.map(({ session, window }) => {
+      const of = (arm: string) => armRun(pooled, session, window, arm);
       return [
         session,
         window,
@@ -147,53 +201,106 @@ export async function runPromptCacheBench(context: BenchContext): Promise<BenchR
         }),
       ];
     }),
-  );
-  const tables: ResultTable[] = [
-    {
-      title: 'Prompt prefix reused turn to turn, per session, window and arm',
-      columns: [
-        'session',
-        'window',
-        'arm',
-        'prompts',
-        'mean prompt tokens',
-        'prefix share',
-        'mostly uncached prompts',
-        'input cost vs no caching',
-        'compactions',
-      ],
-      rows,
-    },
-  ];
-  const targets: TargetCheck[] = CACHE_WINDOWS.map((window) => {
-    const run = runs.find(
-      (candidate) =>
-        candidate.dataSet === 'swe-agent' && candidate.window === window && candidate.arm === CACHE_ARMS.ledger,
-    );
+    notes: [`Cost: input cost with caching over no caching; ${PRICE_MODEL.description}.`],
+  };
+}
+
+/**
+ * Targets: issue 27's prefix shares on the SWE-agent session at 8,000 and 32,000; issue 37's at 32,000 and 200,000
+ * on the SWE-agent session and the pooled `entire/` sessions: context-ledger's prefix share at least the Claude
+ * Code-style arm's, its input cost at most the arm's.
+ */
+function cacheTargets(pooled: readonly CacheRun[]): TargetCheck[] {
+  const find = (dataSet: RealDataSet, window: number, arm: string) =>
+    pooled.find((run) => run.dataSet === dataSet && run.window === window && run.arm === arm);
+  const targets: TargetCheck[] = [8000, 32000].map((window) => {
+    const run = find('swe-agent', window, CACHE_ARMS.ledger);
     return atLeast(
       `prompt prefix share turn to turn @${window / 1000}k (swe-agent session, context-ledger)`,
       run ? round(prefixShare(run.tally), 3) : null,
-      PREFIX_TARGETS[window],
+      PREFIX_TARGETS[window] ?? 1,
       'issue 27; bench/real/prompt-cache.ts',
     );
   });
-  const lead: ResultTable = {
-    title: 'Prompt-cache reuse on real sessions: prefix share, mostly uncached prompts, input cost vs no caching',
-    columns: [
-      'session',
-      'window',
-      ...Object.values(CACHE_ARMS).flatMap((arm) => [`${arm} prefix share`, `${arm} mostly uncached`]),
-      ...Object.values(CACHE_ARMS).map((arm) => `${arm} cost`),
-    ],
-    rows: leadRows,
-    notes: [`Cost: input cost with caching over no caching; ${PRICE_MODEL.description}.`],
-  };
+  for (const dataSet of ['swe-agent', 'entire'] as const)
+    for (const window of [32000, 200_000]) {
+      const ledger = find(dataSet, window, CACHE_ARMS.ledger);
+      const arm = find(dataSet, window, CACHE_ARMS.compactAtThreshold);
+      if (!ledger || !arm) continue;
+      const where = `@${window / 1000}k (${DATA_SET_LABEL[dataSet]}${ledger.sessions > 1 ? ', pooled' : ''})`;
+      const note = 'issue 37 item 4: target = the Claude Code-style arm on the same prompts';
+      targets.push(
+        atLeast(
+          `context-ledger prefix share >= Claude Code-style arm ${where}`,
+          round(prefixShare(ledger.tally), 3),
+          round(prefixShare(arm.tally), 3) ?? 1,
+          note,
+        ),
+        atMost(
+          `context-ledger input cost <= Claude Code-style arm ${where}`,
+          round(relativeCost(ledger.tally), 3),
+          round(relativeCost(arm.tally), 3) ?? 0,
+          note,
+        ),
+      );
+    }
+  return targets;
+}
+
+function cacheNotes(context: BenchContext, sessions: readonly RealSession[], missing: readonly string[]): string[] {
+  return [
+    `Data: ${context.dataDir}; ${sessions.map((session) => `${session.name} (${session.messages.length} messages)`).join('; ')}.`,
+    ...missing.map((line) => `MISSING: ${line}`),
+    ...(context.quick
+      ? [
+          '--quick: the first 5 SWE-agent trajectories at 8,000 and 32,000; the smallest entire/ session at 32,000 and 200,000.',
+        ]
+      : []),
+    `Windows: ${Object.entries(CACHE_WINDOWS_BY_SET)
+      .map(([dataSet, windows]) => `${dataSet} ${windows.join(', ')}`)
+      .join(
+        '; ',
+      )}. entire/ = its Claude Code sessions (the Codex rollouts left out); every agent's own compaction is left out of the messages.`,
+    'A prompt is taken before every assistant turn (an assistant message after a non-assistant one): context-ledger appends what came since the last prompt and renders (memory store, o200k counter, default options unless a note gives window options); trim keeps the most recent whole messages that fit; the Claude Code-style arm is bench/real/compact-at-threshold-arm.ts.',
+    `Prefix share: the tokens of each prompt that are its longest common token prefix with the previous prompt, summed over prompts, over all prompt tokens (bench/real/prompt-cache.ts: whole equal leading messages, then the first differing message up to its last shared line start; o200k counts plus 4 framing tokens a message). Mostly uncached: prompts whose own share is below ${MOSTLY_UNCACHED_BELOW} (the first prompt of a session counts). Pooled rows sum the tallies of a data set's sessions.`,
+    `Price model: ${PRICE_MODEL.description}. Relative cost: input cost with caching over the same prompts without caching.`,
+    `Claude Code-style arm: compact when a prompt would be over ${COMPACT_AT_THRESHOLD_DEFAULTS.compactAt} of the window to the first system message, a summary stand-in of ${COMPACT_AT_THRESHOLD_DEFAULTS.summaryShare} of the window and the most recent whole messages up to ${COMPACT_AT_THRESHOLD_DEFAULTS.keepShare} of it, then leave that prefix alone.`,
+  ];
+}
+
+/** Run the prompt-cache benchmark. */
+export async function runPromptCacheBench(context: BenchContext): Promise<BenchResult> {
+  const windows = context.quick ? QUICK_CACHE_WINDOWS : CACHE_WINDOWS_BY_SET;
+  const { sessions, missing } = await loadRealSessions(
+    context.dataDir,
+    context.quick ? { trajectories: 5, claudeCode: false, entire: 1 } : {},
+  );
+  const counter = createO200kCounter();
+  const runs: CacheRun[] = [];
+  for (const session of sessions)
+    for (const window of windows[session.dataSet]) {
+      context.log(`prompt-cache: ${session.name}, ${session.messages.length} messages, window ${window}`);
+      runs.push(...(await measureSession(session, window, counter, context.log, context.window)));
+    }
+  const pooled = pooledCacheRuns(runs);
+  const tables: ResultTable[] = [
+    {
+      title: 'Prompt prefix reused turn to turn, per data set (sessions pooled), window and arm',
+      columns: RUN_COLUMNS,
+      rows: pooled.map(runRow),
+    },
+    {
+      title: 'Prompt prefix reused turn to turn, per session, window and arm',
+      columns: RUN_COLUMNS,
+      rows: runs.map(runRow),
+    },
+  ];
   return {
     ...resultBase(context, 'prompt-cache', 'Prompt-cache reuse turn to turn on real sessions'),
-    notes,
+    notes: cacheNotes(context, sessions, missing),
     tables,
-    targets,
-    lead,
-    data: { priceModel: PRICE_MODEL, compactAtThreshold: COMPACT_AT_THRESHOLD_DEFAULTS, runs },
+    targets: cacheTargets(pooled),
+    lead: leadTable(pooled),
+    data: { priceModel: PRICE_MODEL, compactAtThreshold: COMPACT_AT_THRESHOLD_DEFAULTS, runs, pooled },
   };
 }

@@ -104,6 +104,19 @@ export function emptyTally(): CacheTally {
   return { prompts: 0, tokens: 0, prefixTokens: 0, mostlyUncached: 0, cost: 0 };
 }
 
+/** The tallies of several sessions as one: every count summed (a pooled share weighs each session by its tokens). */
+export function poolTallies(tallies: readonly CacheTally[]): CacheTally {
+  const pooled = emptyTally();
+  for (const tally of tallies) {
+    pooled.prompts += tally.prompts;
+    pooled.tokens += tally.tokens;
+    pooled.prefixTokens += tally.prefixTokens;
+    pooled.mostlyUncached += tally.mostlyUncached;
+    pooled.cost += tally.cost;
+  }
+  return pooled;
+}
+
 /** Add one prompt of `tokens` tokens with `prefix` of them cached. */
 export function addPrompt(tally: CacheTally, tokens: number, prefix: number): void {
   if (prefix < 0 || prefix > tokens) throw new Error(`cached prefix ${prefix} outside the prompt's ${tokens} tokens`);

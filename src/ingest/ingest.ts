@@ -16,7 +16,7 @@ import { createSpan, handleRoleOf } from '../model/span.js';
 import type { AppendEntry } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ExtractedHandle, Handle, Role, SourceKind } from '../types.js';
-import { cachedCount } from '../tokens/count-cache.js';
+import { cachedTextCount } from '../tokens/count-cache.js';
 
 /** Options of {@link messageToEntries}. */
 export interface IngestOptions {
@@ -87,18 +87,39 @@ function withoutBoilerplate<T extends { start: number; end: number }>(source: Sp
   return handles.filter((handle) => !ranges.some(([start, end]) => handle.start < end && handle.end > start));
 }
 
-/** The handles of the whole text, in order, assigned to the chunk holding each (offsets made relative to it). */
-function assignHandles(handles: readonly ExtractedHandle[], chunks: readonly TextChunk[]): ExtractedHandle[][] {
-  const byChunk: ExtractedHandle[][] = chunks.map(() => []);
+/** The stored handles of one span, before the store gives them their seq. */
+type SpanHandle = Omit<Handle, 'seq'>;
+
+/**
+ * The handles of the whole text, in order, made the stored handles of the chunk holding each (offsets relative to it,
+ * the span's id, the role, the token count from `known` or counted once there): one object per handle, in one walk.
+ * A handle that runs past its chunk's end (a hard split inside it) is dropped.
+ */
+function spanHandles(
+  handles: readonly ExtractedHandle[],
+  chunks: readonly TextChunk[],
+  spanIds: readonly string[],
+  role: Role,
+  counter: TokenCounter,
+  known: Map<string, number>,
+): SpanHandle[][] {
+  const byChunk: SpanHandle[][] = chunks.map(() => []);
   let index = 0;
   for (const handle of handles) {
     while (index < chunks.length - 1 && (chunks[index + 1]?.start ?? Infinity) <= handle.start) index++;
     const chunk = chunks[index];
     if (chunk === undefined || handle.end > chunk.start + chunk.text.length) continue;
-    const { kind, text, key, start, end } = handle;
-    byChunk[index]?.push(
-      chunk.start === 0 ? handle : { kind, text, key, start: start - chunk.start, end: end - chunk.start },
-    );
+    const { kind, text, key } = handle;
+    byChunk[index]?.push({
+      kind,
+      text,
+      key,
+      start: handle.start - chunk.start,
+      end: handle.end - chunk.start,
+      spanId: spanIds[index] as string,
+      role,
+      tokens: cachedTextCount(known, text, counter),
+    });
   }
   return byChunk;
 }
@@ -112,31 +133,23 @@ function sourceEntries(
   out: AppendEntry[],
 ): number {
   const { counter, maxSpanTokens } = options;
-  const found = extractHandles(source.text, { toolOutput: source.kind === 'tool-result' });
-  const handles = withoutBoilerplate(source, withoutJsonKeys(source.kind, source.text, found));
-  const chunks = chunkText(source.text, maxSpanTokens, counter, found);
-  const assigned = assignHandles(handles, chunks);
-  chunks.forEach((chunk, index) => {
-    const span = createSpan({
-      kind: source.kind,
-      text: chunk.text,
-      toolCallId: source.toolCallId,
-      toolName: source.toolName,
-      tokens: chunk.tokens,
-    });
-    const spanId = span.id;
-    const role = handleRoleOf(source.kind);
-    const spanHandles: Omit<Handle, 'seq'>[] = (assigned[index] ?? []).map(({ kind, text, key, start, end }) => ({
-      kind,
-      text,
-      key,
-      start,
-      end,
-      spanId,
-      role,
-      tokens: cachedCount(known, text, () => counter.count(text)),
-    }));
-    const length = Buffer.byteLength(chunk.text, 'utf8') + 1;
+  const { kind, text, toolCallId, toolName } = source;
+  const found = extractHandles(text, { toolOutput: kind === 'tool-result' });
+  const handles = withoutBoilerplate(source, withoutJsonKeys(kind, text, found));
+  const chunks = chunkText(text, maxSpanTokens, counter, found);
+  const spans = chunks.map((chunk) =>
+    createSpan({ kind, text: chunk.text, toolCallId, toolName, tokens: chunk.tokens }),
+  );
+  const assigned = spanHandles(
+    handles,
+    chunks,
+    spans.map((span) => span.id),
+    handleRoleOf(kind),
+    counter,
+    known,
+  );
+  spans.forEach((span, index) => {
+    const length = Buffer.byteLength(span.text, 'utf8') + 1;
     out.push({
       span,
       role: source.role,
@@ -144,7 +157,7 @@ function sourceEntries(
       byteEnd: byte + length,
       label: message.label,
       chunk: chunks.length > 1 ? { index, count: chunks.length } : undefined,
-      handles: spanHandles,
+      handles: assigned[index] ?? [],
     });
     byte += length;
   });

@@ -16,3 +16,21 @@ export function cachedCount(cache: Map<string, number>, key: string, count: () =
   }
   return value;
 }
+
+/**
+ * {@link cachedCount} of `text` under itself with `counter` (no function made per call: ingest asks it for every
+ * handle of every message).
+ */
+export function cachedTextCount(
+  cache: Map<string, number>,
+  text: string,
+  counter: { count(text: string): number },
+): number {
+  let value = cache.get(text);
+  if (value === undefined) {
+    value = counter.count(text);
+    if (cache.size >= COUNT_CACHE_ENTRIES) cache.clear();
+    cache.set(text, value);
+  }
+  return value;
+}

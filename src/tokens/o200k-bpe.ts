@@ -158,3 +158,33 @@ export function countO200kPiece(text: string): number {
   }
   return total;
 }
+
+/** Where a counted text may be cut with its count shared: true at a pre-token boundary that holds in every slice. */
+export type CutTest = (text: string, index: number) => boolean;
+
+/**
+ * {@link countO200kPiece} that also marks places to cut: after each pre-token that ends at least `spacing` units
+ * after the last mark, inside the text, where `isCut` holds, it pushes the offset (plus `offset`) to `bounds` and the
+ * tokens before it (plus `tokensBefore`) to `before`. Counting a slice then only counts its ends.
+ */
+export function countO200kPieceMarked(
+  text: string,
+  table: { readonly offset: number; readonly tokensBefore: number; readonly spacing: number; readonly isCut: CutTest },
+  bounds: number[],
+  before: number[],
+): number {
+  const ranks = rankTable();
+  let total = 0;
+  let last = 0;
+  for (let at = 0; at < text.length;) {
+    const end = preTokenEnd(text, at);
+    total += preTokenCount(ranks, text, at, end);
+    at = end;
+    if (end - last >= table.spacing && end < text.length && table.isCut(text, end)) {
+      bounds.push(table.offset + end);
+      before.push(table.tokensBefore + total);
+      last = end;
+    }
+  }
+  return total;
+}

@@ -9,12 +9,15 @@ import {
   cachedPrefixTokens,
   createPromptCacheMeter,
   emptyTally,
+  poolTallies,
   prefixShare,
   promptTokens,
   relativeCost,
   sharedLineStart,
 } from '../../bench/real/prompt-cache.js';
 import type { PromptMessage } from '../../bench/real/prompt-cache.js';
+import { CACHE_ARMS, pooledCacheRuns } from '../../bench/real/prompt-cache-bench.js';
+import type { CacheRun } from '../../bench/real/prompt-cache-bench.js';
 
 /** One token a word: every figure below can be checked by hand. */
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
@@ -120,5 +123,48 @@ describe('createPromptCacheMeter', () => {
     expect(meter.measure([system, { role: 'user', content: 'summary' }])).toEqual({ tokens: 12, prefix: 7 });
     expect(meter.tally).toMatchObject({ prompts: 3, tokens: 46, prefixTokens: 21, mostlyUncached: 1 });
     expect(relativeCost(meter.tally)).toBeCloseTo((21 * 0.1 + 25 * 1.25) / 46, 10);
+  });
+});
+
+describe('pooled sessions', () => {
+  const tally = (prompts: number, tokens: number, prefix: number) => {
+    const value = emptyTally();
+    for (let index = 0; index < prompts; index++) addPrompt(value, tokens, prefix);
+    return value;
+  };
+
+  it('sum every count, so a pooled share weighs each session by its tokens', () => {
+    const pooled = poolTallies([tally(2, 100, 90), tally(1, 1000, 100)]);
+    expect(pooled).toMatchObject({ prompts: 3, tokens: 1200, prefixTokens: 280, mostlyUncached: 1 });
+    expect(prefixShare(pooled)).toBeCloseTo(280 / 1200, 6);
+    expect(pooled.cost).toBeCloseTo(2 * cachedCost(100, 90) + cachedCost(1000, 100), 6);
+    expect(poolTallies([])).toEqual(emptyTally());
+  });
+
+  it('pool the sessions of a data set per window and arm, and keep a lone session as it is', () => {
+    const run = (session: string, dataSet: CacheRun['dataSet'], arm: string, compactions: number | null): CacheRun => ({
+      session,
+      dataSet,
+      sessions: 1,
+      window: 32000,
+      arm,
+      tally: tally(1, 100, 50),
+      compactions,
+    });
+    const runs = [
+      run('swe', 'swe-agent', CACHE_ARMS.ledger, 3),
+      run('e1', 'entire', CACHE_ARMS.ledger, 1),
+      run('e2', 'entire', CACHE_ARMS.ledger, 2),
+      run('e1', 'entire', CACHE_ARMS.trim, null),
+      run('e2', 'entire', CACHE_ARMS.trim, null),
+    ];
+    const pooled = pooledCacheRuns(runs);
+    expect(pooled.map((item) => [item.session, item.arm, item.sessions, item.tally.prompts, item.compactions])).toEqual(
+      [
+        ['swe', CACHE_ARMS.ledger, 1, 1, 3],
+        ['entire (Claude Code sessions): 2 sessions pooled', CACHE_ARMS.ledger, 2, 2, 3],
+        ['entire (Claude Code sessions): 2 sessions pooled', CACHE_ARMS.trim, 2, 2, null],
+      ],
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,7 +8,17 @@ import type { TokenCounter, TranscriptMessage } from '../../src/index.js';
 import { readEvents } from '../../src/importers/registry.js';
 import { createLangChainTrimArm, createMessageCost, trimCandidates } from '../../bench/quality/baseline-arms.js';
 import { createCompactAtThresholdArm } from '../../bench/real/compact-at-threshold-arm.js';
-import { concatenateTrajectories, writeJsonlTranscript } from '../../bench/real/real-sessions.js';
+import {
+  concatenateTrajectories,
+  entireClaudeCodeFiles,
+  isAgentCompactionLine,
+  loadRealSessions,
+  writeJsonlTranscript,
+  writeWithoutAgentCompactions,
+} from '../../bench/real/real-sessions.js';
+import { pooledRun } from '../../bench/real/real-replay-runs.js';
+import type { RealReplayRun } from '../../bench/real/real-replay-runs.js';
+import { dataSetRows } from '../../bench/real/real-replay-bench.js';
 import { sqliteFileBytes, sqliteTableSizes } from '../../bench/real/sqlite-table-sizes.js';
 import { doneCounts } from '../../bench/speed/replay-scale-bench.js';
 import { assistantTurnStarts } from '../../bench/real/turn-replay.js';
@@ -181,5 +191,116 @@ describe("the replay's done line", () => {
     expect(doneCounts('replay a.jsonl: done 1 compaction (1 record)')).toEqual({ compactions: 1, records: 1 });
     expect(doneCounts('replay a.jsonl: done 7 compactions, in 2s')).toEqual({ compactions: 7, records: null });
     expect(doneCounts('replay a.jsonl: 40% 3 compactions')).toEqual({ compactions: null, records: null });
+  });
+});
+
+/** A Claude Code transcript line. */
+const ccLine = (record: Record<string, unknown>) =>
+  JSON.stringify({ sessionId: 'cc-1', uuid: `u-${JSON.stringify(record)}`, ...record });
+const ccUser = (text: string) => ccLine({ type: 'user', message: { role: 'user', content: text } });
+const ccAssistant = (text: string) =>
+  ccLine({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
+
+describe('the Claude Code sessions of entire/', () => {
+  const boundary = ccLine({ type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted' });
+  const summary = ccLine({
+    type: 'user',
+    isCompactSummary: true,
+    message: { role: 'user', content: 'This session is being continued. Summary: the parser was fixed.' },
+  });
+
+  it('are replayed without the agent compaction lines, every other line byte for byte', async () => {
+    const lines = [ccUser('fix the parser'), ccAssistant('Fixed.'), boundary, summary, ccUser('now the tests')];
+    const source = join(folder, 'with-compaction.jsonl');
+    await writeFile(source, `${lines.join('\n')}\n`);
+    const target = join(folder, 'without.jsonl');
+    const bytes = await writeWithoutAgentCompactions(source, target);
+    const kept = [lines[0], lines[1], lines[4]].join('\n') + '\n';
+    expect(await readFile(target, 'utf8')).toBe(kept);
+    expect(bytes).toBe(Buffer.byteLength(kept));
+    expect(isAgentCompactionLine(boundary)).toBe(true);
+    expect(isAgentCompactionLine(summary)).toBe(true);
+    // A text that only mentions the words is kept, as is a line that is not JSON.
+    expect(isAgentCompactionLine(ccUser('what is a compact_boundary? isCompactSummary?'))).toBe(false);
+    expect(isAgentCompactionLine('{not json compact_boundary')).toBe(false);
+  });
+
+  it('are the Claude Code files (Codex rollouts left out), the smallest N in file order when limited', async () => {
+    const data = join(folder, 'data');
+    await mkdir(join(data, 'entire'), { recursive: true });
+    const session = (words: number) =>
+      `${[ccUser(`task ${'word '.repeat(words)}`), ccAssistant('done'), boundary, summary].join('\n')}\n`;
+    await writeFile(join(data, 'entire', 'entireio-cli__aa_big_0_full.jsonl'), session(400));
+    await writeFile(join(data, 'entire', 'entireio-cli__bb_small_0_full.jsonl'), session(5));
+    await writeFile(join(data, 'entire', 'entireio-cli__cc_mid_0_full.jsonl'), session(50));
+    const codex = { timestamp: '2026-01-01T00:00:00Z', type: 'session_meta', payload: { id: 'x', cwd: '/w' } };
+    await writeFile(join(data, 'entire', 'entityprocess-agentv-codex__dd_0_full.jsonl'), `${JSON.stringify(codex)}\n`);
+    const names = (files: readonly string[] | undefined) => (files ?? []).map((file) => file.split('/').pop());
+    expect(names(await entireClaudeCodeFiles(data))).toEqual([
+      'entireio-cli__aa_big_0_full.jsonl',
+      'entireio-cli__bb_small_0_full.jsonl',
+      'entireio-cli__cc_mid_0_full.jsonl',
+    ]);
+    expect(names(await entireClaudeCodeFiles(data, 2))).toEqual([
+      'entireio-cli__bb_small_0_full.jsonl',
+      'entireio-cli__cc_mid_0_full.jsonl',
+    ]);
+    const { sessions, missing } = await loadRealSessions(data, { claudeCode: false, entire: 1 });
+    expect(sessions.map((item) => [item.name, item.dataSet, item.messages.length])).toEqual([
+      ['entire bb_small_0', 'entire', 2],
+    ]);
+    expect(missing).toEqual([expect.stringMatching(/data set "swe-agent" not found/)]);
+    expect(await entireClaudeCodeFiles(join(folder, 'nowhere'))).toBeUndefined();
+  });
+});
+
+describe('real-replay rows per data set', () => {
+  const run = (session: string, megabytes: number, seconds: number, extra: Partial<RealReplayRun> = {}) =>
+    ({
+      session,
+      dataSet: 'entire',
+      window: 200_000,
+      sessions: 1,
+      transcriptMB: megabytes,
+      countingMBps: 40,
+      countingCpuMBps: 50,
+      referenceMBps: 10,
+      replayMBps: megabytes / seconds,
+      replayCpuMBps: megabytes / seconds,
+      ratio: null,
+      referenceRatio: null,
+      cpuRatio: null,
+      peakRssMB: 100,
+      wallSeconds: seconds,
+      cpuSeconds: seconds,
+      reached: 1,
+      compactions: 2,
+      compactionsPerMB: null,
+      records: 3,
+      recordsPerMB: null,
+      sqliteMB: megabytes / 2,
+      storageRatio: 0.5,
+      tables: null,
+      exitCode: 0,
+      ...extra,
+    }) satisfies RealReplayRun;
+
+  it('pools sessions by total MB over total seconds, sums counts and storage, keeps the highest RSS', () => {
+    const pooled = pooledRun([run('a', 1, 1), run('b', 3, 5, { peakRssMB: 180, countingMBps: 20 })], 'entire: 2');
+    expect(pooled).toMatchObject({ sessions: 2, transcriptMB: 4, replayMBps: 0.6667, compactions: 4, records: 6 });
+    expect(pooled).toMatchObject({ compactionsPerMB: 1, sqliteMB: 2, storageRatio: 0.5, peakRssMB: 180, reached: 1 });
+    // Counting: 4 MB in 1/40 + 3/20 s.
+    expect(pooled.countingMBps).toBeCloseTo(4 / (1 / 40 + 3 / 20), 2);
+    expect(pooled.referenceRatio).toBeCloseTo(0.6667 / 10, 3);
+    expect(pooledRun([run('a', 1, 1), run('b', 1, 1, { compactions: null })], 'x').compactions).toBeNull();
+  });
+
+  it('keeps a lone session as it is and pools a data set of several', () => {
+    const swe = { ...run('swe', 2, 4), dataSet: 'swe-agent' as const, window: 32000 };
+    const rows = dataSetRows([swe, run('a', 1, 1), run('b', 1, 1)]);
+    expect(rows.map((row) => [row.session, row.window, row.sessions])).toEqual([
+      ['swe', 32000, 1],
+      ['entire (Claude Code sessions): 2 sessions pooled', 200_000, 2],
+    ]);
   });
 });

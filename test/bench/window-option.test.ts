@@ -97,7 +97,7 @@ describe('--window parsing', () => {
     expect(() =>
       checkWindowFits(parseWindowOption('{"16000":{}}'), BENCHMARKS, ['prompt-cache', 'quality-turns']),
     ).toThrow(
-      /^--window: budget 16000 is measured by none of the benchmarks selected \(prompt-cache, quality-turns measure 4000, 8000, 32000\)/,
+      /^--window: budget 16000 is measured by none of the benchmarks selected \(prompt-cache, quality-turns measure 4000, 8000, 32000, 200000\)/,
     );
     expect(() => checkWindowFits(wide, BENCHMARKS, ['speed-count'])).toThrow(
       /^--window applies to none of the benchmarks selected \(speed-count\); it applies to prompt-cache, quality-claude-code, quality-swe-agent, quality-turns$/,

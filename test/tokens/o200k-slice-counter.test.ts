@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/ingest/chunks.js';
-import { o200kSliceCounter } from '../../src/tokens/o200k-slice-counter.js';
+import { isPreTokenBoundary } from '../../src/tokens/o200k-count.js';
+import { MARK_SPACING, countMarks, o200kSliceCounter } from '../../src/tokens/o200k-slice-counter.js';
 import { countO200kTokens, createO200kCounter } from '../../src/tokens/token-counter.js';
 import type { TokenCounter } from '../../src/tokens/token-counter.js';
 
@@ -58,5 +59,33 @@ describe('o200kSliceCounter', () => {
       }),
       { numRuns: 40, seed: 14, endOnFailure: true },
     );
+  });
+});
+
+describe('countMarks', () => {
+  const value = Array.from(
+    { length: 400 },
+    (_, line) => `line ${line}: const value_${line} = read("src/app/${line}.ts"); // é 🙂 done`,
+  ).join('\n');
+
+  it('marks pre-token boundaries a few dozen characters apart, with the exact count before each', () => {
+    const marks = countMarks(value);
+    expect(marks).toBeDefined();
+    const { bounds, before } = marks as NonNullable<typeof marks>;
+    expect(bounds[0]).toBe(0);
+    expect(bounds.at(-1)).toBe(value.length);
+    expect(before.at(-1)).toBe(countO200kTokens(value));
+    // A slice is counted as its edges up to the nearest marks: they stay short, not a counting piece long.
+    const gaps = bounds.slice(1).map((bound, index) => bound - (bounds[index] ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThan(0);
+    expect(Math.max(...gaps)).toBeLessThan(MARK_SPACING * 3);
+    for (const [index, bound] of bounds.entries()) {
+      if (bound > 0 && bound < value.length) expect(isPreTokenBoundary(value, bound)).toBe(true);
+      if (index % 37 === 0) expect(before[index]).toBe(countO200kTokens(value.slice(0, bound)));
+    }
+  });
+
+  it('leaves a text with a stretch as long as a counting piece to be counted slice by slice', () => {
+    expect(countMarks(`${'word '.repeat(300)}${'z'.repeat(1500)} tail`)).toBeUndefined();
   });
 });
