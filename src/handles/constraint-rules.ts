@@ -36,6 +36,9 @@ const PAST = new Set(
   ).split(' '),
 );
 const MODALS = new Set('can may must should shall'.split(' '));
+/** Negations that need the verb they negate. */
+const ELLIPTICAL =
+  /^(?:do not|don't|never|must(?:n't| not| never)|should(?:n't| not| never)|shall not|cannot|can't|can not|may not)$/;
 const ONLY_BLOCKERS = new Set("not the an a my your our their its his her if i it's that's".split(' '));
 const ACCESS = new Set('allowed permitted accessible writable readable'.split(' '));
 /**
@@ -159,6 +162,9 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
   const p2 = prev[prev.length - 2] ?? '';
   const verb = verbAfter(next);
   const clause = CLAUSE_START.test(before);
+  // "… run when it shouldn't, potentially …": a modal with its verb left out refers back, it sets no rule ("Do
+  // not, under any circumstances, rotate …" opens its clause and goes on)
+  if (ELLIPTICAL.test(key) && !clause && /^\s*(?:[,;.)!?:]|[—–]|-\s)/.test(after)) return false;
   const conjoined = CONJUNCTIONS.has(p1) && (ACTIONS.has(verb) || OPERATIONS.has(verb));
   if (key.endsWith('only') && key !== 'only')
     return isPredicativeOnly(key === '-only' ? before : 'read', after, clause, before);
@@ -170,7 +176,8 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
       if (COGNITION.has(verb) || ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you')) return false;
       return clause || conjoined || p1 === 'you' || p1 === 'we' || p1 === 'please';
     case 'never':
-      if (COGNITION.has(verb) || verb.endsWith('ed') || PAST.has(verb)) return false;
+      // "never checking for trailers" describes
+      if (COGNITION.has(verb) || verb.endsWith('ed') || verb.endsWith('ing') || PAST.has(verb)) return false;
       if ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you') return false;
       if (verb === 'have' && isPassive(next[1] ?? '')) return false;
       return clause || conjoined || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please';

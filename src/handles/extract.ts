@@ -73,10 +73,10 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
   if (kinds.has('assignment') && options?.bindings !== false) findBindings(view, candidates, candidates);
   if (numbers) findAmounts(view, candidates);
-  // Rules without a negation ("Always …", "Get X to review …") are read in what people and harnesses write; in a tool's
-  // output they were mostly spec and help text that crowded the window (quoted prohibitions are still found there).
+  // A tool's output is read as a document: only its prose's rules count (a README, a config comment, a ticket), never
+  // its code, logs, diffs or examples, and they are pinned as quoted output (see `constraints.ts`).
   if (kinds.has('constraint'))
-    findConstraints(view, candidates, markup.gutterLines, { directives: options?.toolOutput !== true });
+    findConstraints(view, candidates, markup.gutterLines, { toolOutput: options?.toolOutput === true });
   const clean: Candidate[] = [];
   for (const candidate of candidates) if (isClean(view, markup, candidate)) clean.push(candidate);
   const handles: ExtractedHandle[] = [];

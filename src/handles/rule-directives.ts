@@ -31,7 +31,7 @@ const BUDGET = new RegExp(
   'i',
 );
 const UNIVERSAL =
-  /^\w+\s+only\b|\b(?:always|every|each|all new|all future|for all|from now on|going forward|at all times|by default|ever)\b/i;
+  /^\w+\s+only\b|\b(?:always|every|each|all new|all future|for all|from now on|going forward|at all times|by default|ever|whenever)\b/i;
 const CONTRAST = /,\s*not\s+\w|\brather than\b|\binstead of\b|\s(?:over)\s+\w/i;
 const SCOPE_VERBS = new Set(
   'use prefer write choose pick target go deploy run build respond reply answer work'.split(' '),
@@ -82,8 +82,48 @@ const UNIVERSAL_SUBJECT =
   /^(?:(?:every|each|all(?!\s+\d)|any)\b[^,;]*?\b(?:must|should|needs?|requires?|has to|have to)|no\b[^,;]*?\b(?:must|should|may))\b/i;
 const STATE_RULE =
   /\b(?:is|are|remains?|stays?)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|mandatory|required)\b|^it is mandatory\b/i;
+/** People a document's rule may bind without addressing the reader ("Contributors must sign off every commit"). */
+const PEOPLE_SUBJECT = new RegExp(
+  String.raw`^(?:(?:all|every|each|new|external)\s+)?(?:contributors?|maintainers?|developers?|engineers?|` +
+    String.raw`reviewers?|agents?|everyone|everybody|anyone|committers?|authors?|teams?|staff|operators?|on-call)\b`,
+  'i',
+);
+/** A status line of a program, not a ban: "No changes added to commit", "No files to save", "No handler specified". */
+const STATUS_NO =
+  /^no\s+(?:[\w-]+\s+){1,2}(?:\w+ed|found|given|set|done|made|run|seen|shown|happens|occurs|exists|applies|remains|works)\b/i;
+const NOTHING_TO = /^no\s+(?:[\w-]+\s+){1,2}to\s+(\w+)/i;
+/** A universal subject's verb that states a fact, not a rule: "No duplicates should exist". */
+const STATE_VERB =
+  /\b(?:must|should|may)\s+(?:exist|remain|appear|occur|happen|have|be\s+(?:the|a|an|in|at|on|there)\b)/i;
+/** A pronoun subject of "… is required": "Both are required for corruption" states a fact. */
+const PRONOUN_SUBJECT =
+  /^(?:both|they|these|those|this|that|which|all|each)\b|^it\b(?!\s+is\s+(?:mandatory|required)\s+to\b)/i;
+/** A purpose clause before a modal ("To determine this, you must parse …"): how to do something, not a rule. */
+const ADDRESSED_MODAL = /\b(?:you|we)\s+(?:may|can|are (?:allowed|permitted|free) to)\b/i;
+const PURPOSE = /^to\s+\w+\b[^,;]*,\s*(?:you|we)\s+(?:must|need|have|should)\b/i;
 const REPORTED_RULE =
   /\b(?:told (?:me|us)|said|says|asked|wrote|insisted|feedback|requested|instructed|reminded)\b[^"“]{0,20}["“]([^"”]{6,})["”]/i;
+
+/** How {@link isDirective} reads a sentence. */
+export interface DirectiveOptions {
+  /**
+   * The sentence is quoted from tool output (a README, a spec, a ticket): a permission is a rule only in a list or
+   * addressed to the reader ("Users can pass a dict within a request" documents); a "No …" line must not read as a
+   * program's status; a rule about a thing ("Selection must preserve order") counts only in a list item, a comment
+   * line or a line of its own ({@link DirectiveOptions.listItem}).
+   */
+  readonly quoted?: boolean;
+  /** The sentence opens a list item or a comment line, or is a line of its own. */
+  readonly listItem?: boolean;
+}
+
+/** A clause's place in its sentence, for a quoted sentence: a ban ("no X in Y") opens it or follows a `;`. */
+interface ClausePlace extends DirectiveOptions {
+  readonly banAllowed?: boolean;
+}
+
+/** The place of any clause of a sentence that is not quoted. */
+const ANY_CLAUSE: ClausePlace = { banAllowed: true };
 
 function leadStripped(clause: string): string {
   return clause.replace(OPENERS, '').replace(LEAD, '').replace(OPENERS, '');
@@ -123,9 +163,17 @@ function isPermissionVerb(verb: string, next: string): boolean {
   return IMPERATIVE_VERBS.has(lower);
 }
 
+/** Whether a "No …" clause reads as a program's status ("No changes added to commit", "No local changes to save"). */
+function isStatusLine(clause: string): boolean {
+  if (STATUS_NO.test(clause)) return true;
+  const verb = NOTHING_TO.exec(clause)?.[1]?.toLowerCase();
+  return verb !== undefined && IMPERATIVE_VERBS.has(verb);
+}
+
 /** Whether a clause opening "No …" / "At most …" / "Nothing …" bans or caps something. */
-function isBan(clause: string, words: readonly string[], sentence: string): boolean {
+function isBan(clause: string, words: readonly string[], sentence: string, options: DirectiveOptions): boolean {
   const [first = '', second = ''] = words;
+  if (options.quoted === true && isStatusLine(clause)) return false;
   if (first === 'hands' && second === 'off') return true;
   if (/^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
   if (first === 'nothing') return /\bwithout\b/i.test(clause);
@@ -137,7 +185,7 @@ function isBan(clause: string, words: readonly string[], sentence: string): bool
 }
 
 /** Whether a clause with a subject (`you must`, `every PR needs`, `X is off-limits`) lays down a rule. */
-function isStatedRule(clause: string, words: readonly string[], sentence: string): boolean {
+function isStatedRule(clause: string, words: readonly string[], sentence: string, options: DirectiveOptions): boolean {
   if (/^(?:i|i'm|i've|i'll|let me|let's)\b/i.test(clause)) return false;
   const modal = MODAL_SUBJECT.exec(clause);
   if (modal !== null) {
@@ -145,26 +193,38 @@ function isStatedRule(clause: string, words: readonly string[], sentence: string
     // "you should have added …" is a reproach about the past, not a rule
     return !COGNITION.has(verb) && verb !== 'have' && !/\b(?:probably|maybe|perhaps)\b/i.test(clause);
   }
-  if (UNIVERSAL_SUBJECT.test(clause) || STATE_RULE.test(clause) || NEEDS_APPROVAL.test(clause)) return true;
-  if (/^(?:make|be)\s+sure\b|^ensure\b|^(?:don't|do not) forget\b|^feel free to\b/i.test(clause)) return true;
+  if (UNIVERSAL_SUBJECT.test(clause)) return options.quoted !== true || !STATE_VERB.test(clause);
+  if (STATE_RULE.test(clause)) return options.quoted !== true || !PRONOUN_SUBJECT.test(clause);
+  if (NEEDS_APPROVAL.test(clause)) return true;
+  if (/^(?:make|be)\s+sure\b|^ensure\b|^(?:don't|do not) forget\b/i.test(clause)) return true;
   if (/^(?:always|never)\s/i.test(clause)) return IMPERATIVE_VERBS.has(words[1] ?? '');
-  if (/\bmay you\b|\byou may\b/i.test(clause)) return true;
-  const permission = /\b(?:may|can|allowed|permitted|free)\b/i.test(clause) ? PERMISSION.exec(clause) : null;
-  if (permission !== null && isPermissionVerb(permission[1] ?? '', permission[2] ?? '') && LIMIT.test(sentence))
+  const quoted = options.quoted === true;
+  // a document's permission is a rule in a list or addressed to the reader ("You may push … freely, but …")
+  if ((!quoted || options.listItem === true || ADDRESSED_MODAL.test(clause)) && isPermission(clause, sentence))
     return true;
-  if (PERMITTED_STATE.test(clause) && LIMIT.test(sentence)) return true;
   if (/\bshould\s+always\b/i.test(clause)) return true;
   const must = MUST.exec(clause);
   // "… creates a constraint that X must come first" reports a rule of the code, it does not set one
   if (must === null || /\bthat\b[^,;]*$/i.test(clause.slice(0, must.index))) return false;
+  // a document's rule about a thing is a rule in a list or a comment; in its running prose it describes
+  if (quoted && options.listItem !== true && !PEOPLE_SUBJECT.test(clause)) return false;
   const [, verb = '', next = ''] = must;
   const lower = verb.toLowerCase();
   if (lower === 'have' || COGNITION.has(lower) || lower === 'not' || lower === 'never') return false;
   return !(lower === 'be' && /^(?:the|a|an|one|from|in|at|my|your|our|due|because)$/i.test(next));
 }
 
+/** Whether a clause grants a permission limited in time, place or tool ("You may push to staging until Friday"). */
+function isPermission(clause: string, sentence: string): boolean {
+  if (/^feel free to\b/i.test(clause) || /\bmay you\b|\byou may\b/i.test(clause)) return true;
+  const permission = /\b(?:may|can|allowed|permitted|free)\b/i.test(clause) ? PERMISSION.exec(clause) : null;
+  if (permission !== null && isPermissionVerb(permission[1] ?? '', permission[2] ?? '') && LIMIT.test(sentence))
+    return true;
+  return PERMITTED_STATE.test(clause) && LIMIT.test(sentence);
+}
+
 /** Whether one clause (already cut from its sentence) lays down a rule. */
-function isRuleClause(raw: string, sentence: string, reported: boolean): boolean {
+function isRuleClause(raw: string, sentence: string, reported: boolean, options: ClausePlace): boolean {
   const clause = leadStripped(raw.trim());
   const words = firstWords(clause);
   const [first = '', second = ''] = words;
@@ -177,8 +237,8 @@ function isRuleClause(raw: string, sentence: string, reported: boolean): boolean
     IMPERATIVE_VERBS.has(first === 'do' ? (words[2] ?? '') : second)
   )
     return true;
-  if (isBan(clause, words, sentence)) return true;
-  return isStatedRule(clause, words, sentence);
+  if (options.banAllowed === true && isBan(clause, words, sentence, options)) return true;
+  return isStatedRule(clause, words, sentence, options);
 }
 
 /**
@@ -186,11 +246,12 @@ function isRuleClause(raw: string, sentence: string, reported: boolean): boolean
  * negation trigger (see the module notes). A rule the user stated that a summary reports in
  * quotes ("User told me \"don't amend commits\"") counts too.
  */
-export function isDirective(sentence: string, reported = false): boolean {
+export function isDirective(sentence: string, reported = false, options: DirectiveOptions = {}): boolean {
   if (/\?\s*["”'’)]*\s*$/.test(sentence)) return false;
   const body = sentence.replace(OPENERS, '');
+  if (options.quoted === true && PURPOSE.test(body)) return false;
   const quote = reported ? null : REPORTED_RULE.exec(body);
-  if (quote !== null && isDirective(quote[1] ?? '', true)) return true;
+  if (quote !== null && isDirective(quote[1] ?? '', true, options)) return true;
   const parts = body.split(CLAUSE_SPLIT);
   const opening = firstWords(leadStripped(parts[0] ?? ''))[0] ?? '';
   const ownPlan = /^let(?:'s|\s+(?:me|us)\b)/i.test(leadStripped(parts[0] ?? ''));
@@ -199,7 +260,11 @@ export function isDirective(sentence: string, reported = false): boolean {
     // a clause joined by a bare "and" / "but" shares the opening clause's subject: "Pets … and never let us down"
     const bare = index > 0 && !/[,;:—–-]/.test(parts[index - 1] ?? '');
     if (bare && !addressed && !STRONG_OPENER.test(leadStripped(parts[index] ?? ''))) continue;
-    if (isRuleClause(parts[index] ?? '', body, reported)) return true;
+    // in a quoted document a ban after a comma or a dash is a list of traits ("simpler, no false positives")
+    // (after an order a ban goes on with it: "Do this with SQL only, no application code")
+    const opensClause = index === 0 || addressed || /;/.test(parts[index - 1] ?? '');
+    const place = options.quoted !== true ? ANY_CLAUSE : opensClause ? { ...options, banAllowed: true } : options;
+    if (isRuleClause(parts[index] ?? '', body, reported, place)) return true;
   }
   return false;
 }

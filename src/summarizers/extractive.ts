@@ -7,6 +7,7 @@ import { looksLikeInjection, looksLikeOverride } from './injection.js';
 import { SECTION_TITLES, fitSummary, renderSections } from './sections.js';
 import type { SectionLine, SectionName } from './sections.js';
 import { cleanSentences } from './sentences.js';
+import { decides, isAsk, isDecidingOrder, isDecision, isSmallTalk, opensWithAction } from './sentence-weight.js';
 import type { SourceUnit, SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 
 /** Options of the extractive summarizer. */
@@ -33,6 +34,8 @@ const SHARES: Readonly<Record<SectionName, number>> = {
   decisions: 0.3,
 };
 const SENTENCES_PER_REQUEST = 3;
+/** Sentences of a request read for its Task lines (its asks first among them). */
+const ASK_WINDOW = 8;
 /** An error line that only says a command failed (`Exit code 2`): kept only when its output says nothing more. */
 const EXIT_ONLY = /^(?:exit(?:ed)?(?: with)?(?: code| status)?|returncode)[ :=]+\d+\.?$/i;
 const NEXT_STEP = new RegExp(
@@ -45,6 +48,8 @@ const DECISION = new RegExp(
     String.raw`created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*`,
   'i',
 );
+/** An option the agent offers ("B) Mark the feature complete"): a choice left to the user, not a decision. */
+const OPTION = /^\(?[A-Ha-h1-9]\)\s/;
 /** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
 const NARRATION = /^(now|let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
 /** Wording of a choice or a rejection: a plan sentence that carries it is still a decision. */
@@ -111,6 +116,8 @@ interface Gathered {
   readonly files: Map<string, Candidate>;
   readonly errors: Map<string, Candidate>;
   readonly next: Candidate[];
+  /** The user's sentences that settle a choice ("Let's go with Redis.", "Keep the v1 API."). */
+  readonly userDecisions: Candidate[];
 }
 
 function gather(request: SummarizeRequest, maxChars: number): Gathered {
@@ -122,7 +129,14 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
   ).toLowerCase();
   const echoesTool = (sentence: string) =>
     toolText.length > 0 && toolText.includes(foldConfusables(sentence).toLowerCase());
-  const gathered: Gathered = { task: [], assistant: [], files: new Map(), errors: new Map(), next: [] };
+  const gathered: Gathered = {
+    task: [],
+    assistant: [],
+    files: new Map(),
+    errors: new Map(),
+    next: [],
+    userDecisions: [],
+  };
   let order = 0;
   const push = (list: Candidate[], text: string, unit: SourceUnit, index: number) =>
     list.push({ order: order++, text, spanIds: unit.spanIds, unit: index });
@@ -131,6 +145,15 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
     const spanIds = [...new Set([...(previous?.spanIds ?? []), ...unit.spanIds])].slice(-3);
     gathered.files.delete(path);
     gathered.files.set(path, { order: order++, text: path, spanIds, unit: index });
+  };
+  // the user's sentence: an ask for the Task, a decision for the Decisions (an order that settles a choice, or an
+  // ask with decision wording, both)
+  const addUser = (sentence: string, unit: SourceUnit, index: number) => {
+    // a lead-in is kept only when it orders something ("Implement the following plan:", not "Consider the following:")
+    if (isSmallTalk(sentence) || (/:\s*$/.test(sentence) && !opensWithAction(sentence))) return;
+    const order = isDecidingOrder(sentence);
+    if (order || decides(sentence)) push(gathered.userDecisions, sentence, unit, index);
+    if (order || !isDecision(sentence)) push(gathered.task, sentence, unit, index);
   };
   const addError = (text: string, key: string, unit: SourceUnit, index: number) => {
     if (looksLikeInjection(text)) return;
@@ -145,7 +168,8 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
       const error = errorLines(unit.text, maxChars)[0];
       if (error?.text === unit.text && role !== 'user') return addError(error.text, error.key, unit, index);
       if (role === 'tool' || looksLikeOverride(unit.text) || echoesTool(unit.text)) return;
-      if (role === 'user') return push(gathered.task, unit.text, unit, index);
+      if (role === 'user') return addUser(unit.text, unit, index);
+      if (isSmallTalk(unit.text)) return;
       return push(NEXT_STEP.test(unit.text) ? gathered.next : gathered.assistant, unit.text, unit, index);
     }
     if (unit.kind === 'tool-call') {
@@ -159,70 +183,110 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
       return;
     }
     if (unit.role === 'user') {
-      for (const sentence of cleanSentences(unit.text, { maxChars, lowercaseStart: true, minLineWords: 2 })) {
-        push(gathered.task, sentence, unit, index);
-      }
+      const options = { maxChars, lowercaseStart: true, minLineWords: 2, leadIns: true };
+      for (const sentence of cleanSentences(unit.text, options)) addUser(sentence, unit, index);
       return;
     }
     if (unit.role === 'assistant') {
       for (const sentence of cleanSentences(unit.text, { maxChars, lowercaseStart: false, minLineWords: 4 })) {
-        if (!looksLikeOverride(sentence) && !echoesTool(sentence)) push(gathered.assistant, sentence, unit, index);
+        if (looksLikeOverride(sentence) || echoesTool(sentence) || isSmallTalk(sentence)) continue;
+        push(gathered.assistant, sentence, unit, index);
       }
     }
   });
   return gathered;
 }
 
-/** Sentences of the first and the latest request (grouped by unit), first ones first. */
+/** How a request's sentence ranks for the Task: its asks, then its other sentences, then its decisions. */
+function taskRank(candidate: Candidate): number {
+  return isDecision(candidate.text) ? 2 : isAsk(candidate.text) ? 0 : 1;
+}
+
+/**
+ * Up to {@link SENTENCES_PER_REQUEST} sentences of one request, best first (see {@link taskRank}), read among its
+ * first {@link ASK_WINDOW}: an order deep in a long paste (a template's "Run the tests") does not displace its opening.
+ */
+function requestLines(members: readonly Candidate[]): Candidate[] {
+  return [...members]
+    .sort((a, b) => a.order - b.order)
+    .slice(0, ASK_WINDOW)
+    .sort((a, b) => taskRank(a) - taskRank(b) || a.order - b.order)
+    .slice(0, SENTENCES_PER_REQUEST);
+}
+
+/**
+ * Lines of the first and the latest request (grouped by unit), in the order they are taken: the asks of both
+ * before their other sentences, so a tight budget keeps what was asked (the summary shows them in the user's
+ * order). A request is a user turn with something in it beyond small talk and beyond orders that settle a choice:
+ * "Sounds good." is no request, and "Drop the IP-based fallback." is a decision, shown under Decisions.
+ */
 function taskCandidates(task: readonly Candidate[]): Candidate[] {
-  const first = task[0]?.unit;
-  const latest = task[task.length - 1]?.unit;
-  const ofFirst = task.filter((candidate) => candidate.unit === first).slice(0, SENTENCES_PER_REQUEST);
-  const ofLatest =
-    latest === first ? [] : task.filter((candidate) => candidate.unit === latest).slice(0, SENTENCES_PER_REQUEST);
-  return [...ofFirst, ...ofLatest];
+  const requests = [
+    ...new Set(task.filter((candidate) => !isDecision(candidate.text)).map((candidate) => candidate.unit)),
+  ];
+  const first = requests[0] ?? task[0]?.unit;
+  const latest = requests[requests.length - 1] ?? first;
+  const ofFirst = requestLines(task.filter((candidate) => candidate.unit === first));
+  const ofLatest = latest === first ? [] : requestLines(task.filter((candidate) => candidate.unit === latest));
+  const lines = [...ofFirst, ...ofLatest];
+  return [...lines].sort((a, b) => taskRank(a) - taskRank(b) || lines.indexOf(a) - lines.indexOf(b));
 }
 
 /**
  * The forward-looking sentences of the latest assistant turn that has some (one of the last
- * two with sentences); an earlier summary's next steps only when the region has none.
+ * two with sentences), narration ("Let me check …"), questions and decisions left out; an
+ * earlier summary's next steps only when the region has none.
  */
 function nextCandidates(gathered: Gathered): Candidate[] {
   const units = [...new Set(gathered.assistant.map((candidate) => candidate.unit))].slice(-2).reverse();
   for (const unit of units) {
-    const steps = gathered.assistant.filter((candidate) => candidate.unit === unit && NEXT_STEP.test(candidate.text));
-    const actionable = steps.filter((candidate) => !isFiller(candidate.text));
-    if (steps.length > 0) return (actionable.length > 0 ? actionable : steps).slice(-3);
+    const steps = gathered.assistant.filter(
+      (candidate) => candidate.unit === unit && NEXT_STEP.test(candidate.text) && !decides(candidate.text),
+    );
+    // a step that only narrates ("Let me check the file.") fills no line
+    const actionable = steps.filter((candidate) => !isFiller(candidate.text) && !/\?\s*$/.test(candidate.text));
+    if (steps.length > 0) return actionable.slice(-3);
   }
-  return gathered.next.slice(-3);
+  return gathered.next.filter((candidate) => !isFiller(candidate.text)).slice(-3);
 }
 
 /**
- * Assistant sentences ranked by word weight, recency and decision wording, best first. Filler
- * is left out, and so is a plan ("I'll add …") without a choice in it: a plan still ahead is a
- * next step, one already carried out is told by the files changed and the state that followed.
+ * Decision candidates ranked best first: first every sentence that settles a choice in so many words ("We'll use
+ * …", "Let's go with …", "instead of …") and the user's orders that settle one ("Keep the v1 API."), then the
+ * assistant's other sentences; within each tier by word weight, recency, choice wording ("instead", "because")
+ * above state wording ("fixed", "pass"), and whether they name something. Filler, small talk, questions and the
+ * options offered to the user ("B) Close out the PR") are left out, and so is a plan ("I'll add …") without a
+ * choice in it: a plan still ahead is a next step, one already carried out is told by the files changed and the
+ * state that followed.
  */
-function rankedDecisions(all: readonly Candidate[]): Candidate[] {
-  const candidates = all.filter(
-    (candidate) => !isFiller(candidate.text) && (!NEXT_STEP.test(candidate.text) || CHOICE.test(candidate.text)),
+function rankedDecisions(all: readonly Candidate[], userDecisions: readonly Candidate[]): Candidate[] {
+  const assistant = all.filter(
+    (candidate) =>
+      !isFiller(candidate.text) &&
+      !/\?\s*$/.test(candidate.text) &&
+      !OPTION.test(candidate.text) &&
+      (!NEXT_STEP.test(candidate.text) || CHOICE.test(candidate.text) || decides(candidate.text)),
   );
+  const candidates = [...assistant, ...userDecisions];
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
     for (const word of new Set(words(candidate.text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-  const last = candidates[candidates.length - 1]?.order ?? 1;
+  const last = Math.max(1, ...candidates.map((candidate) => candidate.order));
+  const fromUser = new Set(userDecisions);
   const scored = candidates.map((candidate) => {
     const candidateWords = words(candidate.text);
     const weight =
       candidateWords.reduce((sum, word) => sum + Math.log(1 + (frequency.get(word) ?? 0)), 0) /
       Math.sqrt(1 + candidateWords.length);
-    const recency = 1 + candidate.order / Math.max(1, last);
+    const recency = 1 + candidate.order / last;
     const narration = NARRATION.test(candidate.text) ? 0.5 : 1;
     const wording = CHOICE.test(candidate.text) ? 2 : DECISION.test(candidate.text) ? 1.4 : 1;
     const names = NAMES_SOMETHING.test(candidate.text) ? 1.3 : 1;
-    return { candidate, score: weight * recency * narration * wording * names };
+    const tier = fromUser.has(candidate) || decides(candidate.text) ? 1 : 0;
+    return { candidate, tier, score: weight * recency * narration * wording * names };
   });
   return scored
-    .sort((a, b) => b.score - a.score || a.candidate.order - b.candidate.order)
+    .sort((a, b) => b.tier - a.tier || b.score - a.score || a.candidate.order - b.candidate.order)
     .map((entry) => entry.candidate);
 }
 
@@ -309,7 +373,7 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
         ['errors', [...gathered.errors.values()].reverse()],
         ['files', [...gathered.files.values()].reverse()],
         ['next', nextCandidates(gathered)],
-        ['decisions', rankedDecisions(gathered.assistant)],
+        ['decisions', rankedDecisions(gathered.assistant, gathered.userDecisions)],
       ];
       for (const [section, candidates] of sections) take(section, candidates, SHARES[section]);
       for (const [section, candidates] of sections) take(section, candidates, 1);

@@ -41,6 +41,8 @@ export interface CleanSentenceOptions {
   readonly lowercaseStart: boolean;
   /** Fewest words of a line kept without closing punctuation. */
   readonly minLineWords: number;
+  /** A whole line ending in a colon is kept: a lead-in to what follows ("Implement the following plan:"). */
+  readonly leadIns?: boolean;
 }
 
 /** True for text that reads as prose: mostly letters and spaces, two real words at least. */
@@ -76,7 +78,7 @@ function blanked(text: string): string {
  * neither is a fragment: one starting mid-word (lower case, unless the user's own words) or
  * cut at the end of the text (a chunk boundary) without closing punctuation. A line without
  * closing punctuation is kept whole when it is complete (followed by a line break, or the
- * whole short text) and has enough words.
+ * whole short text) and has enough words; ending in a colon only with `leadIns`.
  */
 export function cleanSentences(text: string, options: CleanSentenceOptions): string[] {
   const result: string[] = [];
@@ -99,7 +101,7 @@ export function cleanSentences(text: string, options: CleanSentenceOptions): str
       const whole =
         segments.length === 1 &&
         lineComplete &&
-        !/[:,;]$/.test(sentence) &&
+        !(options.leadIns === true ? /[,;]$/ : /[:,;]$/).test(sentence) &&
         sentence.split(/\s+/).length >= options.minLineWords;
       if (!TERMINAL.test(sentence) && !whole) return;
       if (isUnclean(sentence) || !isProse(sentence) || !text.includes(sentence)) return;

@@ -125,11 +125,14 @@ describe('line-number gutters', () => {
     expect(pairs('  12: const max_retries = 3;', true)).toEqual(['identifier:max_retries']);
   });
 
-  it('make a line-numbered dump hold no constraints, config lines or error lines', () => {
+  it('make a line-numbered dump of code hold no constraints, config lines or error lines', () => {
     const dump =
       '   101→    case System.cmd("git", args) do\n   102→  # Do not call this from a test.\n   103→  mode: "read-only"\n   104→RuntimeError: boom';
     expect(pairs(dump, true).filter((pair) => /^(?:constraint|assignment|error):/.test(pair))).toEqual([]);
-    expect(pairs('    7\tNever deploy on Fridays.', true)).toEqual([]);
+  });
+
+  it("are read through: a document's rule read with a gutter is a (quoted) constraint, the gutter not part of it", () => {
+    expect(pairs('    7\tNever deploy on Fridays.', true)).toEqual(['constraint:Never deploy on Fridays.']);
   });
 
   it('are not gutters outside tool output when written with a tab or colon', () => {

@@ -21,9 +21,18 @@ export interface RuleScore {
   readonly misses: readonly string[];
 }
 
-/** Whether the extractor pins a constraint in `text`. */
-export function isPinned(text: string): boolean {
-  return extractHandles(text, { kinds: ['constraint'] }).length > 0;
+/**
+ * Whether the extractor pins a constraint in `text`; with a `context` (a tool output holding `text`), whether it pins
+ * one overlapping the first occurrence of `text` when it reads the whole output as tool output.
+ */
+export function isPinned(text: string, context?: string): boolean {
+  if (context === undefined) return extractHandles(text, { kinds: ['constraint'] }).length > 0;
+  const start = context.indexOf(text);
+  if (start === -1) throw new Error(`labelled sentence not in its tool output: ${JSON.stringify(text.slice(0, 80))}`);
+  const end = start + text.length;
+  return extractHandles(context, { kinds: ['constraint'], toolOutput: true }).some(
+    (handle) => handle.start < end && handle.end > start,
+  );
 }
 
 /** Scores the items of one part (or all when `part` is undefined). */
@@ -34,7 +43,7 @@ export function scoreRules(items: readonly LabelledSentence[], part?: 'tune' | '
   const misses: string[] = [];
   for (const item of items) {
     if (part !== undefined && item.part !== part) continue;
-    const pinned = isPinned(item.text);
+    const pinned = isPinned(item.text, item.context);
     if (pinned && item.rule) tp++;
     else if (pinned) {
       fp++;

@@ -104,7 +104,11 @@ describe('messageToEntries', () => {
       { role: 'tool', toolCallId: 't1', content: '    1\tNever call System.halt here.' },
       { maxSpanTokens: 500, counter, byteStart: 0 },
     );
-    expect(tool.entries[0]?.handles.map((handle) => handle.kind)).toEqual(['identifier']);
+    // the gutter is markup (no number 1); the file's prose line is a rule quoted from tool output
+    expect(tool.entries[0]?.handles.map((handle) => [handle.kind, handle.text])).toEqual([
+      ['constraint', 'Never call System.halt here.'],
+      ['identifier', 'System.halt'],
+    ]);
   });
 
   it('withoutJsonKeys keeps identifiers of other spans', () => {

@@ -324,3 +324,97 @@ describe('errors seen', () => {
     ]);
   });
 });
+
+describe('task and decisions lines carry weight (issue 36, part 5)', () => {
+  const section = (summary: string, title: string): string[] => {
+    const lines = summary.split('\n');
+    const start = lines.indexOf(title);
+    if (start === -1) return [];
+    const end = lines.findIndex((line, index) => index > start && !line.startsWith('- '));
+    return lines.slice(start + 1, end < 0 ? undefined : end).map((line) => line.slice(2));
+  };
+  const UNITS: SourceUnit[] = [
+    unit(0, 'user', 'Morning. Add rate limiting to the public search endpoint.'),
+    unit(1, 'assistant', 'Continuing with the plan. The limiter middleware is wired into the router.'),
+    unit(2, 'user', "Let's go with Redis for the counters."),
+    unit(3, 'assistant', "We'll use a token bucket per API key instead of a global counter."),
+    unit(4, 'user', 'Drop the IP-based fallback.'),
+    unit(5, 'assistant', 'All 214 tests pass. Anything else pressing?'),
+    unit(6, 'user', 'Sounds good, thanks!'),
+    unit(7, 'assistant', 'Sounds good. Let me know if you need anything else.'),
+  ];
+
+  it('shows the ask as the Task, never a trailing acknowledgement', async () => {
+    const result = await summarize(UNITS);
+    expect(section(result.summary, SECTION_TITLES.task)).toEqual(['Add rate limiting to the public search endpoint.']);
+  });
+
+  it('keeps the locked decisions of both sides and no filler on any line', async () => {
+    const result = await summarize(UNITS);
+    const decisions = section(result.summary, SECTION_TITLES.decisions);
+    expect(decisions).toEqual(
+      expect.arrayContaining([
+        "Let's go with Redis for the counters.",
+        "We'll use a token bucket per API key instead of a global counter.",
+        'Drop the IP-based fallback.',
+      ]),
+    );
+    for (const filler of ['Continuing with the plan.', 'Anything else pressing?', 'Sounds good.', 'Morning.'])
+      expect(result.summary).not.toContain(filler);
+    expect(verifySummary(result, UNITS, [])).toEqual([]);
+  });
+
+  it('gives a tight budget to the decisions, never to filler or state', async () => {
+    const units = [
+      ...UNITS.slice(0, 5),
+      unit(5, 'assistant', 'The `search_handler` now returns 429 with a Retry-After header; all 214 tests pass.'),
+      unit(6, 'user', 'Sounds good, thanks!'),
+    ];
+    const result = await summarize(units, 60);
+    expect(section(result.summary, SECTION_TITLES.task)).toEqual(['Add rate limiting to the public search endpoint.']);
+    const locked = [
+      "Let's go with Redis for the counters.",
+      "We'll use a token bucket per API key instead of a global counter.",
+      'Drop the IP-based fallback.',
+    ];
+    const decisions = section(result.summary, SECTION_TITLES.decisions);
+    expect(decisions.length).toBeGreaterThanOrEqual(2);
+    expect(decisions.filter((line) => !locked.includes(line))).toEqual([]);
+  });
+
+  it('takes a lead-in of the user as the ask ("Implement the following plan:")', async () => {
+    const units = [
+      unit(0, 'user', 'Implement the following plan:\n\n# Export plan\n\nThe export runs nightly.\n'),
+      unit(1, 'assistant', 'The exporter writes one file per tenant.'),
+    ];
+    const result = await summarize(units);
+    expect(section(result.summary, SECTION_TITLES.task)).toContain('Implement the following plan:');
+  });
+
+  it('leaves narration, questions and decisions out of the next steps', async () => {
+    const units = [
+      unit(0, 'user', 'Fix the export job.'),
+      unit(1, 'assistant', "Let me check the logs. Should I also rotate the keys? We'll use the v2 client."),
+    ];
+    const result = await summarize(units);
+    expect(section(result.summary, SECTION_TITLES.next)).toEqual([]);
+    expect(section(result.summary, SECTION_TITLES.decisions)).toContain("We'll use the v2 client.");
+  });
+});
+
+describe('options offered to the user', () => {
+  it('are no decisions', async () => {
+    const units = [
+      unit(0, 'user', 'Wrap up the summarize feature.'),
+      unit(
+        1,
+        'assistant',
+        'A) Move the code to its own package now\nB) Mark the feature complete and close out the PR',
+      ),
+      unit(2, 'assistant', 'I should keep the `interface{}` types to stay consistent with the codebase.'),
+    ];
+    const result = await summarize(units);
+    expect(result.summary).not.toMatch(/^- [AB]\) /m);
+    expect(result.summary).toContain('I should keep the `interface{}` types to stay consistent with the codebase.');
+  });
+});

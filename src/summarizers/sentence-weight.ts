@@ -1,0 +1,154 @@
+/**
+ * What a summary sentence carries, for the extractive summary's Task and Decisions lines (issue 36, part 5):
+ *
+ * - **small talk** carries nothing a resumed model can act on: acknowledgements ("Sounds good.", "Thanks!", "ok"),
+ *   go-aheads without an object ("Go ahead.", "Carry on."), the agent's courtesy ("Anything else pressing?",
+ *   "Continuing with the plan.", "Hope this helps!"). It never fills a line;
+ * - an **ask** is what the user wants done: an imperative ("Add rate limiting …"), a request ("Can you …", "I need
+ *   …", "Please …"), an ordering lead-in to a plan ("Implement the following plan:") or a question;
+ * - a **decision** settles a choice: "we'll use X", "let's go with Y", "decided", "switch to Z", "keep X", "drop Y",
+ *   "stick with", "instead of", "rather than", "won't". A decision is never left out while a weaker line is kept.
+ *
+ * Every test reads the sentence as written (no paraphrase); words are compared in lower case with curly quotes folded.
+ */
+import { IMPERATIVE_VERBS } from '../handles/lexicon.js';
+
+/** Words that small talk is made of: a sentence of only these (and at least one of {@link SMALL_TALK_CORE}) says nothing. */
+const SMALL_TALK_WORDS = new Set(
+  (
+    'sounds sound good great thanks thank thx ty you perfect ok okay k cool nice awesome got it makes sense yes yep ' +
+    'yeah yup sure alright all right fine continue continuing go ahead carry on keep going proceed proceeding with ' +
+    "the plan let's lets let me us know if need anything else pressing hope this that helps happy to help job work " +
+    'lgtm looks looking done now works for excellent wonderful please so far then and i we will do it sgtm agreed ' +
+    "noted understood np problem no worries much a lot again very well what's whats next onward onwards forward " +
+    'back to there you go here we are progress worked moving along hi hello hey morning again'
+  ).split(' '),
+);
+/** At least one of these makes a sentence of {@link SMALL_TALK_WORDS} small talk rather than a fragment. */
+const SMALL_TALK_CORE = new Set(
+  (
+    'sounds thanks thank thx ty perfect ok okay cool nice awesome yes yep yeah yup sure alright fine continue ' +
+    'continuing proceed proceeding ahead lgtm sgtm noted understood worries anything great good excellent ' +
+    'wonderful next helps help progress worked moving hi hello hey morning'
+  ).split(' '),
+);
+const MAX_SMALL_TALK_WORDS = 9;
+
+function lowerWords(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[’‘]/g, "'")
+      .match(/[a-z]+(?:'[a-z]+)?/g) ?? []
+  );
+}
+
+/**
+ * Everyday words that name nothing in a session: function words, and the verbs, adjectives and nouns of talk about
+ * the work rather than of the work ("Let me dig into this.", "All set on that front.", "Working on it now.").
+ */
+const EVERYDAY_WORDS = new Set(
+  (
+    "a an the this that these those it its it's they them their there here we us our you your i me my i'm i've " +
+    "i'll we're we'll you're he she his her is are was were be been being am do does did done doing have has had " +
+    'will would can could should may might must shall to of in on at by for with from into onto about over under up ' +
+    'down out off as so then than too also just only still yet now again already soon and or but if because while ' +
+    'when where what which who how why all any some each every both either no not none nothing something anything ' +
+    'everything more most less much many few lot lots good great fine nice right ok okay sure well better best ' +
+    'ready same other another next last first big small little bit go going gone went come coming get getting got ' +
+    'give make making made take taking took put keep keeping let see seeing look looking looks know think want need ' +
+    'try trying work working works worked move moving set start starting stop continue continuing proceed help happy ' +
+    'glad like love seem seems dig digging dive check checking verify thing things way step steps part point side ' +
+    'front end time moment yes yeah yep nope please thanks thank sounds sound perfect awesome cool excellent ' +
+    "wonderful alright fair enough stuff onto it'll that's there's what's let's here's"
+  ).split(' '),
+);
+
+/**
+ * Whether a sentence is small talk: acknowledgement, courtesy or a go-ahead without an object — short, naming
+ * nothing, and made of small-talk words or of everyday words only. A sentence that settles a choice ("Go with the
+ * second option.") is not small talk, however plain its words.
+ */
+export function isSmallTalk(text: string): boolean {
+  if (/[`/\\_=<>{}[\]]|\d/.test(text)) return false;
+  const words = lowerWords(text);
+  if (words.length === 0 || words.length > MAX_SMALL_TALK_WORDS) return false;
+  if (words.every((word) => SMALL_TALK_WORDS.has(word)) && words.some((word) => SMALL_TALK_CORE.has(word))) return true;
+  if (!words.every((word) => EVERYDAY_WORDS.has(word) || SMALL_TALK_WORDS.has(word))) return false;
+  return !DECIDES.test(text.replace(/[’‘]/g, "'")) && !DECIDING_ORDER.test(opening(text));
+}
+
+const REQUEST = new RegExp(
+  String.raw`^(?:please\b|(?:can|could|would|will) you\b|i(?:'d| would) like\b|i (?:want|need)\b|we (?:need|want)\b|` +
+    String.raw`let's\b|help me\b|make sure\b|how (?:do|can|should)\b|why\b|what\b|where\b|is there\b)`,
+  'i',
+);
+/** Whether a sentence opens with a verb of action ("Implement …", "Add …", "Fix …"): an order. */
+export function opensWithAction(text: string): boolean {
+  const first = lowerWords(opening(text))[0] ?? '';
+  return IMPERATIVE_VERBS.has(first) || ASK_VERBS.has(first);
+}
+
+/**
+ * Whether a user sentence asks for something: an order ("Add …", or a lead-in to a plan: "Implement the following
+ * plan:"), a request ("Can you …", "I need …"), or a question. A lead-in that orders nothing ("Consider the
+ * following PR description:") asks nothing.
+ */
+export function isAsk(text: string): boolean {
+  const trimmed = opening(text);
+  return opensWithAction(trimmed) || REQUEST.test(trimmed) || /\?\s*$/.test(trimmed);
+}
+
+/** Verbs that open a request beyond the rule verbs of `IMPERATIVE_VERBS` ("Implement …", "Investigate …"). */
+const ASK_VERBS = new Set(
+  (
+    'implement investigate explain find look review refactor write design debug profile optimize speed measure ' +
+    'compare summarize draft plan set make figure try port convert generate show list describe analyze audit ' +
+    'start finish resume wire integrate support extend split extract inline simplify document'
+  ).split(' '),
+);
+
+/** Verbs that settle a choice after "we'll" / "let's" / "we decided to" ("We'll use a token bucket"). */
+const CHOICE_VERBS =
+  String.raw`(?:use|go with|keep|drop|switch to|stick with|stay with|move to|adopt|pick|choose|migrate to|` +
+  String.raw`standardi[sz]e on|settle on|replace|remove|ditch|skip|support|ship)`;
+const DECIDES = new RegExp(
+  [
+    String.raw`\b(?:we|let's|lets)(?:'ll| will| are going to|'re going to| should| decided to| agreed to| chose to)?\s+`,
+    CHOICE_VERBS,
+    String.raw`\b|\bi(?:'ll| will| decided to| chose to)\s+(?:use|go with|keep|stick with|stay with|pick|choose)\b`,
+    String.raw`|\b(?:decided|decision|chose|chosen|settled on|agreed (?:on|to)|going with|go with|opted (?:for|to)|`,
+    String.raw`stick(?:ing)? with|instead of|rather than|in favou?r of)\b`,
+    String.raw`|\b(?:we|i)\s+(?:won't|will not|are not going to|'re not going to|do not want to|don't want to)\b`,
+  ].join(''),
+  'i',
+);
+/** A decision said as an order: "Keep the v1 API.", "Drop Python 3.8 support.", "Switch to pnpm." */
+const DECIDING_ORDER = /^(?:keep|drop|switch|stick|use|go with|move to|replace|remove|ditch|skip|pick|choose)\b/i;
+
+function opening(text: string): string {
+  return text.trim().replace(/^[("'“‘*]+/, '');
+}
+
+/** Whether a sentence settles a choice in so many words (see the module notes). Questions settle nothing. */
+export function decides(text: string): boolean {
+  if (/\?\s*$/.test(text) || isSmallTalk(text)) return false;
+  return DECIDES.test(text.replace(/[’‘]/g, "'"));
+}
+
+/** Whether a sentence is an order that settles a choice ("Keep the v1 API.", "Switch to pnpm."). */
+export function isDecidingOrder(text: string): boolean {
+  return !/\?\s*$/.test(text) && DECIDING_ORDER.test(opening(text));
+}
+
+/**
+ * Whether a user's sentence is first of all a decision: an order that settles a choice, or decision wording that
+ * does not open an ask ("Let's go with Redis." is a decision; "Make the importer stream rows instead of loading the
+ * file." is an ask that also decides).
+ */
+export function isDecision(text: string): boolean {
+  if (isDecidingOrder(text)) return true;
+  if (!decides(text)) return false;
+  const first = lowerWords(opening(text))[0] ?? '';
+  return first === 'let' || first === "let's" || !(IMPERATIVE_VERBS.has(first) || ASK_VERBS.has(first));
+}
