@@ -12,7 +12,6 @@ import {
   chown,
   lstat,
   mkdir,
-  mkdtemp,
   readdir,
   readFile,
   readlink,
@@ -21,24 +20,20 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/errors.js';
 import { claudeCodeFiles, installClaudeCode, uninstallClaudeCode } from '../../src/integrations/claude-code/install.js';
 import type { InstallOptions } from '../../src/integrations/claude-code/install.js';
 import { applyInstall } from '../../src/integrations/install/config-files.js';
+import { scratchDirs } from './install-scratch.js';
 
 let root: string;
 let home: string;
 let project: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'cl-install-'));
-  home = join(root, 'home');
-  project = join(root, 'project');
-  await mkdir(join(project, '.claude'), { recursive: true });
-  await mkdir(home, { recursive: true });
+  ({ root, home, project } = await scratchDirs('cl-install-'));
 });
 
 afterEach(async () => {

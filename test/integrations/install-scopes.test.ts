@@ -5,8 +5,7 @@
  * local scope writes `.claude/settings.local.json` and the project's entry of `~/.claude.json`; user scope
  * `~/.claude/`. The Stop hook runs in the background. Uninstall leaves every file byte-identical.
  */
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chooseInvocation } from '../../src/cli/install-invocation.js';
@@ -19,17 +18,14 @@ import {
   uninstallClaudeCode,
 } from '../../src/integrations/claude-code/install.js';
 import type { InstallOptions, InstallScope, Invocation } from '../../src/integrations/claude-code/install.js';
+import { scratchDirs } from './install-scratch.js';
 
 let root: string;
 let home: string;
 let project: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'cl-scopes-'));
-  home = join(root, 'home');
-  project = join(root, 'project');
-  await mkdir(join(project, '.claude'), { recursive: true });
-  await mkdir(home, { recursive: true });
+  ({ root, home, project } = await scratchDirs('cl-scopes-'));
 });
 
 afterEach(async () => {

@@ -260,14 +260,16 @@ describe('parseClaims with the summary sections', () => {
   });
 });
 
+/** The lines of one section of a summary, without their list markers. */
+function section(summary: string, title: string): string[] {
+  const lines = summary.split('\n');
+  const start = lines.indexOf(title);
+  if (start === -1) return [];
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith('- '));
+  return lines.slice(start + 1, end < 0 ? undefined : end).map((line) => line.slice(2));
+}
+
 describe('what each section keeps for a model resuming the work', () => {
-  const section = (summary: string, title: string): string[] => {
-    const lines = summary.split('\n');
-    const start = lines.indexOf(title);
-    if (start === -1) return [];
-    const end = lines.findIndex((line, index) => index > start && !line.startsWith('- '));
-    return lines.slice(start + 1, end < 0 ? undefined : end).map((line) => line.slice(2));
-  };
   const UNITS: SourceUnit[] = [
     unit(0, 'user', 'Make the exporter stream rows instead of buffering them.'),
     unit(1, 'assistant', 'Now I have the full picture.'),
@@ -326,13 +328,6 @@ describe('errors seen', () => {
 });
 
 describe('task and decisions lines carry weight (issue 36, part 5)', () => {
-  const section = (summary: string, title: string): string[] => {
-    const lines = summary.split('\n');
-    const start = lines.indexOf(title);
-    if (start === -1) return [];
-    const end = lines.findIndex((line, index) => index > start && !line.startsWith('- '));
-    return lines.slice(start + 1, end < 0 ? undefined : end).map((line) => line.slice(2));
-  };
   const UNITS: SourceUnit[] = [
     unit(0, 'user', 'Morning. Add rate limiting to the public search endpoint.'),
     unit(1, 'assistant', 'Continuing with the plan. The limiter middleware is wired into the router.'),

@@ -1,33 +1,15 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run, runScript, track as trackFiles } from './script-repo.js';
 
-const run = promisify(execFile);
 const SCRIPT = resolve('scripts/check-layout.mjs');
 
 let dir: string;
 
-async function check(): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SCRIPT], { cwd: dir });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-/** Write files into the temp repository and `git add` them (the script reads git-tracked files only). */
-async function track(files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  await run('git', ['add', '--', ...Object.keys(files)], { cwd: dir });
-}
+const check = () => runScript(SCRIPT, dir);
+const track = (files: Record<string, string>) => trackFiles(dir, files);
 
 describe('scripts/check-layout.mjs', () => {
   beforeEach(async () => {

@@ -1,32 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run, runScript, track as trackFiles } from './script-repo.js';
 
-const run = promisify(execFile);
 const SCRIPT = resolve('scripts/check-sizes.mjs');
 
 let dir: string;
 
-async function check(): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(dir, 'scripts/check-sizes.mjs')], { cwd: dir });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-async function track(files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  await run('git', ['add', '--', ...Object.keys(files)], { cwd: dir });
-}
+const check = () => runScript(join(dir, 'scripts/check-sizes.mjs'), dir);
+const track = (files: Record<string, string>) => trackFiles(dir, files);
 
 /** A function `name` of `lines` lines: its signature, `lines - 3` statements, a return and its closing brace. */
 function functionOf(name: string, lines: number): string {
