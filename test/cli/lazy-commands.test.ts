@@ -2,7 +2,9 @@
  * The CLI loads a command's modules only when that command runs (run `npm run build --silent`
  * first): a `hook claude-code` Stop call — what Claude Code runs after every turn — must not
  * load the MCP server, the audit, replay, the install code, zod, commander or the session's code; and the `--format` choices the
- * CLI lists without loading the importers are exactly the importers' formats.
+ * CLI lists without loading the importers are exactly the importers' formats. The hook call runs from the bundle the
+ * build writes to `dist/hook/` (whose chunks follow the modules' lazy imports); the module graph itself is checked
+ * with the bundle ruled out (`CONTEXT_LEDGER_HOOK_BUNDLE=0`).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -41,25 +43,30 @@ async function loadedBy(args: readonly string[], input: string, env: NodeJS.Proc
     .map((line) => line.slice('LOADED '.length));
 }
 
+/** The URLs one Stop call of `hook claude-code` loads, on a transcript of one turn (the call goes through the ingest). */
+async function stopCall(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const root = await mkdtemp(join(tmpdir(), 'cl-lazy-hook-'));
+  const transcript = join(root, 'session.jsonl');
+  const record = { type: 'user', uuid: 'u-1', sessionId: 'lazy-1', cwd: root, timestamp: '2026-12-01T10:00:00Z' };
+  await writeFile(
+    transcript,
+    JSON.stringify({ ...record, message: { role: 'user', content: 'Deploy PAY-4821' } }) + '\n',
+  );
+  const event = { session_id: 'lazy-1', transcript_path: transcript, cwd: root, hook_event_name: 'Stop' };
+  return loadedBy(['hook', 'claude-code'], JSON.stringify(event), {
+    HOME: root,
+    CONTEXT_LEDGER_HOME: join(root, 'ledger'),
+    ...env,
+  });
+}
+
 describe('lazy command loading', () => {
   it('lists exactly the importers formats for --format', () => {
     expect([...TRANSCRIPT_FORMATS]).toEqual([...IMPORT_FORMATS]);
   });
 
   it('loads only the hook modules for hook claude-code', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'cl-lazy-hook-'));
-    const transcript = join(root, 'session.jsonl');
-    // One turn to append: the call goes through the whole ingest.
-    const record = { type: 'user', uuid: 'u-1', sessionId: 'lazy-1', cwd: root, timestamp: '2026-12-01T10:00:00Z' };
-    await writeFile(
-      transcript,
-      JSON.stringify({ ...record, message: { role: 'user', content: 'Deploy PAY-4821' } }) + '\n',
-    );
-    const event = { session_id: 'lazy-1', transcript_path: transcript, cwd: root, hook_event_name: 'Stop' };
-    const urls = await loadedBy(['hook', 'claude-code'], JSON.stringify(event), {
-      HOME: root,
-      CONTEXT_LEDGER_HOME: join(root, 'ledger'),
-    });
+    const urls = await stopCall({ CONTEXT_LEDGER_HOOK_BUNDLE: '0' });
     expect(urls.some((url) => url.endsWith('/dist/integrations/claude-code/hook.js'))).toBe(true);
     for (const unwanted of [
       '/@modelcontextprotocol/',
@@ -86,6 +93,29 @@ describe('lazy command loading', () => {
       '/dist/summarizers/',
       '/dist/importers/codex.js',
     ])
+      expect(
+        urls.filter((url) => url.includes(unwanted)),
+        unwanted,
+      ).toEqual([]);
+  });
+
+  it('runs a hook call from the bundle, without the chunks it loads lazily', async () => {
+    const urls = await stopCall({});
+    const built = urls.filter((url) => url.includes('/dist/'));
+    expect(built.some((url) => url.endsWith('/dist/hook/hook-command.js'))).toBe(true);
+    // from the plain modules only the dispatcher and the tokenizer's rank file (it finds its file next to itself)
+    expect(built.filter((url) => !url.includes('/dist/hook/')).map((url) => url.slice(url.indexOf('/dist/')))).toEqual([
+      '/dist/cli/main.js',
+      '/dist/cli/hook-argv.js',
+      '/dist/tokens/o200k-rank-file.js',
+    ]);
+    // chunks of what a Stop never needs: the injected context, the ledger session, PostgreSQL, the Codex importer
+    for (const lazy of ['/dist/hook/hook-context-', '/dist/hook/ledger-', '/dist/hook/postgres-', '/dist/hook/codex-'])
+      expect(
+        built.filter((url) => url.includes(lazy)),
+        lazy,
+      ).toEqual([]);
+    for (const unwanted of ['/@modelcontextprotocol/', '/node_modules/zod/', '/node_modules/commander/'])
       expect(
         urls.filter((url) => url.includes(unwanted)),
         unwanted,
