@@ -7,6 +7,7 @@ import { TURN_BUDGETS, runTurnQualityBench } from './quality/turn-quality-bench.
 import { runHookContextBench } from './quality/hook-context.js';
 import { runHookContextEntire } from './quality/hook-context-entire.js';
 import { runFactFidelity } from './quality/fact-fidelity.js';
+import { runFactReal } from './quality/fact-real.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
 import { CACHE_WINDOWS, runPromptCacheBench } from './real/prompt-cache-bench.js';
@@ -27,6 +28,7 @@ import { storeBench } from './store-bench.js';
 /** Every benchmark, in run order. */
 export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'quality-facts', run: runFactFidelity },
+  { name: 'quality-facts-real', run: runFactReal },
   { name: 'real-replay', run: runRealReplayBench },
   { name: 'prompt-cache', run: runPromptCacheBench, windowBudgets: CACHE_WINDOWS },
   {
