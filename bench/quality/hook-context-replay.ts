@@ -16,7 +16,12 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RankWeights } from '../../src/ranking/rank-weights.js';
-import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
+import { buildHookContext, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
+import type { HookContext } from '../../src/integrations/claude-code/hook-context.js';
+import { handleFeatures } from '../../src/ranking/rank-handles.js';
+import { spanTargets } from '../../src/ranking/span-actions.js';
+import { fileOfHandles } from '../../src/integrations/claude-code/hook-context-sources.js';
+import { namedBySummary } from '../../src/integrations/claude-code/hook-context-summary.js';
 import type { HookTranscriptFormat } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { readEvents } from '../../src/importers/registry.js';
@@ -163,6 +168,80 @@ function spentByKind(shown: readonly Handle[], needed: readonly string[]) {
   return byKind;
 }
 
+/**
+ * With `HOOK_CONTEXT_DUMP=DIR` set, each arm's injected text is written to DIR (one file per session, arm and
+ * compaction record count), followed by the future-needed handles it and the kept text miss: for reading what the
+ * model sees, not for the tables.
+ */
+async function dumpContext(sessionId: string, arm: HookArm, text: string, needed: readonly string[], kept: string) {
+  const folder = process.env.HOOK_CONTEXT_DUMP;
+  if (folder === undefined || folder === '') return;
+  const shown = `${kept}\n${text}`;
+  const missing = needed.filter((handle) => !shown.includes(handle));
+  const name = `${sessionId}.${arm.name.replace(/[^A-Za-z0-9]+/g, '_')}.${needed.length}.txt`;
+  await appendFile(
+    join(folder, name),
+    `${text}\n\n--- missing (${missing.length}/${needed.length}):\n${missing.join('\n')}\n\n`,
+  );
+}
+
+/**
+ * With `HOOK_CONTEXT_FEATURES=FILE` set, one JSON line per ranked candidate (its place, kind, length, ranking features,
+ * whether it was shown and whether it holds a future-needed handle the kept text misses) is appended to FILE: for
+ * reading which signals predict use, not for the tables.
+ */
+async function dumpFeatures(
+  ledger: Ledger,
+  sessionId: string,
+  arm: HookArm,
+  context: HookContext,
+  needed: readonly string[],
+  kept: string,
+) {
+  const file = process.env.HOOK_CONTEXT_FEATURES;
+  if (file === undefined || file === '' || arm.budgetTokens !== undefined) return;
+  const record = [...(await ledger.store.records(sessionId))].reverse().find((item) => item.type === 'external');
+  const toSeq = record?.droppedRange.toSeq ?? -1;
+  const occurrences = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
+  const before = toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq }) : [];
+  const spans = new Map(occurrences.map((occurrence) => [occurrence.spanId, occurrence.span]));
+  const features = handleFeatures(context.ranked, { occurrences: before, spans, fromSeq: 0, toSeq }, HOOK_RANK_WEIGHTS);
+  const shown = new Set(context.shown);
+  const named = namedBySummary(context.ranked, record?.summary ?? '');
+  const fileOf = fileOfHandles(before, spans);
+  const edited = new Set<string>();
+  const editSeq = new Map<string, number>();
+  for (const occurrence of occurrences)
+    for (const target of spanTargets(occurrence.span)) {
+      edited.add(target);
+      editSeq.set(target, Math.max(editSeq.get(target) ?? -1, occurrence.seq));
+    }
+  const wanted = needed.filter((token) => !kept.includes(token));
+  const lines = context.ranked.map((handle, place) =>
+    JSON.stringify({
+      session: sessionId,
+      records: needed.length,
+      place,
+      kind: handle.kind,
+      role: handle.role,
+      text: handle.text,
+      length: handle.text.length,
+      tokens: handle.tokens,
+      named: named.has(handle),
+      file: fileOf(handle) ?? null,
+      fileEdited: edited.has(fileOf(handle) ?? ''),
+      fileEditSeq: editSeq.get(fileOf(handle) ?? '') ?? -1,
+      selfEditSeq: editSeq.get(handle.text) ?? -1,
+      seq: handle.seq,
+      toSeq,
+      shown: shown.has(handle),
+      needed: wanted.filter((token) => handle.text.includes(token)),
+      ...features.get(handle),
+    }),
+  );
+  await appendFile(file, lines.join('\n') + '\n');
+}
+
 function keptOnly(needed: readonly string[], kept: string) {
   const missing = needed.filter((handle) => !kept.includes(handle));
   return { present: needed.length - missing.length, missing, characters: 0, outputCharacters: 0 };
@@ -178,6 +257,8 @@ async function armOutcome(
   try {
     const context = await buildHookContext({ ledger, sessionId, budgetTokens: arm.budgetTokens, weights: arm.weights });
     if (!context) return { ...keptOnly(needed, kept), failure: 'no context' };
+    await dumpContext(sessionId, arm, context.text, needed, kept);
+    await dumpFeatures(ledger, sessionId, arm, context, needed, kept);
     const record = [...(await ledger.store.records(sessionId))].reverse().find((item) => item.type === 'external');
     const stored = record
       ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq })

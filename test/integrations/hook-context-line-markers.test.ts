@@ -19,6 +19,13 @@ describe('withoutLineMarker', () => {
     expect(withoutLineMarker(handleAt('src/a.go:120:', 'path'), count).text).toBe('src/a.go');
   });
 
+  it('drops the marker when the first word of the printed line is glued to it', () => {
+    expect(withoutLineMarker(handleAt('cmd/cli/session/phase.go-61-func', 'path'), count).text).toBe(
+      'cmd/cli/session/phase.go',
+    );
+    expect(withoutLineMarker(handleAt('src/strategy.go:26:var', 'path'), count).text).toBe('src/strategy.go');
+  });
+
   it('leaves other paths and other kinds as they are', () => {
     for (const text of ['releases/v1.2-3', 'src/a.go', 'notes/2026-01-02']) {
       const handle = handleAt(text, 'path');

@@ -28,6 +28,7 @@ import { namedBySummary } from './hook-context-summary.js';
 import { fileOfHandles } from './hook-context-sources.js';
 import { groupByFile } from './hook-context-groups.js';
 import { isCodeStatement } from './hook-context-code.js';
+import { keptText, TYPED_KINDS } from './hook-context-kept.js';
 
 /** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
 export { DEFAULT_HOOK_CONTEXT_BUDGET };
@@ -82,13 +83,16 @@ export interface HookContextOptions {
  * `rankHandles`): the spec's file list then fits the budget (258c7280 0.79 → 0.84, the held-out SWE-agent half −0.003).
  * Chosen on session 258c7280 and the even SWE-agent trajectories; 4d5611e5 and the odd ones were
  * held out (`npm run bench hook-context` reports every part).
+ * - dates −8 by kind (ranked below everything else): a timestamp read in a log or an API answer is not what the agent
+ *   types next; of the 1,513 date candidates at the 18 compactions of `hook-context-entire` none held a
+ *   future-needed handle, while the ones shown took 2–6% of the 10,000 characters.
  */
 export const HOOK_RANK_WEIGHTS: RankWeights = {
   ...DEFAULT_RANK_WEIGHTS,
   recency: 12,
   mentions: 3,
   specified: 8,
-  kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0 },
+  kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0, date: -8 },
 };
 
 /**
@@ -151,6 +155,8 @@ interface Frame {
   readonly agent: string;
   /** The file a handle was read from, when a tool result showing one file holds it (`hook-context-sources.ts`). */
   readonly fileOf: (handle: Handle) => string | undefined;
+  /** What the agent keeps in view besides this text (`keptText`: the summary; for Codex, its kept messages too). */
+  readonly kept: string;
 }
 
 /**
@@ -162,7 +168,7 @@ interface Frame {
 function render(frame: Frame, shown: readonly Handle[]): string {
   const { record, records, candidates, sessionId, server, agent } = frame;
   const { fromSeq, toSeq } = record.droppedRange;
-  const layout = layoutIndex(shown, record.summary);
+  const layout = layoutIndex(shown, frame.kept);
   const pinned = [...layout.instructions, ...layout.quoted];
   const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, pinned.length);
   const lines = [
@@ -189,8 +195,12 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   return lines.join('\n');
 }
 
-/** A path with grep's line marker after it (`src/a.go-118-`, `src/a.go-118`, `src/a.go:118:`): the file, then the marker. */
-const LINE_MARKED_PATH = /^(.*\.[A-Za-z][A-Za-z0-9]*)(?:-\d+-?|:\d+:)$/;
+/**
+ * A path with grep's line marker after it (`src/a.go-118-`, `src/a.go-118`, `src/a.go:118:`), or with the first word
+ * of the printed line glued to the marker (`src/a.go-61-func`, `src/a.go:12:var`: grep prints no space there): the
+ * file, then the marker.
+ */
+const LINE_MARKED_PATH = /^(.*\.[A-Za-z][A-Za-z0-9]*)(?:-\d+-?|:\d+:|-\d+-[A-Za-z_]\w*|:\d+:[A-Za-z_]\w*)$/;
 
 /**
  * A path handle without grep's line marker (`-118-`, `:118:`): grep prints one per matching or context line, so one
@@ -268,12 +278,14 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const originals = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
   const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
   // What is pinned is checked against its span first: a handle row changed in the store is dropped and logged.
-  const checked = checkInstructions(candidatesOf(before, record.summary), spans);
+  const kept = keptText(record, originals);
+  const checked = checkInstructions(candidatesOf(before, kept), spans);
   for (const rejected of checked.rejected) options.log?.(rejectedLine(sessionId, rejected));
   const candidates = checked.kept;
   const evidence = { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) };
-  const ranked = rankCandidates(candidates, evidence, record.summary, options);
+  const ranked = rankCandidates(candidates, evidence, keptText(record, originals, TYPED_KINDS), options);
   const frame: Frame = {
+    kept,
     fileOf: fileOfHandles(before, spans),
     record,
     records,
@@ -296,12 +308,14 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   let high = 4 * Math.min(budget, HOOK_OUTPUT_MAX_CHARACTERS);
   let best = attempt(low);
   let cut = false;
-  if (best.tokens > budget || !fitsHookOutput(best.text))
+  // Room for the note a cut adds (its count can only be smaller than every candidate's).
+  const noteRoom = JSON.stringify('\n' + cutNote(frame.agent, `${candidates.length} more handles`)).length - 2;
+  if (best.tokens > budget || !fitsHookOutput(best.text, noteRoom))
     return { ...minimal(frame, candidates, budget, count), ranked };
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     const tried = attempt(middle);
-    const fits = fitsHookOutput(tried.text);
+    const fits = fitsHookOutput(tried.text, noteRoom);
     if (tried.tokens <= budget && fits) {
       best = tried;
       low = middle;
@@ -315,12 +329,19 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   return { ...best, text, tokens: count(text) };
 }
 
-/** Characters of the hook's JSON output kept free for its wrapper and for the note that says what was cut. */
-const OUTPUT_RESERVE = 400;
+/**
+ * Characters of the hook's JSON output kept free for its wrapper (`{"hookSpecificOutput":{"hookEventName":
+ * "SessionStart","additionalContext":…}}` and a line break: 72) with a margin. The note that says what was cut is
+ * charged apart, at its own length (`noteRoom`).
+ */
+export const OUTPUT_WRAPPER_RESERVE = 100;
 
-/** Whether `text`, JSON-escaped as the hook prints it, leaves room under the agent's hook output limit. */
-function fitsHookOutput(text: string): boolean {
-  return JSON.stringify(text).length <= HOOK_OUTPUT_MAX_CHARACTERS - OUTPUT_RESERVE;
+/**
+ * Whether `text`, JSON-escaped as the hook prints it, leaves room under the agent's hook output limit for the wrapper
+ * and `noteRoom` more characters (a cut note still to come).
+ */
+export function fitsHookOutput(text: string, noteRoom = 0): boolean {
+  return JSON.stringify(text).length + noteRoom <= HOOK_OUTPUT_MAX_CHARACTERS - OUTPUT_WRAPPER_RESERVE;
 }
 
 /** The line saying what the hook output limit cut. */
@@ -347,10 +368,11 @@ function minimal(
   const shown: Handle[] = [];
   const instructions = candidates.filter(isInstruction);
   let cut = false;
+  const noteRoom = JSON.stringify('\n' + cutNote(agent, `${instructions.length} pinned constraints`)).length - 2;
   for (const handle of instructions) {
     const line = `- [${constraintLabel(handle)}] ${shownText(handle)}`;
     const next = [...lines, line].join('\n');
-    cut = !fitsHookOutput(next);
+    cut = !fitsHookOutput(next, noteRoom);
     if (cut || count(next) > budget) break;
     lines.push(line);
     shown.push(handle);
