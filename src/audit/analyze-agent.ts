@@ -64,6 +64,7 @@ async function judgeBoundary(
     timeline.messages.slice(0, boundary.messageIndex),
     agentTokens,
     counter,
+    timeline.session.config.maxSpanTokens,
   );
   const ledgerKeeper: Keeper = {
     record: comparison.record,

@@ -12,7 +12,6 @@ import type { LedgerSession } from '../session/session.js';
 import { createMemoryStore } from '../stores/memory/memory-store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord } from '../types.js';
-import { AUDIT_MAX_SPAN_TOKENS } from './timeline.js';
 
 /** Share of the footprint given to summary prose; the rest goes to the verbatim handle index. */
 export const SUMMARY_SHARE = 0.3;
@@ -44,32 +43,29 @@ export function footprintBudgets(tokens: number): { summaryBudgetTokens: number;
 /**
  * Replay `messages` into a fresh session and force one compaction at the footprint of
  * `tokens`. When the handles do not fit, the overflow (even older user constraints) spills
- * to a checkpoint outside the window, so `tokens` stays within the footprint.
+ * to a checkpoint outside the window, so `tokens` stays within the footprint. Spans are cut at
+ * `maxSpanTokens` (the audited session's), so the record's seq range is the audited session's.
  */
 export async function compareAtFootprint(
   sessionId: string,
   messages: readonly TranscriptMessage[],
   tokens: number,
   counter: TokenCounter,
+  maxSpanTokens: number,
 ): Promise<FootprintComparison> {
   const budgets = footprintBudgets(tokens);
-  return { ...(await compactOnce(sessionId, messages, budgets, counter)), budgets };
+  return { ...(await compactOnce(sessionId, messages, { ...budgets, maxSpanTokens }, counter)), budgets };
 }
 
 async function compactOnce(
   sessionId: string,
   messages: readonly TranscriptMessage[],
-  budgets: { summaryBudgetTokens: number; handleBudgetTokens: number },
+  window: { summaryBudgetTokens: number; handleBudgetTokens: number; maxSpanTokens: number },
   counter: TokenCounter,
 ): Promise<Omit<FootprintComparison, 'budgets'>> {
   const ledger = createLedger({ store: createMemoryStore(), tokenCounter: counter, now: () => new Date(0) });
   const session = await ledger.session(sessionId, {
-    window: {
-      ...budgets,
-      maxTokens: ledgerBudgetTokens(budgets) + 1000,
-      keepRecentTokens: 1,
-      maxSpanTokens: AUDIT_MAX_SPAN_TOKENS,
-    },
+    window: { ...window, maxTokens: ledgerBudgetTokens(window) + 1000, keepRecentTokens: 1 },
   });
   await session.append(messages);
   const record = await session.compact(1);

@@ -7,7 +7,7 @@ import { HANDLE_KINDS } from '../types.js';
 import type { HandleKind } from '../types.js';
 import { escapeHtml, renderChart } from './report-html-chart.js';
 import type { ChartGroup } from './report-html-chart.js';
-import { totalOf } from './report-text.js';
+import { expandHint, totalOf } from './report-text.js';
 import { droppedRangeWords, isEmptyRange } from '../text/range-wording.js';
 import type { CompactionAudit, FutureNeededHandle, GenerationAudit, HandleSource, SessionAudit } from './types.js';
 
@@ -289,7 +289,7 @@ export function generationKindChart(generation: GenerationAudit, testId: string)
 }
 
 /** Gaps and the appendix of source spans. */
-export function gapsAndAppendix(session: SessionAudit, sessionNumber: number): string {
+export function gapsAndAppendix(session: SessionAudit, sessionNumber: number, file: string): string {
   const gaps = session.gaps
     .map((gap) => {
       const { fromSeq, toSeq } = gap.droppedRange;
@@ -316,6 +316,8 @@ export function gapsAndAppendix(session: SessionAudit, sessionNumber: number): s
   const gapList = gaps ? `<ul class="gaps">${gaps}</ul>` : '<p>None: every record is lossless.</p>';
   const appendix =
     '<details class="appendix" open>' +
-    `<summary>Source spans that held the lost handles (${session.sourceSpans.length})</summary>${spans || '<p>None.</p>'}</details>`;
+    `<summary>Source spans that held the lost handles (${session.sourceSpans.length})</summary>` +
+    `<p><small data-testid="expand-hint">${escapeHtml(expandHint(session.sessionId, file))}</small></p>` +
+    `${spans || '<p>None.</p>'}</details>`;
   return `<h3>Gaps (<span data-testid="gap-count">${session.gaps.length}</span>)</h3>${gapList}\n${appendix}`;
 }

@@ -93,7 +93,7 @@ function sessionSection(file: string, format: string, session: SessionAudit, ses
 <p class="meta">${escapeHtml(file)} · ${escapeHtml(format)} · <span data-testid="spans">${session.spans}</span> spans · ${mode}</p>
 ${body}
 ${lineageSection(session.generations)}
-${gapsAndAppendix(session, sessionNumber)}
+${gapsAndAppendix(session, sessionNumber, file)}
 </section>`;
 }
 

@@ -2,6 +2,7 @@
  * The readable (non-JSON) audit report: per session, what each compaction kept of the
  * handles the agent needed later, and where the lost ones first appeared.
  */
+import { basename, extname } from 'node:path';
 import type {
   AuditDocument,
   CompactionAudit,
@@ -81,7 +82,23 @@ function printGeneration(print: (line: string) => void, generation: GenerationAu
   );
 }
 
-function printSession(print: (line: string) => void, session: SessionAudit): void {
+/**
+ * How to read a seq of the report in the ledger: the audit cuts spans as a ledger session at the same --max-tokens does
+ * (the hooks' at the default), so a seq N of the report is seq N of that session and `expand` shows the span. A session
+ * named after its file is the one `replay FILE` (and the Claude Code hook) writes; another (a conversation of a file
+ * of several) is the one `replay FILE --trajectory ID` writes.
+ */
+export function expandHint(sessionId: string, file: string): string {
+  const session = /^[\w.:@-]+$/.test(sessionId) ? sessionId : `'${sessionId.replaceAll("'", "'\\''")}'`;
+  const stem = basename(file, extname(file));
+  const writer =
+    sessionId === stem
+      ? 'the ledger its hooks write, or replay FILE at the same --max-tokens'
+      : `the ledger replay FILE --trajectory ${session} writes at the same --max-tokens`;
+  return `seq N is this session's seq in ${writer}: context-ledger expand --from-seq N --to-seq N --session ${session}`;
+}
+
+function printSession(print: (line: string) => void, session: SessionAudit, file: string): void {
   if (session.mode === 'agent') {
     print(
       `session ${session.sessionId}: ${session.spans} spans, ${counted(session.compactions.length, 'agent compaction')}`,
@@ -99,6 +116,7 @@ function printSession(print: (line: string) => void, session: SessionAudit): voi
       `\n    ${gap.recordId} (${gap.type}, ${droppedRangeWords(gap.droppedRange, { bytes: false })}): ${gap.reasons[0] ?? 'lossy'}`,
   );
   print(`  gaps: ${session.gaps.length}${gaps.join('')}`);
+  print(`  ${expandHint(session.sessionId, file)}`);
 }
 
 /** Print the readable report of one file. */
@@ -108,7 +126,7 @@ export function printFileAudit(file: FileAudit, print: (line: string) => void): 
     return;
   }
   print(`${file.file} (${file.format})${file.skipped > 0 ? `, ${file.skipped} invalid lines skipped` : ''}`);
-  for (const session of file.sessions) printSession(print, session);
+  for (const session of file.sessions) printSession(print, session, file.file);
   if (file.sessions.length === 0) print('  no messages');
 }
 

@@ -4,18 +4,24 @@
  * either the agent's own (imported as `external` records) or context-ledger's own after a
  * replay at a token budget.
  */
+import { resolveWindowConfig } from '../session/config.js';
 import { createLedger } from '../session/ledger.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import type { LedgerSession } from '../session/session.js';
 import { createMemoryStore } from '../stores/memory/memory-store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ExtractedHandle, Handle, SpanOccurrence, WindowConfig } from '../types.js';
-import type { CollectedSession } from './collect.js';
+import type { CollectedItem, CollectedSession } from './collect.js';
 import { handleIdentityKey, usedHandles } from './handle-sets.js';
 import { ModelCalls } from '../session/model-calls.js';
 
-/** Largest span of an audit session; the same in every audit session so seqs line up. */
-export const AUDIT_MAX_SPAN_TOKENS = 2000;
+/**
+ * Largest span of an audit session: the one a ledger session at a `maxTokens` window cuts (`replay --max-tokens`, and
+ * the hooks at the default window), so the audit's seqs are the ledger's seqs and `expand --from-seq N` finds seq N.
+ */
+export function ledgerSpanTokens(maxTokens: number): number {
+  return resolveWindowConfig('audit', { maxTokens }).maxSpanTokens;
+}
 
 /** Handles one assistant message used, at the seq of its first span. */
 export interface Use {
@@ -63,12 +69,23 @@ export interface Timeline {
 export interface TimelineOptions {
   /** `agent`: import the agent's compactions; `replay`: let context-ledger compact at `maxTokens`. */
   readonly mode: 'agent' | 'replay';
-  /** Window size for replay mode. */
+  /** Window size for replay mode; in both modes, spans are cut as a ledger session at this window cuts them. */
   readonly maxTokens: number;
   /** Token counter. */
   readonly counter: TokenCounter;
-  /** Called after each message. */
+  /**
+   * Called after each message: the characters replayed so far (content and tool-call arguments) of the total, so the
+   * progress (and its ETA) follows the text appended, not the message count (one large tool output weighs its size).
+   */
   readonly onMessage?: ((done: number, total: number) => void) | undefined;
+}
+
+/** An item's share of a replay's work: a message's characters (content and tool-call arguments, at least 1); a compaction none. */
+export function itemWeight(item: CollectedItem): number {
+  if (item.type !== 'message') return 0;
+  let characters = item.message.content.length;
+  for (const call of item.message.toolCalls ?? []) characters += call.name.length + call.arguments.length;
+  return Math.max(1, characters);
 }
 
 /** Replay a collected conversation into a fresh memory-store session. */
@@ -77,13 +94,15 @@ export async function buildTimeline(collected: CollectedSession, options: Timeli
   const ledger = createLedger({ store, tokenCounter: options.counter, now: () => new Date(0) });
   const window: Partial<WindowConfig> =
     options.mode === 'agent'
-      ? { maxTokens: 10_000_000, maxSpanTokens: AUDIT_MAX_SPAN_TOKENS }
+      ? { maxTokens: 10_000_000, maxSpanTokens: ledgerSpanTokens(options.maxTokens) }
       : { maxTokens: options.maxTokens };
   const session = await ledger.session(collected.sessionId, { window });
   const messages: TranscriptMessage[] = [];
   const uses: Use[] = [];
   const boundaries: AgentBoundary[] = [];
-  const total = collected.items.length;
+  const weights = collected.items.map(itemWeight);
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  let done = 0;
   let seq = 0;
   const calls = new ModelCalls();
   for (const [index, item] of collected.items.entries()) {
@@ -107,7 +126,8 @@ export async function buildTimeline(collected: CollectedSession, options: Timeli
     if (handles.length > 0) uses.push({ seq, identities: new Set(handles.map(handleIdentityKey)), handles });
     messages.push(message);
     seq += (await session.append(message)).length;
-    options.onMessage?.(index + 1, total);
+    done += weights[index] ?? 0;
+    options.onMessage?.(done, total);
   }
   if (options.mode === 'replay') await session.render();
   const occurrences = await store.occurrences(session.id);

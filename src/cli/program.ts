@@ -201,6 +201,30 @@ program
     );
   });
 
+program
+  .command('status')
+  .alias('doctor')
+  .description(
+    'check a project: where the hooks and MCP server are registered, the ledger (file, size, sessions, spans), ' +
+      'the last hook runs and failures; exit 0 when healthy, 1 when a problem was found (each with its next step)',
+  )
+  .option(
+    '--store <spec>',
+    "the ledger to check (default: .context-ledger/ledger.db here if it exists, else the project's hook ledger)",
+  )
+  .option('--json', 'print the report as JSON')
+  .action(async (options: { store?: string; json?: boolean }) => {
+    const [{ collectStatus }, { printStatus }, { displayJson }] = await Promise.all([
+      import('./status.js'),
+      import('./status-report.js'),
+      import('../text/neutralize.js'),
+    ]);
+    const report = await collectStatus({ store: options.store });
+    if (options.json) print(displayJson(report));
+    else printStatus(report, print);
+    process.exitCode = report.healthy ? 0 : 1;
+  });
+
 registerIntegrationCommands(program, print);
 addHelpExamples(program);
 

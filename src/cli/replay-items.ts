@@ -8,6 +8,7 @@ import type { ImportFormat } from '../importers/events.js';
 import { whereOf } from '../importers/message-check.js';
 import { readEvents } from '../importers/registry.js';
 import { ingestGapOf } from '../ingest/ingest-gaps.js';
+import { counted } from '../text/wording.js';
 import type { ReplayItem } from './replay-resume.js';
 
 /** What the items are read with. */
@@ -140,19 +141,19 @@ export function reportConversations(
   sessionId: string,
   log: (line: string) => void,
 ): void {
-  const how = `${seen.atLeast ? 'at least ' : ''}${seen.count}`;
+  const how = `${seen.atLeast ? 'at least ' : ''}${counted(seen.count, 'conversation')}`;
   const names = seen.ids.length > 0 ? ` (ids: ${seen.ids.join(', ')}${seen.count > seen.ids.length ? ', …' : ''})` : '';
   if (trajectory !== undefined && seen.picked === undefined && !(seen.count === 0 && trajectory === '1'))
     throw new InvalidInputError(
       seen.count === 0
         ? `${file}: holds one conversation; --trajectory ${trajectory} names none (leave it out, or give 1).`
-        : `${file}: holds ${how} conversations${names}; --trajectory ${trajectory} is none of them. ` +
-            `Give a number from 1 to ${seen.count}, or one of the ids.`,
+        : `${file}: holds ${how}${names}; --trajectory ${trajectory} is none of ${seen.count === 1 ? 'it' : 'them'}. ` +
+            `Give ${seen.count === 1 ? '1' : `a number from 1 to ${seen.count}`}, or ${seen.count === 1 ? 'its id' : 'one of the ids'}.`,
       { file, field: '--trajectory', conversations: seen.count },
     );
   if (trajectory === undefined && seen.count > 1)
     log(
-      `${file} holds ${how} conversations${names}; replayed the first (${seen.picked?.id ?? '1'}) into session ` +
+      `${file} holds ${how}${names}; replayed the first (${seen.picked?.id ?? '1'}) into session ` +
         `${sessionId}. Pick another with --trajectory N (1-${seen.count}) or --trajectory ID.`,
     );
 }

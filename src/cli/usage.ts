@@ -7,13 +7,14 @@ import type { Command, CommanderError } from 'commander';
 /** The exit codes, as the README documents them (printed at the end of `context-ledger --help`). */
 const EXIT_CODES =
   'Exit codes: 0 done; 2 bad input or usage (a wrong option, a file that is not a transcript, a missing ledger), ' +
-  'with the reason on stderr; 1 an unexpected error (audit: 1 when some files failed, 2 when all did).';
+  'with the reason on stderr; 1 an unexpected error (audit: 1 when some files failed, 2 when all did; status: 1 ' +
+  'when it found a problem).';
 
 /**
  * Examples per command, shown after its options. Each line is a command a new user can run as it is (after
  * replacing the paths), with what it does.
  */
-const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   replay: [
     'context-ledger replay session.jsonl                     # format detected; ledger in .context-ledger/ledger.db',
     'context-ledger replay ~/.claude/projects/<project>/<session>.jsonl --max-tokens 16000',
@@ -48,6 +49,24 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   expand: [
     'context-ledger expand rec_0003 --session run-1              # the originals a record dropped, verbatim',
     'context-ledger expand --from-seq 40 --to-seq 45 --session run-1',
+  ],
+  status: [
+    'context-ledger status                                      # this project: hooks, MCP server, ledger, hook failures',
+    'context-ledger doctor --json                               # the same, as JSON (exit 1 when a problem was found)',
+    'context-ledger status --store sqlite:runs.db               # a given ledger: its size, sessions and spans',
+  ],
+  demo: [
+    'context-ledger demo                                        # writes .context-ledger/ in the working directory',
+    'context-ledger demo --dir /tmp/demo-ledger --max-tokens 2000',
+  ],
+  migrate: [
+    'context-ledger migrate --store postgres://app@db.internal:5432/ledger --schema team_a',
+    'context-ledger migrate --store sqlite:runs.db',
+  ],
+  hook: [
+    'context-ledger hook claude-code < event.json  # as Claude Code runs it after install (never fails the agent)',
+    '  # event.json: {"session_id": "s1", "transcript_path": "/path/s1.jsonl", "cwd": "/project", "hook_event_name": "Stop"}',
+    'context-ledger hook codex --budget 3000 < event.json',
   ],
   grep: [
     'context-ledger grep "lock timeout" --session run-1 --role tool',

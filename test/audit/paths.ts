@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATA } from '../data-dir.js';
 
-/** The compiled CLI the audit tests run. */
-export const CLI = join(process.cwd(), 'dist/cli/main.js');
+/** The compiled CLI the audit tests run (see run-cli.ts: `CONTEXT_LEDGER_TEST_CLI` names another build). */
+export { CLI } from '../cli/run-cli.js';
 /** The project's own Claude-Code-shaped fixture with one compaction. */
 export const FIXTURE = join(process.cwd(), 'test/audit/fixtures/compacted-session.jsonl');
 /** Where the real Claude Code sessions are, when present (`../shared/data`, or `CONTEXT_LEDGER_DATA`; see data-dir.ts). */

@@ -8,9 +8,8 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli as cli } from './run-cli.js';
+import { CLI, runCli as cli } from './run-cli.js';
 
-const CLI = join(process.cwd(), 'dist/cli/main.js');
 const FIXTURES = join(process.cwd(), 'test/importers/fixtures');
 const CLAUDE_CODE = join(FIXTURES, 'claude-code-session.jsonl');
 const OPENAI_JSONL = join(FIXTURES, 'openai-messages.jsonl');
@@ -139,12 +138,15 @@ describe('option errors exit 2, as the README says', () => {
 });
 
 describe('--help has examples', () => {
-  it.each(['replay', 'audit', 'recall', 'serve', 'install'])('%s --help ends with examples', async (command) => {
-    const result = await cli([command, '--help']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Examples:');
-    expect(result.stdout).toMatch(new RegExp(`^ {2}context-ledger ${command} `, 'm'));
-  });
+  it.each(['replay', 'audit', 'recall', 'serve', 'install', 'status', 'demo', 'migrate', 'expand', 'grep'])(
+    '%s --help ends with examples',
+    async (command) => {
+      const result = await cli([command, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Examples:');
+      expect(result.stdout).toMatch(new RegExp(`^ {2}context-ledger ${command} `, 'm'));
+    },
+  );
 });
 
 describe('--quiet and --json print no progress', () => {

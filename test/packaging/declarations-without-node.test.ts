@@ -5,8 +5,10 @@
  * `types: []` (what TypeScript 6 makes the default), no `@types/node` installed, the DOM library of a web or edge
  * application. A public declaration naming a Node type (`Buffer` in `model/span.d.ts` did) fails here.
  *
- * `context-ledger/ai-sdk` and `context-ledger/postgres` are left out: `ai` and `@types/pg`, which they re-export
- * types of, need Node's types themselves (`ai` imports `node:http`; `@types/pg` references `node`).
+ * `context-ledger/ai-sdk` and `context-ledger/postgres` are left out of that consumer: `ai` and `@types/pg`, which they
+ * re-export types of, need Node's types themselves (`ai` imports `node:http`; `@types/pg` references `node`). A second
+ * consumer imports `context-ledger/ai-sdk`: its only errors are `ai`'s own. (Checked by hand on TypeScript 6.0.3 and
+ * 7.0.2 too, which the project does not install: the same results.)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,12 @@ const sqlite: SqliteStoreOptions = { path: ':memory:' };
 const bytes: Uint8Array = canonicalSpanBytes({ kind: 'user', text: 'hello' });
 export const used: unknown[] = [createLedger, createSqliteStore, createLedgerMcpServer, LedgerSession, sqlite, bytes];
 export type Used = [LedgerOptions, CompactionRecord, SpanOccurrence];
+`;
+
+/** `ai` itself imports `node:http`: an application using it has Node's types; ours must add no error of our own. */
+const AI_SDK_CONSUMER = `import { createLedger } from 'context-ledger';
+import { ledgerMiddleware, recallTool } from 'context-ledger/ai-sdk';
+export const used: unknown[] = [createLedger, ledgerMiddleware, recallTool];
 `;
 
 function run(args: string[], cwd: string): { status: number | null; output: string } {
@@ -77,6 +85,8 @@ describe('the declarations compile for a strict consumer without @types/node', (
       noEmit: true,
     };
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['main.ts'] }));
+    writeFileSync(join(consumer, 'ai-sdk.ts'), AI_SDK_CONSUMER);
+    writeFileSync(join(consumer, 'tsconfig.ai-sdk.json'), JSON.stringify({ compilerOptions, include: ['ai-sdk.ts'] }));
   }, 300_000);
 
   afterAll(() => {
@@ -88,5 +98,16 @@ describe('the declarations compile for a strict consumer without @types/node', (
     const compiled = run(['-p', 'tsconfig.json'], consumer);
     expect(compiled.output).toBe('');
     expect(compiled.status).toBe(0);
+  }, 300_000);
+
+  it("with context-ledger/ai-sdk: every error is in `ai`'s own declarations (its Node imports), none in ours", () => {
+    const compiled = run(['-p', 'tsconfig.ai-sdk.json'], consumer);
+    const errors = compiled.output.split('\n').filter((line) => /error TS\d+/.test(line));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors) {
+      expect(error).toMatch(/node_modules\/(?:ai|@ai-sdk\/[\w-]+)\/dist\/index\.d\.ts/);
+      expect(error).toMatch(/'node:http'|'http'|'Buffer'/);
+    }
+    expect(compiled.output).not.toMatch(/node_modules\/context-ledger\//);
   }, 300_000);
 });
