@@ -78,9 +78,43 @@ export function spanId(input: SpanContent): string {
   return 'sha256:' + hash.digest('hex');
 }
 
+/**
+ * Spans built here (`frozenSpan`): frozen plain objects with exactly the fields of a span, each a data property, so
+ * their content can never change after they are built.
+ */
+const builtHere = new WeakSet<Span>();
+
+/**
+ * Spans built here whose id is known to be the `cl-span-v2` hash of their content: hashed when built
+ * (`createSpan`), or checked once (`hasCurrentSpanId`). A span is appended, checked by the store, compacted and
+ * re-read by later compactions; its text is hashed once, not at each step.
+ */
+const verifiedSpans = new WeakSet<Span>();
+
+/** A tool field as `frozenSpan` holds it: a string or undefined (never null). */
+const isFieldValue = (value: unknown) => value === undefined || typeof value === 'string';
+
+/** A frozen span with the fields of `span`, in the order `createSpan` gives them (absent tool fields undefined). */
+export function frozenSpan(span: Span): Span {
+  if (builtHere.has(span)) return span;
+  const built: Span = Object.freeze({
+    id: span.id,
+    kind: span.kind,
+    text: span.text,
+    toolName: span.toolName ?? undefined,
+    toolCallId: span.toolCallId ?? undefined,
+    tokens: span.tokens,
+  });
+  builtHere.add(built);
+  return built;
+}
+
 /** True when the span's id is the `cl-span-v2` hash of its content (what every append requires). */
 export function hasCurrentSpanId(span: Span): boolean {
-  return spanId(span) === span.id;
+  if (verifiedSpans.has(span)) return true;
+  const current = spanId(span) === span.id;
+  if (current && builtHere.has(span)) verifiedSpans.add(span);
+  return current;
 }
 
 /**
@@ -108,7 +142,7 @@ export function sameSpanContent(a: SpanContent, b: SpanContent): boolean {
 
 /** Build an immutable span, hashing its canonical form. */
 export function createSpan(input: SpanContent & { tokens: number }): Span {
-  return Object.freeze({
+  const span: Span = Object.freeze({
     id: spanId(input),
     kind: input.kind,
     text: input.text,
@@ -116,6 +150,10 @@ export function createSpan(input: SpanContent & { tokens: number }): Span {
     toolCallId: input.toolCallId,
     tokens: input.tokens,
   });
+  // Its id was just hashed from the very fields it holds, and they cannot change.
+  verifiedSpans.add(span);
+  if (isFieldValue(span.toolName) && isFieldValue(span.toolCallId)) builtHere.add(span);
+  return span;
 }
 
 /** The role a span of this kind is rendered under. */

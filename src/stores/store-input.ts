@@ -8,7 +8,7 @@ import { expectedRecordId } from '../model/record-id.js';
 import { recordCopy } from '../model/record-json.js';
 import { BoundedMemo } from '../collections/bounded-memo.js';
 import { firstIndexWhere } from '../collections/sorted-search.js';
-import { hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../model/span.js';
+import { frozenSpan, hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../model/span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
 import type { AppendEntry } from './store.js';
 
@@ -329,14 +329,7 @@ export function deepFreeze<T>(value: T): T {
 
 /** A frozen span with the same key set as `createSpan` returns. */
 export function buildSpan(span: Span): Span {
-  return Object.freeze({
-    id: span.id,
-    kind: span.kind,
-    text: span.text,
-    toolName: span.toolName ?? undefined,
-    toolCallId: span.toolCallId ?? undefined,
-    tokens: span.tokens,
-  });
+  return frozenSpan(span);
 }
 
 /** A frozen occurrence joined with its span, with a fixed key set. */

@@ -1,8 +1,15 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalSpanBytes, spanId } from '../../src/model/span.js';
-import type { SourceKind } from '../../src/types.js';
+import {
+  canonicalSpanBytes,
+  createSpan,
+  frozenSpan,
+  hasCurrentSpanId,
+  spanId,
+  verifySpan,
+} from '../../src/model/span.js';
+import type { SourceKind, Span } from '../../src/types.js';
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 /** Any field text: full Unicode, U+0000, lone surrogates, sometimes long. */
@@ -41,5 +48,34 @@ describe('spanId', () => {
 
   it('tells an absent tool name from an empty one', () => {
     expect(spanId({ kind: 'tool-call', text: 'x', toolName: '' })).not.toBe(spanId({ kind: 'tool-call', text: 'x' }));
+  });
+});
+
+describe('span verification memo', () => {
+  it('trusts only spans whose fields cannot change: a mutable copy is hashed again at each check', () => {
+    const span = createSpan({ kind: 'user', text: 'deploy to eu-west-1', tokens: 5 });
+    expect(hasCurrentSpanId(span)).toBe(true);
+    expect(verifySpan(span)).toBe(true);
+    const copy = { ...span };
+    expect(hasCurrentSpanId(copy)).toBe(true);
+    copy.text = 'deploy to us-east-1';
+    expect(hasCurrentSpanId(copy)).toBe(false);
+    expect(verifySpan(copy)).toBe(false);
+  });
+
+  it('builds one frozen span per content, keeps a built one as it is, and checks a wrong id as wrong', () => {
+    const span = createSpan({ kind: 'tool-result', text: 'ok', toolName: 'bash', toolCallId: 'c1', tokens: 1 });
+    expect(frozenSpan(span)).toBe(span);
+    const rebuilt = frozenSpan({ ...span, toolName: span.toolName });
+    expect(rebuilt).not.toBe(span);
+    expect(Object.isFrozen(rebuilt)).toBe(true);
+    expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(span));
+    expect(hasCurrentSpanId(rebuilt)).toBe(true);
+    const forged = frozenSpan({ ...span, id: spanId({ kind: 'tool-result', text: 'not ok' }) });
+    expect(hasCurrentSpanId(forged)).toBe(false);
+    expect(hasCurrentSpanId(forged)).toBe(false);
+    // A null tool field (JSON from outside) is held as undefined, as a store gives spans back.
+    const fromJson = frozenSpan({ ...span, toolCallId: null } as unknown as Span);
+    expect(fromJson.toolCallId).toBeUndefined();
   });
 });

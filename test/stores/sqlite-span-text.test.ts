@@ -166,15 +166,21 @@ describe('SQLite span texts', () => {
   });
 
   it('refuses a packed text that does not inflate, naming the span and the ledger', async () => {
-    const store = createSqliteStore({ path });
-    await store.openSession('s');
-    const [occurrence] = await store.append('s', 0, [
+    const writer = createSqliteStore({ path });
+    await writer.openSession('s');
+    const [occurrence] = await writer.append('s', 0, [
       entry('tool-result', LONG_LOG, [{ kind: 'identifier', text: 'eu-west-2b' }], { toolName: 'bash' }),
     ]);
     const spanId = occurrence!.spanId;
     const raw = new Database(path);
     raw.exec('DROP TRIGGER spans_no_update');
     raw.prepare('UPDATE spans SET text = ? WHERE id = ?').run(Buffer.from([0xff, 0xff, 0x00]), storedSpanKey(spanId));
+    // The writer gives back what it committed from memory (recent-writes.ts): the span as written, never the change.
+    const [held] = await writer.spans('s', [spanId]);
+    expect(held?.text).toBe(LONG_LOG);
+    await writer.close();
+    // A connection that holds nothing reads the row, and refuses it.
+    const store = createSqliteStore({ path });
 
     const reads = [
       () => store.spans('s', [spanId]),

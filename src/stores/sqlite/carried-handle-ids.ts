@@ -28,7 +28,7 @@ export class CarriedHandleIds {
   private idsOfLastRecords: { readonly sessionId: string; readonly idByJson: BoundedMemo<string, number> } | undefined;
 
   constructor(private readonly context: SqliteContext) {
-    this.handleRowJson = createHandleRowJson(context.db, context.location);
+    this.handleRowJson = createHandleRowJson(context.db, context.location, context.recent);
   }
 
   /**

@@ -8,8 +8,8 @@
  */
 import type Database from 'better-sqlite3';
 import { BoundedMemo } from '../../collections/bounded-memo.js';
-import { handleJson } from '../../model/record-json.js';
 import { handleOfRow, type CompactHandleRow, type HandleSource } from './handle-rows.js';
+import type { RecentWrites } from './recent-writes.js';
 import { SPAN_TEXT } from './span-text.js';
 import { HANDLE_READ_COLUMNS } from './statements.js';
 import type { CarriedHandleRow } from './statements.js';
@@ -36,12 +36,13 @@ export interface SessionHandleJson {
 const SOURCES_KEPT = 2_048;
 
 /**
- * Prepares the reads over `db` (`location` names the ledger in errors); the function returned starts one operation,
- * whose cache of the occurrences it read lives as long as it does.
+ * Prepares the reads over `db` (`location` names the ledger in errors; occurrences held in `recent` are not read
+ * again); the function returned starts one operation, whose cache of the occurrences it read lives as long as it does.
  */
 export function createHandleRowJson(
   db: Database.Database,
   location: string,
+  recent?: RecentWrites,
 ): (sessionId: string, session: number) => SessionHandleJson {
   const rowsAt = db.prepare(
     `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND seq = ? AND start = ? AND "end" = ?
@@ -70,10 +71,11 @@ export function createHandleRowJson(
     function jsonOfRow(row: CompactHandleRow): string {
       let found = bySeq.get(row.seq);
       if (found === undefined) {
-        found = source.get(sessionId, row.seq);
+        found = recent?.source(sessionId, row.seq) ?? source.get(sessionId, row.seq);
         if (found !== undefined) bySeq.set(row.seq, found);
       }
-      return handleJson(handleOfRow(location, sessionId, row, found));
+      // A handle built from a row is a new object each time: its JSON is not worth remembering (`handleJson`).
+      return JSON.stringify(handleOfRow(location, sessionId, row, found));
     }
     return {
       positionOf(place, json) {

@@ -7,7 +7,9 @@
  * `searchText` first indexes what is still pending (a read-only connection instead scans the
  * pending rows' text with LIKE), and `close()` indexes the rest, so search never misses a
  * stored span and nothing is lost by a crash: the next writer catches up from the mark. The
- * mark only moves forward (a trigger refuses going back, which would index rows twice).
+ * mark only moves forward (a trigger refuses going back, which would index rows twice). The texts of the rows an append
+ * of this connection committed are held in memory (`hold`, bounded) and indexed from there: the same text the
+ * database gives back, without joining and unpacking it again; rows another connection wrote are read as before.
  */
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
@@ -26,16 +28,23 @@ const BATCH_ROWS = 256;
  */
 const STEP_BATCH_ROWS = 16;
 
-interface PendingRow {
+/** A row of `occurrence_text_rows` and the text of its occurrence's span. */
+export interface PendingText {
   readonly row: number;
   readonly text: string;
 }
+
+/**
+ * Characters of the texts of committed rows an index holds for its next steps at most (`hold`): past it, rows are
+ * read back from the database as before.
+ */
+export const HELD_TEXT_CHARS = 4_000_000;
 
 /** The statements of the deferred index. */
 interface TextIndexStatements {
   readonly mark: Statement<[], number>;
   readonly last: Statement<[], number>;
-  readonly pending: Statement<[number, number], PendingRow>;
+  readonly pending: Statement<[number, number], PendingText>;
   readonly setMark: Statement<[number]>;
   readonly insert: Statement<[number, string]>;
   readonly merge: Statement<[number]>;
@@ -50,7 +59,7 @@ function prepareTextIndexStatements(db: Database.Database): TextIndexStatements 
       `SELECT r.row AS row, ${SPAN_TEXT} AS text FROM occurrence_text_rows r
        JOIN occurrences o ON o.session_id = r.session_id AND o.seq = r.seq JOIN spans s ON s.id = o.span_id
        WHERE r.row > ? ORDER BY r.row LIMIT ?`,
-    ) as Statement<[number, number], PendingRow>,
+    ) as Statement<[number, number], PendingText>,
     setMark: db.prepare('UPDATE text_index_mark SET row = ? WHERE id = 1') as Statement<[number]>,
     insert: db.prepare('INSERT INTO occurrence_fts (rowid, text) VALUES (?, ?)') as Statement<[number, string]>,
     merge: db.prepare("INSERT INTO occurrence_fts (occurrence_fts, rank) VALUES ('merge', ?)") as Statement<[number]>,
@@ -67,6 +76,11 @@ export interface DeferredTextIndex {
   step(maxChars: number): boolean;
   /** Index everything pending. */
   catchUp(): void;
+  /**
+   * Texts of rows an append of this connection just committed: a step indexes them from memory (the same text the
+   * database gives back) instead of reading and unpacking them again.
+   */
+  hold(rows: readonly PendingText[]): void;
   /** After a committed append: schedule an idle step. */
   appended(): void;
   /** Stop scheduling (before the connection closes). */
@@ -83,37 +97,8 @@ export function createDeferredTextIndex(
   beforeIdleStep: () => void = () => undefined,
 ): DeferredTextIndex {
   const statements = prepareTextIndexStatements(db);
-  const stepTransaction = db.transaction((maxChars: number): boolean => {
-    let mark = statements.mark.get() ?? 0;
-    const from = mark;
-    let chars = 0;
-    let more: boolean;
-    const batch = Number.isFinite(maxChars) ? STEP_BATCH_ROWS : BATCH_ROWS;
-    for (;;) {
-      const rows = statements.pending.all(mark, batch);
-      let consumed = 0;
-      for (const row of rows) {
-        statements.insert.run(row.row, row.text);
-        mark = row.row;
-        chars += row.text.length;
-        consumed += 1;
-        if (chars >= maxChars) break;
-      }
-      if (consumed < rows.length || (rows.length === batch && chars >= maxChars)) {
-        more = true;
-        break;
-      }
-      if (rows.length < batch) {
-        more = false;
-        break;
-      }
-    }
-    if (mark !== from) {
-      statements.setMark.run(mark);
-      statements.merge.run(TEXT_MERGE_PAGES);
-    }
-    return more;
-  });
+  const held = new HeldTexts();
+  const stepTransaction = db.transaction((maxChars: number) => indexPending(statements, held, maxChars));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = !writable;
 
@@ -121,6 +106,7 @@ export function createDeferredTextIndex(
     mark: () => statements.mark.get() ?? 0,
     pending: () => (statements.last.get() ?? 0) > (statements.mark.get() ?? 0),
     step: (maxChars) => stepTransaction.immediate(maxChars),
+    hold: (rows) => held.hold(rows),
     catchUp() {
       if (index.pending()) while (index.step(Number.POSITIVE_INFINITY));
     },
@@ -151,4 +137,85 @@ export function createDeferredTextIndex(
   }
 
   return index;
+}
+
+/**
+ * Inside a step's transaction: index the rows past the mark (from `held` while it holds the next ones, else read from
+ * the database), at most about `maxChars` of text; returns whether some may remain.
+ */
+function indexPending(statements: TextIndexStatements, held: HeldTexts, maxChars: number): boolean {
+  let mark = statements.mark.get() ?? 0;
+  const from = mark;
+  let chars = 0;
+  let more: boolean;
+  const batch = Number.isFinite(maxChars) ? STEP_BATCH_ROWS : BATCH_ROWS;
+  for (;;) {
+    const fromMemory = held.after(mark, batch);
+    const rows = fromMemory ?? statements.pending.all(mark, batch);
+    let consumed = 0;
+    for (const row of rows) {
+      statements.insert.run(row.row, row.text);
+      held.indexed(row.row);
+      mark = row.row;
+      chars += row.text.length;
+      consumed += 1;
+      if (chars >= maxChars) break;
+    }
+    if (consumed < rows.length || (rows.length === batch && chars >= maxChars)) {
+      more = true;
+      break;
+    }
+    // Rows held in memory may be followed by rows that are not (another writer's): read on from the database.
+    if (fromMemory !== undefined && chars < maxChars) continue;
+    if (fromMemory !== undefined || rows.length < batch) {
+      more = fromMemory !== undefined;
+      break;
+    }
+  }
+  if (mark !== from) {
+    statements.setMark.run(mark);
+    statements.merge.run(TEXT_MERGE_PAGES);
+  }
+  return more;
+}
+
+/** Texts of committed rows not indexed yet, in row order, bounded by `HELD_TEXT_CHARS`. */
+class HeldTexts {
+  private readonly texts = new Map<number, string>();
+  private chars = 0;
+
+  /** Hold `rows` (in increasing row order), as far as the bound allows. */
+  hold(rows: readonly PendingText[]): void {
+    for (const { row, text } of rows) {
+      if (this.chars + text.length > HELD_TEXT_CHARS) return;
+      this.texts.set(row, text);
+      this.chars += text.length;
+    }
+  }
+
+  /**
+   * The held rows right after `mark` (`mark + 1`, `mark + 2`, … while held), at most `limit`; undefined when the next
+   * row is not held. Rows at or below the mark (indexed by another connection) are let go first.
+   */
+  after(mark: number, limit: number): PendingText[] | undefined {
+    for (const [row] of this.texts) {
+      if (row > mark) break;
+      this.indexed(row);
+    }
+    const rows: PendingText[] = [];
+    for (let row = mark + 1; rows.length < limit; row++) {
+      const text = this.texts.get(row);
+      if (text === undefined) break;
+      rows.push({ row, text });
+    }
+    return rows.length > 0 ? rows : undefined;
+  }
+
+  /** Let go of `row` (indexed). */
+  indexed(row: number): void {
+    const text = this.texts.get(row);
+    if (text === undefined) return;
+    this.texts.delete(row);
+    this.chars -= text.length;
+  }
 }

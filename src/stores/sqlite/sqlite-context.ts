@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { StoreOperationError } from '../../errors.js';
 import { mapDriverError } from './driver-errors.js';
 import { openDatabase } from './open-database.js';
+import { RecentWrites } from './recent-writes.js';
 import { SqliteSessionLookup } from './session-lookup.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { prepareStatements, type Statements } from './statements.js';
@@ -25,6 +26,8 @@ export class SqliteContext {
   readonly statements: Statements;
   /** Tenants, session numbers and span row keys of the sessions seen. */
   readonly sessions: SqliteSessionLookup;
+  /** The spans and occurrences this connection appended lately (read back from memory: `recent-writes.ts`). */
+  readonly recent = new RecentWrites();
   private readonly busyTimeoutMs: number;
 
   /** Opens (and, read-write, creates and migrates) the database: see `open-database.ts`. */

@@ -78,12 +78,13 @@ export class SqliteSearch implements SearchPart {
     });
   }
 
-  /** Handles of stored rows, each seq's occurrence read once. */
+  /** Handles of stored rows, each seq's occurrence read once (or taken from what this store appended lately). */
   private handlesOfRows(sessionId: string, rows: readonly CompactHandleRow[]): Handle[] {
-    const { statements, location } = this.context;
+    const { statements, location, recent } = this.context;
     const sources = new Map<number, HandleSource | undefined>();
     return rows.map((row) => {
-      if (!sources.has(row.seq)) sources.set(row.seq, statements.handleSource.get(sessionId, row.seq));
+      if (!sources.has(row.seq))
+        sources.set(row.seq, recent.source(sessionId, row.seq) ?? statements.handleSource.get(sessionId, row.seq));
       return handleOfRow(location, sessionId, row, sources.get(row.seq));
     });
   }

@@ -5,10 +5,19 @@
  */
 import { SequenceConflictError } from '../../errors.js';
 import type { Span, SpanOccurrence } from '../../types.js';
-import { buildOccurrence, checkAppend, checkSameSpan, orderEntryHandles, type SeqRange } from '../store-input.js';
+import {
+  buildOccurrence,
+  buildSpan,
+  checkAppend,
+  checkSameSpan,
+  orderEntryHandles,
+  type SeqRange,
+} from '../store-input.js';
 import type { SpanPart } from '../store-parts.js';
 import type { AppendEntry } from '../store.js';
 import { compactHandleValues } from './handle-rows.js';
+import type { PendingText } from './deferred-text-index.js';
+import type { CommittedOccurrence } from './recent-writes.js';
 import type { StoredSpanKey } from './span-keys.js';
 import { packSpanText } from './span-text.js';
 import type { SqliteContext } from './sqlite-context.js';
@@ -22,6 +31,10 @@ type ExtractedHandle = AppendEntry['handles'][number];
 /** Appends and span reads of one SQLite store. */
 export class SqliteSpans implements SpanPart {
   private readonly appendTransaction;
+  /** The occurrences the running append transaction wrote (held once it commits: `recent-writes.ts`). */
+  private written: CommittedOccurrence[] = [];
+  /** The text-index rows the running append transaction wrote, with their texts (`deferred-text-index.ts`). */
+  private textRows: PendingText[] = [];
 
   constructor(
     private readonly context: SqliteContext,
@@ -37,7 +50,11 @@ export class SqliteSpans implements SpanPart {
     return this.context.guard(`append to session ${sessionId}`, () => {
       checkAppend(sessionId, expectedNextSeq, entries);
       this.context.checkWritable(`append to session ${sessionId}`);
+      this.written = [];
+      this.textRows = [];
       const written = this.appendTransaction.immediate(sessionId, expectedNextSeq, entries);
+      this.context.recent.committed(sessionId, this.written);
+      this.upkeep.textIndex.hold(this.textRows);
       this.upkeep.appended();
       return written;
     });
@@ -63,11 +80,16 @@ export class SqliteSpans implements SpanPart {
   }
 
   spans(sessionId: string, ids: readonly string[]): Promise<Span[]> {
-    const { statements, sessions } = this.context;
+    const { statements, sessions, recent } = this.context;
     return this.context.guard(`read spans of session ${sessionId}`, () =>
       ids.flatMap((id) => {
+        const held = recent.span(sessionId, id);
+        if (held !== undefined) return [held];
         const row = statements.spanOfSession.get(...sessions.rowKeys(sessionId, id), sessionId);
-        return row ? [toSpan(row)] : [];
+        if (row === undefined) return [];
+        const span = toSpan(row);
+        recent.holdSpan(sessionId, span);
+        return [span];
       }),
     );
   }
@@ -110,7 +132,9 @@ export class SqliteSpans implements SpanPart {
       entry.chunk?.count ?? null,
     );
     this.insertHandles(session, seq, entry, orderEntryHandles(entry.handles));
-    statements.insertTextRow.run(sessionId, seq);
+    const textRow = statements.insertTextRow.run(sessionId, seq).lastInsertRowid;
+    this.written.push({ seq, key, role: entry.role, span });
+    this.textRows.push({ row: Number(textRow), text: span.text });
     return buildOccurrence({ ...entry, sessionId, seq, spanId: span.id }, span);
   }
 
@@ -131,14 +155,8 @@ export class SqliteSpans implements SpanPart {
       span.toolCallId ?? null,
       span.tokens,
     );
-    return toSpan({
-      id: key,
-      kind: span.kind,
-      text: span.text,
-      tool_name: span.toolName ?? null,
-      tool_call_id: span.toolCallId ?? null,
-      tokens: span.tokens,
-    });
+    // The row holds the entry's span as it is (checked against its id by `checkAppend`).
+    return buildSpan(span);
   }
 
   /**
