@@ -46,10 +46,10 @@ function printHooks(report: StatusReport, print: Print): void {
   const { hookLog } = report;
   const others = hookLog.otherFailureCount > 0 ? ` (and ${hookLog.otherFailureCount} of other projects' sessions)` : '';
   print(`hook log: ${hookLog.file}: ${counted(hookLog.failureCount, 'failure')} of this project's sessions${others}`);
-  for (const line of hookLog.failures)
-    print(
-      `  ${line.at}  ${line.event ?? ''}${line.sessionId === undefined ? '' : ` session ${forTerminal(line.sessionId)}`}: ${forTerminal(line.message)}`,
-    );
+  for (const line of hookLog.failures) {
+    const session = line.sessionId === undefined ? '' : ` session ${forTerminal(line.sessionId)}`;
+    print(`  ${line.at}  ${line.event ?? ''}${session}: ${forTerminal(line.message)}`);
+  }
 }
 
 /** Print the report for a person at a terminal. */
