@@ -7,7 +7,8 @@
  * - **update resolved**: the new value is bound and no line shows the old value as current;
  * - **stale as current**: read in order, the last line holding the old value (without the new one and without a word
  *   marking it replaced: was, replaced, superseded, previously, formerly, old, retired, instead of, from … to) comes
- *   after the last line holding the new value;
+ *   after the last line holding the new value; a value that is a bare number counts only on a line with its label
+ *   (`134 passed` in a test run does not state `max_connections: 134`);
  * - **rule kept**: the rule's sentence is in the text verbatim (spacing and case aside); a user rule shown only as
  *   quoted tool output, or a tool-output rule shown as an instruction, does not count as kept;
  * - **rule precision**: of the lines that present themselves as instructions (`instruction` and not `not an
@@ -143,10 +144,13 @@ export function scoreContext(text: string, session: FactSession, before: number)
     score.updates++;
     // Read in order, as the model reads: the old value is current when its last unmarked line comes after the last
     // line that holds the new value (a raw old turn followed by the change is history, not a stale fact).
-    const lastNew = lastIndexOf(lines, (line) => holdsValue(line, update.newValue));
+    // A bare number ("134") is that fact's value only beside its label: "134 passed" in a test run is not it.
+    const states = (line: string, value: string) =>
+      holdsValue(line, value) && (!/^\d+$/.test(value) || bindsOnLine(line, value, update.labels));
+    const lastNew = lastIndexOf(lines, (line) => states(line, update.newValue));
     const lastOld = lastIndexOf(
       lines,
-      (line) => holdsValue(line, update.oldValue) && !holdsValue(line, update.newValue) && !REPLACED.test(line),
+      (line) => states(line, update.oldValue) && !holdsValue(line, update.newValue) && !REPLACED.test(line),
     );
     const isStale = lastOld !== -1 && lastOld > lastNew;
     const newBound = lines.some((line) => bindsOnLine(line, update.newValue, update.labels));

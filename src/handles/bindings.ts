@@ -8,6 +8,7 @@
  * shows the bound form. A bare value, or one after a verb or a preposition alone ("switch to db-2", "checking
  * eu-west-1"), has no binding. See ARCHITECTURE invariant 11.
  */
+import { findAmounts } from './amounts.js';
 import type { Candidate } from './candidate.js';
 
 /** Kinds a binding can end in. */
@@ -120,11 +121,43 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
 }
 
 /**
+ * The money amounts of `view` (`amounts.ts`) as values to bind, each from its currency or first digit (a measure word
+ * the amount detector took before it, `budget is`, is the label's to take).
+ */
+function amountValues(view: string): Candidate[] {
+  const amounts: Candidate[] = [];
+  findAmounts(view, amounts);
+  return amounts.map((amount) => {
+    const core = view.slice(amount.start, amount.end).search(/[$€£¥\d]/);
+    return { kind: 'number', start: amount.start + Math.max(0, core), end: amount.end };
+  });
+}
+
+/**
+ * Whether the label of a binding that starts at `start` and ends in a money amount at `valueStart` is specific: two
+ * words or more (`monthly budget is`), or one written as a key (`monthly_budget:`). "Hosting is €1,200" or
+ * "Budget: $200" stay the amount they are.
+ */
+function specificAmountLabel(view: string, start: number, valueStart: number): boolean {
+  const words = view
+    .slice(start, valueStart)
+    .split(/\s+/)
+    .map((word) => word.replace(/[:=]$/, ''))
+    .filter((word) => word.length > 0 && !COPULAS.has(word.toLowerCase()) && !LINKS.has(word.toLowerCase()));
+  return words.length >= 2 || /[_.-]/.test(words[0] ?? '');
+}
+
+/**
  * Adds a binding candidate (kind `assignment`, from the label's first word to the value's end) for every value
- * candidate a label names. `candidates` are the detectors' candidates so far (any order).
+ * candidate a label names, and for every money amount a specific label names. `candidates` are the detectors'
+ * candidates so far (any order).
  */
 export function findBindings(view: string, candidates: readonly Candidate[], out: Candidate[]): void {
-  const values = candidates.filter((candidate) => VALUE_KINDS.has(candidate.kind)).sort((a, b) => a.start - b.start);
+  const amounts = amountValues(view);
+  const values = candidates
+    .filter((candidate) => VALUE_KINDS.has(candidate.kind))
+    .concat(amounts)
+    .sort((a, b) => a.start - b.start);
   // A value inside an assignment (`KEY=value`, `key: value`) is bound already.
   const assignments = candidates.filter((candidate) => candidate.kind === 'assignment');
   const assigned = (value: Candidate) =>
@@ -142,7 +175,8 @@ export function findBindings(view: string, candidates: readonly Candidate[], out
       continue;
     }
     const start = bindingStart(view, value.start, previous);
-    if (start !== -1 && start < value.start) out.push({ kind: 'assignment', start, end: value.end });
+    const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
+    if (start !== -1 && start < value.start && specific) out.push({ kind: 'assignment', start, end: value.end });
     previous = value;
   }
 }

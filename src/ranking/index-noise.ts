@@ -11,12 +11,17 @@ const STYLE_VALUE = new RegExp(
   'i',
 );
 
-/** Whether a handle text looks like extraction noise rather than a discriminator. */
+/** Markup a reader throws away: an HTML attribute, a CSS colour or a style value. */
+export function looksLikeMarkup(handle: Pick<Handle, 'text'>): boolean {
+  const { text } = handle;
+  return MARKUP_ATTRIBUTE.test(text) || CSS_COLOUR.test(text) || STYLE_VALUE.test(text);
+}
+
+/** Whether a handle text looks like extraction noise rather than a discriminator (markup is noise too). */
 export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   const { text } = handle;
   if (text.trim().length <= 2) return true;
-  // Markup a reader throws away: HTML attributes, CSS colours and style values.
-  if (MARKUP_ATTRIBUTE.test(text) || CSS_COLOUR.test(text) || STYLE_VALUE.test(text)) return true;
+  if (looksLikeMarkup(handle)) return true;
   if (handle.kind === 'assignment' && CODE_VALUE.test(text)) return true;
   if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
   if (

@@ -3,7 +3,8 @@ import type { Handle } from '../types.js';
 import { identityOf } from '../model/identities.js';
 import { gramKey } from '../handle-index/gram-key.js';
 import { ChangedTargets } from './changed-match.js';
-import { looksLikeNoise } from './index-noise.js';
+import { looksLikeMarkup, looksLikeNoise } from './index-noise.js';
+import { FAMILY_MIN_MEMBERS, familyShape, familySizes } from './handle-families.js';
 import type { RankEvidence } from './rank-evidence.js';
 import { DEFAULT_RANK_WEIGHTS } from './rank-weights.js';
 import type { RankWeights } from './rank-weights.js';
@@ -25,6 +26,10 @@ export interface HandleFeatures {
   readonly dumpOnly: boolean;
   readonly visibleInWindow: boolean;
   readonly noise: boolean;
+  /** On top of `noise`: markup (an HTML attribute, a CSS colour or style value) seen only in tool output. */
+  readonly markup: boolean;
+  /** Seen only in tool output, as one of many handles that differ only in numbers or ids (`handle-families.ts`). */
+  readonly listingRow: boolean;
 }
 
 /** A handle with its score and the features behind it. */
@@ -76,6 +81,7 @@ export function visitHandleFeatures(
       : tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = new ChangedTargets(changedTexts(evidence));
   const visible = includedIn(evidence.visibleText);
+  const families = familySizes(handles);
   for (let index = 0; index < handles.length; index++) {
     const handle = handles[index] as Handle;
     const identity = identities?.[index] ?? identityOf(handle);
@@ -83,6 +89,7 @@ export function visitHandleFeatures(
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
     const role = handle.role;
+    const toolOnly = tally === undefined ? role === 'tool' : !tally.nonTool && role === 'tool';
     const features: HandleFeatures = {
       mentions: Math.log2(1 + (tally?.spans ?? 0) + (carried ? 1 : 0)),
       recency:
@@ -94,10 +101,12 @@ export function visitHandleFeatures(
       commandRun: tally?.commandRun ?? false,
       specified: tally?.specified ?? false,
       carried,
-      toolOnly: tally === undefined ? role === 'tool' : !tally.nonTool && role === 'tool',
+      toolOnly,
       dumpOnly: tally !== undefined && !tally.nonBulky && !tally.specified && role === 'tool',
       visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && visible(handle.text),
       noise: looksLikeNoise(handle),
+      markup: toolOnly && looksLikeMarkup(handle),
+      listingRow: toolOnly && (families.get(familyShape(handle) ?? '') ?? 0) >= FAMILY_MIN_MEMBERS,
     };
     visit(handle, features, index);
   }
@@ -131,9 +140,10 @@ export function scoreHandle(
   weights: RankWeights = DEFAULT_RANK_WEIGHTS,
 ): number {
   const flag = (value: boolean, weight: number) => (value ? weight : 0);
+  // A listing's row: how often and how lately the listing was printed is no evidence that this row will be needed.
+  const repeated = features.listingRow ? 0 : 1;
   return (
-    features.mentions * weights.mentions +
-    features.recency * weights.recency +
+    repeated * (features.mentions * weights.mentions + features.recency * weights.recency) +
     flag(features.agentUsed, weights.agentUsed) +
     flag(features.toolCall, weights.toolCall) +
     flag(features.userSaid, weights.userSaid) +
@@ -145,6 +155,8 @@ export function scoreHandle(
     flag(features.dumpOnly, weights.dumpOnly) +
     flag(features.visibleInWindow, weights.visibleInWindow) +
     flag(features.noise, weights.noise) +
+    flag(features.markup, weights.markup) +
+    flag(features.listingRow, weights.listingRow) +
     Math.log2(1 + Math.max(1, handle.tokens)) * weights.cost +
     weights.kind[handle.kind]
   );

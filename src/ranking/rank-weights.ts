@@ -42,6 +42,10 @@ export interface RankWeights {
   readonly visibleInWindow: number;
   /** Penalty (negative): it looks like extraction noise (a lone closing tag `/div`, a 1–2 character text). */
   readonly noise: number;
+  /** Penalty (negative), on top of `noise`: markup (an HTML attribute, a CSS colour or style value). */
+  readonly markup: number;
+  /** Penalty (negative): one of many tool-output handles that differ only in numbers or ids, a listing's row. */
+  readonly listingRow: number;
   /** Penalty per doubling of its token cost: of two handles equally likely to be needed, the cheaper leaves room for another. */
   readonly cost: number;
   /** A tool result of at least this many tokens (or a chunk of a larger one) is bulky. */
@@ -69,6 +73,12 @@ export interface RankWeights {
  *   those turns are compacted too, when it is ranked again with them.
  * - `noise` −4 (an assignment with no value, `style=\\`, is noise too), `cost` −0.6 per doubling of
  *   tokens: of two equally likely handles the shorter leaves room for another.
+ * - `markup` −4 more for markup seen only in tool output (an attribute, a colour, a style value): with room to spare
+ *   (32,000 tokens) it would otherwise fill the index's tail (quality-facts --quick at 32,000, throw-away entries: 0.129
+ *   without it, 0.057 with it; markup the agent wrote itself keeps `noise` alone, which quality-claude-code needs).
+ * - `listingRow` −1, and a row's mentions and recency count for nothing (`scoreHandle`): `test_case_12`, `timeout=3`,
+ *   `Nov 4` in the fiftieth test run or log were printed often and lately, which says nothing about which row is
+ *   needed; counted, they filled the index at 4,000 tokens and pushed out the session's settings (issue 36).
  * - kinds: paths, assignments, error lines and quoted constraints name concrete things;
  *   identifiers are many and often incidental; bare numbers and dates are rarely reused alone.
  */
@@ -87,6 +97,8 @@ export const DEFAULT_RANK_WEIGHTS: RankWeights = {
   dumpOnly: -1,
   visibleInWindow: -4,
   noise: -4,
+  markup: -4,
+  listingRow: -1,
   cost: -0.6,
   bulkyResultTokens: 300,
   kind: {

@@ -4,31 +4,21 @@
  * added since the base, the checkpoint; then gaps and how to recall. Its lines are built here one kind at a time, so
  * the frame estimate (`frame-estimate.ts`) measures the same lines the block shows.
  */
-import type { IndexEntry, IndexLayout } from '../handle-index/index-layout.js';
+import { entryText, pinnedLine } from '../handle-index/entry-lines.js';
+import type { IndexLayout } from '../handle-index/index-layout.js';
 import type { CompactionRecord } from '../types.js';
 import { unrecoverableGaps } from '../model/gaps.js';
 import type { Gap } from '../model/gaps.js';
 import type { CheckpointSummary } from '../model/checkpoints.js';
 import { GAPS_HEADING, LEDGER_MARKER, RECALL_HINT, SECTION_HEADINGS } from '../text/block-headings.js';
-import { neutralizeInline, neutralizeLines, oneLine } from '../text/neutralize.js';
+import { neutralizeInline, neutralizeLines } from '../text/neutralize.js';
 import { IndexBases } from './stable-index.js';
+import { shownSummary } from './replaced-marks.js';
 import type { WindowState } from './window-state.js';
-
-/**
- * A handle's text as an entry of the block: on one line, and — unless it is a pinned instruction, the words of
- * the user or system themselves — with label look-alikes (`[user instruction]` written by a web page) neutralised
- * (`neutralizeInline`). Rendering only: the stored handle stays verbatim.
- */
-function entryText(entry: IndexEntry, quoted: boolean): string {
-  const text = quoted ? neutralizeInline(entry.handle.text) : oneLine(entry.handle.text);
-  return entry.similar > 0 ? `${text} (+${entry.similar} near-identical)` : text;
-}
 
 /** The handle index text: one line per group (kind), groups and handles most useful first. */
 function handleIndexLines(layout: IndexLayout): string[] {
-  return layout.groups.map(
-    (group) => `${group.label}: ${group.entries.map((entry) => entryText(entry, true)).join(' | ')}`,
-  );
+  return layout.groups.map((group) => `${group.label}: ${group.entries.map(entryText).join(' | ')}`);
 }
 
 /** Why a lossy record is lossy and whether its originals are stored, as the compaction line shows it. */
@@ -47,13 +37,11 @@ function layoutLines(
   const lines: string[] = [];
   if (layout.instructions.length > 0) {
     lines.push(headings.instructions);
-    for (const entry of layout.instructions)
-      lines.push(`- [${entry.handle.role} instruction] ${entryText(entry, false)}`);
+    for (const entry of layout.instructions) lines.push(pinnedLine(entry));
   }
   if (layout.quoted.length > 0) {
     lines.push(headings.quoted);
-    for (const entry of layout.quoted)
-      lines.push(`- [quoted tool output, not an instruction] ${entryText(entry, true)}`);
+    for (const entry of layout.quoted) lines.push(pinnedLine(entry));
   }
   const index = handleIndexLines(layout);
   if (index.length > 0) lines.push(headings.index, ...index);
@@ -117,7 +105,7 @@ export function ledgerBlock(state: WindowState, indexBases: IndexBases = new Ind
     const base = state.indexBase ?? active;
     lines.push(...layoutLines(indexBases.layoutOf(base), SECTION_HEADINGS.base));
     lines.push(compactionLine(active));
-    if (active.summary.length > 0) lines.push(`Summary: ${neutralizeLines(active.summary)}`);
+    if (active.summary.length > 0) lines.push(`Summary: ${neutralizeLines(shownSummary(active))}`);
     lines.push(...layoutLines(indexBases.layoutSince(active, base), SECTION_HEADINGS.since));
     if (checkpoint) lines.push(checkpointLine(checkpoint));
   }

@@ -17,6 +17,7 @@
 import { entryCost, layoutIndex } from '../handle-index/index-layout.js';
 import type { IndexEntry, IndexLayout, Placement } from '../handle-index/index-layout.js';
 import { identityOf } from '../model/identities.js';
+import { bindingOf, isCodeAssignment } from '../handles/supersession.js';
 import type { CompactionRecord, Handle, WindowConfig } from '../types.js';
 
 /**
@@ -58,6 +59,38 @@ function predecessorOf(
     if (ancestor !== undefined && ancestor.type !== 'checkpoint') return ancestor;
   }
   return undefined;
+}
+
+/**
+ * The bindings a layout shows as current, by label, and the values they say they replaced (`from X to Y`). Code
+ * (`timeout=3` in a listing) binds nothing: the same name in two calls names two things.
+ */
+function currentBindings(entries: readonly IndexEntry[]): { values: Map<string, Set<string>>; replaced: Set<string> } {
+  const values = new Map<string, Set<string>>();
+  const replaced = new Set<string>();
+  for (const { handle } of entries) {
+    if (isCodeAssignment(handle)) continue;
+    const binding = bindingOf(handle);
+    if (binding === undefined || binding.removed) continue;
+    values.set(binding.label, (values.get(binding.label) ?? new Set()).add(binding.value));
+    for (const value of binding.replaced) replaced.add(value);
+  }
+  return { values, replaced };
+}
+
+/**
+ * Whether a frozen entry the active record no longer lists says something the active record's entries replaced: a
+ * binding of a label now bound to another value, or a value a `from X to Y` binding replaced (ARCHITECTURE
+ * invariant 12). Shown above the current value, it would read as current: the base must not keep it.
+ */
+function replacedBy(handle: Handle, current: ReturnType<typeof currentBindings>): boolean {
+  if (current.replaced.has(handle.text)) return true;
+  if (isCodeAssignment(handle)) return false;
+  const binding = bindingOf(handle);
+  if (binding === undefined) return false;
+  if (current.replaced.has(binding.value)) return true;
+  const now = current.values.get(binding.label);
+  return now !== undefined && !now.has(binding.value);
 }
 
 /** Most tokens of stale entries a window shows (see `STALE_INDEX_SHARE` and `STALE_HEADROOM_SHARE`). */
@@ -104,6 +137,7 @@ export class IndexBases {
     if (base.type !== 'summary' || active.type !== 'summary') return false;
     const now = entriesOf(this.layoutOf(active));
     const kept = new Set(now.map((entry) => identityOf(entry.handle)));
+    let current: ReturnType<typeof currentBindings> | undefined;
     let stale = 0;
     let frozen = 0;
     const shown = new Set<string>();
@@ -111,8 +145,12 @@ export class IndexBases {
       const identity = identityOf(entry.handle);
       shown.add(identity);
       frozen += entryCost(entry.handle);
-      if (!kept.has(identity)) stale += entryCost(entry.handle);
+      if (kept.has(identity)) continue;
+      stale += entryCost(entry.handle);
       if (stale > maxStaleTokens) return false;
+      // A frozen entry a later binding replaced would read as current above it: a new base is taken.
+      current ??= currentBindings(now);
+      if (replacedBy(entry.handle, current)) return false;
     }
     let added = 0;
     for (const entry of now) if (!shown.has(identityOf(entry.handle))) added += entryCost(entry.handle);
