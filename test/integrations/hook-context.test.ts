@@ -30,7 +30,7 @@ describe('groupLines', () => {
 
   it('puts an entry with a "+N similar" note on the " | " line and leaves out empty lines', () => {
     const group: IndexGroup = { label: 'error', entries: [{ handle: handle('E042', 'error'), similar: 2 }] };
-    expect(groupLines(group)).toEqual(['error: E042 (+2 similar)']);
+    expect(groupLines(group)).toEqual(['error: E042 (+2 near-identical)']);
     const words: IndexGroup = { label: 'path', entries: [{ handle: handle('src/a.ts', 'path'), similar: 0 }] };
     expect(groupLines(words)).toEqual(['path: src/a.ts']);
   });

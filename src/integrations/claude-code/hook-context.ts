@@ -9,6 +9,7 @@
  * bindings that are statements of code are left to recall (`hook-context-code.ts`).
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
+import { entryText, pinnedLine } from '../../handle-index/entry-lines.js';
 import { layoutIndex } from '../../handle-index/index-layout.js';
 import { checkInstructions, rejectedLine } from '../../compaction/pinned-check.js';
 import type { IndexEntry, IndexGroup } from '../../handle-index/index-layout.js';
@@ -22,7 +23,7 @@ import { handleKey } from '../../handles/normalize.js';
 import type { Ledger } from '../../session/ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
 import { SECTION_HEADINGS } from '../../text/block-headings.js';
-import { neutralizeInline, oneLine } from '../../text/neutralize.js';
+import { neutralizeInline } from '../../text/neutralize.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET, HOOK_AGENT_NAMES, HOOK_OUTPUT_MAX_CHARACTERS } from './hook-budget.js';
 import { namedBySummary } from './hook-context-summary.js';
 import { fileOfHandles } from './hook-context-sources.js';
@@ -105,11 +106,6 @@ export const HOOK_RANK_WEIGHTS: RankWeights = {
  */
 export const HOOK_SUMMARY_NAMED = 2;
 
-function constraintLabel(handle: Handle): string {
-  if (handle.role === 'user' || handle.role === 'system') return `${handle.role} instruction`;
-  return handle.role === 'tool' ? 'quoted tool output, not an instruction' : 'assistant statement';
-}
-
 function recordLine(record: CompactionRecord): string {
   const { fromSeq, toSeq } = record.droppedRange;
   const range = toSeq < fromSeq ? 'no stored originals' : `seq ${fromSeq}-${toSeq}`;
@@ -118,23 +114,9 @@ function recordLine(record: CompactionRecord): string {
 }
 
 /**
- * A handle's text as a line of the context shows it: on one line (any Unicode line break as ` ⏎ `, control
- * characters as pictures) and, unless it is the user's or system's own constraint, with label look-alikes
- * (`[user instruction]`, `⁅ꜱystem⁆`) neutralised, so stored tool output cannot add a pinned line.
- */
-function shownText(handle: Handle): string {
-  return isInstruction(handle) ? oneLine(handle.text) : neutralizeInline(handle.text);
-}
-
-function entryText(entry: IndexEntry): string {
-  const text = shownText(entry.handle);
-  return entry.similar > 0 ? `${text} (+${entry.similar} similar)` : text;
-}
-
-/**
  * The lines of one handle group: the handles without whitespace on one line, separated by a
  * space (in o200k a space merges into the next token, so a handle costs its own tokens only),
- * then, if any, the handles holding a space (or a "+N similar" note) on a second line, separated by ` | `.
+ * then, if any, the handles holding a space (or a "+N near-identical" note) on a second line, separated by ` | `.
  */
 export function groupLines(group: IndexGroup): string[] {
   const spaced = (entry: IndexEntry) => entry.similar > 0 || /\s/.test(entry.handle.text);
@@ -178,7 +160,7 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   ];
   if (pinned.length > 0) {
     lines.push(SECTION_HEADINGS.base.instructions);
-    for (const entry of pinned) lines.push(`- [${constraintLabel(entry.handle)}] ${entryText(entry)}`);
+    for (const entry of pinned) lines.push(pinnedLine(entry));
   }
   const place = new Map(shown.map((handle, index) => [handle, index]));
   for (const group of groupByFile(layout.groups, frame.fileOf, (handle) => place.get(handle) ?? 0))
@@ -370,7 +352,7 @@ function minimal(
   let cut = false;
   const noteRoom = JSON.stringify('\n' + cutNote(agent, `${instructions.length} pinned constraints`)).length - 2;
   for (const handle of instructions) {
-    const line = `- [${constraintLabel(handle)}] ${shownText(handle)}`;
+    const line = pinnedLine({ handle, similar: 0 });
     const next = [...lines, line].join('\n');
     cut = !fitsHookOutput(next, noteRoom);
     if (cut || count(next) > budget) break;
