@@ -119,7 +119,8 @@ export async function hookClaudeCodeCommand(
   const log = (line: string) => void pending.push(appendLog(`${where}: ${line}`));
   try {
     const input = parseHookInput(await readStdin(), agent);
-    where = `hook ${agent} ${input.hook_event_name} session ${input.session_id}`;
+    // the project's directory as JSON (`in "/path"`): `status` tells this project's failures from others' by it
+    where = `hook ${agent} ${input.hook_event_name} session ${input.session_id} in ${JSON.stringify(input.cwd)}`;
     const budgetTokens = hookBudget(options.budget, log);
     const outcome = await runClaudeCodeHook(input, { agent, store: options.store, budgetTokens, log });
     if (outcome.output) printOutput(outcome.output);

@@ -141,6 +141,8 @@ export interface HookLogLine {
   /** The hook event, when the call got that far. */
   readonly event?: string | undefined;
   readonly sessionId?: string | undefined;
+  /** The project directory the call ran in (`cwd` of the hook input), when the line names it. */
+  readonly directory?: string | undefined;
   readonly message: string;
   /** A failed call (an error), not a note about a skipped line or a setting. */
   readonly failure: boolean;
@@ -165,9 +167,20 @@ async function tail(file: string, bytes: number): Promise<string> {
   }
 }
 
-const LOG_LINE = /^(\d{4}-\d\d-\d\dT\S+) hook (claude-code|codex)(?: (\S+) session (.+?))?: (.*)$/;
+/** `TIME hook AGENT [EVENT session ID [in "DIR"]]: MESSAGE` (lines written before the directory was logged have none). */
+const LOG_LINE =
+  /^(\d{4}-\d\d-\d\dT\S+) hook (claude-code|codex)(?: (\S+) session (.+?)(?: in ("(?:[^"\\]|\\.)*"))?)?: (.*)$/;
 /** A logged failure: an error code (`NOT_FOUND: …`) or an unexpected error; other lines are notes. */
 const FAILURE = /^(?:[A-Z][A-Z_]+: |unexpected error: )/;
+
+function directoryOf(quoted: string): string | undefined {
+  try {
+    const value = JSON.parse(quoted) as unknown;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The hook log's lines (its last MiB), oldest first; lines of another shape are left out. */
 export async function hookLogLines(file: string): Promise<HookLogLine[]> {
@@ -175,8 +188,9 @@ export async function hookLogLines(file: string): Promise<HookLogLine[]> {
   for (const line of (await tail(file, LOG_TAIL_BYTES)).split('\n')) {
     const match = LOG_LINE.exec(line);
     if (!match) continue;
-    const [, at = '', agent = '', event, sessionId, message = ''] = match;
-    lines.push({ at, agent, event, sessionId, message, failure: FAILURE.test(message) });
+    const [, at = '', agent = '', event, sessionId, quotedDirectory, message = ''] = match;
+    const directory = quotedDirectory === undefined ? undefined : directoryOf(quotedDirectory);
+    lines.push({ at, agent, event, sessionId, directory, message, failure: FAILURE.test(message) });
   }
   return lines;
 }

@@ -205,7 +205,12 @@ export async function collectStatus(options: StatusOptions = {}): Promise<Status
   const transcripts = await claudeTranscriptSessions(project, environment);
   const ours = new Set([...ledger.sessionIds, ...runs.map((run) => run.sessionId), ...transcripts]);
   const all = (await hookLogLines(file)).reverse();
-  const lines = all.filter((line) => line.sessionId === undefined || ours.has(line.sessionId));
+  // A line naming its directory is this project's when the directory is; an older line, when its session is ours.
+  const lines = all.filter((line) =>
+    line.directory !== undefined
+      ? resolve(line.directory) === project
+      : line.sessionId === undefined || ours.has(line.sessionId),
+  );
   const failures = lines.filter((line) => line.failure);
   const notes: string[] = [];
   const hooked = installs.some((place) => place.hookEvents.length > 0);

@@ -246,6 +246,22 @@ describe('status: the ledger, the hook runs and the hook log', () => {
     expect(printed(other)).toContain("0 failures of this project's sessions (and 1 of other projects' sessions)");
   });
 
+  it('a line naming its directory belongs to the project of that directory, whatever its session', async () => {
+    await install('project');
+    await mkdir(join(root, 'ledger'), { recursive: true });
+    const at = new Date().toISOString();
+    await writeFile(
+      hookLogFile(environment()),
+      `${at} hook claude-code Stop session sess-1 in ${JSON.stringify(join(root, 'elsewhere'))}: NOT_FOUND: theirs\n` +
+        `${at} hook claude-code Stop session never-seen in ${JSON.stringify(project)}: INVALID_INPUT: ours\n`,
+    );
+    const report = await status();
+    expect(report.hookLog.failures.map((line) => [line.sessionId, line.directory, line.message])).toEqual([
+      ['never-seen', project, 'INVALID_INPUT: ours'],
+    ]);
+    expect(report.hookLog.otherFailureCount).toBe(1);
+  });
+
   it('a failure before the last ingest is listed but is no longer a problem', async () => {
     await install('project');
     const log = hookLogFile(environment());

@@ -254,6 +254,10 @@ describe('context-ledger hook claude-code (compiled CLI, fixture HOME)', () => {
     expect(missing.status).toBe(0);
     expect(notice(missing.stdout)).toContain(join(root, 'nope.jsonl'));
     expect((await logged()).at(-1)).toContain(join(root, 'nope.jsonl'));
+    // the line names the project's directory, so `status` can tell this project's failures from others'
+    expect((await logged()).at(-1)).toContain(
+      `hook claude-code PreCompact session ${SESSION} in ${JSON.stringify(project)}: `,
+    );
 
     const blocker = join(root, 'a-file');
     await writeFile(blocker, 'not a directory');
