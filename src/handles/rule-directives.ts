@@ -253,8 +253,10 @@ export function isDirective(sentence: string, reported = false, options: Directi
   const quote = reported ? null : REPORTED_RULE.exec(body);
   if (quote !== null && isDirective(quote[1] ?? '', true, options)) return true;
   const parts = body.split(CLAUSE_SPLIT);
-  const opening = firstWords(leadStripped(parts[0] ?? ''))[0] ?? '';
-  const ownPlan = /^let(?:'s|\s+(?:me|us)\b)/i.test(leadStripped(parts[0] ?? ''));
+  // the first clause with words besides a lead-in ("Also: Stop and ask before …", "Also, stop and …") opens it
+  const first = parts.find((part, index) => index % 2 === 0 && leadStripped(part).trim() !== '') ?? '';
+  const opening = firstWords(leadStripped(first))[0] ?? '';
+  const ownPlan = /^let(?:'s|\s+(?:me|us)\b)/i.test(leadStripped(first));
   const addressed = !ownPlan && (IMPERATIVE_VERBS.has(opening) || OPENING_WORDS.has(opening));
   for (let index = 0; index < parts.length; index += 2) {
     // a clause joined by a bare "and" / "but" shares the opening clause's subject: "Pets … and never let us down"

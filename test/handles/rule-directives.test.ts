@@ -29,6 +29,18 @@ describe('rules in every phrasing', () => {
       expect(constraints(rule), rule).toEqual([rule]);
   });
 
+  it('reads a rule after a lead-in ("Also:", "Also,", "Oh, and"), the whole sentence pinned', () => {
+    for (const rule of [
+      'Also: Stop and ask before deleting anything in s3://prod-backups.',
+      'Also, stop and ask before deleting anything in s3://prod-backups.',
+      'Oh, and get Felix to review any change to the schema before merging.',
+    ])
+      expect(constraints(rule), rule).toEqual([rule]);
+    // a lead-in does not make a report or a plan a rule
+    expect(constraints('Also: I stopped and asked before deleting the bucket.')).toEqual([]);
+    expect(constraints("Also, let's ask before deleting anything.")).toEqual([]);
+  });
+
   it('pins both rules of one message', () => {
     const message = 'Do not print API keys in logs. Absolutely never disable TLS verification.';
     expect(constraints(message)).toEqual([
