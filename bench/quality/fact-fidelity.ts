@@ -100,7 +100,8 @@ function row(arm: string, budget: string, value: ArmScore): (string | number | n
   ];
 }
 
-const COLUMNS = [
+/** The columns of the fact-fidelity table (the real-session bench shows those that score one fact at a time). */
+export const FACT_COLUMNS = [
   'arm',
   'budget',
   'facts bound',
@@ -170,7 +171,7 @@ export async function runFactFidelity(context: BenchContext): Promise<BenchResul
   }
   const table: ResultTable = {
     title: `Facts, not strings: ${sessions.length} generated sessions (${sessions.map((session) => session.messages.length).join(', ')} messages)`,
-    columns: COLUMNS,
+    columns: FACT_COLUMNS,
     rows,
     notes: [
       'Scored on the window at the end of each session (hook: the summary + SessionStart context after a cut at 75%), by lines: a fact is bound when one line holds its value and its label.',
@@ -191,7 +192,7 @@ export async function runFactFidelity(context: BenchContext): Promise<BenchResul
             table,
             {
               title: `Held-out seeds (${HELD_OUT_SEEDS.join(', ')}), not looked at while tuning`,
-              columns: COLUMNS,
+              columns: FACT_COLUMNS,
               rows: heldOutRows,
             },
           ],

@@ -8,6 +8,7 @@
  * each real compaction, for the facts stated before it.
  */
 import { createO200kCounter } from '../../src/index.js';
+import { FACT_COLUMNS } from './fact-fidelity.js';
 import { missingDataResult, resultBase, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
@@ -156,16 +157,8 @@ function tables(
   const armNames = pools.map((pool) => `${pool.name} @${pool.budget}`);
   const main: ResultTable = {
     title: `Facts, not strings, on real sessions: ${labels.length} hand labels in ${sessions.size} sessions`,
-    columns: [
-      'arm',
-      'budget',
-      'facts bound',
-      'pairs both bound',
-      'updates resolved',
-      'stale as current',
-      'rules kept',
-      'values present (string yardstick)',
-    ],
+    // rule precision and throw-away entries describe a whole window, not one labelled fact
+    columns: FACT_COLUMNS.filter((column) => column !== 'rule precision' && column !== 'throw-away index entries'),
     rows: pools.map(mainRow),
     notes: [
       'Each fact is scored on the window just before the line where the agent needs it (hook: at each Claude Code ' +

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Handle } from '../../src/types.js';
 import { markReplacedValues } from '../../src/window/replaced-marks.js';
+import { handleAt } from '../helpers.js';
 
 function handle(text: string, kind: Handle['kind'] = 'assignment'): Handle {
-  return {
-    kind,
-    text,
-    key: text,
-    start: 0,
-    end: text.length,
-    spanId: 'sha256:' + '2'.repeat(64),
-    seq: 0,
-    role: 'user',
-    tokens: 6,
-  };
+  return { ...handleAt(text, kind, 'user'), key: text, spanId: 'sha256:' + '2'.repeat(64), seq: 0, tokens: 6 };
 }
 
 describe('a summary line stating a value a current binding replaced is marked when shown', () => {

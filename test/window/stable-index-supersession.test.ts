@@ -1,42 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { CompactionRecord, Handle } from '../../src/types.js';
 import { IndexBases } from '../../src/window/stable-index.js';
+import { handleAt, summaryRecord } from '../helpers.js';
 
 /** A tool-output handle of `kind` (its cost in the index: 8 + 2 tokens). */
 function handle(text: string, kind: Handle['kind'] = 'assignment'): Handle {
-  return {
-    kind,
-    text,
-    key: text,
-    start: 0,
-    end: text.length,
-    spanId: 'sha256:' + '1'.repeat(64),
-    seq: 0,
-    role: 'tool',
-    tokens: 8,
-  };
+  return { ...handleAt(text, kind, 'tool'), key: text, spanId: 'sha256:' + '1'.repeat(64), seq: 0, tokens: 8 };
 }
 
 function record(id: string, handles: Handle[]): CompactionRecord {
-  return {
-    id,
-    sessionId: 's',
-    ordinal: 0,
-    type: 'summary',
-    summary: '',
-    claims: [],
-    handles,
-    reversible: true,
-    depth: 1,
-    droppedRange: { fromSeq: 0, toSeq: 0, byteStart: 0, byteEnd: 0 },
-    ancestors: [],
-    rederived: false,
-    summarizer: { name: 'test', version: '1' },
-    findings: [],
-    summaryTokens: 0,
-    atSeq: 1,
-    createdAt: '',
-  };
+  const droppedRange = { fromSeq: 0, toSeq: 0, byteStart: 0, byteEnd: 0 };
+  return summaryRecord({ id, handles, droppedRange, atSeq: 1, createdAt: '' });
 }
 
 /** Stale budget large enough for one dropped entry: only the supersession rule can refuse the base. */
