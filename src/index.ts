@@ -56,6 +56,7 @@ export type {
   DroppedRange,
   SummarizerIdentity,
   CompactionRecord,
+  SupersededValue,
   WindowConfig,
   SessionInfo,
 } from './types.js';

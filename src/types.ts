@@ -166,6 +166,20 @@ export interface SummarizerIdentity {
  * One compaction: a summary that replaces a region of the window, with the verbatim
  * handle set, lineage and a reversible flag. Records are immutable once written.
  */
+/** A handle of the compacted region that a later binding replaced, and that binding. */
+export interface SupersededValue {
+  /** The replaced handle's text, verbatim (the handle itself is in the record's spill checkpoint). */
+  readonly handle: string;
+  /** The seq of the span that said it. */
+  readonly seq: number;
+  /** The text of the handle that replaced it, verbatim. */
+  readonly by: string;
+  /** The id of the span that said `by`. */
+  readonly bySpan: string;
+  /** Its seq (never before `seq`). */
+  readonly bySeq: number;
+}
+
 export interface CompactionRecord {
   /** `rec_` + hash of the record's content, or `chk_` for a spill checkpoint. */
   readonly id: string;
@@ -203,6 +217,11 @@ export interface CompactionRecord {
   readonly atSeq: number;
   /** ISO timestamp. */
   readonly createdAt: string;
+  /**
+   * The handles of the compacted region a later binding replaced, each with the handle that replaced it (see
+   * `model/record-supersession.ts`); left out when none was. Summary and external records only.
+   */
+  readonly superseded?: readonly SupersededValue[] | undefined;
 }
 
 /** Configuration of a session's window. */

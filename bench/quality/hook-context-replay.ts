@@ -22,6 +22,7 @@ import { handleFeatures } from '../../src/ranking/rank-handles.js';
 import { spanTargets } from '../../src/ranking/span-actions.js';
 import { fileOfHandles } from '../../src/integrations/claude-code/hook-context-sources.js';
 import { namedBySummary } from '../../src/integrations/claude-code/hook-context-summary.js';
+import { keptText, TYPED_KINDS } from '../../src/integrations/claude-code/hook-context-kept.js';
 import type { HookTranscriptFormat } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { readEvents } from '../../src/importers/registry.js';
@@ -31,7 +32,7 @@ import { createLedger } from '../../src/session/ledger.js';
 import type { Ledger } from '../../src/session/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { agentWritten, countPresent, identifierTokens, transcriptText } from './future-needed.js';
-import { hookMisses, isLetterCompound } from './hook-misses.js';
+import { hookMisses, isLetterCompound, missCauses, missClass, whereSaid } from './hook-misses.js';
 import type { HookMisses } from './hook-misses.js';
 
 /** One way of building the injected context. */
@@ -168,20 +169,42 @@ function spentByKind(shown: readonly Handle[], needed: readonly string[]) {
   return byKind;
 }
 
+/** What the dump says about the compaction besides the text: the messages before it, what was stored, the kept text. */
+interface DumpFrame {
+  readonly before: readonly TranscriptMessage[];
+  readonly stored: readonly Handle[];
+  readonly kept: string;
+}
+
 /**
  * With `HOOK_CONTEXT_DUMP=DIR` set, each arm's injected text is written to DIR (one file per session, arm and
- * compaction record count), followed by the future-needed handles it and the kept text miss: for reading what the
- * model sees, not for the tables.
+ * compaction record count), followed by the future-needed handles it and the kept text miss, one a line: the handle,
+ * what kind of token it is (`missClass`), why it is missing (`missCauses`: with the ranking place of its best holder
+ * when it was cut) and where it was said before the compaction (`whereSaid`). For reading what the model sees and what
+ * it lacked, not for the tables.
  */
-async function dumpContext(sessionId: string, arm: HookArm, text: string, needed: readonly string[], kept: string) {
+async function dumpContext(
+  sessionId: string,
+  arm: HookArm,
+  context: HookContext,
+  needed: readonly string[],
+  frame: DumpFrame,
+) {
   const folder = process.env.HOOK_CONTEXT_DUMP;
   if (folder === undefined || folder === '') return;
-  const shown = `${kept}\n${text}`;
+  const shown = `${frame.kept}\n${context.text}`;
   const missing = needed.filter((handle) => !shown.includes(handle));
+  const causes = missCauses(missing, context, frame.stored);
+  const lines = missing.map((token) => {
+    const cause = causes.get(token);
+    const place =
+      cause?.rank === undefined ? '' : ` (best holder ranked ${cause.rank + 1} of ${context.ranked.length})`;
+    return `${token}\t${missClass(token)}; ${cause?.cause ?? ''}${place}; said in: ${whereSaid(token, frame.before)}`;
+  });
   const name = `${sessionId}.${arm.name.replace(/[^A-Za-z0-9]+/g, '_')}.${needed.length}.txt`;
   await appendFile(
     join(folder, name),
-    `${text}\n\n--- missing (${missing.length}/${needed.length}):\n${missing.join('\n')}\n\n`,
+    `${context.text}\n\n--- missing (${missing.length}/${needed.length}):\n${lines.join('\n')}\n\n`,
   );
 }
 
@@ -207,7 +230,8 @@ async function dumpFeatures(
   const spans = new Map(occurrences.map((occurrence) => [occurrence.spanId, occurrence.span]));
   const features = handleFeatures(context.ranked, { occurrences: before, spans, fromSeq: 0, toSeq }, HOOK_RANK_WEIGHTS);
   const shown = new Set(context.shown);
-  const named = namedBySummary(context.ranked, record?.summary ?? '');
+  // The ranking's naming text: the summary, and for Codex (no summary text) what the person typed (hook-context.ts).
+  const named = record ? namedBySummary(context.ranked, keptText(record, occurrences, TYPED_KINDS)) : new Set<Handle>();
   const fileOf = fileOfHandles(before, spans);
   const edited = new Set<string>();
   const editSeq = new Map<string, number>();
@@ -253,16 +277,17 @@ async function armOutcome(
   arm: HookArm,
   needed: readonly string[],
   kept: string,
+  before: readonly TranscriptMessage[],
 ): Promise<ArmOutcome> {
   try {
     const context = await buildHookContext({ ledger, sessionId, budgetTokens: arm.budgetTokens, weights: arm.weights });
     if (!context) return { ...keptOnly(needed, kept), failure: 'no context' };
-    await dumpContext(sessionId, arm, context.text, needed, kept);
-    await dumpFeatures(ledger, sessionId, arm, context, needed, kept);
     const record = [...(await ledger.store.records(sessionId))].reverse().find((item) => item.type === 'external');
     const stored = record
       ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq })
       : [];
+    await dumpContext(sessionId, arm, context, needed, { before, stored, kept });
+    await dumpFeatures(ledger, sessionId, arm, context, needed, kept);
     const output = JSON.stringify({
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text },
     });
@@ -326,7 +351,7 @@ export async function replayCompactions(
       await ingest(); // SessionStart(compact) / Codex PostCompact
       const cut = cuts[index] ?? 0;
       const needed = neededBetween(messages, cut, cuts[index + 1] ?? messages.length);
-      const arm = (each: HookArm) => armOutcome(ledger, session, each, needed, point.kept);
+      const arm = (each: HookArm) => armOutcome(ledger, session, each, needed, point.kept, messages.slice(0, cut));
       const outcomes: ArmOutcome[] = [];
       for (const each of arms) outcomes.push(await arm(each));
       const staleRecord = namesEarlierRecord(outcomes, seenRecords);

@@ -13,8 +13,9 @@
  * prose unless they are quoted whole; they are counted apart so a reader sees how much of a miss is English.
  */
 import type { HookContext } from '../../src/integrations/claude-code/hook-context.js';
+import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import type { Handle } from '../../src/types.js';
-import { countPresent } from './future-needed.js';
+import { argumentStrings, countPresent } from './future-needed.js';
 
 /** Words joined by `-` or `/`, letters only: `as-is`, `Best-effort`, `before/after`. */
 const LETTER_COMPOUND = /^[A-Za-z]+(?:[-/][A-Za-z]+)+$/;
@@ -41,6 +42,29 @@ export interface HookMisses {
   readonly cap: number;
 }
 
+/** Why one future-needed handle is missing (the causes of {@link HookMisses}, checked in that order). */
+export type MissCause = 'not extracted' | 'not a candidate' | 'cut by the budget' | 'shown, not verbatim';
+
+/** The cause of each handle of `missing`, and the ranking place of its best holder when it has one. */
+export function missCauses(
+  missing: readonly string[],
+  context: Pick<HookContext, 'shown' | 'ranked'>,
+  stored: readonly Handle[],
+): Map<string, { cause: MissCause; rank?: number }> {
+  const shown = new Set(context.shown);
+  const causes = new Map<string, { cause: MissCause; rank?: number }>();
+  for (const token of missing) {
+    const rank = context.ranked.findIndex((handle) => handle.text.includes(token));
+    if (rank < 0) {
+      const stored_ = stored.some((handle) => handle.text.includes(token));
+      causes.set(token, { cause: stored_ ? 'not a candidate' : 'not extracted' });
+    } else if (context.ranked.some((handle) => shown.has(handle) && handle.text.includes(token))) {
+      causes.set(token, { cause: 'shown, not verbatim', rank });
+    } else causes.set(token, { cause: 'cut by the budget', rank });
+  }
+  return causes;
+}
+
 /** Classify the future-needed handles missing from `summary` + `context.text` (`stored`: every handle before the boundary). */
 export function hookMisses(
   needed: readonly string[],
@@ -54,20 +78,47 @@ export function hookMisses(
   const ranks: number[] = [];
   const present = `${summary}\n${context.text}`;
   const missing = needed.filter((token) => !present.includes(token));
-  for (const token of missing) {
-    const rank = context.ranked.findIndex((handle) => handle.text.includes(token));
-    if (rank < 0) {
-      if (stored.some((handle) => handle.text.includes(token))) counts.notCandidate++;
-      else counts.notExtracted++;
-    } else if (context.ranked.some((handle) => shown.has(handle) && handle.text.includes(token))) {
-      counts.shownNotVerbatim++;
-    } else {
+  for (const { cause, rank } of missCauses(missing, context, stored).values()) {
+    if (cause === 'not extracted') counts.notExtracted++;
+    else if (cause === 'not a candidate') counts.notCandidate++;
+    else if (cause === 'shown, not verbatim') counts.shownNotVerbatim++;
+    else {
       counts.cutByBudget++;
-      if (rank < lastShown) counts.skippedForSize++;
-      ranks.push(rank);
+      if (rank !== undefined && rank < lastShown) counts.skippedForSize++;
+      ranks.push(rank ?? -1);
     }
   }
   const everything = `${summary}\n${context.ranked.map((handle) => handle.text).join('\n')}`;
   const compounds = missing.filter(isLetterCompound).length;
   return { missing: missing.length, ...counts, compounds, ranks, cap: countPresent(needed, everything) };
+}
+
+/** A `sed -n` print range's end (`260p` of `sed -n '1,260p' f`): the yardstick takes it (a digit), no extractor does. */
+const SED_RANGE = /^\d+p$/;
+
+/** What kind of token a missing handle is, for the dump: a letter-only compound, a sed print range, or a name. */
+export function missClass(token: string): 'letter-only compound' | 'sed print range' | 'name' {
+  if (isLetterCompound(token)) return 'letter-only compound';
+  return SED_RANGE.test(token) ? 'sed print range' : 'name';
+}
+
+/**
+ * Where `token` was said in `messages` (those before the compaction): how many messages of each source hold it
+ * (`user`, `harness` for user turns the person did not type, `system`, `assistant text`, `tool call` for the agent's
+ * call arguments, `tool output`), written as `tool output 3, tool call 1`.
+ */
+export function whereSaid(token: string, messages: readonly TranscriptMessage[]): string {
+  const counts = new Map<string, number>();
+  const add = (where: string) => counts.set(where, (counts.get(where) ?? 0) + 1);
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      if (message.content.includes(token)) add('tool output');
+    } else if (message.role === 'assistant') {
+      if (message.content.includes(token)) add('assistant text');
+      const inCall = (call: { name: string; arguments: string }) =>
+        call.arguments.includes(token) || argumentStrings(call.arguments).some((value) => value.includes(token));
+      if ((message.toolCalls ?? []).some(inCall)) add('tool call');
+    } else if (message.content.includes(token)) add(message.source ?? message.role);
+  }
+  return [...counts].map(([where, count]) => `${where} ${count}`).join(', ') || 'nowhere verbatim';
 }

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createLedger } from '../../src/session/ledger.js';
 import { messageToEntries } from '../../src/ingest/ingest.js';
+import { TokenMemo } from '../../src/handles/token-memo.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import type { AppendEntry } from '../../src/stores/store.js';
 import { createO200kCounter } from '../../src/tokens/token-counter.js';
@@ -115,6 +116,8 @@ async function measure(
 ): Promise<{ session: Sample[]; store: Sample[] }> {
   const counter = createO200kCounter();
   const { store, dispose } = await openBackend(backend);
+  // One memo of token classifications for the session's turns, as a session keeps one.
+  const tokenMemo = new TokenMemo();
   try {
     const built = (from: number, count: number, byteStart: number): { entries: AppendEntry[]; byteEnd: number } => {
       const entries: AppendEntry[] = [];
@@ -124,6 +127,7 @@ async function measure(
           maxSpanTokens: 2000,
           counter,
           byteStart: byte,
+          tokenMemo,
         });
         entries.push(...ingested.entries);
         byte = ingested.byteEnd;

@@ -19,6 +19,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { messageToEntries } from '../../src/ingest/ingest.js';
+import { TokenMemo } from '../../src/handles/token-memo.js';
 import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import { round } from '../bench-result.js';
 import type { BenchResult } from '../bench-result.js';
@@ -265,10 +266,11 @@ export async function runFtsOptionsBench(context: BenchContext): Promise<BenchRe
   const counter = createApproximateCounter();
   const docs: string[] = [];
   const handles: string[] = [];
+  const tokenMemo = new TokenMemo();
   for (const [index, text] of corpus.texts.entries()) {
     const { entries } = messageToEntries(
       { role: index % 2 === 0 ? 'user' : 'assistant', content: text },
-      { maxSpanTokens: 2000, counter, byteStart: 0 },
+      { maxSpanTokens: 2000, counter, byteStart: 0, tokenMemo },
     );
     for (const entry of entries) {
       docs.push(entry.span.text);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createLedger } from '../../src/session/ledger.js';
 import { messageToEntries } from '../../src/ingest/ingest.js';
+import { TokenMemo } from '../../src/handles/token-memo.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { AppendEntry } from '../../src/stores/store.js';
@@ -46,10 +47,12 @@ async function splitIngest(
   counter: TokenCounter,
 ): Promise<{ prepareMs: number; writeMs: number }> {
   const entries: AppendEntry[] = [];
+  // One memo of token classifications for the transcript, as a session keeps one.
+  const tokenMemo = new TokenMemo();
   const prepareMs = await timeMs(() => {
     let byte = 0;
     for (const message of messages) {
-      const ingested = messageToEntries(message, { maxSpanTokens: 2000, counter, byteStart: byte });
+      const ingested = messageToEntries(message, { maxSpanTokens: 2000, counter, byteStart: byte, tokenMemo });
       entries.push(...ingested.entries);
       byte = ingested.byteEnd;
     }

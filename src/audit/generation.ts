@@ -145,5 +145,6 @@ export function generationAudit(timeline: Timeline, input: GenerationInput): Gen
     futureNeededInWindow: input.verdicts.filter((verdict) => verdict.inWindow).length,
     futureNeededReachable: input.verdicts.filter(reachable).length,
     lost: input.verdicts.filter((verdict) => !verdict.inWindow).map((verdict) => sourceOf(timeline, verdict.entry)),
+    ...(record.superseded === undefined ? {} : { superseded: record.superseded.map((value) => ({ ...value })) }),
   };
 }

@@ -12,6 +12,7 @@ import {
   lineageSection,
   sourceCells,
 } from './report-html-sections.js';
+import { supersededSection } from './report-html-superseded.js';
 import type { AuditDocument, FileAudit, HandleSource, SessionAudit } from './types.js';
 
 // A backslash at the end of a line below continues the line: the CSS has no newline there.
@@ -93,7 +94,7 @@ function sessionSection(file: string, format: string, session: SessionAudit, ses
 <p class="meta">${escapeHtml(file)} · ${escapeHtml(format)} · <span data-testid="spans">${session.spans}</span> spans · ${mode}</p>
 ${body}
 ${lineageSection(session.generations)}
-${gapsAndAppendix(session, sessionNumber, file)}
+${supersededSection(session.generations)}${gapsAndAppendix(session, sessionNumber, file)}
 </section>`;
 }
 

@@ -14,6 +14,8 @@ import type {
 } from './types.js';
 import { counted } from '../text/wording.js';
 import { droppedRangeWords } from '../text/range-wording.js';
+import { shortSpanId } from '../model/span.js';
+import type { SupersededValue } from '../types.js';
 
 /** Lost handles listed per compaction before "… and N more". */
 const LIST_LIMIT = 25;
@@ -82,6 +84,28 @@ function printGeneration(print: (line: string) => void, generation: GenerationAu
   );
 }
 
+/** A value as the report quotes it: verbatim in JSON quotes, cut at 90 characters. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 90 ? `${text.slice(0, 87)}…` : text);
+}
+
+/** One replaced value: `"pool size is 44" (seq 0) replaced by "pool size is now 79" (seq 13, span sha256:9a65f5d2)`. */
+export function supersededWords(value: SupersededValue): string {
+  return (
+    `${quoted(value.handle)} (seq ${value.seq}) replaced by ${quoted(value.by)} ` +
+    `(seq ${value.bySeq}, span ${shortSpanId(value.bySpan)})`
+  );
+}
+
+/** The values a context-ledger record says a later binding replaced, one line each (none when it replaced nothing). */
+function printSuperseded(print: (line: string) => void, superseded: readonly SupersededValue[] | undefined): void {
+  if (superseded === undefined || superseded.length === 0) return;
+  print(`    values replaced by a later binding (${superseded.length}):`);
+  for (const value of superseded.slice(0, LIST_LIMIT)) print(`        ${supersededWords(value)}`);
+  if (superseded.length > LIST_LIMIT)
+    print(`        … and ${superseded.length - LIST_LIMIT} more (see --json or --html)`);
+}
+
 /**
  * How to read a seq of the report in the ledger: the audit cuts spans as a ledger session at the same --max-tokens does
  * (the hooks' at the default), so a seq N of the report is seq N of that session and `expand` shows the span. A session
@@ -103,13 +127,22 @@ function printSession(print: (line: string) => void, session: SessionAudit, file
     print(
       `session ${session.sessionId}: ${session.spans} spans, ${counted(session.compactions.length, 'agent compaction')}`,
     );
-    session.compactions.forEach((compaction, index) => printCompaction(print, compaction, index));
+    session.compactions.forEach((compaction, index) => {
+      printCompaction(print, compaction, index);
+      const ledger = session.generations.find(
+        (generation) => generation.writer === 'context-ledger' && generation.generation === index + 1,
+      );
+      printSuperseded(print, ledger?.superseded);
+    });
   } else {
     print(
       `session ${session.sessionId}: ${session.spans} spans, no agent compaction: replayed through context-ledger, ` +
         counted(session.generations.length, 'compaction'),
     );
-    for (const generation of session.generations) printGeneration(print, generation);
+    for (const generation of session.generations) {
+      printGeneration(print, generation);
+      printSuperseded(print, generation.superseded);
+    }
   }
   const gaps = session.gaps.map(
     (gap) =>

@@ -3,6 +3,7 @@
  * Every field here is part of the CLI's output contract (see README "Audit your own sessions").
  */
 import type { Gap } from '../model/gaps.js';
+import type { SupersededValue } from '../types.js';
 import type { HandleKind, Role } from '../types.js';
 
 /** Handle counts by kind; kinds with no handle are left out. */
@@ -131,6 +132,11 @@ export interface GenerationAudit {
   readonly futureNeededReachable: number;
   /** The future-needed handles not in the window. */
   readonly lost: readonly HandleSource[];
+  /**
+   * Values of the region a later binding replaced, as the record carries them (`handle` replaced by `by`, said in span
+   * `bySpan` at seq `bySeq`, both verbatim); left out when the record replaced nothing.
+   */
+  readonly superseded?: readonly SupersededValue[] | undefined;
 }
 
 /** A source span quoted in the report (the appendix an HTML link `#span-<seq>` points to). */

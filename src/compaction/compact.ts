@@ -11,7 +11,7 @@ import { RankHistory } from '../ranking/rank-history.js';
 import { verifySummary } from './verify.js';
 import { ancestorUnits, originalUnit } from './ancestor-units.js';
 import type { CompactionInput, CompactionOutput } from './compaction-input.js';
-import { droppedRangeOf, writeCompaction } from './compaction-records.js';
+import { droppedRangeOf, replacedAmong, supersededValues, writeCompaction } from './compaction-records.js';
 import { rankAndFit } from './rank-and-fit.js';
 import type { Gathered } from './rank-and-fit.js';
 
@@ -102,6 +102,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const accounted = new Set([...kept, ...spilled].map(identityOf));
   const allHandlesCarried = gathered.regionHandles.every((handle) => accounted.has(identityOf(handle)));
   const reversible = findings.length === 0 && allVerified && allHandlesCarried;
-  const outcome = { summary: fitted, kept, spilled, findings, reversible, rederived };
+  const superseded = supersededValues(spilled, replacedAmong(carried, kept, spilled));
+  const outcome = { summary: fitted, kept, spilled, findings, reversible, rederived, superseded };
   return { ...(await writeCompaction(input, outcome, droppedRangeOf(active, first, last))), placement };
 }

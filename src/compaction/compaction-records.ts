@@ -1,6 +1,8 @@
 import type { Claim, CompactionRecord, DroppedRange, Finding, Handle, SpanOccurrence } from '../types.js';
 import { identityOf } from '../model/identities.js';
 import { recordId } from '../model/record-id.js';
+import type { SupersededValue } from '../types.js';
+import { supersedingHandles } from '../handles/supersession.js';
 import type { CompactionInput, CompactionOutput } from './compaction-input.js';
 
 /** What a compaction decided, ready to become its records. */
@@ -12,6 +14,44 @@ export interface CompactionOutcome {
   readonly findings: Finding[];
   readonly reversible: boolean;
   readonly rederived: boolean;
+  /** The spilled handles a later binding replaced, with what replaced them (empty: the record has no such field). */
+  readonly superseded: readonly SupersededValue[];
+}
+
+/**
+ * What replaced each superseded handle among those a compaction ranked, decided again over `carried` and `kept` (which
+ * holds the returning handles it showed): `applySupersession` decided it over every candidate, returning ones it did
+ * not show included, so a handle it dropped for one of those is not found here (it is then not listed; none is listed
+ * that it did not drop). Empty when nothing spilled.
+ */
+export function replacedAmong(
+  carried: readonly Handle[],
+  kept: readonly Handle[],
+  spilled: readonly Handle[],
+): ReadonlyMap<Handle, Handle> {
+  return spilled.length === 0 ? new Map() : supersedingHandles([...new Set([...carried, ...kept])]);
+}
+
+/**
+ * The handles of `spilled` that a later binding replaced, each with the handle that replaced it (`replacedBy`), both
+ * verbatim, in order of seq, without repeats. A handle a budget spilled is not listed. Empty when none was replaced.
+ */
+export function supersededValues(
+  spilled: readonly Handle[],
+  replacedBy: ReadonlyMap<Handle, Handle>,
+): SupersededValue[] {
+  if (replacedBy.size === 0) return [];
+  const values = new Map<string, SupersededValue & { readonly start: number }>();
+  for (const handle of spilled) {
+    const by = replacedBy.get(handle);
+    if (by === undefined) continue;
+    const value = { handle: handle.text, seq: handle.seq, by: by.text, bySpan: by.spanId, bySeq: by.seq };
+    const key = JSON.stringify(value);
+    if (!values.has(key)) values.set(key, { ...value, start: handle.start });
+  }
+  return [...values.values()]
+    .sort((a, b) => a.seq - b.seq || a.start - b.start || a.bySeq - b.bySeq)
+    .map(({ handle, seq, by, bySpan, bySeq }) => ({ handle, seq, by, bySpan, bySeq }));
 }
 
 /** The range a record replaces: the absorbed record's range (when it had one) through the region's last original. */
@@ -93,6 +133,8 @@ export async function writeCompaction(
     rederived: outcome.rederived,
     summarizer: input.summarizer.identity,
     findings: outcome.findings,
+    // Left out when empty: the record (and its id) of a compaction that replaced nothing is unchanged.
+    ...(outcome.superseded.length > 0 ? { superseded: outcome.superseded } : {}),
   };
   const record: CompactionRecord = {
     id: recordId('rec', { ...body, ordinal }),

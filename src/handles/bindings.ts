@@ -9,6 +9,7 @@
  * eu-west-1"), has no binding. See ARCHITECTURE invariant 11.
  */
 import { findAmounts } from './amounts.js';
+import { findBranchNames } from './branch-names.js';
 import type { Candidate } from './candidate.js';
 
 /** Kinds a binding can end in. */
@@ -32,6 +33,15 @@ const STOP: ReadonlySet<string> = new Set(
     'will would should can could must may might shall do does did let lets going want need try look looked ' +
     'because like something perhaps maybe call called perform git gh npm npx yarn pnpm cd add ' +
     "never always don't dont ask avoid"
+  ).split(' '),
+);
+
+/** Programs a command line starts with: the words after them are arguments, not a label. */
+const COMMANDS: ReadonlySet<string> = new Set(
+  (
+    'git gh npm npx yarn pnpm bun bunx deno node tsx python python3 pip pip3 uv poetry pytest go cargo rustc make ' +
+    'bd mise just docker kubectl helm terraform bash sh zsh rg grep sed awk cat ls cp mv rm mkdir curl wget ssh ' +
+    'scp brew apt mix elixir iex ruby bundle rails java mvn gradle dotnet claude codex'
   ).split(' '),
 );
 
@@ -112,6 +122,8 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
     index--;
   }
   if (labels.length === 0) return -1;
+  // A command line is no label: "bun agentv eval X" then "bun agentv eval Y" ran two files, it did not rebind one.
+  if ([words[index], ...labels].some((word) => word !== undefined && COMMANDS.has(word.text.toLowerCase()))) return -1;
   const copula = attached || connectors.some((connector) => COPULAS.has(connector));
   // One label word needs a copula ("dashboard is at X"); a verb or preposition alone ("switch to X") is no label.
   if (labels.length === 1 && !copula) return -1;
@@ -148,15 +160,41 @@ function specificAmountLabel(view: string, start: number, valueStart: number): b
 }
 
 /**
+ * Where the label of `value` must end, and where its binding ends: a value written as inline code (`` the deploy bucket
+ * `s3://acme` ``) or in parentheses after its label (`` the lock file (`.entire/wingman.lock`) ``) is bound with them,
+ * so the binding stays balanced verbatim text.
+ */
+function enclosing(view: string, value: Candidate): { before: number; end: number } {
+  let before = value.start;
+  let end = value.end;
+  // Backticks only: a value in '…' or "…" is mostly code (`mode: "read-only"`), which stays unbound.
+  if (view.charAt(before - 1) === '`' && view.charAt(end) === '`') {
+    before--;
+    end++;
+  }
+  if (view.charAt(before - 1) === '(' && view.charAt(end) === ')') {
+    // The label sits before the parenthesis: "lock file (…)"; blanks between them are the label's.
+    before--;
+    end++;
+  }
+  return { before, end };
+}
+
+/**
  * Adds a binding candidate (kind `assignment`, from the label's first word to the value's end) for every value
- * candidate a label names, and for every money amount a specific label names. `candidates` are the detectors'
+ * candidate a label names, and for every money amount a specific label names; a branch name the text calls a branch
+ * (`branch-names.ts`) is added as an identifier, bound to its label or else to the word `branch`. `candidates` are the detectors'
  * candidates so far (any order).
  */
 export function findBindings(view: string, candidates: readonly Candidate[], out: Candidate[]): void {
+  const branches = findBranchNames(view);
   const amounts = amountValues(view);
   const values = candidates
     .filter((candidate) => VALUE_KINDS.has(candidate.kind))
-    .concat(amounts)
+    .concat(
+      amounts,
+      branches.map((branch) => branch.name),
+    )
     .sort((a, b) => a.start - b.start);
   // A value inside an assignment (`KEY=value`, `key: value`) is bound already.
   const assignments = candidates.filter((candidate) => candidate.kind === 'assignment');
@@ -174,9 +212,16 @@ export function findBindings(view: string, candidates: readonly Candidate[], out
       previous = value;
       continue;
     }
-    const start = bindingStart(view, value.start, previous);
+    const { before, end } = enclosing(view, value);
+    const start = bindingStart(view, before, previous);
     const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
-    if (start !== -1 && start < value.start && specific) out.push({ kind: 'assignment', start, end: value.end });
+    if (start !== -1 && start < before && specific) out.push({ kind: 'assignment', start, end });
     previous = value;
+  }
+  // A branch name no label bound is bound to the word that calls it a branch ("On branch alex/ent-108-…").
+  for (const { name, binding } of branches) {
+    out.push(name);
+    if (!out.some((other) => other.kind === 'assignment' && other.start <= name.start && other.end >= name.end))
+      out.push(binding);
   }
 }

@@ -127,6 +127,11 @@ const DIRECTIVE_TRIGGER = new RegExp(
       'said',
       'asked',
       'feedback',
+      'match',
+      'follow',
+      'mirror',
+      'adhere',
+      'conform',
     ].join('|') +
     ')\\b',
   'i',
@@ -153,8 +158,18 @@ function endsSentence(text: string, index: number, lineEnd: number): boolean {
   if (!isSpace(text.charCodeAt(next))) return false;
   while (next < lineEnd && isSpace(text.charCodeAt(next))) next++;
   const code = text.charCodeAt(next);
-  return next >= lineEnd || !(code >= 97 && code <= 122);
+  if (next >= lineEnd || !(code >= 97 && code <= 122)) return true;
+  // People often start a sentence in lower case ("Rename it. keep the old key too."); an abbreviation's stop
+  // ("e.g. foo", "vs. bar") or a single letter's ("J. doe") does not end one.
+  return (
+    isStop(text.charCodeAt(index)) &&
+    text.charCodeAt(index) === 46 &&
+    !ABBREVIATION.test(text.slice(Math.max(0, index - 8), index))
+  );
 }
+
+/** Words whose stop is an abbreviation's, before a lower-case word: "e.g.", "i.e.", "etc.", "vs.", a single letter. */
+const ABBREVIATION = /(?:^|[^\w.])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|esp|fig|eq|no|ca|al|[A-Za-z])$|\.[A-Za-z]$/i;
 
 /** The sentence `[start, end)` holding `at`, or undefined when longer than the limit. */
 function sentenceAround(text: string, lineStart: number, lineEnd: number, at: number): [number, number] | undefined {

@@ -19,6 +19,7 @@ import { maskMarkup } from './markup.js';
 import type { MarkupView } from './markup.js';
 import { handleKey } from './normalize.js';
 import { resolveCandidates } from './resolve.js';
+import type { TokenMemo } from './token-memo.js';
 import { findTokenHandles } from './token-scan.js';
 
 /** Options of {@link extractHandles}. */
@@ -29,6 +30,11 @@ export interface ExtractOptions {
   readonly toolOutput?: boolean | undefined;
   /** Also bind values to the labels that name them in prose, as `assignment` handles (default true; `bindings.ts`). */
   readonly bindings?: boolean | undefined;
+  /**
+   * The memo of token classifications the caller keeps across calls (`token-memo.ts`; a session keeps one). Without
+   * it no memo is used: the same handles, each token classified afresh.
+   */
+  readonly memo?: TokenMemo | undefined;
 }
 
 const TOKEN_KINDS: readonly HandleKind[] = [
@@ -67,7 +73,7 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   const candidates: Candidate[] = [];
   const numbers = kinds.has('number');
   if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind)))
-    findTokenHandles(view, { numbers, source: text }, candidates);
+    findTokenHandles(view, { numbers, source: text, memo: options?.memo }, candidates);
   const config = kinds.has('assignment') || numbers;
   if (config || kinds.has('error'))
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);

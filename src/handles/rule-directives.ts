@@ -65,6 +65,16 @@ const STRONG_OPENER = /^(?:make sure|be sure|remember to|please)\b/i;
 const KEEP_EXCEPTIONS = /^keep\s+(?:up|going|trying|it up|me posted|in touch)\b|^stay\s+tuned\b/i;
 const LEAVE = /^leave\s+.*\b(?:alone|as (?:it is|is|they are)|untouched|unchanged|in place|intact)\b/i;
 const CONTINUE = /^(?:continue|go on|carry on)\s+(?:with|using|to use)\s+(?!the (?:next|last|remaining|rest)\b)/i;
+/**
+ * A conformance rule: "match the existing test style", "follow our naming conventions", "mirror the current layout",
+ * "stick to the workflow of subagent dev and review" — an order to do as the code or the team already does, which
+ * holds for all the work after it (an imperative with no such object, "Match the brackets", is a step).
+ */
+const CONFORMANCE = new RegExp(
+  String.raw`^(?:match|follow|mirror|adhere to|conform to|stick (?:to|with)|keep to|stay consistent with)\s+` +
+    String.raw`(?:\S+\s+){0,4}?(?:style|styles|conventions?|patterns?|naming|workflow|idioms?|structure|layout|approach|format)\b`,
+  'i',
+);
 const ALWAYS_RULE_VERBS = new Set('keep stay stick avoid refrain limit restrict confine cap prefer ensure'.split(' '));
 const MODAL_SUBJECT = new RegExp(
   String.raw`^(?:you\s+(?:really\s+)?(?:must|should|need to|have to|are (?:required|expected|supposed) to|shall|` +
@@ -150,6 +160,7 @@ function isImperativeRule(clause: string, verb: string): boolean {
     if (CONTINUE.test(clause)) return true;
   }
   if (verb === 'remember') return /^remember\s+to\b/i.test(clause);
+  if (CONFORMANCE.test(clause)) return true;
   if (UNIVERSAL.test(clause) || BUDGET.test(clause) || /\bbefore\s+\w+ing\b/i.test(clause)) return true;
   return SCOPE_VERBS.has(verb) && CONTRAST.test(clause);
 }

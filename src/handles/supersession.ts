@@ -125,7 +125,12 @@ function proseBinding(text: string, minimumLabelWords: number): Binding | undefi
   if (from?.[1] !== undefined)
     return { label: normalizeLabel(label.join(' ')), value: words[words.length - 1] ?? '', replaced: [from[1]] };
   while (index < words.length - 1 && CONNECTORS.has((words[index] ?? '').toLowerCase())) index++;
-  return { label: normalizeLabel(label.join(' ')), value: words.slice(index).join(' '), replaced: [] };
+  // A value bound in parentheses or quotes ("lock file (`.entire/wingman.lock`)") is the text inside them.
+  const value = words
+    .slice(index)
+    .join(' ')
+    .replace(/^\(?[`'"]?|[`'"]?\)?$/g, '');
+  return { label: normalizeLabel(label.join(' ')), value, replaced: [] };
 }
 
 /** Whether `text` holds `value` as a whole token. */
@@ -151,16 +156,21 @@ const distinctive = (value: string) => value.length >= 4 && /[\d/:@._-]/.test(va
 const later = (a: Handle, b: Handle) =>
   a.seq > b.seq || (a.seq === b.seq && a.spanId === b.spanId && a.start > b.start);
 
-/** Superseded handles, and which of them only code in tool output set again (ranked last, not dropped). */
+/**
+ * Superseded handles, which of them only code in tool output set again (ranked last, not dropped), and for each the
+ * handle that replaced it when there is one (a diff's removed line with no added line has none).
+ */
 interface Supersession {
   readonly all: Set<Handle>;
   readonly code: Set<Handle>;
+  readonly by: Map<Handle, Handle>;
 }
 
-/** An old value: the seq of the binding that replaced it, and whether only code set it. */
+/** An old value: the seq of the binding that replaced it, that binding, and whether only code set it. */
 interface OldValue {
   seq: number;
   code: boolean;
+  by: Handle;
 }
 
 /**
@@ -184,36 +194,43 @@ function supersession(handles: readonly Handle[]): Supersession {
   }
   const all = new Set<Handle>();
   const code = new Set<Handle>();
+  const by = new Map<Handle, Handle>();
+  const supersede = (handle: Handle, replacer: Handle | undefined) => {
+    all.add(handle);
+    if (replacer !== undefined && !by.has(handle)) by.set(handle, replacer);
+  };
   // Each old value, with the seq of the binding that replaced it: only what was said by then is superseded.
   const oldValues = new Map<string, OldValue>();
-  const replace = (value: string, seq: number, inCode = false) => {
+  const replace = (value: string, replacer: Handle, inCode = false) => {
     const known = oldValues.get(value);
-    oldValues.set(value, { seq: Math.max(known?.seq ?? -1, seq), code: inCode && (known?.code ?? true) });
+    const latest = known === undefined || replacer.seq > known.seq ? replacer : known.by;
+    oldValues.set(value, { seq: latest.seq, code: inCode && (known?.code ?? true), by: latest });
   };
   for (const { handle, binding } of bound) {
     const best = current.get(binding.label);
     if (binding.removed) {
-      all.add(handle);
-      replace(binding.value, handle.seq);
+      // A removed line is replaced by the label's added line, when the diff has one after it.
+      supersede(handle, best && later(best.handle, handle) ? best.handle : undefined);
+      replace(binding.value, handle);
     } else if (best && best.handle !== handle && best.binding.value !== binding.value) {
-      all.add(handle);
+      supersede(handle, best.handle);
       const inCode = binding.label.startsWith('code:');
       if (inCode) code.add(handle);
-      replace(binding.value, best.handle.seq, inCode);
+      replace(binding.value, best.handle, inCode);
     }
   }
   // "from X to Y": X is replaced under any label that bound it before.
   for (const { handle, binding } of current.values())
     for (const value of binding.replaced) {
-      replace(value, handle.seq);
+      replace(value, handle);
       for (const other of bound)
-        if (other.binding.value === value && other.handle.seq < handle.seq) all.add(other.handle);
+        if (other.binding.value === value && other.handle.seq < handle.seq) supersede(other.handle, handle);
     }
   const currentValues = new Set(
     [...current.values()].filter(({ handle }) => !all.has(handle)).map(({ binding }) => binding.value),
   );
   const followed = [...oldValues].filter(([value]) => distinctive(value) && !currentValues.has(value));
-  if (followed.length === 0) return { all, code };
+  if (followed.length === 0) return { all, code, by };
   for (const handle of handles) {
     if (all.has(handle) || current.get(rebinding(handle)?.label ?? '')?.handle === handle) continue;
     const names = ([value, old]: [string, OldValue]) =>
@@ -222,11 +239,31 @@ function supersession(handles: readonly Handle[]): Supersession {
         : handle.seq <= old.seq && handle.text === value;
     const named = followed.filter(names);
     if (named.length === 0) continue;
-    all.add(handle);
+    supersede(handle, named[0]?.[1].by);
     // A copy of a value only code set (`req-1` after `request_id=req-1`) is ranked last like that code.
     if (named.every(([, old]) => old.code)) code.add(handle);
   }
-  return { all, code };
+  return { all, code, by };
+}
+
+/**
+ * The handles of `handles` a later binding superseded and that leave the window for it (as `applySupersession`
+ * decides: rebound code in tool output is left out), each with the handle that replaced it; a handle with no
+ * replacing handle (a diff's removed line with no added line) is not listed. What a compaction record carries
+ * (`model/record-supersession.ts`).
+ */
+export function supersedingHandles(handles: readonly Handle[]): Map<Handle, Handle> {
+  return replacers(supersession(handles));
+}
+
+/** The superseded handles that leave the window (not code only ranked last), each with what replaced it. */
+function replacers({ all, code, by }: Supersession): Map<Handle, Handle> {
+  const found = new Map<Handle, Handle>();
+  for (const handle of all) {
+    const replacer = by.get(handle);
+    if (replacer !== undefined && !code.has(handle)) found.set(handle, replacer);
+  }
+  return found;
 }
 
 /**
@@ -238,11 +275,19 @@ function supersession(handles: readonly Handle[]): Supersession {
 export function applySupersession(
   candidates: Handle[],
   ranked: Handle[],
-): { candidates: Handle[]; ranked: Handle[]; superseded: ReadonlySet<Handle> } {
-  const { all, code } = supersession(candidates);
-  if (all.size === 0) return { candidates, ranked, superseded: all };
+): {
+  candidates: Handle[];
+  ranked: Handle[];
+  superseded: ReadonlySet<Handle>;
+  /** The handles of `superseded` a later handle replaced, with that handle (see `supersedingHandles`). */
+  replacedBy: ReadonlyMap<Handle, Handle>;
+} {
+  const found = supersession(candidates);
+  const { all, code } = found;
+  if (all.size === 0) return { candidates, ranked, superseded: all, replacedBy: new Map() };
   const superseded = code.size === 0 ? all : new Set([...all].filter((handle) => !code.has(handle)));
   return {
+    replacedBy: replacers(found),
     candidates: superseded.size === 0 ? candidates : candidates.filter((handle) => !superseded.has(handle)),
     ranked:
       code.size === 0

@@ -103,7 +103,8 @@ function entryOf(start: number, out: readonly Candidate[], from: number): number
 
 /**
  * The memo's tables and the flag of the classification under way. Whoever extracts handles again and again keeps
- * one; the token pass uses {@link extractionMemo} until its callers pass their own (see the functions below).
+ * one and passes it to `extractHandles` (`ExtractOptions.memo`): a session keeps one for its appends. Without one,
+ * every token is classified afresh (the same handles, more slowly on repetitive text).
  */
 export class TokenMemo {
   /** Remembered classifications: {@link NONE}, one packed candidate, or the candidates relative to the token start. */
@@ -164,40 +165,4 @@ export class TokenMemo {
     this.narrow.clear();
     this.wide.clear();
   }
-}
-
-/** The memo extraction shares across calls until `findTokenHandles` is given one by its caller. */
-const extractionMemo = new TokenMemo();
-
-/** Marks the classification under way as depending on text beyond the memo key (in {@link extractionMemo}). */
-export function markContextual(): void {
-  extractionMemo.markContextual();
-}
-
-/** {@link TokenMemo.replay} on {@link extractionMemo}. */
-export function replay(text: string, from: number, to: number, start: number, out: Candidate[], wide = false): boolean {
-  return extractionMemo.replay(text, from, to, start, out, wide);
-}
-
-/** {@link TokenMemo.begin} on {@link extractionMemo}. */
-export function beginClassification(): void {
-  extractionMemo.begin();
-}
-
-/** {@link TokenMemo.remember} on {@link extractionMemo}. */
-export function remember(
-  text: string,
-  from: number,
-  to: number,
-  start: number,
-  out: readonly Candidate[],
-  first: number,
-  wide = false,
-): void {
-  extractionMemo.remember(text, from, to, start, out, first, wide);
-}
-
-/** Forgets every remembered classification of {@link extractionMemo} (for tests and benchmarks). */
-export function clearTokenMemo(): void {
-  extractionMemo.clear();
 }

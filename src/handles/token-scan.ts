@@ -7,8 +7,9 @@
  * date, endpoint, version, identifier (or a hyphenated word quoted whole in the verbatim
  * text). Tokens that start with a digit also anchor the phrase detectors around them
  * (month-name dates, `Product 1.2` versions, numeric constants), and tokens starting with `/`
- * anchor `METHOD /route` endpoints. A token's classification is remembered with its neighbours (`token-memo.ts`):
- * transcripts repeat their tokens, and a repeated one is replayed instead of classified again.
+ * anchor `METHOD /route` endpoints. A token's classification is remembered with its neighbours in the memo the
+ * caller passes (`token-memo.ts`): transcripts repeat their tokens, and a repeated one is replayed instead of
+ * classified again.
  */
 import { matchAssignmentToken } from './assignments.js';
 import type { Candidate } from './candidate.js';
@@ -29,15 +30,8 @@ import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
 import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
-import {
-  beginClassification,
-  markContextual,
-  memoKeyEnd,
-  memoKeyStart,
-  remember,
-  replay,
-  wideMemoKey,
-} from './token-memo.js';
+import { memoKeyEnd, memoKeyStart, wideMemoKey } from './token-memo.js';
+import type { TokenMemo } from './token-memo.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
 import { isUrl } from './urls.js';
 import { isVersionToken, matchProductVersionAt } from './versions.js';
@@ -48,6 +42,8 @@ export interface TokenPhrases {
   readonly numbers: boolean;
   /** The verbatim text the scanned view was made from (same length; default: the view), to see quotes markup hid. */
   readonly source?: string | undefined;
+  /** The memo of classifications the caller keeps across texts (default: none, every token is classified). */
+  readonly memo?: TokenMemo | undefined;
 }
 
 const SECTION_BEFORE = /(?:Section|section|Chapter|chapter|Figure|Table|Step|step|§) ?$/;
@@ -62,9 +58,9 @@ function isTrailing(code: number): boolean {
 }
 
 /** Extends a URL over a balanced `(…)` group directly after it (`/wiki/Foo_(bar)`). */
-function urlEnd(text: string, end: number): number {
+function urlEnd(text: string, end: number, memo: TokenMemo | undefined): number {
   if (text.charCodeAt(end) !== 40) return end;
-  markContextual();
+  memo?.markContextual();
   const group = URL_PARENS.exec(text.slice(end, end + 200));
   if (group === null) return end;
   let stop = end + group[0].length;
@@ -73,15 +69,21 @@ function urlEnd(text: string, end: number): number {
 }
 
 /** Whether a `user@host` token is the target of an ssh-like command on the same line. */
-function isSshTarget(text: string, start: number): boolean {
-  markContextual();
+function isSshTarget(text: string, start: number, memo: TokenMemo | undefined): boolean {
+  memo?.markContextual();
   const before = text.slice(Math.max(0, start - 200), start);
   return SSH_BEFORE.test(before.slice(before.lastIndexOf('\n') + 1));
 }
 
 /** Pushes the hyphenated class names of a `.a-b.c-d` selector token (leading dot at `start`), when it is one. */
-function matchSelector(text: string, start: number, end: number, out: Candidate[]): boolean {
-  markContextual();
+function matchSelector(
+  text: string,
+  start: number,
+  end: number,
+  out: Candidate[],
+  memo: TokenMemo | undefined,
+): boolean {
+  memo?.markContextual();
   const rest = text.slice(end, end + 400);
   if (!SELECTOR_REST.test(rest)) return false;
   const token = text.slice(start, end);
@@ -119,32 +121,33 @@ function classify(
   flags: number,
   out: Candidate[],
   depth: number,
+  memo: TokenMemo | undefined,
 ): void {
   const classes = charClasses(text, start, end);
   // An all-digit token is no URL, path, date, version or identifier.
   if (classes === HAS_DIGIT) return;
   const token = text.slice(start, end);
   const hasSlash = (classes & (HAS_SLASH | HAS_BACKSLASH)) !== 0;
-  if (hasSlash && isUrl(token)) return void out.push({ kind: 'url', start, end: urlEnd(text, end) });
+  if (hasSlash && isUrl(token)) return void out.push({ kind: 'url', start, end: urlEnd(text, end, memo) });
   const at = (classes & HAS_AT) !== 0 ? token.indexOf('@') : -1;
   if (at !== -1 && isEmail(token))
-    return void out.push({ kind: isSshTarget(text, start) ? 'endpoint' : 'email', start, end });
+    return void out.push({ kind: isSshTarget(text, start, memo) ? 'endpoint' : 'email', start, end });
   if (depth < 2 && (classes & HAS_EQUALS) !== 0) {
     // A quoted value or a `,item` list after the token is read from the text beyond it.
     const after = text.charCodeAt(end);
-    if (after === 44 || after === 34 || after === 39) markContextual();
+    if (after === 44 || after === 34 || after === 39) memo?.markContextual();
     // A diff's added line (`+KEY=value`): the assignment starts after the `+`.
     if (token.charCodeAt(0) === 43 && end - start > 3)
-      return classifyToken(text, source, start + 1, end, out, depth + 1);
+      return classifyToken(text, source, start + 1, end, out, depth + 1, memo);
     const assignment = matchAssignmentToken(text, start, end);
     if (assignment !== undefined) {
       out.push({ kind: 'assignment', start, end: assignment.end });
-      classifyToken(text, source, start, assignment.keyEnd, out, depth + 1);
-      if (assignment.valueStart !== -1) classifyToken(text, source, assignment.valueStart, end, out, depth + 1);
+      classifyToken(text, source, start, assignment.keyEnd, out, depth + 1, memo);
+      if (assignment.valueStart !== -1) classifyToken(text, source, assignment.valueStart, end, out, depth + 1, memo);
       return;
     }
     if (token.endsWith('=') && !token.endsWith('=='))
-      return classifyToken(text, source, start, end - 1, out, depth + 1);
+      return classifyToken(text, source, start, end - 1, out, depth + 1, memo);
   }
   const hasDot = (classes & HAS_DOT) !== 0;
   if (hasSlash || hasDot || token.charCodeAt(0) === 126) {
@@ -155,21 +158,21 @@ function classify(
       return;
     }
     if (token.charCodeAt(0) === 46 && depth < 2) {
-      if (matchSelector(text, start, end, out)) return;
-      return classifyToken(text, source, start + 1, end, out, depth + 1);
+      if (matchSelector(text, start, end, out, memo)) return;
+      return classifyToken(text, source, start + 1, end, out, depth + 1, memo);
     }
   }
   const digits = (flags & DIGIT) !== 0;
   if (digits) {
     // A time after an ISO date is read from the text beyond it.
-    if (end - start === 10 && text.charCodeAt(end) === 32) markContextual();
+    if (end - start === 10 && text.charCodeAt(end) === 32) memo?.markContextual();
     const dateEnd = matchDateToken(text, start, end);
     if (dateEnd !== -1) return void out.push({ kind: 'date', start, end: dateEnd });
   }
   if ((hasDot || at !== -1 || (classes & HAS_COLON) !== 0 || hasSlash) && isEndpoint(token))
     return void out.push({ kind: 'endpoint', start, end });
   if (digits && isVersionToken(token)) {
-    markContextual();
+    memo?.markContextual();
     if (!SECTION_BEFORE.test(text.slice(Math.max(0, start - 12), start))) out.push({ kind: 'version', start, end });
     return;
   }
@@ -200,6 +203,7 @@ function classifyToken(
   end: number,
   out: Candidate[],
   depth: number,
+  memo: TokenMemo | undefined,
   flags = DIGIT | SPECIAL,
 ): void {
   while (end > start && isTrailing(text.charCodeAt(end - 1))) end--;
@@ -211,7 +215,7 @@ function classifyToken(
     if (!token.includes('/') && token.indexOf('@', 1) === -1) start++;
   }
   if (end - start < 2 || end - start > MAX_TOKEN_LENGTH) return;
-  classify(text, source, start, end, flags, out, depth);
+  classify(text, source, start, end, flags, out, depth, memo);
 }
 
 /**
@@ -241,7 +245,10 @@ function isInert(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** {@link classifyToken} at depth 0 through the token memo (see `token-memo.ts`); `masked`: `source` when not the view. */
+/**
+ * {@link classifyToken} at depth 0 through the token memo `memo` (see `token-memo.ts`), or without one when undefined;
+ * `masked`: `source` when not the view.
+ */
 function classifyMemoized(
   text: string,
   source: string,
@@ -250,29 +257,39 @@ function classifyMemoized(
   flags: number,
   out: Candidate[],
   masked: string | undefined,
+  memo: TokenMemo | undefined,
 ): void {
   // A one-character token is trimmed to nothing or too short: cheaper than a memo lookup.
-  if (end - start < 2) return classifyToken(text, source, start, end, out, 0, flags);
+  if (end - start < 2) return classifyToken(text, source, start, end, out, 0, undefined, flags);
   if (isInert(text, start, end)) return;
+  if (memo === undefined) return classifyToken(text, source, start, end, out, 0, undefined, flags);
   const from = memoKeyStart(text, masked, start, end);
-  if (from === -1) return classifyWide(text, source, start, end, flags, out);
+  if (from === -1) return classifyWide(text, source, start, end, flags, out, memo);
   const to = memoKeyEnd(text, end);
-  if (replay(text, from, to, start, out)) return;
+  if (memo.replay(text, from, to, start, out)) return;
   const first = out.length;
-  beginClassification();
-  classifyToken(text, source, start, end, out, 0, flags);
-  remember(text, from, to, start, out, first);
+  memo.begin();
+  classifyToken(text, source, start, end, out, 0, memo, flags);
+  memo.remember(text, from, to, start, out, first);
 }
 
 /** {@link classifyMemoized} for a token with no stretch key: through its {@link wideMemoKey}. */
-function classifyWide(text: string, source: string, start: number, end: number, flags: number, out: Candidate[]): void {
+function classifyWide(
+  text: string,
+  source: string,
+  start: number,
+  end: number,
+  flags: number,
+  out: Candidate[],
+  memo: TokenMemo,
+): void {
   const key = wideMemoKey(text, source, start, end);
-  if (key === undefined) return classifyToken(text, source, start, end, out, 0, flags);
-  if (replay(key, 0, key.length, start, out, true)) return;
+  if (key === undefined) return classifyToken(text, source, start, end, out, 0, undefined, flags);
+  if (memo.replay(key, 0, key.length, start, out, true)) return;
   const first = out.length;
-  beginClassification();
-  classifyToken(text, source, start, end, out, 0, flags);
-  remember(key, 0, key.length, start, out, first, true);
+  memo.begin();
+  classifyToken(text, source, start, end, out, 0, memo, flags);
+  memo.remember(key, 0, key.length, start, out, first, true);
 }
 
 /** Runs the token pass over the whole text, pushing candidates to `out`. */
@@ -281,9 +298,10 @@ export function findTokenHandles(text: string, phrases: TokenPhrases, out: Candi
   const source = phrases.source ?? text;
   // Compared once here: the memo needs to know whether the verbatim text differs from the view.
   const masked = source === text ? undefined : source;
+  const { memo } = phrases;
   scanTokens(text, (start, end, flags) => {
     const code = text.charCodeAt(start);
-    classifyMemoized(text, source, start, end, flags, out, masked);
+    classifyMemoized(text, source, start, end, flags, out, masked, memo);
     const second = text.charCodeAt(start + 1);
     if ((code >= 48 && code <= 57) || (code === 118 && second >= 48 && second <= 57)) {
       let stop = end;

@@ -8,6 +8,7 @@
  * handle straddling a hard split (a single token longer than a chunk) is dropped.
  */
 import { extractHandles } from '../handles/extract.js';
+import type { TokenMemo } from '../handles/token-memo.js';
 import { chunkText, type TextChunk } from './chunks.js';
 import { appendedSource } from './messages.js';
 import { boilerplateRanges } from './rendered-block.js';
@@ -33,6 +34,11 @@ export interface IngestOptions {
    * `COUNT_CACHE_ENTRIES`). Without it, each message keeps its own.
    */
   readonly handleTokens?: Map<string, number> | undefined;
+  /**
+   * Token classifications shared by the messages of a whole session (`token-memo.ts`), so a token its transcript
+   * repeats is classified once. Without it, no memo is used (the same handles).
+   */
+  readonly tokenMemo?: TokenMemo | undefined;
 }
 
 /** The entries of one message and where the next message starts. */
@@ -134,7 +140,7 @@ function sourceEntries(
 ): number {
   const { counter, maxSpanTokens } = options;
   const { kind, text, toolCallId, toolName } = source;
-  const found = extractHandles(text, { toolOutput: kind === 'tool-result' });
+  const found = extractHandles(text, { toolOutput: kind === 'tool-result', memo: options.tokenMemo });
   const handles = withoutBoilerplate(source, withoutJsonKeys(kind, text, found));
   const chunks = chunkText(text, maxSpanTokens, counter, found);
   const spans = chunks.map((chunk) =>

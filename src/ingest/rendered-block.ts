@@ -69,7 +69,10 @@ function isOwnLine(shown: string): boolean {
 /** The first character of a line after blanks and list markers (a whole code point). */
 const FIRST_CHARACTER = /^[\s>*+\-\u2022\u00a0]*([\s\S]\p{M}*)/u;
 
-/** What characters that are not ASCII read as once folded, by character (bounded). */
+/**
+ * What characters that are not ASCII read as once folded, by character (bounded). Module-level on purpose: keyed by
+ * the whole input of `foldForLabels`, a pure function, so an entry is what folding again gives.
+ */
 const foldedFirst = new Map<string, string>();
 
 /** Whether a line's first character, folded, can start the marker or an own line (`[`, `p`, `c`, `h`, `k`, `t`). */

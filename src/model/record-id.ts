@@ -68,6 +68,8 @@ export function recordIdContent(record: CompactionRecord): unknown {
     rederived: record.rederived,
     summarizer: record.summarizer,
     findings: record.findings,
+    // Absent on records that replaced nothing (JSON leaves an undefined field out: their ids are unchanged).
+    superseded: record.superseded,
     ordinal: record.ordinal,
   };
 }

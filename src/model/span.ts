@@ -80,14 +80,17 @@ export function spanId(input: SpanContent): string {
 
 /**
  * Spans built here (`frozenSpan`): frozen plain objects with exactly the fields of a span, each a data property, so
- * their content can never change after they are built.
+ * their content can never change after they are built. Module-level on purpose: a mark of objects this module made
+ * (what a private brand of a class would be), not a memo of anything read; weak, so it holds no span alive.
  */
 const builtHere = new WeakSet<Span>();
 
 /**
  * Spans built here whose id is known to be the `cl-span-v2` hash of their content: hashed when built
  * (`createSpan`), or checked once (`hasCurrentSpanId`). A span is appended, checked by the store, compacted and
- * re-read by later compactions; its text is hashed once, not at each step.
+ * re-read by later compactions; its text is hashed once, not at each step. Module-level on purpose: it holds only
+ * frozen spans built here, whose check is a pure function of fields that cannot change, so the answer is the one
+ * hashing again gives, whatever came before; weak, so it holds no span alive.
  */
 const verifiedSpans = new WeakSet<Span>();
 

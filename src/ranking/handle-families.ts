@@ -13,7 +13,11 @@ export const FAMILY_MIN_MEMBERS = 5;
 const HEX_RUN = /\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{4,}\b/g;
 const DIGIT_RUN = /\d+/g;
 
-/** Shapes of the handle objects asked for lately (a compaction ranks the same frozen handles again and again). */
+/**
+ * Shapes of the frozen handle objects asked for lately (a compaction ranks the same frozen handles again and again).
+ * Module-level on purpose: only frozen handles are kept, whose shape is a pure function of fields that cannot change,
+ * so an entry is what computing the shape again gives; weak keys bound it to the handles alive.
+ */
 const shapes = new WeakMap<object, string | null>();
 
 /**

@@ -9,6 +9,7 @@ import type { RankEvidence } from './rank-evidence.js';
 import { DEFAULT_RANK_WEIGHTS } from './rank-weights.js';
 import type { RankWeights } from './rank-weights.js';
 import { spanTargets } from './span-actions.js';
+import { isStandardName } from './standard-names.js';
 import { tallyOccurrences, withValueEvidence } from './tally.js';
 
 /** The features of one handle, each in the unit its weight expects. */
@@ -30,6 +31,8 @@ export interface HandleFeatures {
   readonly markup: boolean;
   /** Seen only in tool output, as one of many handles that differ only in numbers or ids (`handle-families.ts`). */
   readonly listingRow: boolean;
+  /** A name every program in its language uses (`fmt.Errorf`, `t.Fatalf`, `path/filepath`; `standard-names.ts`). */
+  readonly standardName: boolean;
 }
 
 /** A handle with its score and the features behind it. */
@@ -107,6 +110,7 @@ export function visitHandleFeatures(
       noise: looksLikeNoise(handle),
       markup: toolOnly && looksLikeMarkup(handle),
       listingRow: toolOnly && (families.get(familyShape(handle) ?? '') ?? 0) >= FAMILY_MIN_MEMBERS,
+      standardName: isStandardName(handle),
     };
     visit(handle, features, index);
   }
@@ -157,6 +161,7 @@ export function scoreHandle(
     flag(features.noise, weights.noise) +
     flag(features.markup, weights.markup) +
     flag(features.listingRow, weights.listingRow) +
+    flag(features.standardName, weights.standardName) +
     Math.log2(1 + Math.max(1, handle.tokens)) * weights.cost +
     weights.kind[handle.kind]
   );

@@ -46,6 +46,8 @@ export interface RankWeights {
   readonly markup: number;
   /** Penalty (negative): one of many tool-output handles that differ only in numbers or ids, a listing's row. */
   readonly listingRow: number;
+  /** Penalty (negative): a name every program in its language uses (`fmt.Errorf`, `t.Fatalf`, `/dev/null`). */
+  readonly standardName: number;
   /** Penalty per doubling of its token cost: of two handles equally likely to be needed, the cheaper leaves room for another. */
   readonly cost: number;
   /** A tool result of at least this many tokens (or a chunk of a larger one) is bulky. */
@@ -79,6 +81,11 @@ export interface RankWeights {
  * - `listingRow` −1, and a row's mentions and recency count for nothing (`scoreHandle`): `test_case_12`, `timeout=3`,
  *   `Nov 4` in the fiftieth test run or log were printed often and lately, which says nothing about which row is
  *   needed; counted, they filled the index at 4,000 tokens and pushed out the session's settings (issue 36).
+ * - `standardName` −1.5: `fmt.Errorf`, `t.Fatalf`, `os.Stderr`, `path/filepath`, `/dev/null` were the longest lines of
+ *   the index on real Go sessions (entire/ at 8,000 tokens) though the agent writes them from the language, not the
+ *   index. −1.5 rather than more: the agent does write them again, so the string yardstick of hook-context-entire counts
+ *   them (Claude Code 0.868 without the penalty, 0.864 at −1.5, 0.861 at −3); the SessionStart context binds one labelled
+ *   fact more with it (quality-facts-real, hook arm 0.682 -> 0.705).
  * - kinds: paths, assignments, error lines and quoted constraints name concrete things;
  *   identifiers are many and often incidental; bare numbers and dates are rarely reused alone.
  */
@@ -99,6 +106,7 @@ export const DEFAULT_RANK_WEIGHTS: RankWeights = {
   noise: -4,
   markup: -4,
   listingRow: -1,
+  standardName: -1.5,
   cost: -0.6,
   bulkyResultTokens: 300,
   kind: {

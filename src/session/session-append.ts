@@ -4,6 +4,7 @@
  * rendered by another session came back (`foreignBlock`), which the session then imports as an external summary.
  */
 import { appendAll } from '../collections/append-all.js';
+import type { TokenMemo } from '../handles/token-memo.js';
 import { messageToEntries } from '../ingest/ingest.js';
 import { validateMessage } from '../ingest/messages.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
@@ -20,6 +21,11 @@ export interface AppendContext {
   readonly byteStart: number;
   /** Token counts of handle texts the session appended (a handle repeated in a later turn is not recounted). */
   readonly handleTokens: Map<string, number>;
+  /**
+   * Token classifications of the texts the session appended (a token repeated in a later turn is not classified
+   * again). Without it, no memo is used.
+   */
+  readonly tokenMemo?: TokenMemo | undefined;
   /** Whether the session has a record of this id (a block naming only such records is the session's own). */
   readonly hasRecord: (id: string) => boolean;
 }
@@ -51,6 +57,7 @@ export function appendEntries(messages: readonly TranscriptMessage[], context: A
       counter: context.counter,
       byteStart: byte,
       handleTokens: context.handleTokens,
+      tokenMemo: context.tokenMemo,
     });
     appendAll(entries, ingested.entries);
     if (index === foreign?.index) end = entries.length;

@@ -9,6 +9,7 @@ import type { RankWeights } from '../ranking/rank-weights.js';
 import { ledgerBudgetTokens, resolveWindowConfig } from './config.js';
 import { ContextBudgetError } from '../errors.js';
 import type { Gap } from '../model/gaps.js';
+import { TokenMemo } from '../handles/token-memo.js';
 import { blockSummary } from '../ingest/rendered-block.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import { recall } from '../recall/recall.js';
@@ -55,6 +56,8 @@ export class LedgerSession {
   private readonly measure: WindowMeasure;
   /** Token counts of handle texts this session appended, so a handle repeated in a later turn is not recounted. */
   private readonly handleTokens = new Map<string, number>();
+  /** Token classifications of the texts this session appended (`token-memo.ts`): its transcript repeats its tokens. */
+  private readonly tokenMemo = new TokenMemo();
   /** Handle rows of the window and of the ranking's lookback, and the compacted spans the ranking reads. */
   private readonly history: RankHistory;
 
@@ -124,6 +127,7 @@ export class LedgerSession {
         counter,
         byteStart: this.byteEnd,
         handleTokens: this.handleTokens,
+        tokenMemo: this.tokenMemo,
         hasRecord: (id) => this.recordBook.summaries().some((record) => record.id === id),
       });
       if (entries.length === 0) return [];

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { ImmutableSpanError, InvalidInputError, TenantMismatchError, type LedgerError } from '../errors.js';
 import { expectedRecordId } from '../model/record-id.js';
 import { recordCopy } from '../model/record-json.js';
+import { checkSupersededField } from '../model/record-supersession.js';
 import { BoundedMemo } from '../collections/bounded-memo.js';
 import { firstIndexWhere } from '../collections/sorted-search.js';
 import { frozenSpan, hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../model/span.js';
@@ -244,6 +245,7 @@ export function checkRecord(record: CompactionRecord): CompactionRecord {
   checkId('record.id', record.id);
   checkId('record.sessionId', record.sessionId);
   checkCount('record.ordinal', record.ordinal, { sessionId: record.sessionId, recordId: record.id });
+  checkSupersededField(record, 'writeRecord');
   const copy = recordCopy(record);
   const expected = expectedRecordId(copy);
   if (expected !== undefined && expected !== copy.id) {
@@ -285,7 +287,10 @@ export function loadRecord(
         : expected !== undefined && expected !== record.id
           ? `its content${storedAs === undefined ? '' : `, rebuilt from ${storedAs},`} hashes to ${expected}`
           : undefined;
-  if (problem === undefined) return record;
+  if (problem === undefined) {
+    checkSupersededField(record, location);
+    return record;
+  }
   const id = rowId ?? record.id;
   throw new ImmutableSpanError(
     `${location}: record ${id} of session ${sessionId} was changed after it was written (${problem}); ` +

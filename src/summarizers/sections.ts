@@ -76,7 +76,12 @@ function renderBlocks(blocks: readonly Block[]): string {
     .join('\n');
 }
 
-/** The count of the last summary `fitSummary` returned: a compaction fits the summarizer's fitted summary again. */
+/**
+ * The count of the last summary `fitSummary` returned: a compaction fits the summarizer's fitted summary again.
+ * Module-level on purpose: a one-entry memo keyed by the counter object and the whole text, and a counter is a pure
+ * function of the text (as `IngestOptions.handleTokens` relies on too), so its answer is `counter.count(text)`,
+ * whatever was fitted before.
+ */
 let lastFitted: { readonly counter: TokenCounter; readonly text: string; readonly tokens: number } | undefined;
 
 /** `counter.count(text)`, taken from the last fit when it returned this text. */

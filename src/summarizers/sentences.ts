@@ -29,6 +29,8 @@ const JSON_ESCAPE = /\\[nrtbfu"\\/]/;
 const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|~~|\]\(|^#|\|.*\|/i;
 const TERMINAL = /[.!?]["'`)\]]*$/;
 const LIST_MARKER = /^\s*(?:[-*•+]|\d+[.)])\s+/;
+/** A Markdown heading of the first three levels: its title. */
+const HEADING = /^#{1,3}\s+([^#\n]+?)\s*#*\s*$/;
 
 /** Made on first use: building ICU's sentence segmenter takes about 8 ms, a share of a hook process that never summarizes. */
 let segmenter: Intl.Segmenter | undefined;
@@ -78,13 +80,23 @@ function blanked(text: string): string {
  * neither is a fragment: one starting mid-word (lower case, unless the user's own words) or
  * cut at the end of the text (a chunk boundary) without closing punctuation. A line without
  * closing punctuation is kept whole when it is complete (followed by a line break, or the
- * whole short text) and has enough words; ending in a colon only with `leadIns`.
+ * whole short text) and has enough words; ending in a colon only with `leadIns`, which also keep the title of the
+ * text's first Markdown heading (the name of a pasted plan or spec).
  */
 export function cleanSentences(text: string, options: CleanSentenceOptions): string[] {
   const result: string[] = [];
   const lines = blanked(text).split('\n');
   const singleShortLine = !text.includes('\n') && text.length < 200;
+  let titled = false;
   lines.forEach((rawLine, lineIndex) => {
+    // The first heading of a text the user pasted names it ("Implement the following plan:" then "# Plan: Fix …").
+    const title = options.leadIns === true && !titled ? HEADING.exec(rawLine)?.[1]?.trim() : undefined;
+    if (title !== undefined) {
+      titled = true;
+      if (title.length >= 10 && title.length <= options.maxChars && !isUnclean(title) && isProse(title))
+        result.push(title);
+      return;
+    }
     const line = rawLine.replace(LIST_MARKER, '').trim();
     if (line.length === 0 || /^\s{4}|^\t/.test(rawLine)) return;
     const lineComplete = lineIndex < lines.length - 1 || singleShortLine;

@@ -7,7 +7,9 @@
  *   typed arrays, found by the hash the rank lookup already computed: no string is made for them.
  * - Longer ones, whose merge is quadratic in their length, are kept by their text in a Map emptied when full.
  *
- * A merge depends only on the bytes, so the counts are exact whichever text the bytes came from.
+ * A merge depends only on the bytes, so the counts are exact whichever text the bytes came from. That is why both
+ * memos are module-level, shared by every counter and session: each is keyed by the whole input of a pure function
+ * (the bytes, the text), so an entry is what merging again gives, whatever was counted before; both are bounded.
  */
 
 /** Pre-tokens shorter than this many UTF-8 bytes go to the short table. */

@@ -114,7 +114,13 @@ export function stubHandles(text: string): string[] {
   return chosen;
 }
 
-const stubCache = new Map<string, string>();
+/**
+ * Stubs of the frozen span objects masked lately. Module-level on purpose: keyed by the span object itself and kept
+ * only for a frozen one, whose stub is a pure function of fields that cannot change (its id, text and token count;
+ * a cache by id alone would give a span counted by another counter the first one's size); weak keys bound it to the
+ * spans alive.
+ */
+const stubsOfSpans = new WeakMap<Span, string>();
 
 /**
  * The stub text shown in place of a masked span (after the usual `[tool result id=…]` prefix):
@@ -122,13 +128,12 @@ const stubCache = new Map<string, string>();
  * the whole 64-digit id would cost some 30 tokens more per stub). A pure function of the span.
  */
 export function maskStub(span: Span): string {
-  const cached = stubCache.get(span.id);
+  const cached = stubsOfSpans.get(span);
   if (cached !== undefined) return cached;
   const handles = stubHandles(span.text);
   const named = handles.length > 0 ? `; top handles: ${handles.join(' | ')}` : '';
   const stub = `[masked: ${span.tokens} tokens of tool output${named}; recall "${shortSpanId(span.id)}" to read it verbatim]`;
-  if (stubCache.size > 5_000) stubCache.clear();
-  stubCache.set(span.id, stub);
+  if (Object.isFrozen(span)) stubsOfSpans.set(span, stub);
   return stub;
 }
 

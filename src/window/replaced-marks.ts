@@ -71,15 +71,27 @@ export function markReplacedValues(summary: string, handles: readonly Handle[]):
     .join('\n');
 }
 
-/** Each record's summary as the block shows it (records are immutable: computed once per record object). */
-const shownSummaries = new WeakMap<CompactionRecord, string>();
+/** A record's summary as the block shows it, and the fields it was computed from. */
+interface ShownSummary {
+  readonly summary: string;
+  readonly handles: readonly Handle[];
+  readonly shown: string;
+}
+
+/**
+ * Each record's summary as the block shows it, computed once per record object. Module-level on purpose: records are
+ * immutable (their fields and handles are read-only), and an entry is used only while the record still holds the
+ * very summary and handle list it was computed from (compared on each hit), so its answer is what
+ * `markReplacedValues` gives again, whatever came before; weak keys bound it to the records alive.
+ */
+const shownSummaries = new WeakMap<CompactionRecord, ShownSummary>();
 
 /** A record's summary with its replaced values marked (`markReplacedValues` over the record's kept handles). */
 export function shownSummary(record: CompactionRecord): string {
-  let shown = shownSummaries.get(record);
-  if (shown === undefined) {
-    shown = markReplacedValues(record.summary, record.handles);
-    shownSummaries.set(record, shown);
-  }
+  const { summary, handles } = record;
+  const known = shownSummaries.get(record);
+  if (known !== undefined && known.summary === summary && known.handles === handles) return known.shown;
+  const shown = markReplacedValues(summary, handles);
+  shownSummaries.set(record, { summary, handles, shown });
   return shown;
 }

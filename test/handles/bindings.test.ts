@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractHandles } from '../../src/handles/extract.js';
+import { bindingOf } from '../../src/handles/supersession.js';
+import type { Handle } from '../../src/types.js';
 
 /** The prose bindings of `text`: assignment handles that hold a blank (a `KEY=VALUE` token holds none). */
 function bindings(text: string): string[] {
@@ -54,9 +56,14 @@ describe('prose bindings: a value shown with the label that says what it is', ()
     'Set PAYMENTS_DB_REPLICA=eu-west-2b before the deploy.',
     'Never deploy service-0 on a Friday.',
     'Always restart worker-3 after the migration.',
-  ])('binds nothing in %j (a verb, a preposition, code, a flag, a colour or a KEY=VALUE token)', (text) => {
-    expect(bindings(text)).toEqual([]);
-  });
+    'bun agentv eval examples/features/composite/evals/dataset.eval.yaml',
+    'bd show spotter-gqc.2',
+  ])(
+    'binds nothing in %j (a verb, a preposition, code, a flag, a colour, a KEY=VALUE token or a command line)',
+    (text) => {
+      expect(bindings(text)).toEqual([]);
+    },
+  );
 
   it('keeps the value as a handle of its own beside the binding, and the binding verbatim', () => {
     const text = 'Our deploy bucket is s3://acme-deploy-eu now.';
@@ -83,5 +90,48 @@ describe('prose bindings: a value shown with the label that says what it is', ()
   it("reads a diff's added line `+KEY=value` as the assignment KEY=value", () => {
     const found = extractHandles('@@ -1,2 +1,2 @@\n-TIMEOUT_MS=3000\n+TIMEOUT_MS=4500\n', { toolOutput: true });
     expect(found.map((handle) => handle.text)).toEqual(expect.arrayContaining(['-TIMEOUT_MS=3000', 'TIMEOUT_MS=4500']));
+  });
+});
+
+describe('bindings of a value in parentheses or inline code, and branch names', () => {
+  it.each([
+    ['- If lock file (`.entire/wingman.lock`) exists, skip.', ['lock file (`.entire/wingman.lock`)']],
+    ['Our deploy bucket `s3://acme-deploy-eu` holds the builds.', ['deploy bucket `s3://acme-deploy-eu`']],
+    ['Use the config file (/etc/app/config.yaml) for this.', ['config file (/etc/app/config.yaml)']],
+  ])('binds %j with its brackets, so the binding stays balanced verbatim text', (text, expected) => {
+    expect(bindings(text)).toEqual(expected);
+  });
+
+  it.each([
+    'run the tests (src/a.test.ts) again',
+    'fix (src/a.ts) first',
+    '    mode: "read-only",',
+    "  region = 'eu-west-1'",
+  ])('binds nothing in %j (a verb before the bracket, or a value in plain quotes: code)', (text) => {
+    expect(bindings(text)).toEqual([]);
+  });
+
+  it('reads a name the text calls a branch as an identifier, bound to its label or to the word branch', () => {
+    const pairs = (text: string) => extractHandles(text).map((handle) => `${handle.kind}:${handle.text}`);
+    expect(pairs('On branch alex/ent-108-add-ai-summaries\nnothing to commit')).toEqual(
+      expect.arrayContaining([
+        'identifier:alex/ent-108-add-ai-summaries',
+        'assignment:branch alex/ent-108-add-ai-summaries',
+      ]),
+    );
+    expect(pairs('The shadow branch `entire/ca151eb-e3b0c4` exists.')).toEqual(
+      expect.arrayContaining(['identifier:entire/ca151eb-e3b0c4', 'assignment:shadow branch `entire/ca151eb-e3b0c4`']),
+    );
+    expect(pairs('git checkout -b fix-login/step-2')).toEqual(expect.arrayContaining(['identifier:fix-login/step-2']));
+    // A file after the word, or a checkout of a path, is no branch.
+    expect(pairs('the branch src/app.ts')).toEqual(['path:src/app.ts']);
+    expect(pairs('git checkout src/a/b')).not.toContain('identifier:src/a/b');
+  });
+
+  it('reads the value of a bracketed binding without its brackets, for supersession', () => {
+    const text = 'The lock file (`.entire/wingman.lock`) is stale.';
+    const binding = extractHandles(text).find((handle) => handle.kind === 'assignment');
+    expect(binding?.text).toBe('lock file (`.entire/wingman.lock`)');
+    expect(bindingOf(binding as Handle)).toMatchObject({ label: 'lock file', value: '.entire/wingman.lock' });
   });
 });

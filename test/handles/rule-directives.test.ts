@@ -73,6 +73,32 @@ describe('rules in every phrasing', () => {
   });
 });
 
+describe('rules typed the way people type them', () => {
+  it('reads a sentence that starts in lower case after a stop as a sentence of its own', () => {
+    expect(constraints('Rename it to steps. keep backwards compatibility with the old key.')).toEqual([
+      'keep backwards compatibility with the old key.',
+    ]);
+    // an abbreviation's stop ends no sentence
+    expect(constraints('Keep the old key around, e.g. the checkpoint count.')).toEqual([
+      'Keep the old key around, e.g. the checkpoint count.',
+    ]);
+  });
+
+  it('pins an order to do as the code or the team already does, not a one-off step', () => {
+    expect(constraints('yes please, match the existing test style - then add the issue.')).toHaveLength(1);
+    expect(constraints('Follow our naming conventions for tests.')).toEqual([
+      'Follow our naming conventions for tests.',
+    ]);
+    for (const text of [
+      'Match the brackets.',
+      'Follow the steps below.',
+      'I followed the existing style.',
+      'This does not match the existing format.',
+    ])
+      expect(constraints(text)).toEqual([]);
+  });
+});
+
 describe("the ledger's own text", () => {
   it('is never pinned when the block comes back as transcript text', () => {
     const record = summaryRecord({ handles: [handleAt('src/api/routes.ts', 'path', 'user')], summary: '' });

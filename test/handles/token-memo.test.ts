@@ -1,20 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { extractHandles } from '../../src/handles/extract.js';
 import type { Candidate } from '../../src/handles/candidate.js';
-import {
-  beginClassification,
-  clearTokenMemo,
-  markContextual,
-  MEMO_LIMIT,
-  memoKey,
-  remember,
-  replay,
-  wideMemoKey,
-} from '../../src/handles/token-memo.js';
+import type { ExtractOptions } from '../../src/handles/extract.js';
+import { MEMO_LIMIT, memoKey, TokenMemo, wideMemoKey } from '../../src/handles/token-memo.js';
 import { maskMarkup } from '../../src/handles/markup.js';
 
+/** The memo the tests extract through (a new one before each test). */
+let memo = new TokenMemo();
+
+function extract(text: string, options?: ExtractOptions) {
+  return extractHandles(text, { ...options, memo });
+}
+
 function pairs(text: string): string[] {
-  return extractHandles(text).map((handle) => `${handle.kind}:${handle.text}`);
+  return extract(text).map((handle) => `${handle.kind}:${handle.text}`);
 }
 
 /**
@@ -42,7 +41,9 @@ const CONTEXTUAL: readonly (readonly [string, string])[] = [
 ];
 
 describe('token memo', () => {
-  beforeEach(() => clearTokenMemo());
+  beforeEach(() => {
+    memo = new TokenMemo();
+  });
 
   it.each(CONTEXTUAL)('does not reuse a classification that read beyond its key: %j / %j', (first, second) => {
     const alone = [pairs(first), pairs(second)];
@@ -50,11 +51,11 @@ describe('token memo', () => {
       [first, second, alone[1]],
       [second, first, alone[0]],
     ] as const) {
-      clearTokenMemo();
+      memo.clear();
       pairs(primer);
       expect(pairs(line)).toEqual(expected);
       // and within one text, after the primer line
-      const both = extractHandles(`${primer}\n${line}`)
+      const both = extract(`${primer}\n${line}`)
         .filter((handle) => handle.start > primer.length)
         .map((handle) => `${handle.kind}:${handle.text}`);
       expect(both).toEqual(expected);
@@ -96,36 +97,60 @@ describe('token memo', () => {
     expect(alone[0]).toEqual(['identifier:payments-api']);
     expect(alone[2]).toEqual(['identifier:payments-api']);
     for (const order of [texts, [...texts].reverse()]) {
-      clearTokenMemo();
+      memo.clear();
       for (const text of order) expect(pairs(text)).toEqual(alone[texts.indexOf(text)]);
     }
     const { view } = maskMarkup(texts[0] ?? '');
     const key = wideMemoKey(view, texts[0] ?? '', 4, 16) ?? '';
     const out: Candidate[] = [];
-    expect(replay(key, 0, key.length, 4, out, true)).toBe(true);
+    expect(memo.replay(key, 0, key.length, 4, out, true)).toBe(true);
     expect(out).toEqual([{ kind: 'identifier', start: 4, end: 16 }]);
   });
 
   it('yields the same handles whatever it holds, also after starting over when full', () => {
     const text = 'see `payments-api` and self.retry_count(), src/a.ts:12, v1.2.3, "test-dir" and PAY-4412.';
     const fresh = extractHandles(text);
+    expect(extract(text)).toEqual(fresh);
     const filler = Array.from({ length: MEMO_LIMIT + 10 }, (_, index) => `tok_${index}`).join(' ');
-    extractHandles(filler);
-    expect(extractHandles(text)).toEqual(fresh);
-    expect(extractHandles(text)).toEqual(fresh);
+    extract(filler);
+    expect(extract(text)).toEqual(fresh);
+    expect(extract(text)).toEqual(fresh);
+  });
+});
+
+describe('memo owners', () => {
+  it('is used only when passed: two memos share nothing, and no memo is kept between calls without one', () => {
+    const text = 'see self.retry_count() and src/a.ts:12 then v1.2.3';
+    const [first, second] = [new TokenMemo(), new TokenMemo()];
+    const plain = extractHandles(text);
+    expect(extractHandles(text, { memo: first })).toEqual(plain);
+    const { view } = maskMarkup(text);
+    const at = text.indexOf('src/a.ts');
+    const key = memoKey(view, text, at, at + 'src/a.ts:12'.length) ?? '';
+    const from = at - 1;
+    const probe = (memo: TokenMemo) => memo.replay(view, from, from + key.length, at, []);
+    expect(key).toBe(' src/a.ts:12 ');
+    expect(probe(first)).toBe(true);
+    expect(probe(second)).toBe(false);
+    extractHandles(text);
+    expect(probe(second)).toBe(false);
+    expect(extractHandles(text, { memo: second })).toEqual(plain);
+    expect(probe(second)).toBe(true);
   });
 });
 
 describe('memo entries', () => {
-  beforeEach(() => clearTokenMemo());
+  beforeEach(() => {
+    memo = new TokenMemo();
+  });
 
   it('places a remembered candidate that starts before its token, or reaches far past it, where it belongs', () => {
     const out: Candidate[] = [];
-    beginClassification();
-    remember('k1', 0, 2, 10, [{ kind: 'path', start: 8, end: 15 }], 0);
-    remember('k2', 0, 2, 10, [{ kind: 'identifier', start: 10, end: 10 + (1 << 16) }], 0);
-    expect(replay('k1', 0, 2, 100, out)).toBe(true);
-    expect(replay('k2', 0, 2, 0, out)).toBe(true);
+    memo.begin();
+    memo.remember('k1', 0, 2, 10, [{ kind: 'path', start: 8, end: 15 }], 0);
+    memo.remember('k2', 0, 2, 10, [{ kind: 'identifier', start: 10, end: 10 + (1 << 16) }], 0);
+    expect(memo.replay('k1', 0, 2, 100, out)).toBe(true);
+    expect(memo.replay('k2', 0, 2, 0, out)).toBe(true);
     expect(out).toEqual([
       { kind: 'path', start: 98, end: 105 },
       { kind: 'identifier', start: 0, end: 1 << 16 },
@@ -134,18 +159,20 @@ describe('memo entries', () => {
 
   it('remembers a classification with no candidates, and none marked contextual', () => {
     const out: Candidate[] = [];
-    beginClassification();
-    remember('none', 0, 4, 0, [], 0);
-    markContextual();
-    remember('ctx', 0, 3, 0, [{ kind: 'path', start: 0, end: 3 }], 0);
-    expect(replay('none', 0, 4, 5, out)).toBe(true);
-    expect(replay('ctx', 0, 3, 5, out)).toBe(false);
+    memo.begin();
+    memo.remember('none', 0, 4, 0, [], 0);
+    memo.markContextual();
+    memo.remember('ctx', 0, 3, 0, [{ kind: 'path', start: 0, end: 3 }], 0);
+    expect(memo.replay('none', 0, 4, 5, out)).toBe(true);
+    expect(memo.replay('ctx', 0, 3, 5, out)).toBe(false);
     expect(out).toEqual([]);
   });
 });
 
 describe('words ending a sentence or label', () => {
-  beforeEach(() => clearTokenMemo());
+  beforeEach(() => {
+    memo = new TokenMemo();
+  });
 
   it('yield nothing, while the same word called, camel-cased or with a digit or member still does', () => {
     expect(pairs('Note: the end. Done!. 42: and 2024. ok:: x.')).toEqual([]);

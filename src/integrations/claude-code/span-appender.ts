@@ -14,6 +14,7 @@ import { appendEntries } from '../../session/session-append.js';
 import { resolveWindowConfig } from '../../session/config.js';
 import type { LedgerStore } from '../../stores/store.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { TokenMemo } from '../../handles/token-memo.js';
 import type { CompactionRecord, SpanOccurrence } from '../../types.js';
 
 /** What the ingest needs of a ledger: its store and counter, and its sessions when a batch needs one (a `Ledger`). */
@@ -47,6 +48,8 @@ export async function spanAppender(ledger: IngestLedger, sessionId: string, tail
   // The window configuration the session is opened with (the defaults): its span size.
   const { maxSpanTokens } = resolveWindowConfig(sessionId);
   const handleTokens = new Map<string, number>();
+  // The appender's own classifications of repeated tokens, as a session keeps its own (see token-memo.ts).
+  const tokenMemo = new TokenMemo();
   let { nextSeq, byteEnd } = tail;
   let session: LedgerSession | undefined;
   const opened = async () => (session ??= await ledger.session(sessionId));
@@ -62,6 +65,7 @@ export async function spanAppender(ledger: IngestLedger, sessionId: string, tail
         counter,
         byteStart: byteEnd,
         handleTokens,
+        tokenMemo,
         hasRecord: () => false,
       });
       if (built.foreign !== undefined) return (await opened()).append(messages);

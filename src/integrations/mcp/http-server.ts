@@ -6,8 +6,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { InvalidConfigError } from '../../errors.js';
 import { guardConnections } from './connection-guard.js';
 import type { ConnectionCaps } from './connection-guard.js';
-import { createLedgerMcpServer } from './ledger-mcp-server.js';
+import { ledgerMcpServer } from './ledger-mcp-server.js';
 import type { LedgerMcpServerOptions } from './ledger-mcp-server.js';
+import { newLedgerServerState } from './server-state.js';
+import type { LedgerServerState } from './server-state.js';
 
 /** Options of {@link startLedgerMcpHttpServer}. */
 export interface LedgerMcpHttpOptions extends LedgerMcpServerOptions {
@@ -220,13 +222,17 @@ function eventStreamGate(maxStreams: number, idleMs: number): (response: ServerR
   };
 }
 
-/** Serve one request with a fresh MCP server and transport (stateless), both closed with the response. */
+/**
+ * Serve one request with a fresh MCP server and transport (stateless), both closed with the response. The HTTP
+ * server's `state` (write queues, records read lately) is shared by the servers of all its requests.
+ */
 async function serveStateless(
   options: LedgerMcpServerOptions,
+  state: LedgerServerState,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const server = createLedgerMcpServer(options);
+  const server = ledgerMcpServer(options, state);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   response.on('close', () => {
     void transport.close();
@@ -302,13 +308,14 @@ export async function startLedgerMcpHttpServer(options: LedgerMcpHttpOptions): P
     );
   }
   const admitStream = eventStreamGate(bounds.maxStreams, bounds.streamIdleTimeoutMs);
+  const state = newLedgerServerState(options.ledger);
   const http = boundedHttpServer(bounds.timeouts, async (request, response) => {
     if (refusedAccess(request, response, token)) return;
     guard.trust(request.socket);
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path)
       return refuse(response, 404, `Not found: the MCP endpoint is ${path}.`);
     if (request.method === 'GET' && !admitStream(response)) return;
-    await serveStateless(options, request, response);
+    await serveStateless(options, state, request, response);
   });
   const guard = guardConnections(http, bounds.caps);
   return listening(http, options.port, host, path);

@@ -9,6 +9,8 @@ import { registerDrillDownTools } from './drill-down-tools.js';
 import { APPEND_OUTPUT } from './output-schemas.js';
 import { registerReadTools } from './read-tools.js';
 import { LEDGER_SERVER_INSTRUCTIONS } from './server-instructions.js';
+import { newLedgerServerState } from './server-state.js';
+import type { LedgerServerState } from './server-state.js';
 import { registerSessionsTool } from './sessions-tool.js';
 import { writeSession } from './tenant-sessions.js';
 import type { TenantScope } from './tenant-sessions.js';
@@ -121,11 +123,20 @@ function registerAppendTool(server: McpServer, scope: TenantScope): void {
  * Connect it to any transport (`StdioServerTransport`, Streamable HTTP, `InMemoryTransport`).
  */
 export function createLedgerMcpServer(options: LedgerMcpServerOptions): McpServer {
+  return ledgerMcpServer(options, newLedgerServerState(options.ledger));
+}
+
+/**
+ * {@link createLedgerMcpServer} keeping what it keeps between calls in `state` (made with `newLedgerServerState`
+ * over `options.ledger`): the HTTP server passes one state to the fresh server of each request.
+ */
+export function ledgerMcpServer(options: LedgerMcpServerOptions, state: LedgerServerState): McpServer {
   const scope: TenantScope = {
     ledger: options.ledger,
     tenantId: options.tenantId,
     defaultSession: options.defaultSession,
     window: options.window,
+    state,
   };
   const server = new McpServer(
     { name: options.name ?? 'context-ledger', version: '0.1.0' },

@@ -2,6 +2,7 @@ import { InvalidInputError, NotFoundError, TenantMismatchError } from '../../err
 import type { Ledger } from '../../session/ledger.js';
 import type { LedgerSession } from '../../session/session.js';
 import type { SessionInfo, WindowConfig } from '../../types.js';
+import type { LedgerServerState } from './server-state.js';
 
 /** How the MCP tools reach sessions: one tenant, an optional default session. */
 export interface TenantScope {
@@ -13,9 +14,9 @@ export interface TenantScope {
   readonly defaultSession?: string | (() => Promise<string | undefined>) | undefined;
   /** Window configuration for sessions opened here (it decides how appended messages are chunked). */
   readonly window?: Partial<WindowConfig> | undefined;
+  /** What the server keeps between calls: its write queues and the records it read lately (over `ledger`). */
+  readonly state: LedgerServerState;
 }
-
-const appendQueues = new WeakMap<Ledger, Map<string, Promise<unknown>>>();
 
 async function sessionIdOf(scope: TenantScope, requested: string | undefined): Promise<string> {
   const id =
@@ -85,7 +86,7 @@ export async function readableDefaultSession(scope: TenantScope): Promise<string
 
 /**
  * Run `write` on a session, creating it under this server's tenant when missing. Writes to
- * one session from this process are serialized. A session id already taken by another
+ * one session through this server are serialized (`scope.state.writeQueues`). A session id already taken by another
  * tenant fails with `TENANT_MISMATCH` (without naming that tenant).
  */
 export async function writeSession<T>(
@@ -94,8 +95,6 @@ export async function writeSession<T>(
   write: (session: LedgerSession) => Promise<T>,
 ): Promise<T> {
   const id = await sessionIdOf(scope, requested);
-  const queues = appendQueues.get(scope.ledger) ?? new Map<string, Promise<unknown>>();
-  appendQueues.set(scope.ledger, queues);
   const run = async () => {
     const info = await scope.ledger.store.getSession(id);
     if (info !== undefined && (info.tenantId ?? undefined) !== scope.tenantId) {
@@ -107,11 +106,5 @@ export async function writeSession<T>(
     }
     return write(await scope.ledger.session(id, { tenantId: scope.tenantId, window: scope.window }));
   };
-  const result = (queues.get(id) ?? Promise.resolve()).then(run, run);
-  const settled = result.catch(() => undefined);
-  queues.set(id, settled);
-  void settled.then(() => {
-    if (queues.get(id) === settled) queues.delete(id);
-  });
-  return result;
+  return scope.state.writeQueues.run(id, run);
 }

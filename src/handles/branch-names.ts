@@ -1,0 +1,39 @@
+/**
+ * Git branch names the text calls branches: `On branch alex/ent-108-add-ai-summaries`, "the shadow branch
+ * `entire/ca151eb-e3b0c4`", `git checkout -b fix-login/step-2`. A name with a `/` and no conventional prefix
+ * (`feature/`, `release/`, `origin/` are identifiers anyway, see identifiers.ts) cannot be told from a path or from
+ * prose (`before/after`) on its own shape; the word `branch` (or a branch-creating flag) before it says what it is.
+ * Each is a value (`identifier`) and, bound to the word, an `assignment` (`branch alex/ent-108-…`), so the index
+ * shows it as a branch.
+ */
+import type { Candidate } from './candidate.js';
+
+/** `branch NAME`, `branch: NAME`, `branch is NAME`, `branch `NAME``, `checkout -b NAME`, `switch -c NAME`. */
+const BRANCH =
+  /\b(?:branch(?:es)?(?:\s+(?:is|named|called|to))?[\s:]+|(?:checkout|switch)\s+-[bcBC]\s+)(`?)([A-Za-z0-9][\w.-]*(?:\/[\w.-]*[\w-])+)\1(?![\w/-]|\.\w)/gi;
+/** A last segment with a file extension names a file, not a branch (`branch src/app.ts` is prose about a file). */
+const FILE_NAME = /\.[A-Za-z]{1,5}$/;
+
+/** A branch name the text calls a branch: the name (`identifier`) and the text from the word to its end. */
+export interface BranchName {
+  readonly name: Candidate;
+  readonly binding: Candidate;
+}
+
+/** Every branch name the text calls a branch (see the module comment). */
+export function findBranchNames(view: string): BranchName[] {
+  const found: BranchName[] = [];
+  BRANCH.lastIndex = 0;
+  for (let match = BRANCH.exec(view); match !== null; match = BRANCH.exec(view)) {
+    const name = match[2] ?? '';
+    if (FILE_NAME.test(name) || /^\d+(?:\/\d+)+$/.test(name)) continue;
+    const quote = match[1] ?? '';
+    const end = match.index + match[0].length;
+    const start = end - quote.length - name.length;
+    found.push({
+      name: { kind: 'identifier', start, end: start + name.length },
+      binding: { kind: 'assignment', start: match.index, end },
+    });
+  }
+  return found;
+}
