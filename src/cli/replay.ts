@@ -90,14 +90,16 @@ export interface ReplayOutcome {
 
 /**
  * Read, parse and validate the picked conversation of `file` (the first by default), before anything is written: the
- * first of the two passes of a replay. Only counts are kept (memory does not grow with the file). It reads on to the
- * end to count the file's conversations; a bad line after the picked one only stops the count.
+ * first of the two passes of a replay. Counts are kept, and with `hold` the items too (for a file small enough, see
+ * {@link REPLAY_HELD_ITEMS_BYTES}). It reads on to the end to count the file's conversations; a bad line after the
+ * picked one only stops the count.
  */
 async function scanConversation(
   file: string,
   options: ReplayOptions,
   log: (line: string) => void,
-): Promise<{ items: number; skipped: number; conversations: Conversations }> {
+  hold: boolean,
+): Promise<{ items: number; skipped: number; conversations: Conversations; held: ReplayItem[] | undefined }> {
   const quiet = options.json === true || options.quiet === true;
   const progress = createProgress(`read ${basename(file)}`, { quiet });
   const counter = new ConversationCounter(options.trajectory);
@@ -111,8 +113,12 @@ async function scanConversation(
     countAll: true,
   };
   let atLeast = false;
+  const held: ReplayItem[] | undefined = hold ? [] : undefined;
   try {
-    for await (const item of conversationItems(file, options, hooks)) if (item) items++;
+    for await (const item of conversationItems(file, options, hooks)) {
+      items++;
+      held?.push(item);
+    }
   } catch (error) {
     const seen = counter.result(false);
     if (items === 0 && options.format !== undefined && options.format !== 'auto')
@@ -121,15 +127,33 @@ async function scanConversation(
     atLeast = true;
   }
   progress.done(`${items} messages and compactions`);
-  return { items, skipped, conversations: counter.result(atLeast) };
+  return { items, skipped, conversations: counter.result(atLeast), held };
+}
+
+/**
+ * Transcripts up to this size keep the first pass's items for the second, so the file is read and parsed once (every
+ * `entire/` Claude Code session; the items are given back one by one as they are appended); a larger file is read
+ * again, so memory stays bounded by the window (held, the 6.5 MB SWE-agent session's items raised its peak RSS by
+ * about 20 MB, for a read that costs it about 1% of its replay).
+ */
+export const REPLAY_HELD_ITEMS_BYTES = 4 * 1024 * 1024;
+
+/** The held items in order, each let go once yielded (the array keeps no appended message alive). */
+async function* drainItems(items: (ReplayItem | undefined)[]): AsyncGenerator<ReplayItem> {
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    items[index] = undefined;
+    if (item !== undefined) yield item;
+  }
 }
 
 /**
  * Replay a transcript file through a session, compacting after every message where an agent
- * loop rendering it would. Two streaming passes, so memory is bounded by the window, not by the file: the
- * first parses and validates the whole conversation before the store is opened (a bad line
- * writes nothing), the second reads it again and appends it (no more items than the first
- * pass counted: lines a live writer adds in between are not replayed). A session that already holds
+ * loop rendering it would. Two passes: the first parses and validates the whole conversation before the store is
+ * opened (a bad line writes nothing), the second appends it: the items the first pass held when the file is at most
+ * {@link REPLAY_HELD_ITEMS_BYTES}, else the file read again, streaming, so memory is bounded by the window, not by
+ * the file (no more items than the first pass counted: lines a live writer adds in between are not replayed). A
+ * session that already holds
  * spans is refused, unless `resume` is set and those spans are this transcript's first ones
  * (then the replay continues after them).
  */
@@ -149,14 +173,23 @@ export async function replayFile(
     ...(options.compactAt !== undefined ? { compactAt: options.compactAt } : {}),
     ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
   };
-  const { items: total, skipped, conversations } = await scanConversation(file, options, log);
+  const hold = (await stat(file)).size <= REPLAY_HELD_ITEMS_BYTES;
+  const scanned = await scanConversation(file, options, log, hold);
+  const { items: total, skipped, conversations } = scanned;
   // A picked conversation is its own session by default (several can be replayed into one ledger).
   const picked = options.trajectory === undefined ? undefined : conversations.picked?.id;
   const sessionId = options.session ?? picked ?? basename(file, extname(file));
   reportConversations(file, options.trajectory, conversations, sessionId, log);
   if (total === 0 && options.format !== undefined && options.format !== 'auto' && (await stat(file)).size > 0)
     throw await noMessagesError(file, options.format);
-  const items = () => conversationItems(file, options, { log: () => undefined }, total);
+  // The first call appends the items the first pass held (when it held them); another (after a resume's check) reads
+  // the file again, no more items than the first pass counted.
+  let held: (ReplayItem | undefined)[] | undefined = scanned.held;
+  const items = () => {
+    const from = held;
+    held = undefined;
+    return from ? drainItems(from) : conversationItems(file, options, { log: () => undefined }, total);
+  };
   const spec = options.store ?? DEFAULT_STORE;
   // A batch write no agent waits on: WAL checkpoints inline (no worker thread) and a smaller page cache.
   const store = await openStore(spec, { backgroundCheckpoint: false, sqliteCacheKiB: REPLAY_SQLITE_CACHE_KIB });

@@ -11,7 +11,7 @@ import { RankHistory } from '../ranking/rank-history.js';
 import { verifySummary } from './verify.js';
 import { ancestorUnits, originalUnit } from './ancestor-units.js';
 import type { CompactionInput, CompactionOutput } from './compaction-input.js';
-import { droppedRangeOf, replacedAmong, supersededValues, writeCompaction } from './compaction-records.js';
+import { droppedRangeOf, supersededValues, writeCompaction } from './compaction-records.js';
 import { rankAndFit } from './rank-and-fit.js';
 import type { Gathered } from './rank-and-fit.js';
 
@@ -77,7 +77,13 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
     counter,
   });
   const fitted = fitSummary(result.summary, result.claims, config.summaryBudgetTokens, counter);
-  const { kept, spilled, findings: returningFindings, placement } = await rankAndFit(input, gathered, fitted.summary);
+  const {
+    kept,
+    spilled,
+    findings: returningFindings,
+    placement,
+    replacedBy,
+  } = await rankAndFit(input, gathered, fitted.summary);
   const findings: Finding[] = [
     ...verifySummary(
       fitted,
@@ -102,7 +108,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
   const accounted = new Set([...kept, ...spilled].map(identityOf));
   const allHandlesCarried = gathered.regionHandles.every((handle) => accounted.has(identityOf(handle)));
   const reversible = findings.length === 0 && allVerified && allHandlesCarried;
-  const superseded = supersededValues(spilled, replacedAmong(carried, kept, spilled));
+  const superseded = supersededValues(spilled, replacedBy);
   const outcome = { summary: fitted, kept, spilled, findings, reversible, rederived, superseded };
   return { ...(await writeCompaction(input, outcome, droppedRangeOf(active, first, last))), placement };
 }

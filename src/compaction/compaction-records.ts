@@ -1,8 +1,14 @@
-import type { Claim, CompactionRecord, DroppedRange, Finding, Handle, SpanOccurrence } from '../types.js';
+import type {
+  Claim,
+  CompactionRecord,
+  DroppedRange,
+  Finding,
+  Handle,
+  SpanOccurrence,
+  SupersededValue,
+} from '../types.js';
 import { identityOf } from '../model/identities.js';
 import { recordId } from '../model/record-id.js';
-import type { SupersededValue } from '../types.js';
-import { supersedingHandles } from '../handles/supersession.js';
 import type { CompactionInput, CompactionOutput } from './compaction-input.js';
 
 /** What a compaction decided, ready to become its records. */
@@ -16,20 +22,6 @@ export interface CompactionOutcome {
   readonly rederived: boolean;
   /** The spilled handles a later binding replaced, with what replaced them (empty: the record has no such field). */
   readonly superseded: readonly SupersededValue[];
-}
-
-/**
- * What replaced each superseded handle among those a compaction ranked, decided again over `carried` and `kept` (which
- * holds the returning handles it showed): `applySupersession` decided it over every candidate, returning ones it did
- * not show included, so a handle it dropped for one of those is not found here (it is then not listed; none is listed
- * that it did not drop). Empty when nothing spilled.
- */
-export function replacedAmong(
-  carried: readonly Handle[],
-  kept: readonly Handle[],
-  spilled: readonly Handle[],
-): ReadonlyMap<Handle, Handle> {
-  return spilled.length === 0 ? new Map() : supersedingHandles([...new Set([...carried, ...kept])]);
 }
 
 /**

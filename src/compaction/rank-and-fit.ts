@@ -29,6 +29,8 @@ export interface Fitted {
   readonly findings: readonly Finding[];
   /** What the placement that kept `kept` found, for the record's index layout (see `fitHandleBudget`). */
   readonly placement?: Placement | undefined;
+  /** What replaced each superseded handle, decided over every candidate (`applySupersession`). */
+  readonly replacedBy: ReadonlyMap<Handle, Handle>;
 }
 
 /**
@@ -124,5 +126,11 @@ export async function rankAndFit(input: CompactionInput, gathered: Gathered, sum
   const spilled = (
     superseded.size === 0 ? fit.spilled : [...fit.spilled, ...ranked.filter((handle) => superseded.has(handle))]
   ).filter((handle) => carriedSet.has(handle));
-  return { kept: fit.kept, spilled, findings: returningChecked.findings, placement: fit.placement };
+  return {
+    kept: fit.kept,
+    spilled,
+    findings: returningChecked.findings,
+    placement: fit.placement,
+    replacedBy: current.replacedBy,
+  };
 }

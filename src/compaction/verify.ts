@@ -45,9 +45,12 @@ export function verifySummary(
   for (const unit of units)
     for (const id of unit.spanIds) textsBySpan.set(id, [...(textsBySpan.get(id) ?? []), unit.text]);
   for (const source of extraSources) textsBySpan.set(source.id, [...(textsBySpan.get(source.id) ?? []), source.text]);
-  const everything = [...units.map((unit) => unit.text), ...extraSources.map((source) => source.text)].join(
-    '\n\u0000\n',
-  );
+  // Every source joined: only a check citing no span searches it (a re-derived ancestor's originals make it long).
+  let everything: string | undefined;
+  const allSources = () =>
+    (everything ??= [...units.map((unit) => unit.text), ...extraSources.map((source) => source.text)].join(
+      '\n\u0000\n',
+    ));
   const reported = new Set<string>();
   for (const claim of result.claims) {
     if (claim.spanIds.length === 0 || claim.spanIds.some((id) => !textsBySpan.has(id))) {
@@ -63,7 +66,7 @@ export function verifySummary(
       : [{ text: result.summary, spanIds: [] as readonly string[] }];
   for (const check of checks) {
     const cited = check.spanIds.flatMap((id) => textsBySpan.get(id) ?? []);
-    const sourceText = cited.length > 0 ? cited.join('\n\u0000\n') : everything;
+    const sourceText = cited.length > 0 ? cited.join('\n\u0000\n') : allSources();
     for (const handle of extractHandles(check.text)) {
       if (sourceText.includes(handle.text) || reported.has(handle.text)) continue;
       reported.add(handle.text);

@@ -207,8 +207,9 @@ export function findBindings(view: string, candidates: readonly Candidate[], out
       continue;
     }
     const text = view.slice(value.start, value.end);
-    // Code names and command-line flags are no values to bind.
-    if (!DATA_VALUE.test(text) || text.startsWith('-') || /^#[0-9a-fA-F]{3,8}$/.test(text)) {
+    // Code names (a subcommand or a term in backticks, `get-url`, `session-id`, included) and command-line flags are
+    // no values to bind.
+    if (!DATA_VALUE.test(text) || text.startsWith('-') || /^#[0-9a-fA-F]{3,8}$|^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(text)) {
       previous = value;
       continue;
     }

@@ -9,8 +9,11 @@
 import type { Candidate } from './candidate.js';
 
 /** `branch NAME`, `branch: NAME`, `branch is NAME`, `branch `NAME``, `checkout -b NAME`, `switch -c NAME`. */
-const BRANCH =
-  /\b(?:branch(?:es)?(?:\s+(?:is|named|called|to))?[\s:]+|(?:checkout|switch)\s+-[bcBC]\s+)(`?)([A-Za-z0-9][\w.-]*(?:\/[\w.-]*[\w-])+)\1(?![\w/-]|\.\w)/gi;
+const BRANCH = new RegExp(
+  String.raw`\b(?:branch(?:es)?(?:\s+(?:is|named|called|to))?[\s:]+|(?:checkout|switch)\s+-[bcBC]\s+)` +
+    String.raw`(\`?)([A-Za-z0-9][\w.-]*(?:\/[\w.-]*[\w-])+)\1(?![\w/-]|\.\w)`,
+  'gi',
+);
 /** A last segment with a file extension names a file, not a branch (`branch src/app.ts` is prose about a file). */
 const FILE_NAME = /\.[A-Za-z]{1,5}$/;
 

@@ -11,7 +11,8 @@
  * (`application/json`), remote git refs (`origin/main`) and `#1a3a1a` colours.
  * A hyphenated word without a digit (`payments-api`) is an identifier only when it is the whole
  * of a quoted string or code span (`"test-dir"`, `` `payments-api` ``) or a CSS class in a
- * selector (`.transcript-thread {`): in prose, `one-time` and `side-by-side` are words. Plain
+ * selector (`.transcript-thread {`), or, letters only, a word of a code span or a tool call's command
+ * (`code-words.ts`): in prose, `one-time` and `side-by-side` are words. Plain
  * words, brands (`GitHub`, `iPhone`), markdown (`_em_`, `**b**`) and standards (`UTF-8`) are
  * not identifiers.
  */

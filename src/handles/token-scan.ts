@@ -5,11 +5,12 @@
  * classified by the per-family detectors, first match wins: URL, email, assignment (+ its key
  * and value as tokens), path, CSS selector / leading-dot member (`.row-text {`, `).st_mode`),
  * date, endpoint, version, identifier (or a hyphenated word quoted whole in the verbatim
- * text). Tokens that start with a digit also anchor the phrase detectors around them
- * (month-name dates, `Product 1.2` versions, numeric constants), and tokens starting with `/`
- * anchor `METHOD /route` endpoints. A token's classification is remembered with its neighbours in the memo the
- * caller passes (`token-memo.ts`): transcripts repeat their tokens, and a repeated one is replayed instead of
- * classified again.
+ * text, or a letter-only one in a code span or a tool call's command: `code-words.ts`). Tokens
+ * that start with a digit also anchor the phrase detectors around them (month-name dates,
+ * `Product 1.2` versions, numeric constants), and tokens starting with `/` anchor `METHOD /route`
+ * endpoints, else route patterns (`/users/{id}`, `/a/:id`: `routes.ts`). A token's classification
+ * is remembered with its neighbours in the memo the caller passes (`token-memo.ts`): transcripts
+ * repeat their tokens, and a repeated one is replayed instead of classified again.
  */
 import { matchAssignmentToken } from './assignments.js';
 import type { Candidate } from './candidate.js';
@@ -22,14 +23,17 @@ import {
   HAS_DIGIT,
   HAS_DOT,
   HAS_EQUALS,
+  HAS_HYPHEN,
   HAS_SLASH,
 } from './char-classes.js';
+import { isCommandWord, isInCodeSpan, isLetterKebab } from './code-words.js';
 import { matchDateToken, matchWordDateAt } from './dates.js';
 import { isEmail } from './emails.js';
 import { isEndpoint, matchMethodRouteAt } from './endpoints.js';
 import { isQuotedWhole, matchCodeWord, matchIdentifier } from './identifiers.js';
 import { matchNumberAt } from './numbers.js';
 import { matchPath } from './paths.js';
+import { matchRoutePatternAt } from './routes.js';
 import { memoKeyEnd, memoKeyStart, wideMemoKey } from './token-memo.js';
 import type { TokenMemo } from './token-memo.js';
 import { DIGIT, scanTokens, SPECIAL } from './scan.js';
@@ -99,7 +103,10 @@ function matchSelector(
   return found;
 }
 
-/** The last classifier: an identifier, or a hyphenated word the verbatim text quotes whole. */
+/**
+ * The last classifier: an identifier, or a hyphenated word the verbatim text quotes whole, or a letter-only one
+ * inside a code span or a tool call's command (`code-words.ts`).
+ */
 function identifierOrCodeWord(
   text: string,
   source: string,
@@ -108,9 +115,17 @@ function identifierOrCodeWord(
   token: string,
   classes: number,
   out: Candidate[],
+  memo: TokenMemo | undefined,
 ): void {
   if (matchIdentifier(text, start, end, out, token, classes)) return;
-  if (isQuotedWhole(source, start, end)) matchCodeWord(start, end, token, out);
+  if (isQuotedWhole(source, start, end)) {
+    matchCodeWord(start, end, token, out);
+    return;
+  }
+  if ((classes & HAS_HYPHEN) === 0 || !isLetterKebab(token)) return;
+  // A code span or a tool call's command around the word is read from the text beyond the token.
+  memo?.markContextual();
+  if (isInCodeSpan(source, start, end) || isCommandWord(source, start)) out.push({ kind: 'identifier', start, end });
 }
 
 function classify(
@@ -176,7 +191,7 @@ function classify(
     if (!SECTION_BEFORE.test(text.slice(Math.max(0, start - 12), start))) out.push({ kind: 'version', start, end });
     return;
   }
-  identifierOrCodeWord(text, source, start, end, token, classes, out);
+  identifierOrCodeWord(text, source, start, end, token, classes, out, memo);
 }
 
 function isNameStart(code: number): boolean {
@@ -310,6 +325,6 @@ export function findTokenHandles(text: string, phrases: TokenPhrases, out: Candi
       if (code === 118) return;
       if (start >= dateEnd) dateEnd = Math.max(dateEnd, matchWordDateAt(text, start, stop, out));
       if (phrases.numbers) matchNumberAt(text, start, out);
-    } else if (code === 47) matchMethodRouteAt(text, start, out);
+    } else if (code === 47 && matchMethodRouteAt(text, start, out) === -1) matchRoutePatternAt(text, start, out);
   });
 }

@@ -29,8 +29,10 @@ const MODULES: ReadonlySet<string> = new Set(
 );
 
 /** Methods of a test's receiver (`t` in Go, `self` in Python's unittest): what every test calls. */
-const TEST_RECEIVER =
-  /^(?:t|b|tb|s|self)\.(?:assert\w*|Error|Errorf|Fatal|Fatalf|Fail\w*|Run|Helper|Parallel|Cleanup|TempDir|Setenv|Skip\w*|Log|Logf|Name|Context|N)$/;
+const TEST_RECEIVER = new RegExp(
+  String.raw`^(?:t|b|tb|s|self)\.(?:assert\w*|Error|Errorf|Fatal|Fatalf|Fail\w*|Run|Helper|Parallel|Cleanup|` +
+    String.raw`TempDir|Setenv|Skip\w*|Log|Logf|Name|Context|N)$`,
+);
 /** `module.member`, `module.member()`, `module.sub.member(…)` with up to three segments. */
 const MEMBER = /^([A-Za-z_][\w]*)(?:\.[A-Za-z_]\w*){1,2}(?:\(\))?$/;
 /** Device, shell and temp paths of the system itself. */

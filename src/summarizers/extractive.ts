@@ -2,12 +2,12 @@ import { bindingOf, supersededHandles } from '../handles/supersession.js';
 import { foldConfusables } from '../text/confusables.js';
 import type { Claim } from '../types.js';
 import { errorLines } from './errors-seen.js';
-import { changedPaths } from './file-changes.js';
 import { looksLikeInjection, looksLikeOverride } from './injection.js';
 import { SECTION_TITLES, fitSummary, renderSections } from './sections.js';
 import type { SectionLine, SectionName } from './sections.js';
-import { cleanSentences } from './sentences.js';
-import { decides, isAsk, isDecidingOrder, isDecision, isSmallTalk, opensWithAction } from './sentence-weight.js';
+import { decides, isAsk, isDecision, isSmallTalk } from './sentence-weight.js';
+import { UnitLines, userSentence } from './extractive-units.js';
+import type { UserSentence } from './extractive-units.js';
 import type { SourceUnit, SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 
 /** Options of the extractive summarizer. */
@@ -36,8 +36,6 @@ const SHARES: Readonly<Record<SectionName, number>> = {
 const SENTENCES_PER_REQUEST = 3;
 /** Sentences of a request read for its Task lines (its asks first among them). */
 const ASK_WINDOW = 8;
-/** An error line that only says a command failed (`Exit code 2`): kept only when its output says nothing more. */
-const EXIT_ONLY = /^(?:exit(?:ed)?(?: with)?(?: code| status)?|returncode)[ :=]+\d+\.?$/i;
 const NEXT_STEP = new RegExp(
   String.raw`^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|` +
     String.raw`plan to|will now)\b`,
@@ -120,7 +118,7 @@ interface Gathered {
   readonly userDecisions: Candidate[];
 }
 
-function gather(request: SummarizeRequest, maxChars: number): Gathered {
+function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): Gathered {
   const toolText = foldConfusables(
     request.units
       .filter((unit) => unit.role === 'tool')
@@ -146,14 +144,10 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
     gathered.files.delete(path);
     gathered.files.set(path, { order: order++, text: path, spanIds, unit: index });
   };
-  // the user's sentence: an ask for the Task, a decision for the Decisions (an order that settles a choice, or an
-  // ask with decision wording, both)
-  const addUser = (sentence: string, unit: SourceUnit, index: number) => {
-    // a lead-in is kept only when it orders something ("Implement the following plan:", not "Consider the following:")
-    if (isSmallTalk(sentence) || (/:\s*$/.test(sentence) && !opensWithAction(sentence))) return;
-    const order = isDecidingOrder(sentence);
-    if (order || decides(sentence)) push(gathered.userDecisions, sentence, unit, index);
-    if (order || !isDecision(sentence)) push(gathered.task, sentence, unit, index);
+  // the user's sentence where `userSentence` sends it: the Task, the Decisions, or both
+  const addUser = (sentence: UserSentence | undefined, unit: SourceUnit, index: number) => {
+    if (sentence?.decision) push(gathered.userDecisions, sentence.text, unit, index);
+    if (sentence?.task) push(gathered.task, sentence.text, unit, index);
   };
   const addError = (text: string, key: string, unit: SourceUnit, index: number) => {
     if (looksLikeInjection(text)) return;
@@ -168,28 +162,25 @@ function gather(request: SummarizeRequest, maxChars: number): Gathered {
       const error = errorLines(unit.text, maxChars)[0];
       if (error?.text === unit.text && role !== 'user') return addError(error.text, error.key, unit, index);
       if (role === 'tool' || looksLikeOverride(unit.text) || echoesTool(unit.text)) return;
-      if (role === 'user') return addUser(unit.text, unit, index);
+      if (role === 'user') return addUser(userSentence(unit.text), unit, index);
       if (isSmallTalk(unit.text)) return;
       return push(NEXT_STEP.test(unit.text) ? gathered.next : gathered.assistant, unit.text, unit, index);
     }
     if (unit.kind === 'tool-call') {
-      for (const path of changedPaths(unit.text)) addFile(path, unit, index);
+      for (const path of lines.changedPaths(unit.text)) addFile(path, unit, index);
       return;
     }
     if (unit.role === 'tool') {
-      const errors = errorLines(unit.text, maxChars);
-      const telling = errors.filter((error) => !EXIT_ONLY.test(error.text));
-      for (const error of telling.length > 0 ? telling : errors) addError(error.text, error.key, unit, index);
+      for (const error of lines.toolErrors(unit.text)) addError(error.text, error.key, unit, index);
       return;
     }
     if (unit.role === 'user') {
-      const options = { maxChars, lowercaseStart: true, minLineWords: 2, leadIns: true };
-      for (const sentence of cleanSentences(unit.text, options)) addUser(sentence, unit, index);
+      for (const sentence of lines.userSentences(unit.text)) addUser(sentence, unit, index);
       return;
     }
     if (unit.role === 'assistant') {
-      for (const sentence of cleanSentences(unit.text, { maxChars, lowercaseStart: false, minLineWords: 4 })) {
-        if (looksLikeOverride(sentence) || echoesTool(sentence) || isSmallTalk(sentence)) continue;
+      for (const sentence of lines.assistantSentences(unit.text)) {
+        if (echoesTool(sentence)) continue;
         push(gathered.assistant, sentence, unit, index);
       }
     }
@@ -330,11 +321,13 @@ function flatSummary(candidates: readonly Candidate[], budget: number, request: 
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const maxChars = options.maxSentenceChars ?? 400;
+  // Each unit text's lines, remembered across this summarizer's compactions (a pure function of the text).
+  const unitLines = new UnitLines(maxChars);
   return {
     identity: { name: 'extractive', version: '2' },
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
       const budget = request.budgetTokens;
-      const gathered = gather(request, maxChars);
+      const gathered = gather(request, maxChars, unitLines);
       const chosen = new Map<SectionName, Candidate[]>();
       const seen: ReadonlySet<string>[] = [];
       const used = new Set<string>();

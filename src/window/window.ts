@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Role, SpanOccurrence } from '../types.js';
+import type { Role, Span, SpanOccurrence } from '../types.js';
 import { cachedCount } from '../tokens/count-cache.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { neutralizeInline, neutralizeLines } from '../text/neutralize.js';
@@ -57,6 +57,24 @@ export interface RenderedContext {
   readonly recordId?: string | undefined;
 }
 
+/**
+ * `neutralizeLines` of a frozen span's text, remembered per span: every render and measure shows the same recent
+ * spans again, and a frozen span's text cannot change. Module-level on purpose, as the span marks of `model/span.ts`:
+ * a pure function of an immutable object, so the answer is the one computing it again gives; weak, so it holds no
+ * span alive. A span that is not frozen is neutralised each time.
+ */
+const shownTexts = new WeakMap<Span, string>();
+
+/** The span text as an original message shows it (`neutralizeLines`). */
+function shownText(span: Span): string {
+  let shown = shownTexts.get(span);
+  if (shown === undefined) {
+    shown = neutralizeLines(span.text);
+    if (Object.isFrozen(span)) shownTexts.set(span, shown);
+  }
+  return shown;
+}
+
 /** The text prefix an original span is shown with (tool call name/id, who wrote a user turn the user did not type, chunk position). */
 export function originalPrefix(occurrence: SpanOccurrence): string {
   const { span, chunk } = occurrence;
@@ -77,7 +95,7 @@ export function originalMessage(occurrence: SpanOccurrence): RenderedMessage {
   const { span } = occurrence;
   return {
     role: occurrence.role,
-    content: originalPrefix(occurrence) + neutralizeLines(span.text),
+    content: originalPrefix(occurrence) + shownText(span),
     source: 'original',
     seq: occurrence.seq,
     spanId: span.id,
@@ -101,7 +119,7 @@ export function contextText(messages: readonly RenderedMessage[]): string {
  */
 export function originalCost(occurrence: SpanOccurrence, counter: TokenCounter, cache: Map<string, number>): number {
   const prefix = originalPrefix(occurrence);
-  const shown = neutralizeLines(occurrence.span.text);
+  const shown = shownText(occurrence.span);
   if (shown !== occurrence.span.text) return counter.count(prefix + shown) + 1 + MESSAGE_OVERHEAD_TOKENS;
   const prefixTokens = cachedCount(cache, prefix, () => counter.count(prefix));
   return occurrence.span.tokens + prefixTokens + 1 + MESSAGE_OVERHEAD_TOKENS;

@@ -146,8 +146,8 @@ describe('context-ledger hook codex (compiled CLI, fixture HOME)', () => {
     };
     expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
     const context = output.hookSpecificOutput.additionalContext;
-    expect(context).toMatch(/^\[context-ledger\] Codex's summary replaced seq 0-3 \(record ext_[0-9a-f]+, lossy\)/);
-    // The only record is named on the first line (ext_ = external, Codex's summary, seq 0-3, lossy); no earlier ones.
+    expect(context).toMatch(/^\[context-ledger\] Codex's compaction replaced seq 0-3 \(record ext_[0-9a-f]+, lossy\)/);
+    // The only record is named on the first line (ext_ = external, Codex's compaction, seq 0-3, lossy); no earlier ones.
     expect(context).not.toContain('Earlier records');
     expect(context).toContain('[user instruction] Never write to the billing-prod-2 database, use billing-staging-7.');
     for (const dropped of ['/srv/billing/config/export.toml', 'INVOICE_BATCH_LIMIT=250', 'ERR_BATCH_TOO_LARGE'])

@@ -154,7 +154,9 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   const pinned = [...layout.instructions, ...layout.quoted];
   const listed = layout.groups.reduce((sum, group) => sum + group.entries.length, pinned.length);
   const lines = [
-    `[context-ledger] ${agent}'s summary replaced seq ${Math.max(0, fromSeq)}-${toSeq} (record ${record.id}, lossy); ` +
+    // Codex keeps the user's messages and, at times, no summary text at all: its compaction, not a summary, replaced them.
+    `[context-ledger] ${agent}'s ${agent === 'Codex' ? 'compaction' : 'summary'} replaced seq ${Math.max(0, fromSeq)}-${toSeq} ` +
+      `(record ${record.id}, lossy); ` +
       `every original is stored. What it left out, verbatim (${listed} of ${candidates} handles, most useful first; ` +
       "' | ' separates handles holding a space):",
   ];
