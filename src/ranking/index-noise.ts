@@ -32,3 +32,11 @@ export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
     return true;
   return !/[A-Za-z0-9]/.test(text);
 }
+
+/**
+ * A tool's reading of elapsed time (`13.633s`, `0.391s`, `7564ms`, `(3.33s)`): a test runner or a build prints one per
+ * run or per test, and none says what it timed once it stands alone in the index.
+ */
+export function looksLikeTiming(handle: Pick<Handle, 'kind' | 'text'>): boolean {
+  return handle.kind === 'number' && /^\(?\d+(?:\.\d+)?\s?(?:ms|s|µs|us|ns)\)?$/.test(handle.text);
+}

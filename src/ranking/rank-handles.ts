@@ -3,7 +3,7 @@ import type { Handle } from '../types.js';
 import { identityOf } from '../model/identities.js';
 import { gramKey } from '../handle-index/gram-key.js';
 import { ChangedTargets } from './changed-match.js';
-import { looksLikeMarkup, looksLikeNoise } from './index-noise.js';
+import { looksLikeMarkup, looksLikeNoise, looksLikeTiming } from './index-noise.js';
 import { FAMILY_MIN_MEMBERS, familyShape, familySizes } from './handle-families.js';
 import type { RankEvidence } from './rank-evidence.js';
 import { DEFAULT_RANK_WEIGHTS } from './rank-weights.js';
@@ -29,7 +29,10 @@ export interface HandleFeatures {
   readonly noise: boolean;
   /** On top of `noise`: markup (an HTML attribute, a CSS colour or style value) seen only in tool output. */
   readonly markup: boolean;
-  /** Seen only in tool output, as one of many handles that differ only in numbers or ids (`handle-families.ts`). */
+  /**
+   * Seen only in tool output, as one of many handles that differ only in numbers or ids (`handle-families.ts`), or as a
+   * reading of elapsed time (`13.633s`: a test run's row).
+   */
   readonly listingRow: boolean;
   /** A name every program in its language uses (`fmt.Errorf`, `t.Fatalf`, `path/filepath`; `standard-names.ts`). */
   readonly standardName: boolean;
@@ -109,7 +112,8 @@ export function visitHandleFeatures(
       visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && visible(handle.text),
       noise: looksLikeNoise(handle),
       markup: toolOnly && looksLikeMarkup(handle),
-      listingRow: toolOnly && (families.get(familyShape(handle) ?? '') ?? 0) >= FAMILY_MIN_MEMBERS,
+      listingRow:
+        toolOnly && ((families.get(familyShape(handle) ?? '') ?? 0) >= FAMILY_MIN_MEMBERS || looksLikeTiming(handle)),
       standardName: isStandardName(handle),
     };
     visit(handle, features, index);

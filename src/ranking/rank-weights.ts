@@ -80,7 +80,8 @@ export interface RankWeights {
  *   without it, 0.057 with it; markup the agent wrote itself keeps `noise` alone, which quality-claude-code needs).
  * - `listingRow` −1, and a row's mentions and recency count for nothing (`scoreHandle`): `test_case_12`, `timeout=3`,
  *   `Nov 4` in the fiftieth test run or log were printed often and lately, which says nothing about which row is
- *   needed; counted, they filled the index at 4,000 tokens and pushed out the session's settings (issue 36).
+ *   needed; counted, they filled the index at 4,000 tokens and pushed out the session's settings (issue 36). A timing a
+ *   tool printed (`13.633s`, `7564ms`) is such a row too (`looksLikeTiming`).
  * - `standardName` −1.5: `fmt.Errorf`, `t.Fatalf`, `os.Stderr`, `path/filepath`, `/dev/null` were the longest lines of
  *   the index on real Go sessions (entire/ at 8,000 tokens) though the agent writes them from the language, not the
  *   index. −1.5 rather than more: the agent does write them again, so the string yardstick of hook-context-entire counts

@@ -84,6 +84,20 @@ describe('handle families: the rows of a listing', () => {
     );
   });
 
+  it("reads a tool's timing (`13.633s`, `7564ms`) as a listing's row, and the same said in prose as a number", () => {
+    const { evidence } = listingSession(2, 1);
+    const row = (text: string, role: Role = 'tool') => {
+      const handle = occurrence(text, 'number', 0, 'sha256:t', role);
+      return handleFeatures([handle], { ...evidence, occurrences: [handle] }).get(handle)?.listingRow;
+    };
+    expect(row('13.633s')).toBe(true);
+    expect(row('7564ms')).toBe(true);
+    expect(row('(3.33s)')).toBe(true);
+    expect(row('13.633s', 'assistant')).toBe(false);
+    expect(row('5 hours')).toBe(false);
+    expect(row('8080')).toBe(false);
+  });
+
   it('tells markup in tool output from markup the agent wrote', () => {
     const { evidence } = listingSession(2, 1);
     const features = (text: string, kind: HandleKind, role: Role = 'tool') => {
