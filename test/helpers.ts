@@ -2,7 +2,7 @@ import { createLedger } from '../src/session/ledger.js';
 import type { TranscriptMessage } from '../src/ingest/messages.js';
 import { createMemoryStore } from '../src/stores/memory/memory-store.js';
 import { createExtractiveSummarizer } from '../src/summarizers/extractive.js';
-import type { Summarizer } from '../src/summarizers/summarizer.js';
+import type { SourceUnit, Summarizer } from '../src/summarizers/summarizer.js';
 import type { CompactionRecord, Handle, HandleKind, Role } from '../src/types.js';
 
 /** A ledger on the memory store with a fixed clock. */
@@ -103,5 +103,22 @@ export function summaryRecord(fields: Partial<CompactionRecord> = {}): Compactio
     atSeq: 10,
     createdAt: '2026-11-12T10:00:00Z',
     ...fields,
+  };
+}
+
+/** A summarizer's source unit of the region: its text, one span id made from `index`, `index` as its seq. */
+export function sourceUnit(
+  index: number,
+  role: SourceUnit['role'],
+  text: string,
+  kind?: SourceUnit['kind'],
+): SourceUnit {
+  return {
+    text,
+    spanIds: [`sha256:${String(index).padStart(4, '0')}`],
+    role,
+    seq: index,
+    kind: kind ?? (role === 'tool' ? 'tool-result' : role),
+    origin: 'original',
   };
 }

@@ -161,11 +161,7 @@ function endsSentence(text: string, index: number, lineEnd: number): boolean {
   if (next >= lineEnd || !(code >= 97 && code <= 122)) return true;
   // People often start a sentence in lower case ("Rename it. keep the old key too."); an abbreviation's stop
   // ("e.g. foo", "vs. bar") or a single letter's ("J. doe") does not end one.
-  return (
-    isStop(text.charCodeAt(index)) &&
-    text.charCodeAt(index) === 46 &&
-    !ABBREVIATION.test(text.slice(Math.max(0, index - 8), index))
-  );
+  return text.charCodeAt(index) === 46 && !ABBREVIATION.test(text.slice(Math.max(0, index - 8), index));
 }
 
 /** Words whose stop is an abbreviation's, before a lower-case word: "e.g.", "i.e.", "etc.", "vs.", a single letter. */

@@ -58,8 +58,9 @@ describe('prose bindings: a value shown with the label that says what it is', ()
     'Always restart worker-3 after the migration.',
     'bun agentv eval examples/features/composite/evals/dataset.eval.yaml',
     'bd show spotter-gqc.2',
+    'Warning: session N (`session-id`) has no agent metadata.',
   ])(
-    'binds nothing in %j (a verb, a preposition, code, a flag, a colour, a KEY=VALUE token or a command line)',
+    'binds nothing in %j (a verb, a preposition, code, a flag, a colour, a KEY=VALUE token, a command line or a code word)',
     (text) => {
       expect(bindings(text)).toEqual([]);
     },

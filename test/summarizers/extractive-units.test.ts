@@ -9,20 +9,10 @@ import { createExtractiveSummarizer } from '../../src/summarizers/extractive.js'
 import { UNIT_LINES_CHARS, UnitLines, userSentence } from '../../src/summarizers/extractive-units.js';
 import { cleanSentences } from '../../src/summarizers/sentences.js';
 import type { SourceUnit } from '../../src/summarizers/summarizer.js';
+import { sourceUnit } from '../helpers.js';
 import { createO200kCounter } from '../../src/tokens/token-counter.js';
 
 const counter = createO200kCounter();
-
-function unit(index: number, role: SourceUnit['role'], text: string, kind?: SourceUnit['kind']): SourceUnit {
-  return {
-    text,
-    spanIds: [`sha256:${String(index).padStart(4, '0')}`],
-    role,
-    seq: index,
-    kind: kind ?? (role === 'tool' ? 'tool-result' : role),
-    origin: 'original',
-  };
-}
 
 const USER = 'Move the cache to Redis. Sounds good. Keep the v1 API, we decided against v2.\nConsider the following:';
 const ASSISTANT =
@@ -81,20 +71,20 @@ describe('UnitLines', () => {
 
 describe('the extractive summarizer across compactions', () => {
   const first: SourceUnit[] = [
-    unit(0, 'user', USER),
-    unit(1, 'assistant', ASSISTANT),
-    unit(2, 'assistant', '{"file_path":"src/cache/store.ts","old_string":"a","new_string":"b"}', 'tool-call'),
-    unit(3, 'tool', TOOL),
+    sourceUnit(0, 'user', USER),
+    sourceUnit(1, 'assistant', ASSISTANT),
+    sourceUnit(2, 'assistant', '{"file_path":"src/cache/store.ts","old_string":"a","new_string":"b"}', 'tool-call'),
+    sourceUnit(3, 'tool', TOOL),
   ];
   const second: SourceUnit[] = [
     ...first,
-    unit(4, 'user', 'Now also drop the IP-based fallback. Please add a test for the TTL check.'),
-    unit(
+    sourceUnit(4, 'user', 'Now also drop the IP-based fallback. Please add a test for the TTL check.'),
+    sourceUnit(
       5,
       'assistant',
       'We chose Redis instead of Memcached because the team runs it already. Next I will add the test.',
     ),
-    unit(6, 'tool', 'FAILED tests/test_cache.py::test_ttl - AssertionError: expected 30\n'),
+    sourceUnit(6, 'tool', 'FAILED tests/test_cache.py::test_ttl - AssertionError: expected 30\n'),
   ];
   const request = (units: SourceUnit[]) => ({ sessionId: 's', units, budgetTokens: 300, handles: [], counter });
 
