@@ -90,6 +90,7 @@ const DIRECTIVE_TRIGGER = new RegExp(
       'get \\w+ to',
       'have \\w+ (?:sign|review|approve|check)',
       'have to',
+      'should at least',
       'wait for',
       'stop and',
       'pause and',

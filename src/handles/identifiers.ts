@@ -67,6 +67,8 @@ const CAPTURE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*[?!]?)+\/\d$/;
 const CAPTURE_MEMBER = /^&\d\.[a-z_]\w*[?!]?$/;
 const MIME = /^(?:application|text|image|audio|video|multipart|font)\/[a-z0-9][\w.+-]*$/;
 const RADIX_LITERAL = /^0(?:o[0-7]{2,}|x[0-9a-fA-F]{2,}|b[01]{2,})$/;
+/** A name stamped with a date: `2026-01-06-c93f3533`, `2026-02-10T23-57-9f5659bb`, `2024-05-01-preview`. */
+const DATE_STAMPED = /^(?:19|20)\d{2}-[01]\d-[0-3]\d[-_T](?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;
 const GIT_REF =
   /^(?:(?:origin|upstream)\/[\w.-]+|(?:release|releases|feature|hotfix|bugfix|fix|chore|support)\/[\w.]*[\d-][\w.-]*)(?:\/[\w.-]+)*$/;
 const COLOUR = /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
@@ -146,7 +148,8 @@ function isPlainShape(token: string, classes: number): boolean {
   if (first === 35) return ISSUE.test(token) || (COLOUR.test(token) && DIGIT.test(token));
   if (isUpperCode(first)) return length >= 4 && length <= 9 && (classes & HAS_DIGIT) !== 0 && CODE.test(token);
   if (first === 45) return token.charCodeAt(1) === 45 && FLAG.test(token);
-  return first === 48 && RADIX_LITERAL.test(token);
+  if (first === 48) return RADIX_LITERAL.test(token);
+  return length >= 12 && isDigitCode(first) && (classes & HAS_HYPHEN) !== 0 && DATE_STAMPED.test(token);
 }
 
 function isWholeIdentifier(token: string, classes: number, call: boolean, emptyCall: boolean): boolean {

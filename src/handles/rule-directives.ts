@@ -75,10 +75,16 @@ const CONFORMANCE = new RegExp(
     String.raw`(?:\S+\s+){0,4}?(?:style|styles|conventions?|patterns?|naming|workflow|idioms?|structure|layout|approach|format)\b`,
   'i',
 );
+/** An order limited to a scope: "fix that path only for gemini sessions", "run it only in staging". */
+const ONLY_SCOPE = /\s(?:only|just)\s+(?:for|in|on|inside|within|against)\s/i;
+/** A request put as a question ("though can we stick to the workflow …?", "could you always use pnpm?"). */
+const POLITE_REQUEST =
+  /^(?:(?:though|but|and|also|so|then)\s+)?(?:can|could|would|will)\s+(?:we|you)\s+(?:please\s+)?(?=[a-z])/i;
 const ALWAYS_RULE_VERBS = new Set('keep stay stick avoid refrain limit restrict confine cap prefer ensure'.split(' '));
 const MODAL_SUBJECT = new RegExp(
   String.raw`^(?:you\s+(?:really\s+)?(?:must|should|need to|have to|are (?:required|expected|supposed) to|shall|` +
-    String.raw`will (?:need|have) to)|we\s+(?:must|have to|shall|are required to))\s+(?:always\s+|only\s+|never\s+|not\s+)?(\w+)`,
+    String.raw`will (?:need|have) to)|we\s+(?:must|have to|shall|are required to|should(?= at least | always | only )))\s+` +
+    String.raw`(?:at least\s+|always\s+|only\s+|never\s+|not\s+)?(\w+)`,
   'i',
 );
 const PERMISSION = new RegExp(
@@ -162,6 +168,7 @@ function isImperativeRule(clause: string, verb: string): boolean {
   if (verb === 'remember') return /^remember\s+to\b/i.test(clause);
   if (CONFORMANCE.test(clause)) return true;
   if (UNIVERSAL.test(clause) || BUDGET.test(clause) || /\bbefore\s+\w+ing\b/i.test(clause)) return true;
+  if (ONLY_SCOPE.test(clause)) return true;
   return SCOPE_VERBS.has(verb) && CONTRAST.test(clause);
 }
 
@@ -234,6 +241,22 @@ function isPermission(clause: string, sentence: string): boolean {
   return PERMITTED_STATE.test(clause) && LIMIT.test(sentence);
 }
 
+/**
+ * Whether a question asks for a rule: a clause "can we / could you …" whose request is an order that lays down a rule
+ * ("can we stick to the workflow of subagent dev and review?"); a request for one step ("can you check the logs?") is not.
+ */
+function isRequestedRule(sentence: string): boolean {
+  const parts = sentence.replace(OPENERS, '').split(CLAUSE_SPLIT);
+  for (let index = 0; index < parts.length; index += 2) {
+    const clause = leadStripped((parts[index] ?? '').trim());
+    const request = POLITE_REQUEST.exec(clause);
+    if (request === null) continue;
+    const order = clause.slice(request[0].length).replace(/\?\s*["”'’)]*\s*$/, '');
+    if (isRuleClause(order, order, false, ANY_CLAUSE)) return true;
+  }
+  return false;
+}
+
 /** Whether one clause (already cut from its sentence) lays down a rule. */
 function isRuleClause(raw: string, sentence: string, reported: boolean, options: ClausePlace): boolean {
   const clause = leadStripped(raw.trim());
@@ -258,7 +281,7 @@ function isRuleClause(raw: string, sentence: string, reported: boolean, options:
  * quotes ("User told me \"don't amend commits\"") counts too.
  */
 export function isDirective(sentence: string, reported = false, options: DirectiveOptions = {}): boolean {
-  if (/\?\s*["”'’)]*\s*$/.test(sentence)) return false;
+  if (/\?\s*["”'’)]*\s*$/.test(sentence)) return options.quoted !== true && isRequestedRule(sentence);
   const body = sentence.replace(OPENERS, '');
   if (options.quoted === true && PURPOSE.test(body)) return false;
   const quote = reported ? null : REPORTED_RULE.exec(body);

@@ -134,6 +134,17 @@ describe('other code shapes', () => {
     expect(texts('prose like and/or, begin/end and ASC/DESC')).toEqual([]);
   });
 
+  it('a name stamped with a date is one identifier; a date alone stays a date', () => {
+    expect(texts('under each branch: 2026-01-06-c93f3533 (1 checkpoints)', 'identifier')).toEqual([
+      '2026-01-06-c93f3533',
+    ]);
+    expect(pairs('log session-2026-02-10T23-57-9f5659bb and 2024-05-01-preview')).toContain(
+      'identifier:2024-05-01-preview',
+    );
+    expect(pairs('released on 2026-01-06 to all')).toEqual(['date:2026-01-06']);
+    expect(pairs('from 2026-01-06-2 on')).not.toContain('identifier:2026-01-06-2');
+  });
+
   it('a Python repr is not a tag: its dotted name stays visible', () => {
     expect(texts("'<django.db.models.fields.CharField: a>'", 'identifier')).toEqual([
       'django.db.models.fields.CharField',

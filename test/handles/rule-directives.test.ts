@@ -97,6 +97,26 @@ describe('rules typed the way people type them', () => {
     ])
       expect(constraints(text)).toEqual([]);
   });
+  it('pins a rule asked as a question, not a question that asks for one step', () => {
+    expect(
+      constraints("let's go with #4 and #5 please, though can we stick to the workflow of subagent dev and review?"),
+    ).toHaveLength(1);
+    expect(constraints('Could you always use pnpm for installs?')).toEqual(['Could you always use pnpm for installs?']);
+    for (const text of ['can you check the logs?', 'could you look at why it fails?', 'can we go with option 2?'])
+      expect(constraints(text)).toEqual([]);
+  });
+
+  it('pins an order limited to a scope and "we should at least", not a guess or a step', () => {
+    expect(constraints('Fix that path only for gemini sessions.')).toEqual(['Fix that path only for gemini sessions.']);
+    expect(constraints('Run the migration only against staging.')).toHaveLength(1);
+    expect(constraints('we should at least log that sessions that are skipped')).toHaveLength(1);
+    for (const text of [
+      'We should probably refactor this.',
+      'we should see the error now',
+      'Remove "Returns an error only if the repository cannot be opened" from the docstring.',
+    ])
+      expect(constraints(text)).toEqual([]);
+  });
 });
 
 describe("the ledger's own text", () => {
