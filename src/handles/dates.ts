@@ -1,7 +1,7 @@
 /**
  * Date detection. Tokens: ISO dates and date-times (`2026-11-12`, `2026-11-12T10:30:00Z`,
  * extended over a following ` 10:30:00,123` time), `2026/11/12`, `11/12/2026`,
- * `12.11.2026`. Phrases with a capitalised month name: `Nov 12, 2026`, `March 3rd`,
+ * `12.11.2026`, `06-Nov-94`. Phrases with a capitalised month name: `Nov 12, 2026`, `March 3rd`,
  * `12 November 2026`, `5th of June, 2026`, `2026 November 12`, `July 2023`,
  * `Thu Nov 12 10:30:00 2026 +0000`, `Sat, 14 Nov 2026 08:00:00 GMT`. Clock times alone are not dates.
  */
@@ -10,6 +10,8 @@ import { isLetterCode, isLowerCode } from './char-classes.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const NUMERIC = /^(?:\d{4}\/\d{1,2}\/\d{1,2}|\d{1,2}\/\d{1,2}\/\d{4}|\d{1,2}\.\d{1,2}\.\d{4})$/;
+/** The day-month-year of an RFC 850 date or a log line: `06-Nov-94`, `14-Nov-2026`. */
+const DAY_MONTH_YEAR = /^(?:0?[1-9]|[12]\d|3[01])-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-(?:\d{2}|\d{4})$/;
 const TIME_AFTER = / \d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\d:])/y;
 
 const MONTH =
@@ -45,7 +47,7 @@ const WORD_CHAR = /[\w.]/;
 /** Returns the end of a date starting with the (trimmed) token, or -1 when it is not a date. */
 export function matchDateToken(text: string, start: number, end: number): number {
   const token = text.slice(start, end);
-  if (NUMERIC.test(token)) return end;
+  if (NUMERIC.test(token) || DAY_MONTH_YEAR.test(token)) return end;
   if (!ISO.test(token)) return -1;
   if (token.length !== 10) return end;
   TIME_AFTER.lastIndex = end;

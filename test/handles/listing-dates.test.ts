@@ -26,3 +26,11 @@ describe('dates in an `ls -l` listing', () => {
     expect(dates('On 31 March we decide; not on 32 March.')).toEqual(['31 March']);
   });
 });
+
+describe('day-month-year dates', () => {
+  it("read an RFC 850 date's day, month and year as one date, not a hyphenated name", () => {
+    expect(dates("parse_http_date('Sunday, 06-Nov-94 08:49:37 GMT')")).toEqual(['06-Nov-94']);
+    expect(dates('rotated on 14-Nov-2026 at noon')).toEqual(['14-Nov-2026']);
+    expect(dates('see 32-Nov-94 and abc-Nov-12')).toEqual([]);
+  });
+});
