@@ -6,8 +6,10 @@
  * $200") and continuation rules ("Keep using highlight.js"). A sentence is split into clauses
  * (at `;`, `:`, dashes, commas and `and`/`but`/`so`/`then`); it is a rule when one clause is
  * addressed to the reader (an imperative, `you`/`we` with a modal, a universal subject with
- * `must`/`needs`) and carries one of the rule shapes below. Statements of fact, narration ("I
- * made sure …"), questions and procedural steps without a rule marker ("Run the tests") are not.
+ * `must`/`needs`) and carries one of the rule shapes below, or limits an order to a scope ("fix it only for gemini
+ * sessions"). A question is a rule only when it asks for one ("can we stick to the workflow of subagent dev and
+ * review?"). Statements of fact, narration ("I made sure …"), other questions and procedural steps without a rule
+ * marker ("Run the tests") are not.
  */
 import { IMPERATIVE_VERBS, NO_INTERJECTIONS } from './lexicon.js';
 

@@ -4,6 +4,13 @@ const MARKUP_ATTRIBUTE =
   /^(?:class|className|style|data-[\w-]+|aria-[\w-]+|phx-[\w-]+|v-[\w-]+|x-[\w-]+|on[a-z]+|tabindex|role|xmlns(?::\w+)?)=["'{]/;
 /** A config-shaped line whose value is code: an atom (`:user`), a member of a variable (`ann.id`), a call (`now()`). */
 const CODE_VALUE = /^[A-Za-z_][\w-]*\s*(?::|=)\s*(?::[a-z_]\w*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+|[\w.]+\(\))$/;
+/**
+ * A field of code or data set to a bare literal: `selection_start_row: nil`, `"concurrent_warning_shown": false`,
+ * `hasConflicts = true`, `items: []`. It names no value a reader can act on; a setting written `KEY=value`
+ * (`DEBUG=false`, `force=true`) is not this shape and stays.
+ */
+const LITERAL_FIELD =
+  /^["']?[A-Za-z_][\w-]*["']?(?::\s*| = )(?:nil|null|None|undefined|true|false|True|False|\[\]|\{\}|""|'')$/;
 const CSS_COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const STYLE_PROPERTY = '[\\w-]*(?:color|background|border|margin|padding|font[\\w-]*|width|height)';
 const STYLE_VALUE = new RegExp(
@@ -22,7 +29,7 @@ export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   const { text } = handle;
   if (text.trim().length <= 2) return true;
   if (looksLikeMarkup(handle)) return true;
-  if (handle.kind === 'assignment' && CODE_VALUE.test(text)) return true;
+  if (handle.kind === 'assignment' && (CODE_VALUE.test(text) || LITERAL_FIELD.test(text))) return true;
   if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
   if (
     handle.kind === 'path' &&

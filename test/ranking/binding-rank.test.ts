@@ -46,6 +46,10 @@ describe('markup is noise in the index', () => {
     ['assignment', 'project_id: project.id'],
     ['assignment', 'timestamp: DateTime.utc_now()'],
     ['assignment', 'phx-click="close_review_session"'],
+    ['assignment', 'selection_start_row: nil'],
+    ['assignment', '"concurrent_warning_shown": false'],
+    ['assignment', 'hasConflicts = true'],
+    ['assignment', 'selection_message_ids: []'],
   ] as const)('%s %j is noise', (kind, text) => {
     expect(looksLikeNoise({ kind, text })).toBe(true);
   });
@@ -55,6 +59,8 @@ describe('markup is noise in the index', () => {
     ['assignment', 'primary region is us-east-2'],
     ['assignment', 'data_layer: AshSqlite.DataLayer'],
     ['assignment', 'max_connections: 150'],
+    ['assignment', 'DEBUG=false'],
+    ['assignment', 'force=true'],
     ['identifier', 'INC-4821'],
   ] as const)('%s %j is not', (kind, text) => {
     expect(looksLikeNoise({ kind, text })).toBe(false);
