@@ -11,6 +11,12 @@ const CODE_VALUE = /^[A-Za-z_][\w-]*\s*(?::|=)\s*(?::[a-z_]\w*|[a-z_]\w*(?:\.[A-
  */
 const LITERAL_FIELD =
   /^["']?[A-Za-z_][\w-]*["']?(?::\s*| = )(?:nil|null|None|undefined|true|false|True|False|\[\]|\{\}|""|'')$/;
+/**
+ * A format string's field (`alpha=%d`, `ID=%s`, `ratio=%.2f`, `name={}`) or a one-letter variable of code (`b = 2`,
+ * `y = 2`): the value is filled in at run time or the name says nothing.
+ */
+const PLACEHOLDER_FIELD =
+  /^[A-Za-z_][\w.-]*\s*[=:]\s*(?:%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]|\{\w*(?::[^}]*)?\})["']?$|^[a-z] = /;
 const CSS_COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const STYLE_PROPERTY = '[\\w-]*(?:color|background|border|margin|padding|font[\\w-]*|width|height)';
 const STYLE_VALUE = new RegExp(
@@ -29,7 +35,11 @@ export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   const { text } = handle;
   if (text.trim().length <= 2) return true;
   if (looksLikeMarkup(handle)) return true;
-  if (handle.kind === 'assignment' && (CODE_VALUE.test(text) || LITERAL_FIELD.test(text))) return true;
+  if (
+    handle.kind === 'assignment' &&
+    (CODE_VALUE.test(text) || LITERAL_FIELD.test(text) || PLACEHOLDER_FIELD.test(text))
+  )
+    return true;
   if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
   if (
     handle.kind === 'path' &&

@@ -188,9 +188,14 @@ function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): 
   return gathered;
 }
 
-/** How a request's sentence ranks for the Task: its asks, then its other sentences, then its decisions. */
+/**
+ * How a request's sentence ranks for the Task: its asks, then its other sentences, then a lead-in that only introduces
+ * what follows ("Implement the following plan:", after the plan's own title), then its decisions.
+ */
 function taskRank(candidate: Candidate): number {
-  return isDecision(candidate.text) ? 2 : isAsk(candidate.text) ? 0 : 1;
+  if (isDecision(candidate.text)) return 3;
+  if (candidate.text.endsWith(':')) return 2;
+  return isAsk(candidate.text) ? 0 : 1;
 }
 
 /**

@@ -50,6 +50,10 @@ describe('markup is noise in the index', () => {
     ['assignment', '"concurrent_warning_shown": false'],
     ['assignment', 'hasConflicts = true'],
     ['assignment', 'selection_message_ids: []'],
+    ['assignment', 'alpha=%d'],
+    ['assignment', 'ratio=%.2f'],
+    ['assignment', 'name={}'],
+    ['assignment', 'b = 2'],
   ] as const)('%s %j is noise', (kind, text) => {
     expect(looksLikeNoise({ kind, text })).toBe(true);
   });
@@ -61,6 +65,8 @@ describe('markup is noise in the index', () => {
     ['assignment', 'max_connections: 150'],
     ['assignment', 'DEBUG=false'],
     ['assignment', 'force=true'],
+    ['assignment', 'LOG_FORMAT=%s-%d'],
+    ['assignment', 'x=2'],
     ['identifier', 'INC-4821'],
   ] as const)('%s %j is not', (kind, text) => {
     expect(looksLikeNoise({ kind, text })).toBe(false);

@@ -36,4 +36,17 @@ describe("a pasted plan's title", () => {
     });
     expect(result.summary).toContain('Plan: Restore Gemini sessions from checkpoints');
   });
+
+  it('is kept before the lead-in that only introduces it when the Task has room for one line', async () => {
+    const counter = createO200kCounter();
+    const result = await createExtractiveSummarizer().summarize({
+      sessionId: 's',
+      units: [{ role: 'user', text: plan, spanIds: ['sha256:a'], seq: 0, origin: 'original' }],
+      handles: [],
+      budgetTokens: 25,
+      counter,
+    });
+    expect(result.summary).toContain('Plan: Restore Gemini sessions from checkpoints');
+    expect(result.summary).not.toContain('Implement the following plan:');
+  });
 });
