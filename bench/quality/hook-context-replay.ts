@@ -23,6 +23,7 @@ import { spanTargets } from '../../src/ranking/span-actions.js';
 import { fileOfHandles } from '../../src/integrations/claude-code/hook-context-sources.js';
 import { namedBySummary } from '../../src/integrations/claude-code/hook-context-summary.js';
 import { keptText, TYPED_KINDS } from '../../src/integrations/claude-code/hook-context-kept.js';
+import { commandAnswers } from '../../src/integrations/claude-code/hook-context-output.js';
 import type { HookTranscriptFormat } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { ingestClaudeCodeTranscript } from '../../src/integrations/claude-code/transcript-ingest.js';
 import { readEvents } from '../../src/importers/registry.js';
@@ -210,8 +211,8 @@ async function dumpContext(
 
 /**
  * With `HOOK_CONTEXT_FEATURES=FILE` set, one JSON line per ranked candidate (its place, kind, length, ranking features,
- * whether it was shown and whether it holds a future-needed handle the kept text misses) is appended to FILE: for
- * reading which signals predict use, not for the tables.
+ * whether it is a command's answer, whether it was shown and whether it holds a future-needed handle the kept text
+ * misses) is appended to FILE: for reading which signals predict use, not for the tables.
  */
 async function dumpFeatures(
   ledger: Ledger,
@@ -233,6 +234,7 @@ async function dumpFeatures(
   // The ranking's naming text: the summary, and for Codex (no summary text) what the person typed (hook-context.ts).
   const named = record ? namedBySummary(context.ranked, keptText(record, occurrences, TYPED_KINDS)) : new Set<Handle>();
   const fileOf = fileOfHandles(before, spans);
+  const answers = commandAnswers(context.ranked, before, spans, fileOf);
   const edited = new Set<string>();
   const editSeq = new Map<string, number>();
   for (const occurrence of occurrences)
@@ -252,6 +254,7 @@ async function dumpFeatures(
       length: handle.text.length,
       tokens: handle.tokens,
       named: named.has(handle),
+      commandAnswer: answers.has(handle),
       file: fileOf(handle) ?? null,
       fileEdited: edited.has(fileOf(handle) ?? ''),
       fileEditSeq: editSeq.get(fileOf(handle) ?? '') ?? -1,

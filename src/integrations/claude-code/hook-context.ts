@@ -5,8 +5,9 @@
  *
  * Handles are ranked by `rankHandles` on the same evidence a compaction uses, with a bonus for a name the summary
  * shares (`hook-context-summary.ts`), and fitted by `fitHandleBudget`, called here and nowhere else in this
- * integration. Names read from a file the context lists are shown under that file (`hook-context-groups.ts`), and
- * bindings that are statements of code are left to recall (`hook-context-code.ts`).
+ * integration. Names read from a file the context lists are shown under that file (`hook-context-groups.ts`),
+ * bindings that are statements of code are left to recall (`hook-context-code.ts`), and what a command answered (a
+ * binding or URL only seen in a command's output) is ranked last (`hook-context-output.ts`).
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { entryText, pinnedLine } from '../../handle-index/entry-lines.js';
@@ -30,6 +31,7 @@ import { fileOfHandles } from './hook-context-sources.js';
 import { groupByFile } from './hook-context-groups.js';
 import { isCodeStatement } from './hook-context-code.js';
 import { keptText, TYPED_KINDS } from './hook-context-kept.js';
+import { commandAnswers } from './hook-context-output.js';
 
 /** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
 export { DEFAULT_HOOK_CONTEXT_BUDGET };
@@ -228,20 +230,23 @@ function candidatesOf(before: readonly Handle[], summary: string): Handle[] {
 
 /**
  * The candidates, most useful first: `rankHandles` with the hook's weights, plus {@link HOOK_SUMMARY_NAMED} for each
- * candidate that shares a telling name with the agent's summary (`namedBySummary`).
+ * candidate that shares a telling name with the agent's summary (`namedBySummary`); a command's answer (`commandAnswers`:
+ * a binding or URL only seen in the output of a command, not in a file read) after all the others.
  */
 function rankCandidates(
   candidates: readonly Handle[],
   evidence: RankEvidence,
   summary: string,
+  answers: ReadonlySet<Handle>,
   options: HookContextOptions,
 ): Handle[] {
   const named = namedBySummary(candidates, summary);
   const bonus = options.summaryNamed ?? HOOK_SUMMARY_NAMED;
-  return rankHandles(candidates, evidence, options.weights ?? HOOK_RANK_WEIGHTS)
+  const ranked = rankHandles(candidates, evidence, options.weights ?? HOOK_RANK_WEIGHTS)
     .map(({ handle, score }) => ({ handle, score: score + (named.has(handle) ? bonus : 0) }))
     .sort((a, b) => compareRanked(a.handle, a.score, b.handle, b.score))
     .map((entry) => entry.handle);
+  return [...ranked.filter((handle) => !answers.has(handle)), ...ranked.filter((handle) => answers.has(handle))];
 }
 
 /**
@@ -267,10 +272,12 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   for (const rejected of checked.rejected) options.log?.(rejectedLine(sessionId, rejected));
   const candidates = checked.kept;
   const evidence = { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) };
-  const ranked = rankCandidates(candidates, evidence, keptText(record, originals, TYPED_KINDS), options);
+  const fileOf = fileOfHandles(before, spans);
+  const answers = commandAnswers(candidates, before, spans, fileOf);
+  const ranked = rankCandidates(candidates, evidence, keptText(record, originals, TYPED_KINDS), answers, options);
   const frame: Frame = {
     kept,
-    fileOf: fileOfHandles(before, spans),
+    fileOf,
     record,
     records,
     candidates: candidates.length,
