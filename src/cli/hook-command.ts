@@ -12,6 +12,7 @@ import { parseHookInput, runClaudeCodeHook } from '../integrations/claude-code/h
 import type { HookAgent } from '../integrations/claude-code/hook.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET, MIN_HOOK_CONTEXT_BUDGET } from '../integrations/claude-code/hook-budget.js';
 import { hookLogFile } from '../integrations/claude-code/ledger-home.js';
+import { readStdin } from './hook-stdin.js';
 
 /** Options of `context-ledger hook claude-code`. */
 export interface HookCommandOptions {
@@ -19,40 +20,6 @@ export interface HookCommandOptions {
   readonly store?: string | undefined;
   /** Token budget of the context injected after a compaction, as given (a bad value is logged and the default used). */
   readonly budget?: string | number | undefined;
-}
-
-const MAX_STDIN_BYTES = 4 << 20;
-const STDIN_TIMEOUT_MS = 30_000;
-
-/** Read stdin up to a size cap and a time limit. */
-function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(
-      () => reject(new Error(`no end of input on stdin after ${STDIN_TIMEOUT_MS} ms`)),
-      STDIN_TIMEOUT_MS,
-    );
-    timer.unref();
-    process.stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_STDIN_BYTES) {
-        clearTimeout(timer);
-        reject(new Error(`hook input on stdin is over ${MAX_STDIN_BYTES} bytes`));
-        process.stdin.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    process.stdin.on('end', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    process.stdin.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
 }
 
 /** Append one line to the hook log; a log that cannot be written is given up silently. */
@@ -101,12 +68,15 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Print the hook output. `process.stdout` is touched only here (making it costs a hook call that prints nothing, as
- * most do, a few milliseconds); a reader that closed early is not an error of ours.
+ * Print the hook output; resolves once it is handed to the system (the executable exits right after the call).
+ * `process.stdout` is touched only here (making it costs a hook call that prints nothing, as most do, a few
+ * milliseconds); a reader that closed early is not an error of ours.
  */
-function printOutput(output: object): void {
-  process.stdout.on('error', () => undefined);
-  process.stdout.write(JSON.stringify(output) + '\n');
+function printOutput(output: object): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdout.on('error', () => resolve());
+    process.stdout.write(JSON.stringify(output) + '\n', () => resolve());
+  });
 }
 
 /** Run `hook claude-code` (or `hook codex`). Resolves after writing stdout (or nothing); never rejects. */
@@ -123,10 +93,10 @@ export async function hookClaudeCodeCommand(
     where = `hook ${agent} ${input.hook_event_name} session ${input.session_id} in ${JSON.stringify(input.cwd)}`;
     const budgetTokens = hookBudget(options.budget, log);
     const outcome = await runClaudeCodeHook(input, { agent, store: options.store, budgetTokens, log });
-    if (outcome.output) printOutput(outcome.output);
+    if (outcome.output) await printOutput(outcome.output);
   } catch (error) {
     log(describeError(error));
-    printOutput(failureNotice(agent, where, error));
+    await printOutput(failureNotice(agent, where, error));
   }
   await Promise.all(pending);
   process.exitCode = 0;

@@ -7,9 +7,10 @@
  * with the bundle ruled out (`CONTEXT_LEDGER_HOOK_BUNDLE=0`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS } from '../../src/cli/transcript-formats.js';
@@ -17,8 +18,17 @@ import { IMPORT_FORMATS } from '../../src/importers/registry.js';
 
 const CLI = join(process.cwd(), 'dist/cli/main.js');
 
-/** Run the CLI with a module hook that prints every loaded URL to stderr; returns the URLs. */
-async function loadedBy(args: readonly string[], input: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+/**
+ * Run the CLI with a module hook that prints every loaded URL to stderr (ES modules through the loader's `load` hook,
+ * CommonJS files, the hook bundle's among them, through the loader of `.js` files, which `.cjs` files use too);
+ * returns the URLs.
+ */
+async function loadedBy(
+  args: readonly string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+  traceEsm = true,
+): Promise<string[]> {
   const directory = await mkdtemp(join(tmpdir(), 'cl-lazy-'));
   const hooks = join(directory, 'trace-hooks.mjs');
   await writeFile(
@@ -30,7 +40,29 @@ async function loadedBy(args: readonly string[], input: string, env: NodeJS.Proc
     register,
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
-  const result = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, CLI, ...args], {
+  const requireHook = join(directory, 'trace-require.cjs');
+  await writeFile(
+    requireHook,
+    [
+      "const Module = require('node:module');",
+      "const { pathToFileURL } = require('node:url');",
+      // written to descriptor 2 directly: `process.stderr` over a pipe would load the network modules itself
+      "const { writeSync } = require('node:fs');",
+      "const load = Module._extensions['.js'];",
+      "Module._extensions['.js'] = function (module, file) {",
+      "  writeSync(2, 'LOADED ' + pathToFileURL(file).href + '\\n');",
+      '  return load.call(this, module, file);',
+      '};',
+      // the built-in modules, as `node:name` URLs, when the process exits
+      "process.on('exit', () => {",
+      '  for (const name of process.moduleLoadList)',
+      "    if (name.startsWith('NativeModule ')) writeSync(2, 'LOADED node:' + name.slice(13) + '\\n');",
+      '});',
+    ].join('\n') + '\n',
+  );
+  // (the loader's hooks run in a worker: without them the built-in modules listed are the call's own)
+  const preload = [...(traceEsm ? ['--import', pathToFileURL(register).href] : []), '--require', requireHook];
+  const result = spawnSync(process.execPath, [...preload, CLI, ...args], {
     input,
     env: { ...process.env, ...env },
     encoding: 'utf8',
@@ -44,7 +76,7 @@ async function loadedBy(args: readonly string[], input: string, env: NodeJS.Proc
 }
 
 /** The URLs one Stop call of `hook claude-code` loads, on a transcript of one turn (the call goes through the ingest). */
-async function stopCall(env: NodeJS.ProcessEnv): Promise<string[]> {
+async function stopCall(env: NodeJS.ProcessEnv, traceEsm = true): Promise<string[]> {
   const root = await mkdtemp(join(tmpdir(), 'cl-lazy-hook-'));
   const transcript = join(root, 'session.jsonl');
   const record = { type: 'user', uuid: 'u-1', sessionId: 'lazy-1', cwd: root, timestamp: '2026-12-01T10:00:00Z' };
@@ -53,11 +85,16 @@ async function stopCall(env: NodeJS.ProcessEnv): Promise<string[]> {
     JSON.stringify({ ...record, message: { role: 'user', content: 'Deploy PAY-4821' } }) + '\n',
   );
   const event = { session_id: 'lazy-1', transcript_path: transcript, cwd: root, hook_event_name: 'Stop' };
-  return loadedBy(['hook', 'claude-code'], JSON.stringify(event), {
-    HOME: root,
-    CONTEXT_LEDGER_HOME: join(root, 'ledger'),
-    ...env,
-  });
+  return loadedBy(
+    ['hook', 'claude-code'],
+    JSON.stringify(event),
+    {
+      HOME: root,
+      CONTEXT_LEDGER_HOME: join(root, 'ledger'),
+      ...env,
+    },
+    traceEsm,
+  );
 }
 
 describe('lazy command loading', () => {
@@ -102,13 +139,14 @@ describe('lazy command loading', () => {
   it('runs a hook call from the bundle, without the chunks it loads lazily', async () => {
     const urls = await stopCall({});
     const built = urls.filter((url) => url.includes('/dist/'));
-    expect(built.some((url) => url.endsWith('/dist/hook/hook-command.js'))).toBe(true);
-    // from the plain modules only the dispatcher and the tokenizer's rank file (it finds its file next to itself)
+    expect(built.some((url) => url.endsWith('/dist/hook/hook-command.cjs'))).toBe(true);
+    // from the plain modules only the dispatcher (the tokenizer's rank file module is bundled too)
     expect(built.filter((url) => !url.includes('/dist/hook/')).map((url) => url.slice(url.indexOf('/dist/')))).toEqual([
       '/dist/cli/main.js',
       '/dist/cli/hook-argv.js',
-      '/dist/tokens/o200k-rank-file.js',
     ]);
+    // every file of the bundle is CommonJS: no ES module of it goes through the ES module loader
+    expect(built.filter((url) => url.includes('/dist/hook/') && !url.endsWith('.cjs'))).toEqual([]);
     // chunks of what a Stop never needs: the injected context, the ledger session, PostgreSQL, the Codex importer
     for (const lazy of ['/dist/hook/hook-context-', '/dist/hook/ledger-', '/dist/hook/postgres-', '/dist/hook/codex-'])
       expect(
@@ -120,5 +158,25 @@ describe('lazy command loading', () => {
         urls.filter((url) => url.includes(unwanted)),
         unwanted,
       ).toEqual([]);
+    // built-in modules a Stop never needs: a checkpoint worker (the hook starts none) and the network stack (stdin is
+    // read as a file descriptor, not as a socket)
+    const builtIn = (await stopCall({}, false)).filter((url) => url.startsWith('node:'));
+    expect(builtIn).toContain('node:fs');
+    for (const unwanted of ['node:worker_threads', 'node:net']) expect(builtIn).not.toContain(unwanted);
+  });
+
+  it('bundles each file a module finds next to itself as the same file seen from dist/hook', async () => {
+    const directory = join(process.cwd(), 'dist/hook');
+    const found: string[] = [];
+    for (const name of await readdir(directory)) {
+      const code = await readFile(join(directory, name), 'utf8');
+      for (const [, path] of code.matchAll(
+        /new URL\("(\.\.?\/[^"]+)", require\("url"\)\.pathToFileURL\(__filename\)\.href\)/g,
+      ))
+        found.push(relative(process.cwd(), resolve(directory, path ?? '')));
+    }
+    // the tokenizer's rank table: without it every hook call would build the table from the rank list
+    expect(found).toEqual(['dist/tokens/o200k-rank-table.bin']);
+    for (const file of found) expect(existsSync(file), file).toBe(true);
   });
 });

@@ -24,7 +24,13 @@
  * 1.4 ms each, 3 per tail, a tail about every 20 appends of that stream).
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
+
+/**
+ * `require` of this module: `node:worker_threads` is loaded when a worker starts, not by every process that opens a
+ * store (a hook call opens one without a worker, and loading the module cost it a few milliseconds).
+ */
+const require = createRequire(import.meta.url);
 
 /** SQLite's default `wal_autocheckpoint` (pages), restored when the worker stops. */
 export const DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
@@ -87,7 +93,8 @@ export interface BackgroundCheckpoint {
 export function startBackgroundCheckpoint(file: string, onStopped: (error?: unknown) => void): BackgroundCheckpoint {
   const flag = new SharedArrayBuffer(4);
   const requested = new Int32Array(flag);
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const driver = require.resolve('better-sqlite3');
+  const { Worker } = require('node:worker_threads') as typeof WorkerThreads;
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { driver, file, flag, delayMs: CHECKPOINT_DELAY_MS },
