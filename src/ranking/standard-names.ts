@@ -28,6 +28,14 @@ const MODULES: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * Go packages whose names are just as often a variable's (`path`, `url`, `hash`, `errors`): a Go package's member is
+ * exported, so it starts with a capital (`path.Join`, `url.Parse`); `path.startswith`, `errors.append` or
+ * `url.scheme` is a variable of this session's code.
+ */
+const VARIABLE_LIKE: ReadonlySet<string> = new Set(
+  'path url hash copy string sort context errors bytes exec'.split(' '),
+);
 /** Methods of a test's receiver (`t` in Go, `self` in Python's unittest): what every test calls. */
 const TEST_RECEIVER = new RegExp(
   String.raw`^(?:t|b|tb|s|self)\.(?:assert\w*|Error|Errorf|Fatal|Fatalf|Fail\w*|Run|Helper|Parallel|Cleanup|` +
@@ -50,5 +58,7 @@ export function isStandardName(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   const bare = text.endsWith('()') ? text.slice(0, -2) : text;
   if (TEST_RECEIVER.test(bare)) return true;
   const member = MEMBER.exec(text);
-  return member !== null && MODULES.has(member[1] ?? '');
+  const module = member?.[1] ?? '';
+  if (!MODULES.has(module)) return false;
+  return !VARIABLE_LIKE.has(module) || /^[A-Z]/.test(text.slice(module.length + 1));
 }

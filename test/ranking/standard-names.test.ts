@@ -16,6 +16,8 @@ describe('standard names: what every program in a language uses', () => {
     ['identifier', 'os.path.join'],
     ['identifier', 'JSON.stringify'],
     ['identifier', 'Enum.map'],
+    ['identifier', 'path.Join'],
+    ['identifier', 'url.Parse'],
     ['path', 'path/filepath'],
     ['path', '/dev/null'],
   ] as const)('%s %s is a standard name', (kind, text) => {
@@ -30,6 +32,9 @@ describe('standard names: what every program in a language uses', () => {
     ['path', '.entire/wingman.lock'],
     ['path', '/dev/sda1'],
     ['assignment', 'fmt.Errorf=1'],
+    ['identifier', 'path.startswith'],
+    ['identifier', 'errors.append'],
+    ['identifier', 'url.scheme'],
   ] as const)('%s %s is not', (kind, text) => {
     expect(isStandardName({ kind, text })).toBe(false);
   });
