@@ -6,7 +6,9 @@ import { access, constants, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { InvalidInputError } from '../errors.js';
 import type { CompactionSummarizer, ImportFormat, TranscriptParseFailure } from '../importers/events.js';
+import { formatMismatchError, mismatchedFormat } from '../importers/format-mismatch.js';
 import { detectImportFormat, readEvents } from '../importers/registry.js';
+import { TranscriptInputs } from '../importers/transcript-input.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 
 /** One item of a conversation: a message, or the agent's own compaction. */
@@ -49,9 +51,14 @@ export interface CollectOptions {
   readonly onWarning?: ((message: string) => void) | undefined;
   /** Byte progress. */
   readonly onProgress?: ((bytesRead: number, totalBytes: number) => void) | undefined;
+  /** The owner of the inputs that are not regular files (a pipe is read once); default: one for this file's read. */
+  readonly inputs?: TranscriptInputs | undefined;
 }
 
-/** Read `file` into conversations. Throws InvalidInputError for a missing file, TranscriptParseError for a bad line. */
+/**
+ * Read `file` into conversations. Throws InvalidInputError for a missing file or one that is not in the format given
+ * (it looks like another), TranscriptParseError for a bad line.
+ */
 export async function collectFile(file: string, options: CollectOptions = {}): Promise<CollectedFile> {
   await access(file, constants.R_OK).catch(() => {
     throw new InvalidInputError(`${file}: cannot read the transcript (missing or not readable). Check the path.`, {
@@ -60,7 +67,13 @@ export async function collectFile(file: string, options: CollectOptions = {}): P
   });
   if ((await stat(file)).isDirectory())
     throw new InvalidInputError(`${file}: is a directory; give transcript files (e.g. a shell glob *.jsonl)`, { file });
-  const format = !options.format || options.format === 'auto' ? await detectImportFormat(file) : options.format;
+  // Detected (or checked against the format given), then read: a pipe (`audit <(cat f)`) gives its bytes once, held
+  // by one owner for both. The command's own check before the audit could not look at a pipe without using it up.
+  const inputs = options.inputs ?? new TranscriptInputs();
+  const given = options.format === 'auto' ? undefined : options.format;
+  const format = given ?? (await detectImportFormat(file, inputs));
+  const mismatch = given === undefined ? undefined : await mismatchedFormat(file, given, inputs);
+  if (mismatch !== undefined) throw formatMismatchError(file, format, mismatch);
   const fallbackId = basename(file, extname(file));
   const sessions: { sessionId: string; items: CollectedItem[] }[] = [];
   let current: { sessionId: string; items: CollectedItem[] } | undefined;
@@ -72,6 +85,7 @@ export async function collectFile(file: string, options: CollectOptions = {}): P
   for await (const event of readEvents(file, {
     format,
     skipInvalid: options.skipInvalid,
+    inputs,
     onSkip,
     onWarning: options.onWarning,
     onProgress: options.onProgress,

@@ -7,6 +7,7 @@ import { InvalidInputError } from '../errors.js';
 import type { ImportFormat } from '../importers/events.js';
 import { whereOf } from '../importers/message-check.js';
 import { readEvents } from '../importers/registry.js';
+import type { TranscriptInputs } from '../importers/transcript-input.js';
 import { ingestGapOf } from '../ingest/ingest-gaps.js';
 import { counted } from '../text/wording.js';
 import type { ReplayItem } from './replay-resume.js';
@@ -17,6 +18,11 @@ export interface ItemOptions {
   readonly skipInvalid?: boolean | undefined;
   /** The conversation to replay: its number (from 1) or its id; default the first. */
   readonly trajectory?: string | undefined;
+  /**
+   * The command's owner of the inputs that are not regular files: a replay reads its file up to twice (and its head
+   * for the `--format` check and to explain a failure), and a pipe gives its bytes once. Default: one per call.
+   */
+  readonly inputs?: TranscriptInputs | undefined;
 }
 
 /** Where the items' side output goes. */
@@ -55,6 +61,7 @@ export async function* conversationItems(
   const events = readEvents(file, {
     format: options.format,
     skipInvalid: options.skipInvalid,
+    inputs: options.inputs,
     onSkip: (error) => {
       if (!active) return;
       hooks.onSkip?.();

@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path';
 import { InvalidInputError } from '../errors.js';
 import { unrecoverableGaps } from '../model/gaps.js';
 import type { ImportFormat } from '../importers/events.js';
+import { TranscriptInputs } from '../importers/transcript-input.js';
 import { createLedger } from '../session/ledger.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import type { LedgerSession } from '../session/session.js';
@@ -96,7 +97,7 @@ export interface ReplayOutcome {
  */
 async function scanConversation(
   file: string,
-  options: ReplayOptions,
+  options: ReplayOptions & { readonly inputs: TranscriptInputs },
   log: (line: string) => void,
   hold: boolean,
 ): Promise<{ items: number; skipped: number; conversations: Conversations; held: ReplayItem[] | undefined }> {
@@ -122,7 +123,7 @@ async function scanConversation(
   } catch (error) {
     const seen = counter.result(false);
     if (items === 0 && options.format !== undefined && options.format !== 'auto')
-      throw await explainEarlyFailure(file, options.format, error);
+      throw await explainEarlyFailure(file, options.format, error, options.inputs);
     if (seen.picked === undefined || seen.count <= seen.picked.index) throw error;
     atLeast = true;
   }
@@ -167,28 +168,31 @@ export async function replayFile(
   });
   if ((await stat(file)).isDirectory())
     throw new InvalidInputError(`${file}: is a directory; give a transcript file`, { file });
-  await checkTranscriptFormat(file, options.format);
+  // One owner of what this command reads: a pipe gives its bytes once, to the check, both passes and any error.
+  const inputs = new TranscriptInputs();
+  const read = { ...options, inputs };
+  await checkTranscriptFormat(file, options.format, inputs);
   const window: Partial<WindowConfig> = {
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     ...(options.compactAt !== undefined ? { compactAt: options.compactAt } : {}),
     ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
   };
   const hold = (await stat(file)).size <= REPLAY_HELD_ITEMS_BYTES;
-  const scanned = await scanConversation(file, options, log, hold);
+  const scanned = await scanConversation(file, read, log, hold);
   const { items: total, skipped, conversations } = scanned;
   // A picked conversation is its own session by default (several can be replayed into one ledger).
   const picked = options.trajectory === undefined ? undefined : conversations.picked?.id;
   const sessionId = options.session ?? picked ?? basename(file, extname(file));
   reportConversations(file, options.trajectory, conversations, sessionId, log);
   if (total === 0 && options.format !== undefined && options.format !== 'auto' && (await stat(file)).size > 0)
-    throw await noMessagesError(file, options.format);
+    throw await noMessagesError(file, options.format, inputs);
   // The first call appends the items the first pass held (when it held them); another (after a resume's check) reads
   // the file again, no more items than the first pass counted.
   let held: (ReplayItem | undefined)[] | undefined = scanned.held;
   const items = () => {
     const from = held;
     held = undefined;
-    return from ? drainItems(from) : conversationItems(file, options, { log: () => undefined }, total);
+    return from ? drainItems(from) : conversationItems(file, read, { log: () => undefined }, total);
   };
   const spec = options.store ?? DEFAULT_STORE;
   // A batch write no agent waits on: WAL checkpoints inline (no worker thread) and a smaller page cache.

@@ -90,6 +90,7 @@ export async function compactRegion(input: CompactionInput): Promise<CompactionO
       units,
       carried,
       fromAncestor.originals.map((span) => ({ id: span.id, text: span.text })),
+      input.tokenMemo,
     ),
     ...checkedFindings,
     ...returningFindings,

@@ -5,6 +5,7 @@ import type { CompactionRecord, SpanOccurrence, WindowConfig } from '../types.js
 import type { RankWeights } from '../ranking/rank-weights.js';
 import type { RankHistory } from '../ranking/rank-history.js';
 import type { Placement } from '../handle-index/index-layout.js';
+import type { TokenMemo } from '../handles/token-memo.js';
 
 /** Everything one compaction needs. */
 export interface CompactionInput {
@@ -36,6 +37,11 @@ export interface CompactionInput {
   readonly history?: RankHistory | undefined;
   /** Look up a record already in the session (a checkpoint left by a crash between two writes is reused). */
   readonly findRecord?: ((id: string) => CompactionRecord | undefined) | undefined;
+  /**
+   * The session's memo of token classifications (`token-memo.ts`), passed to the summary's verification: it finds the
+   * claims' handles sooner, with the same findings as without it.
+   */
+  readonly tokenMemo?: TokenMemo | undefined;
 }
 
 /** The records one compaction wrote: the summary and, when handles spilled, its checkpoint. */

@@ -13,6 +13,7 @@
  */
 import { extractHandles } from '../handles/extract.js';
 import { mergeHandles } from '../handles/handle-sets.js';
+import type { TokenMemo } from '../handles/token-memo.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Finding, Handle, SpanOccurrence, SummarizerIdentity } from '../types.js';
 import { recordId } from '../model/record-id.js';
@@ -38,6 +39,8 @@ export interface ExternalRecordInput {
   readonly atSeq: number;
   readonly counter: TokenCounter;
   readonly createdAt: string;
+  /** The session's memo of token classifications, for the summary's own handles (the same handles, sooner). */
+  readonly tokenMemo?: TokenMemo | undefined;
   /**
    * Set when the summary is a rendered ledger block that came back as transcript text and names no record this
    * session holds (`ingest/rendered-block.ts`): the ids it names. Nothing of the covered range is dropped (the
@@ -73,7 +76,7 @@ export function externalRecord(input: ExternalRecordInput): CompactionRecord {
   );
   const keptTexts = new Set(kept.map((handle) => handle.text));
   // A re-ingested block is stored: its handles are the region's, not unresolved tokens of a summary.
-  const own: Handle[] = (input.reingested ? [] : extractHandles(summary))
+  const own: Handle[] = (input.reingested ? [] : extractHandles(summary, { memo: input.tokenMemo }))
     .filter((handle) => !keptTexts.has(handle.text))
     .map((handle) => ({
       ...handle,

@@ -8,6 +8,7 @@
  * from a cited span is never checked: it says what the source says. Pure and deterministic; no model is called.
  */
 import { extractHandles } from '../handles/extract.js';
+import type { TokenMemo } from '../handles/token-memo.js';
 import { foldConfusables } from '../text/confusables.js';
 import type { Claim, Finding, Handle } from '../types.js';
 
@@ -147,8 +148,8 @@ export function polarityFlip(source: string, claim: string): PolarityFlip | unde
 }
 
 /** Handle texts of `text` that can tell subjects apart (not whole constraint sentences, not bare small numbers). */
-function subjectHandles(text: string): string[] {
-  return extractHandles(text)
+function subjectHandles(text: string, memo: TokenMemo | undefined): string[] {
+  return extractHandles(text, { memo })
     .filter((handle) => handle.kind !== 'constraint' && !/^\d{1,3}$/.test(handle.text))
     .map((handle) => handle.text);
 }
@@ -192,19 +193,21 @@ function squeezed(text: string): string {
 /**
  * Meaning findings of `claims`: `polarity-flip` when a claim reverses a sentence of a span it cites (looked up in
  * `textsBySpan`), `contradicts-constraint` when it reverses a pinned instruction among `pinned` that shares a handle
- * with it. A claim copied verbatim from a cited span is not checked.
+ * with it. A claim copied verbatim from a cited span is not checked. `memo`: the session's memo of token
+ * classifications, for the claims' handles (the same findings without it).
  */
 export function meaningFindings(
   claims: readonly Claim[],
   textsBySpan: ReadonlyMap<string, readonly string[]>,
   pinned: readonly Handle[],
+  memo?: TokenMemo,
 ): Finding[] {
   const findings: Finding[] = [];
   for (const claim of claims) {
     const cited = claim.spanIds.flatMap((id) => (textsBySpan.get(id) ?? []).map((text) => ({ id, text })));
     const claimText = readable(claim.text);
     if (cited.some((source) => squeezed(source.text).includes(squeezed(claim.text)))) continue;
-    const subject: Subject = { handles: subjectHandles(claim.text), words: contentWords(claimText) };
+    const subject: Subject = { handles: subjectHandles(claim.text, memo), words: contentWords(claimText) };
     const quoted = JSON.stringify(claim.text.slice(0, 80));
     const flipped = cited
       .flatMap((source) => sentencesOf(source.text).map((sentence) => ({ id: source.id, sentence })))

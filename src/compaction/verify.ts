@@ -1,4 +1,5 @@
 import { extractHandles } from '../handles/extract.js';
+import type { TokenMemo } from '../handles/token-memo.js';
 import type { SummarizeResult, SourceUnit } from '../summarizers/summarizer.js';
 import type { Finding, Handle } from '../types.js';
 import { isInstruction } from './guards.js';
@@ -32,13 +33,15 @@ function editDistanceAtMost(a: string, b: string, limit: number): boolean {
  * `invented-handle`. Each claim is checked against the spans it cites; claims must cite
  * span ids of the region. A claim that reverses the meaning of a span it cites, or of a pinned
  * instruction among `sourceHandles` that shares a handle with it, is `polarity-flip` or
- * `contradicts-constraint` (see `meaningFindings`).
+ * `contradicts-constraint` (see `meaningFindings`). `memo`: the session's memo of token classifications
+ * (`token-memo.ts`), which finds the claims' handles sooner (the same findings without it).
  */
 export function verifySummary(
   result: SummarizeResult,
   units: readonly SourceUnit[],
   sourceHandles: readonly Handle[],
   extraSources: readonly { id: string; text: string }[] = [],
+  memo?: TokenMemo,
 ): Finding[] {
   const findings: Finding[] = [];
   const textsBySpan = new Map<string, string[]>();
@@ -67,7 +70,7 @@ export function verifySummary(
   for (const check of checks) {
     const cited = check.spanIds.flatMap((id) => textsBySpan.get(id) ?? []);
     const sourceText = cited.length > 0 ? cited.join('\n\u0000\n') : allSources();
-    for (const handle of extractHandles(check.text)) {
+    for (const handle of extractHandles(check.text, { memo })) {
       if (sourceText.includes(handle.text) || reported.has(handle.text)) continue;
       reported.add(handle.text);
       const similar = sourceHandles.find(
@@ -92,6 +95,6 @@ export function verifySummary(
       );
     }
   }
-  findings.push(...meaningFindings(result.claims, textsBySpan, sourceHandles.filter(isInstruction)));
+  findings.push(...meaningFindings(result.claims, textsBySpan, sourceHandles.filter(isInstruction), memo));
   return findings;
 }

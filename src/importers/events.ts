@@ -4,6 +4,7 @@
  */
 import type { TranscriptParseError } from '../errors.js';
 import type { TranscriptMessage } from '../ingest/messages.js';
+import type { TranscriptInputs } from './transcript-input.js';
 
 /** A transcript parse failure (kept as an alias for existing imports). */
 export type TranscriptParseFailure = TranscriptParseError;
@@ -67,6 +68,12 @@ export interface ImportOptions {
    * last line is unfinished (the transcript is still being written), which is ignored.
    */
   readonly onWarning?: ((message: string) => void) | undefined;
+  /**
+   * The owner of the inputs that are not regular files (a pipe, a FIFO, `/dev/stdin`): each is read once and held
+   * by it, so a caller that reads one path several times (detect, read, explain a failure) passes the same one each
+   * time. Default: one per read.
+   */
+  readonly inputs?: TranscriptInputs | undefined;
 }
 
 /** One transcript format: how to recognise it and how to read it. */

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { TranscriptParseError } from '../errors.js';
 import type { ImportOptions, TranscriptParseFailure } from './events.js';
 import { describeIssues } from './openai-message.js';
-import { readWholeText } from './transcript-input.js';
+import { readWholeText, TranscriptInputs } from './transcript-input.js';
 
 /** The error for a bad record of a JSON file: `FILE: RECORD: field "X": problem.` plus what to do. */
 export function recordError(file: string, record: string, field: string, problem: string): TranscriptParseFailure {
@@ -34,7 +34,7 @@ function lineOf(text: string, message: string): number {
  * names the file and line. Reports progress once, at the end.
  */
 export async function readJsonFile(file: string, options: ImportOptions = {}): Promise<unknown> {
-  const text = await readWholeText(file);
+  const text = await readWholeText(file, options.inputs ?? new TranscriptInputs());
   let value: unknown;
   try {
     value = JSON.parse(text);

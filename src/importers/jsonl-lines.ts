@@ -6,7 +6,7 @@
 import { TranscriptParseError } from '../errors.js';
 import type { ImportOptions, TranscriptParseFailure } from './events.js';
 import { isIncompleteJson } from './json-prefix.js';
-import { maxLineBytes, openByteStream, splitLines } from './transcript-input.js';
+import { maxLineBytes, openByteStream, splitLines, TranscriptInputs } from './transcript-input.js';
 
 /** One parsed line of a JSONL file. */
 export interface JsonLine {
@@ -38,7 +38,7 @@ export function skipOrThrow(error: TranscriptParseFailure, options: ImportOption
  * it) is ignored with a warning to `onWarning`.
  */
 export async function* readJsonLines(file: string, options: ImportOptions = {}): AsyncGenerator<JsonLine> {
-  const { stream, size } = await openByteStream(file);
+  const { stream, size } = await openByteStream(file, options.inputs ?? new TranscriptInputs());
   let bytes = 0;
   let failed: { line: number; text: string; problem: string; unfinished?: boolean | undefined } | undefined;
   for await (const raw of splitLines(file, stream, maxLineBytes())) {

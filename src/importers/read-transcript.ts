@@ -5,7 +5,7 @@ import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues, fromOpenAiMessage, isOpenAiAffirmed, openAiMessageSchema } from './openai-message.js';
 import type { OpenAiMessage } from './openai-message.js';
 import { grantProvenance, quotedMessage, typedMessage } from './provenance.js';
-import { readHead, readWholeText } from './transcript-input.js';
+import { readHead, readWholeText, TranscriptInputs } from './transcript-input.js';
 
 /** Transcript formats `replay` reads in this version. */
 export type TranscriptFormat = 'openai' | 'jsonl';
@@ -20,11 +20,13 @@ export interface ReadTranscriptOptions {
   readonly onSkip?: ((error: TranscriptParseFailure) => void) | undefined;
   /** Called with bytes read so far, for progress. */
   readonly onProgress?: ((bytesRead: number, totalBytes: number) => void) | undefined;
+  /** The owner of the inputs that are not regular files (a pipe is read once; see `ImportOptions.inputs`). */
+  readonly inputs?: TranscriptInputs | undefined;
 }
 
 /** Detect the format from the first non-blank bytes: a JSON array or `{"messages": …}` is openai, else JSONL. */
-export async function detectFormat(file: string): Promise<TranscriptFormat> {
-  const head = (await readHead(file, 4096)).trimStart();
+export async function detectFormat(file: string, inputs = new TranscriptInputs()): Promise<TranscriptFormat> {
+  const head = (await readHead(file, 4096, inputs)).trimStart();
   if (head.startsWith('[')) return 'openai';
   if (head.startsWith('{') && /^\{\s*"messages"\s*:/.test(head)) return 'openai';
   return 'jsonl';
@@ -49,7 +51,7 @@ async function* readJsonl(file: string, options: ReadTranscriptOptions): AsyncGe
 }
 
 async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): AsyncGenerator<ImportedEvent> {
-  const text = await readWholeText(file);
+  const text = await readWholeText(file, options.inputs ?? new TranscriptInputs());
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -76,12 +78,17 @@ async function* readOpenAiArray(file: string, options: ReadTranscriptOptions): A
   options.onProgress?.(text.length, text.length);
 }
 
-/** Read an OpenAI transcript as imported events, each message with the reader's word on who wrote it. */
+/**
+ * Read an OpenAI transcript as imported events, each message with the reader's word on who wrote it. Detection and
+ * the read go through `options.inputs` (one made for this read when none is given): a pipe is read once.
+ */
 export async function* readTranscriptImported(
   file: string,
-  options: ReadTranscriptOptions = {},
+  given: ReadTranscriptOptions = {},
 ): AsyncGenerator<ImportedEvent> {
-  const format = !options.format || options.format === 'auto' ? await detectFormat(file) : options.format;
+  const inputs = given.inputs ?? new TranscriptInputs();
+  const options: ReadTranscriptOptions = { ...given, inputs };
+  const format = !options.format || options.format === 'auto' ? await detectFormat(file, inputs) : options.format;
   yield* format === 'openai' ? readOpenAiArray(file, options) : readJsonl(file, options);
 }
 

@@ -12,7 +12,7 @@ import { locomoImporter } from './locomo.js';
 import { invalidMessage, whereOf } from './message-check.js';
 import { jsonlImporter, openAiImporter } from './openai.js';
 import { sweAgentImporter } from './swe-agent.js';
-import { readHead } from './transcript-input.js';
+import { readHead, TranscriptInputs } from './transcript-input.js';
 
 /** Importers in detection order: most specific first, the generic OpenAI formats last. */
 const IMPORTERS: readonly Importer[] = [
@@ -49,19 +49,25 @@ export function importerFor(format: ImportFormat): Importer {
   return importer;
 }
 
-/** Detect a file's format from its first ~64 KB; `jsonl` when nothing more specific matches. */
-export async function detectImportFormat(file: string): Promise<ImportFormat> {
-  const head = await readHead(file, HEAD_BYTES);
+/**
+ * Detect a file's format from its first ~64 KB; `jsonl` when nothing more specific matches. A caller that reads the
+ * file after passes the `inputs` it reads with (a pipe is read once); default: a fresh owner, for a look and no more.
+ */
+export async function detectImportFormat(file: string, inputs = new TranscriptInputs()): Promise<ImportFormat> {
+  const head = await readHead(file, HEAD_BYTES, inputs);
   return IMPORTERS.find((importer) => importer.detect(head, file))?.format ?? 'jsonl';
 }
 
 /**
  * Read any supported transcript as a stream of events (format detected unless given). Every
  * message is checked as `session.append` would check it; one that would be refused is a
- * `TranscriptParseError` naming its file and line (or skipped and reported under `skipInvalid`).
+ * `TranscriptParseError` naming its file and line (or skipped and reported under `skipInvalid`). Detection and the
+ * importer read through `options.inputs` (one made for this read when none is given): a pipe is read once.
  */
-export async function* readEvents(file: string, options: ReadEventsOptions = {}): AsyncGenerator<TranscriptEvent> {
-  const format = !options.format || options.format === 'auto' ? await detectImportFormat(file) : options.format;
+export async function* readEvents(file: string, given: ReadEventsOptions = {}): AsyncGenerator<TranscriptEvent> {
+  const inputs = given.inputs ?? new TranscriptInputs();
+  const options: ReadEventsOptions = { ...given, inputs };
+  const format = !options.format || options.format === 'auto' ? await detectImportFormat(file, inputs) : options.format;
   for await (const event of importerFor(format).read(file, options)) {
     if (event.type === 'message') {
       const invalid = invalidMessage(file, event.message, whereOf(file, event.message));

@@ -25,7 +25,7 @@ import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues } from './openai-message.js';
-import { maxLineBytes, openByteStream, splitLines } from './transcript-input.js';
+import { maxLineBytes, openByteStream, splitLines, TranscriptInputs } from './transcript-input.js';
 import { jsonOrText } from './json-text.js';
 import { defineImporter, quotedMessage, typedMessage } from './provenance.js';
 
@@ -151,8 +151,8 @@ function* trajectoryEvents(value: Trajectory, sessionId: string, label: string, 
 }
 
 /** The first `count` non-blank lines of a file (streamed; stops early). */
-async function firstLines(file: string, count: number): Promise<string[]> {
-  const { stream } = await openByteStream(file);
+async function firstLines(file: string, count: number, inputs: TranscriptInputs): Promise<string[]> {
+  const { stream } = await openByteStream(file, inputs);
   const found: string[] = [];
   for await (const { text } of splitLines(file, stream, maxLineBytes()))
     if (text.trim().length > 0 && found.push(text) >= count) break;
@@ -168,14 +168,17 @@ function isJsonObject(line: string | undefined): boolean {
 }
 
 /** JSONL when the first line, or (the first being corrupt) the second, is a complete JSON object. */
-async function isJsonl(file: string): Promise<boolean> {
-  const [first, second] = await firstLines(file, 2);
+async function isJsonl(file: string, inputs: TranscriptInputs): Promise<boolean> {
+  const [first, second] = await firstLines(file, 2, inputs);
   return isJsonObject(first) || (!/^\s*[[{]\s*$/.test(first ?? '') && isJsonObject(second));
 }
 
-async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
+async function* readImported(file: string, given: ImportOptions): AsyncGenerator<ImportedEvent> {
   const name = basename(file).replace(/\.(traj\.json|traj|json|jsonl)$/, '');
-  if (!(await isJsonl(file))) {
+  // The file is looked at, then read: a pipe once, held by one owner for both.
+  const inputs = given.inputs ?? new TranscriptInputs();
+  const options: ImportOptions = { ...given, inputs };
+  if (!(await isJsonl(file, inputs))) {
     const parsed = trajectorySchema.safeParse(await readJsonFile(file, options));
     if (!parsed.success) throw zodRecordError(file, '(root)', parsed.error);
     yield* trajectoryEvents(parsed.data, name, file, (field, problem) =>

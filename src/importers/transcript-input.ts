@@ -1,8 +1,8 @@
 /**
  * Reading transcript bytes: regular files, and anything else a shell can hand over as a
  * path (a pipe from `<(cat f)`, `/dev/stdin`, a character device). Non-seekable inputs are
- * read once into memory (up to {@link maxInputBytes}) so format detection and the reader
- * see the same bytes. A UTF-8 byte order mark is stripped. Errors name the file and say
+ * read once into memory (up to {@link maxInputBytes}) and held by a {@link TranscriptInputs} so format detection
+ * and the reader see the same bytes. A UTF-8 byte order mark is stripped. Errors name the file and say
  * what to do.
  */
 import { createReadStream } from 'node:fs';
@@ -42,9 +42,6 @@ export function maxLineBytes(): number {
   return limitFromEnvironment('CONTEXT_LEDGER_MAX_LINE_BYTES', DEFAULT_MAX_LINE_BYTES);
 }
 
-/** Inputs that are not regular files, read once, by the path they were given as. */
-const spooled = new Map<string, Buffer>();
-
 function tooLarge(file: string, limit: number): InstanceType<typeof TranscriptParseError> {
   return new TranscriptParseError(
     `${file}: input is larger than ${limit} bytes (an endless stream such as /dev/zero, or a very large file); ` +
@@ -78,18 +75,32 @@ async function isRegular(file: string): Promise<boolean> {
   return (await stat(file)).isFile();
 }
 
-/** The bytes of a non-regular input, read once and kept for the rest of the process. */
-async function spool(file: string): Promise<Buffer> {
-  const known = spooled.get(file);
-  if (known) return known;
-  const buffer = withoutBom(await readAll(file, maxInputBytes()));
-  spooled.set(file, buffer);
-  return buffer;
+/**
+ * The inputs that are not regular files (a pipe from `<(cat f)`, `/dev/stdin`, a FIFO), each read once, by the path it
+ * was given as, and held for as long as the owner keeps this object: one command or one read, which detects the
+ * format, reads the transcript and may look at its head again after (to explain a failure). A pipe cannot be read
+ * twice, so whoever reads one path more than once must pass the same object each time; another owner reads the path
+ * again (a FIFO written again gives its new bytes), and nothing is held past the owner. Every reader of this module
+ * takes one; `readEvents` and `readTranscriptImported` make one per call when their options carry none
+ * (`ImportOptions.inputs`), and a command passes its own to every read of its path (`replay`: the `--format` check,
+ * both passes and the error that explains a failure).
+ */
+export class TranscriptInputs {
+  private readonly spooled = new Map<string, Buffer>();
+
+  /** The bytes of the non-regular input `file` (BOM stripped), read on the first call. */
+  async bytesOf(file: string): Promise<Buffer> {
+    const known = this.spooled.get(file);
+    if (known) return known;
+    const buffer = withoutBom(await readAll(file, maxInputBytes()));
+    this.spooled.set(file, buffer);
+    return buffer;
+  }
 }
 
-/** The first `bytes` bytes of a transcript as text (BOM stripped; the last character may be cut). */
-export async function readHead(file: string, bytes: number): Promise<string> {
-  if (!(await isRegular(file))) return (await spool(file)).subarray(0, bytes).toString('utf8');
+/** The first `bytes` bytes of a transcript as text (BOM stripped; the last character may be cut); a pipe is read via `inputs`. */
+export async function readHead(file: string, bytes: number, inputs: TranscriptInputs): Promise<string> {
+  if (!(await isRegular(file))) return (await inputs.bytesOf(file)).subarray(0, bytes).toString('utf8');
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(bytes + BOM.length);
@@ -114,18 +125,24 @@ function wholeText(file: string, bytes: Buffer): string {
   );
 }
 
-/** A whole transcript as text (BOM stripped), refusing more than {@link maxInputBytes} and bytes that are not UTF-8. */
-export async function readWholeText(file: string): Promise<string> {
-  if (!(await isRegular(file))) return wholeText(file, await spool(file));
+/**
+ * A whole transcript as text (BOM stripped), refusing more than {@link maxInputBytes} and bytes that are not UTF-8; a
+ * pipe is read via `inputs`.
+ */
+export async function readWholeText(file: string, inputs: TranscriptInputs): Promise<string> {
+  if (!(await isRegular(file))) return wholeText(file, await inputs.bytesOf(file));
   const limit = maxInputBytes();
   if ((await stat(file)).size > limit) throw tooLarge(file, limit);
   return wholeText(file, withoutBom(await readAll(file, limit)));
 }
 
-/** A transcript as a byte stream (BOM not stripped: the line reader does it), and its size when known. */
-export async function openByteStream(file: string): Promise<{ readonly stream: Readable; readonly size: number }> {
+/** A transcript as a byte stream (BOM not stripped: the line reader does it), and its size when known; a pipe via `inputs`. */
+export async function openByteStream(
+  file: string,
+  inputs: TranscriptInputs,
+): Promise<{ readonly stream: Readable; readonly size: number }> {
   if (!(await isRegular(file))) {
-    const buffer = await spool(file);
+    const buffer = await inputs.bytesOf(file);
     return { stream: Readable.from([buffer]), size: buffer.length };
   }
   return { stream: createReadStream(file, { highWaterMark: 256 * 1024 }), size: (await stat(file)).size };

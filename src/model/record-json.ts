@@ -6,7 +6,11 @@
  */
 import { RecentObjects } from './recent-objects.js';
 
-/** JSON text of the immutable handle objects stringified lately (see `isImmutableLeaf`). */
+/**
+ * JSON text of the immutable handle objects stringified lately (see `isImmutableLeaf`). Safe module-level, shared by
+ * every store and session: keyed by the object itself and kept only for one whose JSON can never change, so an entry is
+ * what `JSON.stringify` gives again; bounded (two generations of a few records' handles: `RecentObjects`).
+ */
 const texts = new RecentObjects<string>();
 
 /**
@@ -83,7 +87,11 @@ export function recordJson(value: object): string {
   return split.rest.slice(0, split.open) + split.handles.join(',') + split.rest.slice(split.open);
 }
 
-/** Frozen copies of the immutable handles copied lately, parsed once per handle object (a copy is its own copy). */
+/**
+ * Frozen copies of the immutable handles copied lately, parsed once per handle object (a copy is its own copy). Safe
+ * module-level: kept only for a handle whose JSON is remembered (immutable), and a copy is frozen, so two stores or
+ * records that share one cannot change it for each other; bounded as `texts`.
+ */
 const copies = new RecentObjects<object>();
 
 function handleCopy(handle: object, text: string): object {

@@ -5,6 +5,7 @@
  */
 import { externalRecord } from '../compaction/external-record.js';
 import type { ExternalRecordInput } from '../compaction/external-record.js';
+import type { TokenMemo } from '../handles/token-memo.js';
 import { InvalidInputError } from '../errors.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -24,6 +25,8 @@ export interface ExternalImportContext {
   readonly nextSeq: number;
   /** The clock (read when the record is built). */
   readonly now: () => Date;
+  /** The session's memo of token classifications (`token-memo.ts`). */
+  readonly tokenMemo?: TokenMemo | undefined;
 }
 
 /** The first seq a record's summary stands for, its ancestors' ranges included. */
@@ -69,5 +72,6 @@ export async function buildExternalRecord(
     counter: context.counter,
     createdAt: context.now().toISOString(),
     reingested,
+    tokenMemo: context.tokenMemo,
   });
 }

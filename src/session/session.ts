@@ -329,6 +329,7 @@ export class LedgerSession {
       now: this.dependencies.now,
       findRecord: (id) => this.recordBook.find(id),
       history: this.history,
+      tokenMemo: this.tokenMemo,
     });
     this.history.compacted(region);
     if (output.checkpoint && output.checkpointWritten) this.recordBook.add(output.checkpoint);
@@ -377,6 +378,7 @@ export class LedgerSession {
         ordinal: this.recordBook.count,
         nextSeq: this.nextSeq,
         now: this.dependencies.now ?? (() => new Date()),
+        tokenMemo: this.tokenMemo,
       },
       input,
       reingested,

@@ -77,22 +77,24 @@ function renderBlocks(blocks: readonly Block[]): string {
 }
 
 /**
- * The count of the last summary `fitSummary` returned: a compaction fits the summarizer's fitted summary again.
- * Module-level on purpose: a one-entry memo keyed by the counter object and the whole text, and a counter is a pure
- * function of the text (as `IngestOptions.handleTokens` relies on too), so its answer is `counter.count(text)`,
- * whatever was fitted before.
+ * The last summary `fitSummary` returned with each counter, and its count: a compaction fits the summarizer's fitted
+ * summary again. Kept per counter object, weakly, so it holds no counter (nor a session's summary) alive and two
+ * sessions compacting in turn do not push out each other's entry. Safe module-level: a counter is a pure function of the
+ * text (as `IngestOptions.handleTokens` relies on too) and the entry is used only for the whole same text, so its
+ * answer is `counter.count(text)`, whatever was fitted before.
  */
-let lastFitted: { readonly counter: TokenCounter; readonly text: string; readonly tokens: number } | undefined;
+const lastFitted = new WeakMap<TokenCounter, { readonly text: string; readonly tokens: number }>();
 
-/** `counter.count(text)`, taken from the last fit when it returned this text. */
+/** `counter.count(text)`, taken from the last fit with `counter` when it returned this text. */
 function countOf(counter: TokenCounter, text: string): number {
-  if (lastFitted !== undefined && lastFitted.counter === counter && lastFitted.text === text) return lastFitted.tokens;
+  const last = lastFitted.get(counter);
+  if (last !== undefined && last.text === text) return last.tokens;
   return counter.count(text);
 }
 
 /** Return `fit`, remembering its count. */
 function fitted(counter: TokenCounter, fit: { summary: string; claims: Claim[]; tokens: number }): typeof fit {
-  lastFitted = { counter, text: fit.summary, tokens: fit.tokens };
+  lastFitted.set(counter, { text: fit.summary, tokens: fit.tokens });
   return fit;
 }
 

@@ -50,7 +50,10 @@ export function imitatesLabel(line: string): boolean {
 /** How far after an opening bracket its closing bracket is looked for. */
 const LABEL_CHARACTERS = 80;
 
-/** Characters already read as an opening or closing bracket look-alike (or neither), by character. */
+/**
+ * Characters already read as an opening or closing bracket look-alike (or neither), by character. Safe module-level:
+ * keyed by the whole input of `foldForLabels`, a pure function, so an entry is what folding again gives; bounded.
+ */
 const bracketOf = new Map<string, '[' | ']' | undefined>();
 
 /** `[` or `]` when the character reads as one once folded (`[`, `［`, `⁅`, `〚`, `｢`, `⌈`, …), else undefined. */

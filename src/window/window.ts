@@ -59,9 +59,9 @@ export interface RenderedContext {
 
 /**
  * `neutralizeLines` of a frozen span's text, remembered per span: every render and measure shows the same recent
- * spans again, and a frozen span's text cannot change. Module-level on purpose, as the span marks of `model/span.ts`:
- * a pure function of an immutable object, so the answer is the one computing it again gives; weak, so it holds no
- * span alive. A span that is not frozen is neutralised each time.
+ * spans again, and a frozen span's text cannot change. Safe module-level, as the span marks of `model/span.ts`: keyed
+ * by the span object (two sessions' spans with one id are two objects), a pure function of it, so the answer is the one
+ * computing it again gives; weak, so it holds no span alive. A span that is not frozen is neutralised each time.
  */
 const shownTexts = new WeakMap<Span, string>();
 

@@ -14,7 +14,11 @@ const CASED_BELOW = 0x20000;
 const CASE_MAPPED = /\p{Changes_When_Casemapped}/u;
 const REPLACEMENT = 0xfffd;
 
-let folds: Map<number, number> | undefined;
+/**
+ * The fold table, built on first use and never changed after: a constant of the linked SQLite (the same for every store
+ * of the process), made lazily because probing takes a moment that a process reading no trigram index never pays.
+ */
+let folds: ReadonlyMap<number, number> | undefined;
 
 /** Code point → what the trigram tokenizer folds it to, for every code point it changes. */
 export function trigramFolds(): ReadonlyMap<number, number> {
