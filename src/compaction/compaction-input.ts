@@ -22,7 +22,7 @@ export interface CompactionInput {
   readonly activeCheckpoint?: CompactionRecord | undefined;
   /** The oldest originals of the window, to be compacted (never empty). */
   readonly region: readonly SpanOccurrence[];
-  /** Ordinal for the first record written. */
+  /** One past the highest ordinal the session stored (a checkpoint reused from a killed compaction keeps its own). */
   readonly nextOrdinal: number;
   /** The session's next seq now. */
   readonly atSeq: number;

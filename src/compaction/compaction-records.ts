@@ -106,9 +106,10 @@ export async function writeCompaction(
   const createdAt = (input.now ?? (() => new Date()))().toISOString();
   let ordinal = input.nextOrdinal;
   const spill =
-    outcome.spilled.length > 0
-      ? checkpointRecord(input, outcome.spilled, droppedRange, ordinal++, createdAt)
-      : undefined;
+    outcome.spilled.length > 0 ? checkpointRecord(input, outcome.spilled, droppedRange, ordinal, createdAt) : undefined;
+  // A checkpoint reused (stored by a compaction killed before its summary) keeps its ordinal and takes none: the summary
+  // takes the next, the one the uninterrupted compaction gave it, so it gets the same id.
+  if (spill?.reused === false) ordinal++;
   const checkpoint = spill?.checkpoint;
   const depth = outcome.rederived || active === undefined ? 1 : active.depth + 1;
   const body = {

@@ -19,7 +19,7 @@ export interface ExternalImportContext {
   readonly counter: TokenCounter;
   /** The summary or external record in the window, if any. */
   readonly active: CompactionRecord | undefined;
-  /** How many records the session has (the new one's ordinal). */
+  /** The new record's ordinal: one past the highest the session stored. */
   readonly ordinal: number;
   /** The seq the next appended span gets. */
   readonly nextSeq: number;

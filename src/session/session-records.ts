@@ -28,6 +28,8 @@ export class SessionRecords {
   private heldOthers = 0;
   private heldCheckpoints = 0;
   private released = 0;
+  /** The highest ordinal added (held or released), -1 before any. */
+  private lastOrdinal = -1;
   private releasedCheckpoints = 0;
   private current: CompactionRecord | undefined;
   /** Merged handles and summaries of checkpoint chains, by head id (records are immutable). */
@@ -46,6 +48,14 @@ export class SessionRecords {
   /** How many records the session has, held or not. */
   get count(): number {
     return this.list.length + this.released;
+  }
+
+  /**
+   * The ordinal the next record takes: one past the highest stored, so a session whose ordinals have a hole (one
+   * written before a compaction that reused the checkpoint a killed compaction left) still writes a free one.
+   */
+  get nextOrdinal(): number {
+    return this.lastOrdinal + 1;
   }
 
   /** The summary or external record in the window, if any. */
@@ -67,6 +77,7 @@ export class SessionRecords {
   add(record: CompactionRecord): void {
     this.list.push(record);
     this.byId.set(record.id, record);
+    this.lastOrdinal = Math.max(this.lastOrdinal, record.ordinal);
     this.summaryTable.add(record);
     const gap = gapOf(record);
     if (gap) this.gapList.push(gap);
