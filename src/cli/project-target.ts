@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { InvalidInputError } from '../errors.js';
 import { findProjectTarget } from '../integrations/claude-code/project-session.js';
-import { DEFAULT_STORE } from '../stores/store-spec.js';
+import { DEFAULT_STORE, parseSqliteSpec } from '../stores/store-spec.js';
 
 /** The store spec and default session a command should use. */
 export interface ServeTarget {
@@ -26,11 +26,11 @@ export function projectDirectory(environment: Readonly<Record<string, string | u
 
 /** Resolve the store and default session from `--store` and `--session` as given (or defaulted). */
 export async function projectServeTarget(store: string, session: string | undefined): Promise<ServeTarget> {
-  if (store !== DEFAULT_STORE || existsSync(DEFAULT_STORE.slice('sqlite:'.length)))
+  if (store !== DEFAULT_STORE || existsSync(parseSqliteSpec(DEFAULT_STORE).path))
     return { store, defaultSession: session, hookManaged: false };
   const directory = projectDirectory();
   const found = await findProjectTarget(directory);
-  if (found.source !== 'hook' && !existsSync(found.store.slice('sqlite:'.length)))
+  if (found.source !== 'hook' && (!found.store.startsWith('sqlite:') || !existsSync(parseSqliteSpec(found.store).path)))
     return { store, defaultSession: session, hookManaged: false };
   return {
     store: found.store,

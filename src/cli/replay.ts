@@ -195,8 +195,13 @@ export async function replayFile(
     return from ? drainItems(from) : conversationItems(file, read, { log: () => undefined }, total);
   };
   const spec = options.store ?? DEFAULT_STORE;
-  // A batch write no agent waits on: WAL checkpoints inline (no worker thread) and a smaller page cache.
-  const store = await openStore(spec, { backgroundCheckpoint: false, sqliteCacheKiB: REPLAY_SQLITE_CACHE_KIB });
+  // A batch write no agent waits on: WAL checkpoints inline (no worker thread), a smaller page cache, and writes
+  // committed in groups (a killed replay keeps a prefix of the session, which --resume continues).
+  const store = await openStore(spec, {
+    backgroundCheckpoint: false,
+    sqliteCacheKiB: REPLAY_SQLITE_CACHE_KIB,
+    durability: 'batch',
+  });
   try {
     // The session's writer lock is taken before anything is decided: a hook commit cannot fall between the check
     // "the session already holds spans" and the appends (it would have made the replay append the transcript twice).
@@ -263,6 +268,8 @@ async function replayLocked(replay: LockedReplay, log: (line: string) => void): 
     after,
   });
   const context = await session.render();
+  // Under the writer lock, commit the last group: another connection (a hook, the demo's next session) can write now.
+  await store.flush?.();
   return {
     session,
     spans: await store.nextSeq(sessionId),

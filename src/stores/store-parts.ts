@@ -31,6 +31,8 @@ export interface StoreParts {
   readonly spans: SpanPart;
   readonly search: SearchPart;
   readonly records: RecordPart;
+  /** Commit what the context holds in an open group (`LedgerStore.flush`), when it groups writes. */
+  flush?(): Promise<void>;
   /** Release the context's resources. */
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export function composeStore(parts: StoreParts): LedgerStore {
     records: (sessionId) => records.records(sessionId),
     recordCount: (sessionId) => records.recordCount(sessionId),
     record: (sessionId, recordId) => records.record(sessionId, recordId),
+    flush: () => (parts.flush === undefined ? Promise.resolve() : parts.flush()),
     close: () => parts.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InvalidInputError, NotFoundError } from '../errors.js';
+import type { SqliteDurability } from './sqlite/sqlite-store-options.js';
 import type { LedgerStore } from './store.js';
 
 /** The default store of the CLI: an embedded SQLite file under `.context-ledger/`. */
@@ -29,6 +30,47 @@ export interface OpenStoreOptions {
   readonly backgroundCheckpoint?: boolean | undefined;
   /** A SQLite store's page cache in KiB (`SqliteStoreOptions.cacheSizeKiB`); other stores ignore it. */
   readonly sqliteCacheKiB?: number | undefined;
+  /**
+   * When a SQLite store commits (`SqliteStoreOptions.durability`, default `'commit'`: each write before it is
+   * acknowledged); a `?durability=` in the spec wins over it. `replay` passes `'batch'`. Other stores ignore it.
+   */
+  readonly durability?: SqliteDurability | undefined;
+}
+
+/** A `sqlite:` spec's file path and the parameters after it (`sqlite:PATH?durability=batch`). */
+export interface SqliteSpec {
+  readonly path: string;
+  readonly durability?: SqliteDurability | undefined;
+}
+
+/** The parameters a `sqlite:` spec takes after `?`, and their values. */
+const SQLITE_PARAMETERS: Readonly<Record<string, readonly string[]>> = { durability: ['commit', 'batch'] };
+
+/**
+ * The path and parameters of a `sqlite:` spec. `?name=value[&name=value]` at the end is read as parameters when every
+ * name is a word: `durability=commit|batch` (when writes are committed, `SqliteDurability`); another name or value is
+ * refused. Anything else after a `?` stays part of the path.
+ */
+export function parseSqliteSpec(spec: string): SqliteSpec {
+  const rest = spec.slice('sqlite:'.length);
+  const query = rest.lastIndexOf('?');
+  const pairs = query < 0 ? [] : rest.slice(query + 1).split('&');
+  if (pairs.length === 0 || !pairs.every((pair) => /^[a-z][a-z_-]*=[^&=]*$/i.test(pair))) return { path: rest };
+  let durability: SqliteDurability | undefined;
+  for (const pair of pairs) {
+    const [name = '', value = ''] = pair.split('=');
+    const values = SQLITE_PARAMETERS[name];
+    if (values === undefined || !values.includes(value))
+      throw new InvalidInputError(
+        `--store ${spec}: ${values === undefined ? `unknown parameter "${name}"` : `"${value}" is not a ${name}`}; ` +
+          `a sqlite: spec takes ${Object.entries(SQLITE_PARAMETERS)
+            .map(([key, allowed]) => `?${key}=${allowed.join('|')}`)
+            .join(', ')}`,
+        { store: spec },
+      );
+    durability = value as SqliteDurability;
+  }
+  return { path: rest.slice(0, query), durability };
 }
 
 /** Refuse a SQLite ledger path where no file exists (a command that must not create one), naming the path. */
@@ -45,8 +87,9 @@ async function requireLedgerFile(spec: string, path: string, options: OpenStoreO
 }
 
 /**
- * Open a store from a spec: `sqlite:PATH`, `memory:` or `postgres://…`. Drivers are
- * imported only when used. Fails before any work when the store cannot be opened.
+ * Open a store from a spec: `sqlite:PATH` (optionally `sqlite:PATH?durability=batch`, see {@link parseSqliteSpec}),
+ * `memory:` or `postgres://…`. Drivers are imported only when used. Fails before any work when the store cannot be
+ * opened.
  */
 export async function openStore(spec: string = DEFAULT_STORE, options: OpenStoreOptions = {}): Promise<LedgerStore> {
   if (spec === 'memory:' || spec === 'memory') {
@@ -54,7 +97,9 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
     return createMemoryStore();
   }
   if (spec.startsWith('sqlite:')) {
-    const path = spec.slice('sqlite:'.length);
+    const parsed = parseSqliteSpec(spec);
+    const { path } = parsed;
+    const durability = parsed.durability ?? options.durability;
     if (path.length === 0)
       throw new InvalidInputError(
         `--store ${spec}: give a file path after "sqlite:", e.g. sqlite:.context-ledger/ledger.db`,
@@ -68,6 +113,7 @@ export async function openStore(spec: string = DEFAULT_STORE, options: OpenStore
       path,
       ...(options.backgroundCheckpoint === false ? { backgroundCheckpoint: false } : {}),
       ...(options.sqliteCacheKiB !== undefined ? { cacheSizeKiB: options.sqliteCacheKiB } : {}),
+      ...(durability !== undefined ? { durability } : {}),
     });
   }
   if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {

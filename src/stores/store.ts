@@ -97,6 +97,12 @@ export interface LedgerStore {
   recordCount?(sessionId: string): Promise<number>;
   /** One record of the session by id. */
   record(sessionId: string, recordId: string): Promise<CompactionRecord | undefined>;
+  /**
+   * Commit now what the store holds in an open group (optional): a SQLite store opened with `durability: 'batch'`
+   * groups its writes; other connections, even in this process, see them and can write only once they are committed.
+   * A store that commits every write has nothing to do.
+   */
+  flush?(): Promise<void>;
   /** Release resources. */
   close(): Promise<void>;
 }

@@ -35,6 +35,7 @@ const STORE_METHODS = [
   'records',
   'recordCount',
   'record',
+  'flush',
   'close',
 ];
 

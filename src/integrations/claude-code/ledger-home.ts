@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseSqliteSpec } from '../../stores/store-spec.js';
 
 /** Environment variables the integration reads (a subset of `process.env`). */
 export type LedgerEnvironment = Readonly<Record<string, string | undefined>>;
@@ -52,11 +53,11 @@ export function hookLogFile(environment: LedgerEnvironment = process.env): strin
 /**
  * Directory of the per-session ingest state and writer locks of a store: `<file>.ingest` beside a
  * SQLite file, else `<home>/ingest/<hash of the spec>`. The hook and `replay` both use it, so they
- * take the same writer lock for a session of the same store.
+ * take the same writer lock for a session of the same store (`sqlite:x.db?durability=batch` is the file `x.db`).
  */
 export function ingestDirectoryOf(spec: string, environment: LedgerEnvironment = process.env): string {
   return spec.startsWith('sqlite:')
-    ? `${resolve(spec.slice('sqlite:'.length))}.ingest`
+    ? `${resolve(parseSqliteSpec(spec).path)}.ingest`
     : join(ledgerHome(environment), 'ingest', createHash('sha256').update(spec).digest('hex').slice(0, 12));
 }
 

@@ -4,6 +4,7 @@
  * hold spans?" — and appends it under one lock, and a hook commit can never fall between a
  * replay's check and its appends. A memory store lives in one process: it needs no lock file.
  */
+import { parseSqliteSpec } from '../../stores/store-spec.js';
 import { withFileLock } from './file-lock.js';
 import type { FileLockOptions } from './file-lock.js';
 import { ingestDirectoryOf, sessionIngestFiles } from './ledger-home.js';
@@ -15,7 +16,8 @@ export function sessionWriterLockFile(
   sessionId: string,
   environment: LedgerEnvironment = process.env,
 ): string | undefined {
-  if (spec === 'memory:' || spec === 'memory' || spec === 'sqlite::memory:') return undefined;
+  if (spec === 'memory:' || spec === 'memory') return undefined;
+  if (spec.startsWith('sqlite:') && parseSqliteSpec(spec).path === ':memory:') return undefined;
   return sessionIngestFiles(ingestDirectoryOf(spec, environment), sessionId).lockFile;
 }
 

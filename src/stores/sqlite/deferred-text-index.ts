@@ -87,14 +87,19 @@ export interface DeferredTextIndex {
   stop(): void;
 }
 
+/** Runs a write (a step's transaction) as the store commits its writes (`write-groups.ts`). */
+export type RunWrite = <T>(operation: string, body: () => T) => T;
+
 /**
  * The deferred index over `db` (a writable connection; pass `writable: false` to only read the mark). `beforeIdleStep`
- * runs first in each idle step (the writer's other idle work: see `background-checkpoint.ts`).
+ * runs first in each idle step (the writer's other idle work: see `background-checkpoint.ts`); each step's transaction
+ * runs through `runWrite` (default: on its own).
  */
 export function createDeferredTextIndex(
   db: Database.Database,
   writable: boolean,
   beforeIdleStep: () => void = () => undefined,
+  runWrite: RunWrite = (_operation, body) => body(),
 ): DeferredTextIndex {
   const statements = prepareTextIndexStatements(db);
   const held = new HeldTexts();
@@ -105,7 +110,7 @@ export function createDeferredTextIndex(
   const index: DeferredTextIndex = {
     mark: () => statements.mark.get() ?? 0,
     pending: () => (statements.last.get() ?? 0) > (statements.mark.get() ?? 0),
-    step: (maxChars) => stepTransaction.immediate(maxChars),
+    step: (maxChars) => runWrite('index span text', () => stepTransaction.immediate(maxChars)),
     hold: (rows) => held.hold(rows),
     catchUp() {
       if (index.pending()) while (index.step(Number.POSITIVE_INFINITY));

@@ -11,6 +11,7 @@ import { RecentWrites } from './recent-writes.js';
 import { SqliteSessionLookup } from './session-lookup.js';
 import type { SqliteStoreOptions } from './sqlite-store-options.js';
 import { prepareStatements, type Statements } from './statements.js';
+import { durabilityOf, WriteGroups } from './write-groups.js';
 
 /** The connection of one SQLite store and what its parts share. */
 export class SqliteContext {
@@ -28,10 +29,13 @@ export class SqliteContext {
   readonly sessions: SqliteSessionLookup;
   /** The spans and occurrences this connection appended lately (read back from memory: `recent-writes.ts`). */
   readonly recent = new RecentWrites();
+  /** How writes commit: each on its own, or grouped (`write-groups.ts`). */
+  readonly writes: WriteGroups;
   private readonly busyTimeoutMs: number;
 
   /** Opens (and, read-write, creates and migrates) the database: see `open-database.ts`. */
   constructor(options: SqliteStoreOptions) {
+    const durability = durabilityOf(options);
     const { db, location, busyTimeoutMs, file } = openDatabase(options);
     this.db = db;
     this.location = location;
@@ -40,6 +44,7 @@ export class SqliteContext {
     this.isReadonly = options.readonly === true;
     this.statements = prepareStatements(db);
     this.sessions = new SqliteSessionLookup(this.statements, location);
+    this.writes = new WriteGroups(db, location, this.isReadonly ? 'commit' : durability);
   }
 
   /** Runs `body` now; its result resolves, and a driver error rejects as the store's error naming `operation`. */

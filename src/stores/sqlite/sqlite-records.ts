@@ -54,7 +54,9 @@ export class SqliteRecords implements RecordPart {
     return this.context.guard(`write record ${String(record?.id)} of session ${String(record?.sessionId)}`, () => {
       const copy = checkRecord(record);
       this.context.checkWritable(`write record ${copy.id}`);
-      const { parts, written } = this.recordTransaction.immediate(copy);
+      const { parts, written } = this.context.writes.run(`write record ${copy.id}`, () =>
+        this.recordTransaction.immediate(copy),
+      );
       this.carriedHandles.committed(copy.sessionId, parts, written.body.ids);
       this.lastWrittenBases.wrote(copy, written);
       this.upkeep.wrote();

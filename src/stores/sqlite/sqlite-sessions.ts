@@ -26,7 +26,9 @@ export class SqliteSessions implements SessionPart {
       const tenantId = options?.tenantId;
       const row = isReadonly
         ? this.openTransaction(sessionId, tenantId)
-        : this.openTransaction.immediate(sessionId, tenantId);
+        : this.context.writes.run(`open session ${sessionId}`, () =>
+            this.openTransaction.immediate(sessionId, tenantId),
+          );
       const session = toSession(row);
       if (session.tenantId !== tenantId) throw tenantMismatch(location, sessionId, tenantId, { location });
       return session;

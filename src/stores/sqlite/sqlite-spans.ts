@@ -52,7 +52,11 @@ export class SqliteSpans implements SpanPart {
       this.context.checkWritable(`append to session ${sessionId}`);
       this.written = [];
       this.textRows = [];
-      const written = this.appendTransaction.immediate(sessionId, expectedNextSeq, entries);
+      const written = this.context.writes.run(
+        `append to session ${sessionId}`,
+        () => this.appendTransaction.immediate(sessionId, expectedNextSeq, entries),
+        true,
+      );
       this.context.recent.committed(sessionId, this.written);
       this.upkeep.textIndex.hold(this.textRows);
       this.upkeep.appended();

@@ -17,7 +17,8 @@ import { WriteUpkeep } from './write-upkeep.js';
  * Creates a `LedgerStore` on a SQLite file (kind `sqlite`, location `sqlite:<absolute path>`)
  * with better-sqlite3: WAL, `synchronous=NORMAL` (an acknowledged append survives a killed
  * process; an OS crash may lose the last transactions), a busy timeout (default 5 s), and triggers that
- * make spans, occurrences, handles, records and sessions append-only for every connection. WAL
+ * make spans, occurrences, handles, records and sessions append-only for every connection. Each write commits
+ * before it is acknowledged, or, with `durability: 'batch'`, in groups (`write-groups.ts`). WAL
  * checkpoints run in a background worker (`background-checkpoint.ts`) and each append merges the
  * free-text index by one bounded step (`text-merging.ts`), so neither lands on one append.
  *
@@ -37,10 +38,20 @@ export function createSqliteStore(options: SqliteStoreOptions): LedgerStore {
     spans: new SqliteSpans(context, upkeep),
     search: new SqliteSearch(context, upkeep.textIndex),
     records: new SqliteRecords(context, upkeep),
+    async flush() {
+      return context.guard('flush', () => {
+        if (context.db.open) context.writes.commit();
+      });
+    },
     async close() {
       await upkeep.stop();
       return context.guard('close', () => {
-        if (context.db.open) context.db.close();
+        if (!context.db.open) return;
+        try {
+          context.writes.commit();
+        } finally {
+          context.db.close();
+        }
       });
     },
   });

@@ -27,7 +27,12 @@ export class WriteUpkeep {
   ) {
     const { db, isReadonly, file } = context;
     this.checkpointInBackground = !isReadonly && file !== undefined && backgroundCheckpoint !== false;
-    this.textIndex = createDeferredTextIndex(db, !isReadonly, () => this.checkpointTail());
+    this.textIndex = createDeferredTextIndex(
+      db,
+      !isReadonly,
+      () => this.checkpointTail(),
+      (operation, body) => context.writes.run(operation, body),
+    );
   }
 
   /** After a committed write: the background checkpointer (started on the first write) checkpoints soon. */
