@@ -19,8 +19,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOurHookCommand } from '../../src/integrations/claude-code/install.js';
@@ -28,6 +27,7 @@ import { projectLedgerPaths } from '../../src/integrations/claude-code/ledger-ho
 import { CODEX_HOOK_EVENTS } from '../../src/integrations/codex/install.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../src/integrations/install/hook-entries.js';
 import { createSqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
+import { pluginSandbox } from './plugin-sandbox.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PLUGIN_ROOT = '${PLUGIN_ROOT}';
@@ -131,26 +131,17 @@ describe('the Codex plugin hook as Codex runs it (after a build)', () => {
   let pluginRoot: string;
   let project: string;
   let environment: Record<string, string>;
+  let remove: () => Promise<void>;
 
   beforeAll(async () => {
-    temp = await mkdtemp(join(tmpdir(), 'cl-codex-plugin-'));
-    // Codex installs a plugin under ~/.codex/plugins/cache/…; a root whose path holds a space checks the quoting.
-    await mkdir(join(temp, 'plugin cache'));
-    pluginRoot = join(temp, 'plugin cache', 'context-ledger');
-    await symlink(ROOT, pluginRoot);
-    project = join(temp, 'project');
-    await mkdir(project);
-    const { XDG_DATA_HOME: _xdg, CONTEXT_LEDGER_HOME: _home, ...rest } = process.env;
-    environment = {
-      ...(rest as Record<string, string>),
-      HOME: join(temp, 'home'),
-      CONTEXT_LEDGER_HOME: join(temp, 'ledger'),
-      PLUGIN_ROOT: pluginRoot,
-    };
+    // installed under a cache folder whose path holds a space, which checks the hooks' quoting
+    const sandbox = await pluginSandbox(ROOT, 'cl-codex-plugin-', 'PLUGIN_ROOT');
+    ({ temp, pluginRoot, project, environment } = sandbox);
+    remove = sandbox.remove;
   });
 
   afterAll(async () => {
-    await rm(temp, { recursive: true, force: true });
+    await remove();
   });
 
   it("the Stop hook's command, ${PLUGIN_ROOT} replaced as Codex does, records the rollout", async () => {

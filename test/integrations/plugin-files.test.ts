@@ -8,8 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -25,6 +24,7 @@ import {
 import { HOOK_TIMEOUT_SECONDS } from '../../src/integrations/install/hook-entries.js';
 import { MCP_TOOL_NAMES } from '../../src/integrations/mcp/tool-names.js';
 import { claudeSession, jsonl, transcriptPath } from './claude-code-fixture.js';
+import { pluginSandbox } from './plugin-sandbox.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PLUGIN_ROOT = '${CLAUDE_PLUGIN_ROOT}';
@@ -121,30 +121,20 @@ describe('Claude Code plugin files (schema of the plugins reference)', () => {
 
 describe('the plugin as Claude Code runs it (after a build)', () => {
   const SESSION = '5d1e0c3b-8a7f-4e2d-9b6c-1f0a2e3d4c5b';
-  let temp: string;
   let pluginRoot: string;
   let project: string;
   let environment: Record<string, string>;
+  let remove: () => Promise<void>;
 
   beforeAll(async () => {
-    temp = await mkdtemp(join(tmpdir(), 'cl-plugin-'));
-    // Claude Code copies a plugin under ~/.claude/plugins/cache/…; a root whose path holds a space checks the quoting.
-    await mkdir(join(temp, 'plugin cache'));
-    pluginRoot = join(temp, 'plugin cache', 'context-ledger');
-    await symlink(ROOT, pluginRoot);
-    project = join(temp, 'project');
-    await mkdir(project);
-    const { XDG_DATA_HOME: _xdg, CONTEXT_LEDGER_HOME: _home, CLAUDE_PROJECT_DIR: _project, ...rest } = process.env;
-    environment = {
-      ...(rest as Record<string, string>),
-      HOME: join(temp, 'home'),
-      CONTEXT_LEDGER_HOME: join(temp, 'ledger'),
-      CLAUDE_PLUGIN_ROOT: pluginRoot,
-    };
+    // installed under a cache folder whose path holds a space, which checks the hooks' quoting
+    const sandbox = await pluginSandbox(ROOT, 'cl-plugin-', 'CLAUDE_PLUGIN_ROOT');
+    ({ pluginRoot, project, environment } = sandbox);
+    remove = sandbox.remove;
   });
 
   afterAll(async () => {
-    await rm(temp, { recursive: true, force: true });
+    await remove();
   });
 
   it("the Stop hook's command records the transcript; the plugin's MCP server then recalls from it", async () => {
