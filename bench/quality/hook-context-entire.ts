@@ -14,6 +14,7 @@ import { atLeast, atMost, round, share } from '../bench-result.js';
 import type { BenchResult, ResultTable } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { replayCompactions } from './hook-context-replay.js';
+import { ROOM_FACTORS } from './hook-misses.js';
 import type { CompactionMeasure, HookArm } from './hook-context-replay.js';
 
 /**
@@ -77,6 +78,10 @@ interface Pool {
   readonly worst: (number | null)[];
   /** Of the main arm: future-needed handles and those present, letter-only compounds not counted. */
   readonly withoutCompounds: { readonly needed: number; readonly present: number };
+  /** Of the main arm's missing handles: those the agent read again after the compaction before it wrote them. */
+  readonly readAgain: number;
+  /** Of the main arm: present with more room, per factor of `ROOM_FACTORS` (`presentWithRoom`). */
+  readonly room: readonly number[];
 }
 
 function pool(measures: readonly CompactionMeasure[]): Pool {
@@ -89,6 +94,8 @@ function pool(measures: readonly CompactionMeasure[]): Pool {
     characters: HOOK_ARMS.map((_, arm) => measures.map((measure) => measure.arms[arm]?.characters ?? 0)),
     failures: sum((measure) => measure.arms.filter((outcome) => outcome.failure !== undefined).length),
     ceiling: sum((measure) => measure.arms[MAIN_ARM]?.misses?.cap ?? measure.arms[MAIN_ARM]?.present ?? 0),
+    readAgain: sum((measure) => measure.arms[MAIN_ARM]?.readAgain?.length ?? 0),
+    room: ROOM_FACTORS.map((_, index) => sum((measure) => measure.arms[MAIN_ARM]?.misses?.room[index] ?? 0)),
     withoutCompounds: {
       needed: sum((measure) => measure.needed - measure.neededCompounds),
       present: sum((measure) => {
@@ -157,6 +164,7 @@ function pooledTable(used: readonly SessionFile[], pools: ReturnType<typeof pool
       ...HOOK_ARMS.map((arm) => `worst compaction, ${arm.name}`),
       'ceiling: every candidate shown',
       `${HOOK_ARMS[MAIN_ARM]?.name ?? ''}, letter-only compounds (as-is, before/after) not counted`,
+      `${HOOK_ARMS[MAIN_ARM]?.name ?? ''}, a missing handle the agent read again before using it counted as present`,
     ],
     rows: pools.map(({ set, part, row }) => [
       `${set}: ${part}`,
@@ -165,6 +173,21 @@ function pooledTable(used: readonly SessionFile[], pools: ReturnType<typeof pool
       ...row.worst,
       round(share(row.ceiling, row.needed)),
       round(share(row.withoutCompounds.present, row.withoutCompounds.needed)),
+      round(share((row.present[MAIN_ARM] ?? 0) + row.readAgain, row.needed)),
+    ]),
+  };
+}
+
+function roomTable(pools: ReturnType<typeof poolRows>): ResultTable {
+  return {
+    title:
+      `What more room would buy (${HOOK_ARMS[MAIN_ARM]?.name ?? ''}): kept + the ranked candidates, in rank order, ` +
+      'while their characters fit a multiple of the characters of those shown',
+    columns: ['data set', 'future-needed', ...ROOM_FACTORS.map((factor) => `${factor}x the characters`)],
+    rows: pools.map(({ set, part, row }) => [
+      `${set}: ${part}`,
+      row.needed,
+      ...row.room.map((present) => round(share(present, row.needed))),
     ]),
   };
 }
@@ -190,11 +213,13 @@ export async function runHookContextEntire(context: BenchContext): Promise<Bench
     'Each transcript is written out again line by line; the hook ingest (incremental, memory store, one state file) runs before each compact_boundary / compacted line (PreCompact) and after the compaction line (SessionStart(compact); Codex PostCompact); the context is built then.',
     'Future-needed handle: a token of 4+ characters (path, URL, identifier with a digit or inner separator, hex id, KEY=value; bench/quality/future-needed.ts, no code shared with src/handles) seen anywhere before the compaction and written by the agent (assistant text, tool-call arguments) after it, up to the next compaction.',
     "Kept: Claude Code's summary (isCompactSummary); Codex's replacement_history (kept user/developer messages; Codex's own summary text is empty). The hook reads what Codex kept the same way, from the stored user, developer and harness turns (hook-context-kept.ts), and does not list their handles again.",
-    'Diagnostics (not in the tables): HOOK_CONTEXT_DUMP=DIR writes each injected text and its missing handles to DIR, each with its kind (name, letter-only compound, sed print range such as 260p), its cause (with the ranking place of its best holder when cut) and where it was said before the compaction (user, harness, assistant text, tool call, tool output); HOOK_CONTEXT_FEATURES=FILE appends one JSON line per ranked candidate of the hook default (its features, shown, the future-needed handles it holds).',
+    'Diagnostics (not in the tables): HOOK_CONTEXT_DUMP=DIR writes each injected text and its missing handles to DIR, each with its kind (name, letter-only compound, sed print range such as 260p), its cause (with the ranking place of its best holder when cut) where it was said before the compaction (user, harness, assistant text, tool call, tool output) and whether the agent read it again after the compaction before using it; HOOK_CONTEXT_FEATURES=FILE appends one JSON line per ranked candidate of the hook default (its features, shown, the future-needed handles it holds).',
     'Held out: the sessions at odd places (file order) of each folder; the hook constants were chosen on the others.',
     'Before this benchmark (the hook at 2,000 tokens, grep line markers not folded, superseded bindings shown), measured on 2026-12-04: entire/ Claude Code 0.771 (held out 0.787), entire/ Codex 0.461, claude-code/ 0.810; at most 9,313 characters injected.',
     'Ceiling: the share present in what the agent kept plus every candidate of the hook (no budget): what the handle extractor leaves out (not extracted) no ranking or budget can add.',
-    "Letter-only compounds: future-needed handles that are words joined by - or / (as-is, pre-existing, before/after): the yardstick counts them (an inner separator), the extractor leaves them to prose. Counted apart in the misses table; the last column of the pooled table is the share with them not counted (the issue's definition names paths, URLs, identifiers with a digit, hex ids and KEY=value, none of which they are).",
+    "Letter-only compounds: future-needed handles that are words joined by - or / (as-is, pre-existing, before/after): the yardstick counts them (an inner separator), the extractor leaves them to prose. Counted apart in the misses table; a column of the pooled table is the share with them not counted (the issue's definition names paths, URLs, identifiers with a digit, hex ids and KEY=value, none of which they are).",
+    'More room (a diagnostic): the share present when the ranked candidates are taken in rank order while their characters (text and a separator) fit 1.5, 2 or 3 times the characters of those shown; group labels and folding are not modelled (hook-misses.ts, presentWithRoom). It says how much of a miss is the 10,000-character bound and how much the candidates and their order.',
+    "Read again before use (a diagnostic beside the score, which counts such a handle as missing): a missing handle that a message after the compaction not written by the agent (a tool result, the user's or the harness's words) holds before the agent first writes it: the agent got it back by reading a file or running a command again, not from what it kept or the hook injected (hook-misses.ts, readAgainBeforeUse).",
     "Earlier record: at a compaction after the first, the hook's context names a record it had already named at an earlier compaction (the compaction was not recorded, so the injection is the earlier one's).",
   ];
   const files = await sessionFiles(context.dataDir, notes);
@@ -225,7 +250,7 @@ export async function runHookContextEntire(context: BenchContext): Promise<Bench
     machine: context.machine,
     notes,
     lead,
-    tables: [lead, sessionTable(used, measures), charactersTable(measures.flat()), misses],
+    tables: [lead, sessionTable(used, measures), charactersTable(measures.flat()), misses, roomTable(pools)],
     targets: [
       atLeast('entire/ Claude Code: summary + injected, future-needed handles kept (pooled)', main(entireClaude), 0.92),
       atLeast('entire/ Codex: kept + injected, future-needed handles kept (pooled)', main(codex), 0.75),
@@ -245,12 +270,13 @@ export async function runHookContextEntire(context: BenchContext): Promise<Bench
     data: {
       measures: measures.flat().map((measure) => ({
         ...measure,
-        arms: measure.arms.map(({ present, characters, outputCharacters, failure, missing }) => ({
+        arms: measure.arms.map(({ present, characters, outputCharacters, failure, missing, readAgain }) => ({
           present,
           characters,
           outputCharacters,
           failure,
           missing,
+          readAgain,
         })),
       })),
     },
@@ -268,6 +294,7 @@ function missesTable(measures: readonly CompactionMeasure[]): ResultTable {
       'of those, passed over for their length',
       'shown, not verbatim',
       'letter-only compounds among the missing (as-is, before/after)',
+      'read again after the compaction before the agent wrote them',
       'ceiling (every candidate shown)',
     ],
     rows: [
@@ -286,6 +313,7 @@ function missesTable(measures: readonly CompactionMeasure[]): ResultTable {
           sum((misses) => misses.skippedForSize),
           sum((misses) => misses.shownNotVerbatim),
           sum((misses) => misses.compounds),
+          measures.reduce((total, measure) => total + (measure.arms[MAIN_ARM]?.readAgain?.length ?? 0), 0),
           round(
             share(
               sum((misses) => misses.cap),

@@ -33,7 +33,7 @@ import { createLedger } from '../../src/session/ledger.js';
 import type { Ledger } from '../../src/session/ledger.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
 import { agentWritten, countPresent, identifierTokens, transcriptText } from './future-needed.js';
-import { hookMisses, isLetterCompound, missCauses, missClass, whereSaid } from './hook-misses.js';
+import { hookMisses, isLetterCompound, missCauses, missClass, readAgainBeforeUse, whereSaid } from './hook-misses.js';
 import type { HookMisses } from './hook-misses.js';
 
 /** One way of building the injected context. */
@@ -60,6 +60,8 @@ export interface ArmOutcome {
   readonly byKind?: Readonly<Record<string, { characters: number; shown: number; useful: number }>> | undefined;
   /** The future-needed handles missing from (kept + injected). */
   readonly missing: readonly string[];
+  /** Of `missing`, those the agent read again after the compaction before it wrote them (`readAgainBeforeUse`). */
+  readonly readAgain?: readonly string[] | undefined;
   /** The hook threw or injected nothing after a compaction. */
   readonly failure?: string | undefined;
   /** The compaction record the context describes (undefined when the hook injected nothing). */
@@ -170,9 +172,13 @@ function spentByKind(shown: readonly Handle[], needed: readonly string[]) {
   return byKind;
 }
 
-/** What the dump says about the compaction besides the text: the messages before it, what was stored, the kept text. */
+/**
+ * What the dump says about the compaction besides the text: the messages before it and up to the next compaction
+ * after it, what was stored, the kept text.
+ */
 interface DumpFrame {
   readonly before: readonly TranscriptMessage[];
+  readonly after: readonly TranscriptMessage[];
   readonly stored: readonly Handle[];
   readonly kept: string;
 }
@@ -181,7 +187,8 @@ interface DumpFrame {
  * With `HOOK_CONTEXT_DUMP=DIR` set, each arm's injected text is written to DIR (one file per session, arm and
  * compaction record count), followed by the future-needed handles it and the kept text miss, one a line: the handle,
  * what kind of token it is (`missClass`), why it is missing (`missCauses`: with the ranking place of its best holder
- * when it was cut) and where it was said before the compaction (`whereSaid`). For reading what the model sees and what
+ * when it was cut), where it was said before the compaction (`whereSaid`) and, when so, that the agent read it again
+ * after the compaction before it wrote it (`readAgainBeforeUse`). For reading what the model sees and what
  * it lacked, not for the tables.
  */
 async function dumpContext(
@@ -196,11 +203,13 @@ async function dumpContext(
   const shown = `${frame.kept}\n${context.text}`;
   const missing = needed.filter((handle) => !shown.includes(handle));
   const causes = missCauses(missing, context, frame.stored);
+  const again = new Set(readAgainBeforeUse(missing, frame.after));
   const lines = missing.map((token) => {
     const cause = causes.get(token);
     const place =
       cause?.rank === undefined ? '' : ` (best holder ranked ${cause.rank + 1} of ${context.ranked.length})`;
-    return `${token}\t${missClass(token)}; ${cause?.cause ?? ''}${place}; said in: ${whereSaid(token, frame.before)}`;
+    const read = again.has(token) ? '; read again after the compaction before use' : '';
+    return `${token}\t${missClass(token)}; ${cause?.cause ?? ''}${place}; said in: ${whereSaid(token, frame.before)}${read}`;
   });
   const name = `${sessionId}.${arm.name.replace(/[^A-Za-z0-9]+/g, '_')}.${needed.length}.txt`;
   await appendFile(
@@ -280,7 +289,7 @@ async function armOutcome(
   arm: HookArm,
   needed: readonly string[],
   kept: string,
-  before: readonly TranscriptMessage[],
+  messages: Pick<DumpFrame, 'before' | 'after'>,
 ): Promise<ArmOutcome> {
   try {
     const context = await buildHookContext({ ledger, sessionId, budgetTokens: arm.budgetTokens, weights: arm.weights });
@@ -289,15 +298,17 @@ async function armOutcome(
     const stored = record
       ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq: record.droppedRange.toSeq })
       : [];
-    await dumpContext(sessionId, arm, context, needed, { before, stored, kept });
+    await dumpContext(sessionId, arm, context, needed, { ...messages, stored, kept });
     await dumpFeatures(ledger, sessionId, arm, context, needed, kept);
     const output = JSON.stringify({
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text },
     });
     const shown = `${kept}\n${context.text}`;
+    const missing = needed.filter((handle) => !shown.includes(handle));
     return {
       present: countPresent(needed, shown),
-      missing: needed.filter((handle) => !shown.includes(handle)),
+      missing,
+      readAgain: readAgainBeforeUse(missing, messages.after),
       characters: context.text.length,
       outputCharacters: output.length,
       misses: hookMisses(needed, kept, context, stored),
@@ -353,8 +364,10 @@ export async function replayCompactions(
       await writeUpTo(point.line + 1);
       await ingest(); // SessionStart(compact) / Codex PostCompact
       const cut = cuts[index] ?? 0;
-      const needed = neededBetween(messages, cut, cuts[index + 1] ?? messages.length);
-      const arm = (each: HookArm) => armOutcome(ledger, session, each, needed, point.kept, messages.slice(0, cut));
+      const end = cuts[index + 1] ?? messages.length;
+      const needed = neededBetween(messages, cut, end);
+      const around = { before: messages.slice(0, cut), after: messages.slice(cut, end) };
+      const arm = (each: HookArm) => armOutcome(ledger, session, each, needed, point.kept, around);
       const outcomes: ArmOutcome[] = [];
       for (const each of arms) outcomes.push(await arm(each));
       const staleRecord = namesEarlierRecord(outcomes, seenRecords);

@@ -15,7 +15,7 @@
 import type { HookContext } from '../../src/integrations/claude-code/hook-context.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import type { Handle } from '../../src/types.js';
-import { argumentStrings, countPresent } from './future-needed.js';
+import { agentWritten, argumentStrings, countPresent, identifierTokens } from './future-needed.js';
 
 /** Words joined by `-` or `/`, letters only: `as-is`, `Best-effort`, `before/after`. */
 const LETTER_COMPOUND = /^[A-Za-z]+(?:[-/][A-Za-z]+)+$/;
@@ -40,6 +40,8 @@ export interface HookMisses {
   readonly ranks: readonly number[];
   /** Handles present in the summary + every candidate. */
   readonly cap: number;
+  /** Handles present with more room, one count per factor of {@link ROOM_FACTORS} (`presentWithRoom`). */
+  readonly room: readonly number[];
 }
 
 /** Why one future-needed handle is missing (the causes of {@link HookMisses}, checked in that order). */
@@ -90,7 +92,35 @@ export function hookMisses(
   }
   const everything = `${summary}\n${context.ranked.map((handle) => handle.text).join('\n')}`;
   const compounds = missing.filter(isLetterCompound).length;
-  return { missing: missing.length, ...counts, compounds, ranks, cap: countPresent(needed, everything) };
+  const room = ROOM_FACTORS.map((factor) => presentWithRoom(needed, summary, context, factor));
+  return { missing: missing.length, ...counts, compounds, ranks, cap: countPresent(needed, everything), room };
+}
+
+/** Factors of the shown handles' characters at which {@link presentWithRoom} is measured. */
+export const ROOM_FACTORS = [1, 1.5, 2, 3] as const;
+
+/**
+ * What more room would buy with today's candidates and ranking: the future-needed handles present in `summary` plus
+ * the ranked candidates taken in rank order while their characters (each text and a separator) fit `factor` times the
+ * characters of the shown ones. Group labels and the folding of near-duplicates are not modelled: at factor 1 this is
+ * close to, not equal to, the score.
+ */
+export function presentWithRoom(
+  needed: readonly string[],
+  summary: string,
+  context: Pick<HookContext, 'shown' | 'ranked'>,
+  factor: number,
+): number {
+  const room = factor * context.shown.reduce((sum, handle) => sum + handle.text.length + 1, 0);
+  const texts = [summary];
+  let used = 0;
+  for (const handle of context.ranked) {
+    const cost = handle.text.length + 1;
+    if (used + cost > room) continue;
+    used += cost;
+    texts.push(handle.text);
+  }
+  return countPresent(needed, texts.join('\n'));
 }
 
 /** A `sed -n` print range's end (`260p` of `sed -n '1,260p' f`): the yardstick takes it (a digit), no extractor does. */
@@ -121,4 +151,30 @@ export function whereSaid(token: string, messages: readonly TranscriptMessage[])
     } else if (message.content.includes(token)) add(message.source ?? message.role);
   }
   return [...counts].map(([where, count]) => `${where} ${count}`).join(', ') || 'nowhere verbatim';
+}
+
+/**
+ * The handles of `missing` the agent had in view again after the compaction before it first wrote them: a message of
+ * `after` (the messages from the compaction up to the next one) that is not the agent's own (a tool result, the user's
+ * or the harness's words) holds the handle before the first assistant message that writes it (the yardstick's use:
+ * one of its tokens in the agent's text or call arguments). The agent read them again (a file, a command's output)
+ * instead of from the injected context. A diagnostic beside the score: the score counts them as missing.
+ */
+export function readAgainBeforeUse(missing: readonly string[], after: readonly TranscriptMessage[]): string[] {
+  const pending = new Set(missing);
+  const found: string[] = [];
+  for (const message of after) {
+    if (pending.size === 0) break;
+    if (message.role === 'assistant') {
+      const used = new Set(agentWritten(message).flatMap(identifierTokens));
+      for (const token of pending) if (used.has(token)) pending.delete(token);
+      continue;
+    }
+    for (const token of pending)
+      if (message.content.includes(token)) {
+        found.push(token);
+        pending.delete(token);
+      }
+  }
+  return found;
 }
