@@ -22,6 +22,7 @@ import { runUnfinishedLineBench } from './speed/unfinished-line-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
 import { runReplayScaleBench } from './speed/replay-scale-bench.js';
+import { runHandleScaleBench } from './speed/handle-scale-bench.js';
 import { runRssBench } from './speed/rss-bench.js';
 import { storeBench } from './store-bench.js';
 
@@ -50,6 +51,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-hook', run: runHookIngestBench },
   { name: 'speed-unfinished-line', run: runUnfinishedLineBench },
   { name: 'speed-replay-scale', run: runReplayScaleBench },
+  { name: 'speed-handle-scale', run: runHandleScaleBench },
   storeBench,
   handlesQualityBench,
   rulesQualityBench,

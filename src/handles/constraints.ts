@@ -320,6 +320,14 @@ function isQuoted(
 }
 
 /**
+ * A sentence that only introduces what follows ("Each response should include:", "You MUST use this EXACT command to
+ * submit:"): the rule is in the lines after it, so pinned alone it tells the reader nothing and costs the window.
+ */
+function isLeadIn(sentence: string): boolean {
+  return sentence.endsWith(':');
+}
+
+/**
  * Finds constraint sentences in the whole text; lines starting at an offset in `gutterLines` (line-numbered file
  * dumps) are skipped, except in tool output (see {@link ConstraintOptions}).
  */
@@ -370,7 +378,7 @@ export function findConstraints(
       continue;
     }
     acceptedEnd = span[1];
-    if (isLedgerText(sentence)) continue;
+    if (isLedgerText(sentence) || isLeadIn(sentence)) continue;
     out.push({ kind: 'constraint', start: span[0] + lead, end: span[0] + lead + sentence.length });
   }
 }

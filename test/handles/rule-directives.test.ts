@@ -127,3 +127,20 @@ describe("the ledger's own text", () => {
     expect(constraints(block)).toEqual([]);
   });
 });
+
+describe('a lead-in to a list or a command', () => {
+  it('is not pinned alone: the rule is in the lines after it', () => {
+    const text =
+      'Each response should include:\n\n1. Reasoning text\n2. At least one tool call\n\n' +
+      'You MUST use this EXACT command to submit:\n\n```bash\nmake submit\n```\n\n' +
+      'Never edit these files:\n- a.go\n';
+    expect(constraints(text)).toEqual([]);
+  });
+
+  it('leaves a rule that ends in a stop, and one whose colon is inside the sentence, pinned', () => {
+    expect(constraints('Note: never push to main.\nYou MUST run the tests before submitting.')).toEqual([
+      'Note: never push to main.',
+      'You MUST run the tests before submitting.',
+    ]);
+  });
+});
