@@ -7,6 +7,7 @@ import type {
   SpanOccurrence,
   SupersededValue,
 } from '../types.js';
+import { UNRESOLVED_SPAN } from '../types.js';
 import { identityOf } from '../model/identities.js';
 import { recordId } from '../model/record-id.js';
 import type { CompactionInput, CompactionOutput } from './compaction-input.js';
@@ -36,7 +37,9 @@ export function supersededValues(
   const values = new Map<string, SupersededValue & { readonly start: number }>();
   for (const handle of spilled) {
     const by = replacedBy.get(handle);
-    if (by === undefined) continue;
+    // A handle only an external summary holds (no stored original, seq -1) has no seq to name, as the old value or
+    // as the new one: recall finds it in that record's summary, never as a superseded original.
+    if (by === undefined || handle.spanId === UNRESOLVED_SPAN || by.spanId === UNRESOLVED_SPAN) continue;
     const value = { handle: handle.text, seq: handle.seq, by: by.text, bySpan: by.spanId, bySeq: by.seq };
     const key = JSON.stringify(value);
     if (!values.has(key)) values.set(key, { ...value, start: handle.start });
