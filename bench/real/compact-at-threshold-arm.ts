@@ -93,7 +93,9 @@ export function createCompactAtThresholdArm(
         else live.push(promptMessage(message));
       }
       appended = at;
-      const current = (): PromptMessage[] => (system ? [system, ...live] : live);
+      // A new array each time: a caller keeps the previous prompt to compare with (the prompt-cache meter), and
+      // `live` grows in place, so handing it out would make every earlier prompt grow with it.
+      const current = (): PromptMessage[] => (system ? [system, ...live] : [...live]);
       const tokens = current().reduce((sum, message) => sum + cost(message), 0);
       if (tokens > budget * options.compactAt) compact();
       return current();

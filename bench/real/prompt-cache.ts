@@ -163,7 +163,8 @@ export function createPromptCacheMeter(counter: TokenCounter): {
       const tokens = promptTokens(prompt, count);
       const prefix = cachedPrefixTokens(previous, prompt, count);
       addPrompt(tally, tokens, prefix);
-      previous = prompt;
+      // A copy: an arm may go on appending to the array it handed out, which would change the prompt compared with.
+      previous = [...prompt];
       return { tokens, prefix };
     },
   };

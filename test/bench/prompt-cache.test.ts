@@ -124,6 +124,15 @@ describe('createPromptCacheMeter', () => {
     expect(meter.tally).toMatchObject({ prompts: 3, tokens: 46, prefixTokens: 21, mostlyUncached: 1 });
     expect(relativeCost(meter.tally)).toBeCloseTo((21 * 0.1 + 25 * 1.25) / 46, 10);
   });
+
+  it('compares with the previous prompt as it was measured, even when the caller appends to that array later', () => {
+    const meter = createPromptCacheMeter(wordCounter);
+    const prompt: PromptMessage[] = [task];
+    meter.measure(prompt);
+    prompt.push({ role: 'assistant', content: 'looking now' });
+    // The appended message is new to the cache: only the task (3 + 4) is a cached prefix.
+    expect(meter.measure(prompt)).toEqual({ tokens: 13, prefix: 7 });
+  });
 });
 
 describe('pooled sessions', () => {

@@ -154,6 +154,18 @@ describe('the Claude Code-style arm', () => {
     expect(fourth.slice(0, third.length)).toEqual(third);
     expect(() => arm.prompt(messages, 9)).toThrow(/in order/);
   });
+
+  it('hands out a new prompt array each time, also without a system message (an earlier prompt never grows)', () => {
+    const messages = Array.from({ length: 6 }, (_, n): TranscriptMessage => ({
+      role: n % 2 === 0 ? 'user' : 'assistant',
+      content: `m${n}`,
+    }));
+    const arm = createCompactAtThresholdArm(words, 1000);
+    const first = arm.prompt(messages, 2);
+    const second = arm.prompt(messages, 4);
+    expect(first).toHaveLength(2);
+    expect(second).toHaveLength(4);
+  });
 });
 
 describe('sqliteTableSizes', () => {
