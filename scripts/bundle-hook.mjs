@@ -18,7 +18,7 @@ import process from 'node:process';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { build } from 'rolldown';
 
-/** The built tree (`dist` unless given as the first argument). */
+/** The built tree (`dist` unless given as the first argument: another build's folder, e.g. a scratch one). */
 const dist = process.argv[2] ?? 'dist';
 const out = resolve(dist, 'hook');
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -45,7 +45,7 @@ const filesNextToModules = {
 };
 
 await build({
-  input: { 'hook-command': `${dist}/cli/hook-command.js` },
+  input: { 'hook-command': resolve(dist, 'cli/hook-command.js') },
   platform: 'node',
   external,
   plugins: [filesNextToModules],

@@ -20,10 +20,30 @@
  * 6. `\s+(?!\S)` — white space not followed by a non-space (all but the last of a run before text);
  * 7. `\s+`.
  */
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { createRequire } from 'node:module';
+import type * as SplitRegexes from 'gpt-tokenizer/encodingParams/constants';
 
-/** The regex, for pre-tokens with characters above U+007F: a copy whose `lastIndex` is this module's. */
-const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+/**
+ * The regex, for pre-tokens with characters above U+007F: a copy whose `lastIndex` is this module's. Made (and
+ * gpt-tokenizer's module of split regexes loaded: it builds three Unicode regexes) on the first such pre-token, not
+ * when this module loads: a short-lived process counting ASCII text (a hook's turn, most often) never needs it.
+ */
+let split: RegExp | undefined;
+
+/** The regex, made on first use. */
+function splitRegex(): RegExp {
+  if (split === undefined) {
+    const require = createRequire(import.meta.url);
+    const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/encodingParams/constants') as typeof SplitRegexes;
+    split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+  }
+  return split;
+}
+
+/** Whether the split regex has been made (for tests: text of ASCII characters only never makes it). */
+export function splitRegexMade(): boolean {
+  return split !== undefined;
+}
 
 /** Classes of ASCII char codes. */
 const UPPER = 1;
@@ -56,8 +76,9 @@ function classAt(text: string, index: number): number {
 
 /** Where the regex ends the pre-token at `at`. */
 function regexEnd(text: string, at: number): number {
-  split.lastIndex = at;
-  const match = split.exec(text);
+  const regex = splitRegex();
+  regex.lastIndex = at;
+  const match = regex.exec(text);
   return match === null ? text.length : match.index + match[0].length;
 }
 

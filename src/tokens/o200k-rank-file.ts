@@ -5,7 +5,9 @@
  * (about 160 ms together): most of what a short-lived process such as a Claude Code hook spends before its own work.
  * The file names the gpt-tokenizer version it was built from and carries the SHA-256 of its contents; a file of
  * another version, cut short, or whose bytes changed (a count from a damaged table would be wrong, and the window's
- * token limit rests on counts) is not used: the table is built from the list instead.
+ * token limit rests on counts) is not used: the table is built from the list instead, and `rankFileRead()` says why.
+ * A process that keeps stamps of checked files (`o200k-rank-stamp.ts`: the hook) skips hashing a file it has checked
+ * before and that was not written since.
  *
  * Layout, little-endian: the magic `cl-o200k-ranks2\n` (16 bytes); u32 token count, u32 byte-buffer length,
  * u32 slot count, u32 version length; the SHA-256 of everything after it (32 bytes); the version (UTF-8,
@@ -13,7 +15,10 @@
  * 4 bytes), then the token bytes.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PagedRanks } from './o200k-rank-pages.js';
+import { fileIdentity, hasRankFileStamp, writeRankFileStamp } from './o200k-rank-stamp.js';
 
 const MAGIC = 'cl-o200k-ranks2\n';
 const DIGEST_AT = MAGIC.length + 16;
@@ -21,13 +26,17 @@ const HEADER_BYTES = DIGEST_AT + 32;
 
 const digestOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
-/** Ranks by bytes: token `r` is `bytes[start[r] .. start[r] + length[r])`; `slots` hold rank + 1 (0 = empty). */
+/**
+ * Ranks by bytes: token `r` is `bytes[start[r] .. start[r] + length[r])`; `slots` hold rank + 1 (0 = empty). A table
+ * read a few bytes at a time (`paged`, see `o200k-rank-pages.ts`) has empty arrays: its lookups go to `paged`.
+ */
 export interface RankTable {
   readonly bytes: Uint8Array;
   readonly start: Int32Array;
   readonly length: Uint8Array;
   readonly slots: Int32Array;
   readonly mask: number;
+  readonly paged?: PagedRanks | undefined;
 }
 
 /** Where the build writes the table: beside this module's compiled file. */
@@ -66,45 +75,164 @@ export function rankFileBytes(table: RankTable, version: string): Uint8Array {
  * are views of the file's bytes (of a copy when they do not start at a 4-byte offset).
  */
 export function parseRankFile(file: Uint8Array, version: string): RankTable | undefined {
-  if (!LITTLE_ENDIAN) return undefined;
+  const table = checkRankFile(file, version);
+  return typeof table === 'string' ? undefined : table;
+}
+
+/** Where the parts of a rank file start (bytes from its start), and their sizes. */
+export interface RankFileLayout {
+  readonly count: number;
+  readonly slotCount: number;
+  readonly byteLength: number;
+  readonly startAt: number;
+  readonly slotsAt: number;
+  readonly lengthAt: number;
+  readonly bytesAt: number;
+}
+
+/**
+ * The layout a rank file's header (its first bytes, at least through the version) gives, for a file of `fileLength`
+ * bytes naming `version`; or what is wrong with it. The contents are not hashed here.
+ */
+export function rankFileLayout(header: Uint8Array, fileLength: number, version: string): RankFileLayout | string {
+  if (!LITTLE_ENDIAN) return 'this machine is big-endian (the file holds little-endian arrays)';
   if (
-    file.length < HEADER_BYTES ||
-    Buffer.from(file.buffer, file.byteOffset, MAGIC.length).toString('latin1') !== MAGIC
+    header.length < HEADER_BYTES ||
+    Buffer.from(header.buffer, header.byteOffset, MAGIC.length).toString('latin1') !== MAGIC
   )
-    return undefined;
-  // The 32-bit arrays need the file's bytes at an offset divisible by 4: a large read has its own buffer at 0.
-  const data = file.byteOffset % 4 === 0 ? file : new Uint8Array(file);
-  const base = data.byteOffset;
-  const view = new DataView(data.buffer, base, data.byteLength);
+    return 'not a rank file of this format (its magic differs)';
+  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
   const count = view.getUint32(MAGIC.length, true);
   const byteLength = view.getUint32(MAGIC.length + 4, true);
   const slotCount = view.getUint32(MAGIC.length + 8, true);
   const versionLength = view.getUint32(MAGIC.length + 12, true);
-  if (slotCount === 0 || (slotCount & (slotCount - 1)) !== 0) return undefined;
-  const expected = HEADER_BYTES + padded(versionLength) + count * 4 + slotCount * 4 + padded(count) + byteLength;
-  if (data.length !== expected) return undefined;
-  const digest = Buffer.from(data.buffer, base + DIGEST_AT, 32);
-  if (!digestOf(data.subarray(HEADER_BYTES)).equals(digest)) return undefined;
-  let at = HEADER_BYTES;
-  if (Buffer.from(data.buffer, base + at, versionLength).toString('utf8') !== version) return undefined;
-  at += padded(versionLength);
-  const start = new Int32Array(data.buffer, base + at, count);
-  at += count * 4;
-  const slots = new Int32Array(data.buffer, base + at, slotCount);
-  at += slotCount * 4;
-  const length = new Uint8Array(data.buffer, base + at, count);
-  at += padded(count);
-  const bytes = new Uint8Array(data.buffer, base + at, byteLength);
-  return { bytes, start, length, slots, mask: slotCount - 1 };
+  if (slotCount === 0 || (slotCount & (slotCount - 1)) !== 0) return 'its slot count is not a power of two';
+  const startAt = HEADER_BYTES + padded(versionLength);
+  const slotsAt = startAt + count * 4;
+  const lengthAt = slotsAt + slotCount * 4;
+  const bytesAt = lengthAt + padded(count);
+  if (fileLength !== bytesAt + byteLength)
+    return `it holds ${fileLength} bytes where its header says ${bytesAt + byteLength}`;
+  if (header.length < HEADER_BYTES + versionLength) return 'its header is cut short';
+  const named = Buffer.from(header.buffer, header.byteOffset + HEADER_BYTES, versionLength).toString('utf8');
+  if (named !== version) return `it was built from gpt-tokenizer ${named}, not the installed ${version}`;
+  return { count, slotCount, byteLength, startAt, slotsAt, lengthAt, bytesAt };
 }
 
-/** The table of the build's file, or undefined when there is none (running from the sources) or it is not usable. */
-export function readRankFile(version: string): RankTable | undefined {
-  let file: Uint8Array;
+/**
+ * The table held by `file`'s bytes, or what is wrong with them. `checkDigest: false` (a file whose stamp says it was
+ * checked) skips hashing the contents; everything else is checked still.
+ */
+export function checkRankFile(file: Uint8Array, version: string, checkDigest = true): RankTable | string {
+  // The 32-bit arrays need the file's bytes at an offset divisible by 4: a large read has its own buffer at 0.
+  const data = file.byteOffset % 4 === 0 ? file : new Uint8Array(file);
+  const layout = rankFileLayout(data, data.length, version);
+  if (typeof layout === 'string') return layout;
+  const base = data.byteOffset;
+  const digest = Buffer.from(data.buffer, base + DIGEST_AT, 32);
+  if (checkDigest && !digestOf(data.subarray(HEADER_BYTES)).equals(digest))
+    return 'its SHA-256 does not match its contents (the file is damaged)';
+  const { count, slotCount, byteLength } = layout;
+  return {
+    start: new Int32Array(data.buffer, base + layout.startAt, count),
+    slots: new Int32Array(data.buffer, base + layout.slotsAt, slotCount),
+    length: new Uint8Array(data.buffer, base + layout.lengthAt, count),
+    bytes: new Uint8Array(data.buffer, base + layout.bytesAt, byteLength),
+    mask: slotCount - 1,
+  };
+}
+
+/** How the last `readRankFile` went: the table's file, and what was wrong with it when it was not used. */
+export interface RankFileRead {
+  readonly path: string;
+  /**
+   * `checked`: digest checked; `stamped`: a stamp said the file was checked before; `paged`: stamped, and read a few
+   * bytes at a time (`o200k-rank-pages.ts`); else not used.
+   */
+  readonly outcome: 'checked' | 'stamped' | 'paged' | 'missing' | 'refused';
+  /** Why the file was refused. */
+  readonly problem?: string | undefined;
+}
+
+let lastRead: RankFileRead | undefined;
+
+/** How the last read of a rank file went (undefined before one). */
+export function rankFileRead(): RankFileRead | undefined {
+  return lastRead;
+}
+
+/** All of the open file `fd`, `size` bytes, in a buffer of its own. */
+function readWhole(fd: number, size: number): Buffer {
+  const file = Buffer.allocUnsafeSlow(size);
+  for (let at = 0; at < size;) {
+    const read = readSync(fd, file, at, size - at, at);
+    if (read === 0) return file.subarray(0, at);
+    at += read;
+  }
+  return file;
+}
+
+/** Bytes of a rank file read for its header when the rest is read a block at a time. */
+const HEADER_READ_BYTES = 4096;
+
+/** The table of the open, stamped file `fd` (of `size` bytes) read a block at a time, or what is wrong with its header. */
+function pagedTable(fd: number, size: number, version: string): RankTable | string {
+  const header = Buffer.alloc(Math.min(HEADER_READ_BYTES, size));
+  readSync(fd, header, 0, header.length, 0);
+  const layout = rankFileLayout(header, size, version);
+  if (typeof layout === 'string') return layout;
+  const empty = { bytes: new Uint8Array(0), start: new Int32Array(0), length: new Uint8Array(0) };
+  return { ...empty, slots: new Int32Array(0), mask: layout.slotCount - 1, paged: new PagedRanks(fd, layout) };
+}
+
+/** Options of {@link readRankFile}. */
+export interface ReadRankFileOptions {
+  /** Read a stamped file a few bytes at a time (see `o200k-rank-pages.ts`) rather than whole. */
+  readonly paged?: boolean | undefined;
+}
+
+/**
+ * The table of the build's file (or of `url`), or undefined when there is none (running from the sources) or it is not
+ * usable (`rankFileRead()` says why). The file is read through one descriptor and its identity taken before and after:
+ * a stamp (see `o200k-rank-stamp.ts`) spares the digest only when the file was not written while it was read.
+ */
+export function readRankFile(
+  version: string,
+  url: URL = RANK_FILE_URL,
+  options: ReadRankFileOptions = {},
+): RankTable | undefined {
+  const path = fileURLToPath(url);
+  let fd: number;
   try {
-    file = readFileSync(RANK_FILE_URL);
+    fd = openSync(path, 'r');
   } catch {
+    lastRead = { path, outcome: 'missing' };
     return undefined;
   }
-  return parseRankFile(file, version);
+  let keepOpen = false;
+  try {
+    const stats = fstatSync(fd, { bigint: true });
+    const before = fileIdentity(stats);
+    if (options.paged === true && hasRankFileStamp(path, before, version)) {
+      const paged = pagedTable(fd, Number(stats.size), version);
+      keepOpen = typeof paged !== 'string';
+      if (keepOpen) {
+        lastRead = { path, outcome: 'paged' };
+        return paged as RankTable;
+      }
+    }
+    const file = readWhole(fd, Number(stats.size));
+    const unchanged = fileIdentity(fstatSync(fd, { bigint: true })) === before;
+    const stamped = unchanged && hasRankFileStamp(path, before, version);
+    const table = checkRankFile(file, version, !stamped);
+    if (typeof table === 'string') {
+      lastRead = { path, outcome: 'refused', problem: table };
+      return undefined;
+    }
+    if (unchanged && !stamped) writeRankFileStamp(path, stats, version);
+    lastRead = { path, outcome: stamped ? 'stamped' : 'checked' };
+    return table;
+  } finally {
+    if (!keepOpen) closeSync(fd);
+  }
 }

@@ -4,17 +4,46 @@
  * 1.4 MB of token bytes and 2 MB of slots. Read on first use from the file the build writes
  * (`o200k-rank-file.ts`), or built from the rank list (about 80 ms, plus loading the list) when there is none.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { readRankFile, type RankTable } from './o200k-rank-file.js';
+import { join } from 'node:path';
+import { RANK_FILE_URL, readRankFile, type RankTable } from './o200k-rank-file.js';
+import { rankFileStampFolder } from './o200k-rank-stamp.js';
 
 /** gpt-tokenizer's o200k_base rank list: each token as a string, or as bytes when they are not valid UTF-8. */
 export type RankList = readonly (string | readonly number[])[];
 
 const require = createRequire(import.meta.url);
 
-/** The installed gpt-tokenizer's version (the rank file must have been built from it). */
+let installedVersion: string | undefined;
+
+/**
+ * The installed gpt-tokenizer's version (the rank file must have been built from it): its `package.json`, found in the
+ * `node_modules` folders Node would look in, read as a file. Requiring it resolves the package's `exports` map, about
+ * a twentieth of a bare Node start in a hook process that needs nothing else of the package; that is the fallback.
+ */
 export function rankListVersion(): string {
-  return (require('gpt-tokenizer/package.json') as { version: string }).version;
+  installedVersion ??= packageJsonVersion() ?? (require('gpt-tokenizer/package.json') as { version: string }).version;
+  return installedVersion;
+}
+
+/** The version in the first `node_modules/gpt-tokenizer/package.json` on the module's lookup path, if any. */
+function packageJsonVersion(): string | undefined {
+  for (const folder of require.resolve.paths('gpt-tokenizer') ?? []) {
+    let text: string;
+    try {
+      text = readFileSync(join(folder, 'gpt-tokenizer', 'package.json'), 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      const { version } = JSON.parse(text) as { version?: unknown };
+      return typeof version === 'string' ? version : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** gpt-tokenizer's rank list, loaded when first asked for (a 2.2 MB module). */
@@ -87,9 +116,19 @@ export function buildRankTable(rankList: RankList): RankTable {
   return { bytes: bytes.subarray(0, at), start, length, slots, mask };
 }
 
-/** The rank table: read from the build's file, or built from the rank list, on first use. */
+/**
+ * The rank table: read from the build's file, or built from the rank list, on first use. Where stamps of checked rank
+ * files are kept (the hook), a stamped file is first read a few bytes at a time, and whole once the process has
+ * counted more than a little text (see `o200k-rank-pages.ts`).
+ */
 export function rankTable(): RankTable {
-  table ??= readRankFile(rankListVersion()) ?? buildRankTable(loadRankList());
+  if (table?.paged?.exhausted === true) {
+    table.paged.close();
+    table = readRankFile(rankListVersion()) ?? buildRankTable(loadRankList());
+  }
+  table ??=
+    readRankFile(rankListVersion(), RANK_FILE_URL, { paged: rankFileStampFolder() !== undefined }) ??
+    buildRankTable(loadRankList());
   return table;
 }
 
@@ -100,6 +139,7 @@ export function rankOf(ranks: RankTable, buffer: Uint8Array, from: number, to: n
 
 /** `rankOf` with the bytes' hash already computed. */
 export function hashedRankOf(ranks: RankTable, buffer: Uint8Array, from: number, to: number, hash: number): number {
+  if (ranks.paged !== undefined) return ranks.paged.rankOf(buffer, from, to, hash);
   const { bytes, start, length, slots, mask } = ranks;
   const size = to - from;
   let slot = hash & mask;

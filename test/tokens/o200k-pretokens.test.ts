@@ -1,5 +1,5 @@
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { preTokenEnd } from '../../src/tokens/o200k-pretokens.js';
 import { DATA } from '../data-dir.js';
 import { randomTexts, realTexts } from './o200k-text.js';
@@ -48,5 +48,20 @@ describe('o200k pre-tokens', () => {
       if (ranges.join() !== regexRanges(text).join()) expect(ranges, text.slice(0, 300)).toEqual(regexRanges(text));
     }
     expect(pre).toBeGreaterThan(100_000);
+  });
+
+  it('make the split regex only when a pre-token has a character above U+007F (ASCII text never needs it)', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/tokens/o200k-pretokens.js');
+    const scan = (text: string) => {
+      for (let at = 0; at < text.length; at = fresh.preTokenEnd(text, at));
+    };
+    scan("Run the migration check for PAY-4820 again.\n  ./scripts/check.sh 20 && echo 'ok' # don't");
+    expect(fresh.splitRegexMade()).toBe(false);
+    const text = 'pool_size=40 — ünïcode 🙂';
+    const ranges: number[] = [];
+    for (let at = 0, end = 0; at < text.length; at = end) ranges.push(at, (end = fresh.preTokenEnd(text, at)));
+    expect(fresh.splitRegexMade()).toBe(true);
+    expect(ranges).toEqual(regexRanges(text));
   });
 });

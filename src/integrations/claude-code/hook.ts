@@ -8,14 +8,17 @@
  * - `SessionStart` with `source: "compact"` then returns the `hookSpecificOutput` whose
  *   `additionalContext` holds what the agent's summary dropped.
  */
+import { join } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
 import { checkString, firstProblem, objectProblem } from '../../importers/field-checks.js';
 import type { Ledger } from '../../session/ledger.js';
 import { openStore } from '../../stores/store-spec.js';
 import type { LedgerStore } from '../../stores/store.js';
+import { rankFileRead } from '../../tokens/o200k-rank-file.js';
+import { keepRankFileStamps } from '../../tokens/o200k-rank-stamp.js';
 import { createO200kCounter } from '../../tokens/token-counter.js';
 import { HOOK_AGENT_NAMES } from './hook-budget.js';
-import { projectLedgerPaths, sessionIngestFiles } from './ledger-home.js';
+import { ledgerHome, projectLedgerPaths, sessionIngestFiles } from './ledger-home.js';
 import type { LedgerEnvironment } from './ledger-home.js';
 import { recordProjectSession } from './project-session.js';
 import type { IngestLedger } from './span-appender.js';
@@ -113,6 +116,16 @@ function hookLedger(store: LedgerStore): IngestLedger & { full(): Promise<Ledger
   return { store, counter, full, session: async (sessionId) => (await full()).session(sessionId) };
 }
 
+/** A rank file the counter refused is logged: counts stay right (built from the rank list) but every call is slower. */
+function logRefusedRankFile(log: ((line: string) => void) | undefined): void {
+  const read = rankFileRead();
+  if (read?.outcome !== 'refused') return;
+  log?.(
+    `the o200k rank file ${read.path} was not used: ${read.problem}; token counts came from gpt-tokenizer's rank ` +
+      `list instead (slower); reinstall or rebuild context-ledger to restore it`,
+  );
+}
+
 /** Run one hook call. Throws on failure; the CLI turns every failure into a log line and exit 0. */
 export async function runClaudeCodeHook(
   input: ClaudeCodeHookInput,
@@ -140,6 +153,8 @@ export async function runClaudeCodeHook(
     await record();
     return { input };
   }
+  // The rank file's digest is checked once per build, not by every call (see o200k-rank-stamp.ts).
+  keepRankFileStamps(join(ledgerHome(environment), 'cache'));
   const store = await openStore(paths.store, { backgroundCheckpoint: false });
   const ledger = hookLedger(store);
   try {
@@ -156,6 +171,7 @@ export async function runClaudeCodeHook(
             log: options.log,
           });
     await record();
+    logRefusedRankFile(options.log);
     if (input.hook_event_name !== 'SessionStart' || input.source !== 'compact') return { input, ingest };
     // Only this event builds a context: its module is loaded here, not by every Stop.
     const { buildHookContext } = await import('./hook-context.js');
