@@ -132,13 +132,17 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   return labels[0]?.start ?? -1;
 }
 
+function findAmountsIn(view: string): Candidate[] {
+  const amounts: Candidate[] = [];
+  findAmounts(view, amounts);
+  return amounts;
+}
+
 /**
  * The money amounts of `view` (`amounts.ts`) as values to bind, each from its currency or first digit (a measure word
  * the amount detector took before it, `budget is`, is the label's to take).
  */
-function amountValues(view: string): Candidate[] {
-  const amounts: Candidate[] = [];
-  findAmounts(view, amounts);
+function amountValues(view: string, amounts: readonly Candidate[]): Candidate[] {
   return amounts.map((amount) => {
     const core = view.slice(amount.start, amount.end).search(/[$€£¥\d]/);
     return { kind: 'number', start: amount.start + Math.max(0, core), end: amount.end };
@@ -181,25 +185,46 @@ function enclosing(view: string, value: Candidate): { before: number; end: numbe
 }
 
 /**
+ * Whether a value lies inside an assignment (`KEY=value`, `key: value`), for values asked about in order of start: a
+ * sweep over the assignments sorted by start, keeping the furthest end of those starting at or before the value.
+ */
+function insideAssignment(candidates: readonly Candidate[]): (value: Candidate) => boolean {
+  const assignments = candidates
+    .filter((candidate) => candidate.kind === 'assignment')
+    .sort((a, b) => a.start - b.start);
+  let next = 0;
+  let furthest = -Infinity;
+  return (value) => {
+    while (next < assignments.length && (assignments[next] as Candidate).start <= value.start)
+      furthest = Math.max(furthest, (assignments[next++] as Candidate).end);
+    return furthest >= value.end;
+  };
+}
+
+/**
  * Adds a binding candidate (kind `assignment`, from the label's first word to the value's end) for every value
  * candidate a label names, and for every money amount a specific label names; a branch name the text calls a branch
  * (`branch-names.ts`) is added as an identifier, bound to its label or else to the word `branch`. `candidates` are the detectors'
- * candidates so far (any order).
+ * candidates so far (any order). `amounts`: the money amounts of `view` (`findAmounts`) when the caller found them
+ * already.
  */
-export function findBindings(view: string, candidates: readonly Candidate[], out: Candidate[]): void {
+export function findBindings(
+  view: string,
+  candidates: readonly Candidate[],
+  out: Candidate[],
+  amounts: readonly Candidate[] = findAmountsIn(view),
+): void {
   const branches = findBranchNames(view);
-  const amounts = amountValues(view);
+  const amountCandidates = amountValues(view, amounts);
   const values = candidates
     .filter((candidate) => VALUE_KINDS.has(candidate.kind))
     .concat(
-      amounts,
+      amountCandidates,
       branches.map((branch) => branch.name),
     )
     .sort((a, b) => a.start - b.start);
   // A value inside an assignment (`KEY=value`, `key: value`) is bound already.
-  const assignments = candidates.filter((candidate) => candidate.kind === 'assignment');
-  const assigned = (value: Candidate) =>
-    assignments.some((assignment) => assignment.start <= value.start && assignment.end >= value.end);
+  const assigned = insideAssignment(candidates);
   let previous: Candidate | undefined;
   for (const value of values) {
     if (assigned(value)) {

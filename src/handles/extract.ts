@@ -77,8 +77,12 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   const config = kinds.has('assignment') || numbers;
   if (config || kinds.has('error'))
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);
-  if (kinds.has('assignment') && options?.bindings !== false) findBindings(view, candidates, candidates);
-  if (numbers) findAmounts(view, candidates);
+  const bindings = kinds.has('assignment') && options?.bindings !== false;
+  // Money amounts are values to bind as well as numbers: found once for both.
+  const amounts: Candidate[] = [];
+  if (numbers || bindings) findAmounts(view, amounts);
+  if (bindings) findBindings(view, candidates, candidates, amounts);
+  if (numbers) for (const amount of amounts) candidates.push(amount);
   // A tool's output is read as a document: only its prose's rules count (a README, a config comment, a ticket), never
   // its code, logs, diffs or examples, and they are pinned as quoted output (see `constraints.ts`).
   if (kinds.has('constraint'))

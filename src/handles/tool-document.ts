@@ -99,54 +99,118 @@ function exampleEnd(lines: readonly string[], index: number, heading: boolean): 
   let seen = false;
   for (; end < lines.length; end++) {
     const line = lines[end] ?? '';
-    if (heading ? HEADING.test(line) : isBlank(line) && seen) break;
+    if (heading ? line.includes('#') && HEADING.test(line) : isBlank(line) && seen) break;
     if (!isBlank(line)) seen = true;
   }
   return end;
 }
 
-/** Marks the lines the running state rules out: fences, strings of code, examples, error tails, ledger blocks. */
-function blockedLines(lines: readonly string[], starts: readonly number[], hunk: number): Uint8Array {
-  const blocked = new Uint8Array(lines.length);
-  let fenced = false;
-  let rawString = false;
-  let exampleUntil = -1;
-  let errorTail = -1;
-  let ledgerBlock = false;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    if (isBlank(line)) continue;
-    const fence = line.includes('`') || line.includes('~') ? FENCE.test(line) : false;
-    if (fence) fenced = !fenced;
-    // a multi-line string of code (a Go or JS template between backticks) holds no document's prose
-    const opensString = !fence && line.includes('`') && backticks(line) % 2 === 1;
-    const inString = rawString || opensString;
-    if (opensString) rawString = !rawString;
-    const errorLine = mayBeError(line) && (ERROR_LINE.test(line) || LOG_LEVEL.test(line));
-    // the error's own message goes on below it: its advice ("Please make sure …") or a wrapped line
-    const errorMessage = errorLine || (index <= errorTail && (ERROR_WRAP.test(line) || ERROR_ADVICE.test(line)));
-    if (errorLine) errorTail = index + ERROR_TAIL_LINES;
-    if (line.includes(LEDGER_MARKER) && line.trim() === LEDGER_MARKER) ledgerBlock = true;
-    const inDiff = hunk !== -1 && (starts[index] ?? 0) >= hunk && (DIFF_LINE.test(line) || line.startsWith('@@'));
-    const ruledOut = fence || fenced || inString || inDiff || ledgerBlock || index < exampleUntil || errorMessage;
-    if (ruledOut) blocked[index] = 1;
-    if (ledgerBlock && line.startsWith(RECALL_HINT_START)) ledgerBlock = false;
-    // under one of the block's own headings or labels its lines follow until a blank line (`constraint: Never …`)
-    if (imitatesLabel(line)) {
-      blocked[index] = 1;
-      exampleUntil = Math.max(exampleUntil, exampleEnd(lines, index, false));
-    } else if (!ruledOut && ((endsWithColon(line) && EXAMPLE_LEAD.test(line)) || EXAMPLE_HEADING.test(line))) {
-      exampleUntil = exampleEnd(lines, index, HEADING.test(line));
-    }
+/**
+ * Marks the lines the running state rules out: fences, strings of code, examples, error tails, ledger blocks. The
+ * state runs forward from line to line, so the pass is taken only as far as a line asked about ({@link advance}): a
+ * judge asked about the first lines of a long output never reads the rest. Whether a line is an error's message
+ * depends only on it and the {@link ERROR_TAIL_LINES} lines before it, so it is read only for the lines asked about
+ * and the example leads the pass meets.
+ */
+export class BlockedLines {
+  /** Lines the running state rules out (error messages aside). */
+  private readonly blocked: Uint8Array;
+  /** Per line: 0 not read yet, 1 no error line, 2 an error line. */
+  private readonly errors: Uint8Array;
+  /** The next line the pass reads. */
+  private next = 0;
+  private fenced = false;
+  private rawString = false;
+  private exampleUntil = -1;
+  private ledgerBlock = false;
+
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly starts: readonly number[],
+    private readonly hunk: number,
+  ) {
+    this.blocked = new Uint8Array(lines.length);
+    this.errors = new Uint8Array(lines.length);
   }
-  return blocked;
+
+  /** How many lines the pass has read, and how many lines were tested as error lines (for the tests). */
+  get reads(): { readonly lines: number; readonly errorTests: number } {
+    let errorTests = 0;
+    for (const known of this.errors) if (known !== 0) errorTests++;
+    return { lines: this.next, errorTests };
+  }
+
+  /** Whether line `index` is ruled out (the pass read up to it first). */
+  has(index: number): boolean {
+    if (index >= this.next) this.advance(index);
+    return this.blocked[index] === 1 || this.isErrorMessage(index);
+  }
+
+  /** Whether line `index` is an error, warning or exception line of a program. */
+  private isErrorLine(index: number): boolean {
+    let known = this.errors[index] ?? 1;
+    if (known === 0) {
+      const line = this.lines[index] ?? '';
+      const error =
+        !isBlank(line) &&
+        mayBeError(line) &&
+        (ERROR_LINE.test(line) || (line.includes('level=') && LOG_LEVEL.test(line)));
+      known = error ? 2 : 1;
+      this.errors[index] = known;
+    }
+    return known === 2;
+  }
+
+  /** An error line, or its message going on below it: its advice ("Please make sure …") or a wrapped line. */
+  private isErrorMessage(index: number): boolean {
+    const line = this.lines[index] ?? '';
+    if (isBlank(line)) return false;
+    if (this.isErrorLine(index)) return true;
+    if (!ERROR_WRAP.test(line) && !ERROR_ADVICE.test(line)) return false;
+    for (let before = Math.max(0, index - ERROR_TAIL_LINES); before < index; before++)
+      if (this.isErrorLine(before)) return true;
+    return false;
+  }
+
+  /** Reads the lines up to `last` (inclusive). */
+  private advance(last: number): void {
+    const { lines, starts, hunk, blocked } = this;
+    const to = Math.min(last + 1, lines.length);
+    for (let index = this.next; index < to; index++) {
+      const line = lines[index] ?? '';
+      if (isBlank(line)) continue;
+      const fence = line.includes('`') || line.includes('~') ? FENCE.test(line) : false;
+      if (fence) this.fenced = !this.fenced;
+      // a multi-line string of code (a Go or JS template between backticks) holds no document's prose
+      const opensString = !fence && line.includes('`') && backticks(line) % 2 === 1;
+      const inString = this.rawString || opensString;
+      if (opensString) this.rawString = !this.rawString;
+      if (line.includes(LEDGER_MARKER) && line.trim() === LEDGER_MARKER) this.ledgerBlock = true;
+      const inDiff = hunk !== -1 && (starts[index] ?? 0) >= hunk && (DIFF_LINE.test(line) || line.startsWith('@@'));
+      const ruledOut = fence || this.fenced || inString || inDiff || this.ledgerBlock || index < this.exampleUntil;
+      if (ruledOut) blocked[index] = 1;
+      if (this.ledgerBlock && line.startsWith(RECALL_HINT_START)) this.ledgerBlock = false;
+      // under one of the block's own headings or labels its lines follow until a blank line (`constraint: Never …`)
+      if (imitatesLabel(line)) {
+        blocked[index] = 1;
+        this.exampleUntil = Math.max(this.exampleUntil, exampleEnd(lines, index, false));
+      } else if (
+        ((endsWithColon(line) && EXAMPLE_LEAD.test(line)) || (line.includes('#') && EXAMPLE_HEADING.test(line))) &&
+        !ruledOut &&
+        !this.isErrorMessage(index)
+      ) {
+        this.exampleUntil = exampleEnd(lines, index, HEADING.test(line));
+      }
+    }
+    this.next = Math.max(this.next, to);
+  }
 }
 
 /** A tool output's lines, read lazily (see the module notes). */
 interface Reading {
   readonly lines: readonly string[];
   readonly starts: readonly number[];
-  readonly blocked: Uint8Array;
+  readonly blocked: BlockedLines;
   readonly kinds: (LineKind | undefined)[];
   readonly kindOf: (index: number) => LineKind;
   codeDocument: boolean | undefined;
@@ -174,7 +238,7 @@ function read(view: string, gutterLines: ReadonlySet<number>): Reading {
     return kind;
   };
   const hunk = view.startsWith('@@ ') || view.includes('\n@@ ') ? (HUNK.exec(view)?.index ?? -1) : -1;
-  const blocked = blockedLines(lines, starts, hunk);
+  const blocked = new BlockedLines(lines, starts, hunk);
   return { lines, starts, blocked, kinds, kindOf, codeDocument: undefined };
 }
 
@@ -185,7 +249,7 @@ function isCodeDocument(reading: Reading): boolean {
   let code = 0;
   let counted = 0;
   for (let index = 0; index < lines.length; index += step) {
-    if (blocked[index] === 1) continue;
+    if (blocked.has(index)) continue;
     const kind = kindOf(index);
     if (kind === 'blank' || kind === 'skip' || kind === 'fence') continue;
     counted++;
@@ -217,10 +281,11 @@ export function toolLineJudge(view: string, gutterLines: ReadonlySet<number>): T
   return (lineStart): ToolLine => {
     reading ??= read(view, gutterLines);
     const index = lineIndex(reading.starts, lineStart);
-    if (index === -1 || reading.blocked[index] === 1) return 'skip';
+    if (index === -1) return 'skip';
+    // the line's own kind first: a line that is no comment or prose is passed over without running the pass to it
     const kind = reading.kindOf(index);
+    if ((kind !== 'note' && kind !== 'comment' && kind !== 'prose') || reading.blocked.has(index)) return 'skip';
     if (kind === 'note') return 'code';
-    if (kind !== 'comment' && kind !== 'prose') return 'skip';
     // a comment next to a line of code (a doc comment above a function, a comment in its body) is a note on code
     if (
       kind === 'comment' &&

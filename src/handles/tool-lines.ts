@@ -55,14 +55,24 @@ const CODE_END = /(?:[{;([,]|\)\s*do|->|=>|:=)\s*$/;
 const CODE_OPERATORS = /=>|==|!=|&&|\|\||\|>|\+=|\);|\)\s*\{|\s:=\s|\b[a-z_][\w.]*\s=\s[\w"'[{(]/;
 /** A struct field with a tag (Go): `Name string \`json:"name"\``. */
 const TAGGED_FIELD = /^\s*[A-Z]\w*\s+[[\]*\w.]+\s+`[^`]*`\s*$/;
-const CODE_SYMBOLS = /[{}()[\];=<>|&$\\]/g;
+/** The code symbols `{}()[];=<>|&$\\` a line of code is thick with, by char code. */
+const CODE_SYMBOL = new Uint8Array(128);
+for (const char of '{}()[];=<>|&$\\') CODE_SYMBOL[char.charCodeAt(0)] = 1;
+
+/** How many code symbols `line` holds (counted in place: no array of matches). */
+function codeSymbols(line: string): number {
+  let count = 0;
+  for (let at = 0; at < line.length; at++) if (CODE_SYMBOL[line.charCodeAt(at)] === 1) count++;
+  return count;
+}
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s/;
+const NON_BLANK = /\S/;
 /** Whether a line's content (gutter blanked) is a line of source code. */
 export function isSourceLine(content: string): boolean {
   const bare = content.includes('`') ? content.replace(/`[^`\n]*`/g, '``') : content;
   if (CODE_KEYWORD.test(bare) || CALL_START.test(bare) || CODE_END.test(bare) || CODE_OPERATORS.test(bare)) return true;
   if (TAGGED_FIELD.test(content)) return true;
-  const symbols = bare.match(CODE_SYMBOLS)?.length ?? 0;
+  const symbols = codeSymbols(bare);
   return symbols >= 3 && symbols * 8 > bare.trim().length;
 }
 
@@ -74,7 +84,8 @@ export type LineKind = ToolLine | 'comment' | 'note' | 'config' | 'blank' | 'fen
  * line-number gutter; `indented`: its own text is indented (four blanks or a tab past the gutter).
  */
 export function lineKind(line: string, gutter: boolean, indented: boolean): LineKind {
-  if (line.trim() === '') return 'blank';
+  // `line.trim() === ''` without the trimmed copy
+  if (!NON_BLANK.test(line)) return 'blank';
   if (FENCE.test(line)) return 'fence';
   if (!gutter && DIFF_OR_OPTION.test(line)) return 'skip';
   const content = gutter ? line.trimStart() : line;

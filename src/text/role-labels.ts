@@ -25,11 +25,23 @@ const LINE_HEADING = new RegExp(
 /** A whole folded bracket group that is a label: `[user instruction]`, `[tool result id=x]`. */
 const INLINE_LABEL = new RegExp(`^\\[\\s*${LABEL_WORDS}\\b[^\\]]*\\]$`, 'i');
 
+/** Char codes a label's first character may have after blanks and list markers (see {@link mayImitate}). */
+const LABEL_FIRST = new Uint8Array(128);
+for (const char of '[pchkPCHK') LABEL_FIRST[char.charCodeAt(0)] = 1;
+
 /**
- * A cheap first test on the raw line: only a line whose first character after blanks and list markers is a bracket,
- * not ASCII (a look-alike, an invisible character), or the first letter of a heading can imitate a label.
+ * A cheap first test on the raw line: only a line whose first character after blanks and list markers (tab, space,
+ * `-*+>`) is a bracket, not ASCII (a look-alike, an invisible character), or the first letter of a heading can
+ * imitate a label. Char codes are read in place: this runs on every line of a tool output.
  */
-const MAY_IMITATE = /^[\t \-*+>]*(?:[\u0080-\uFFFF]|[[pchkPCHK])/;
+function mayImitate(line: string): boolean {
+  let at = 0;
+  let code = line.charCodeAt(at);
+  while (code === 9 || code === 32 || code === 45 || code === 42 || code === 43 || code === 62)
+    code = line.charCodeAt(++at);
+  // NaN (the end of the line) is neither
+  return code >= 0x80 || LABEL_FIRST[code] === 1;
+}
 
 /** How much of a line a label check reads: labels and headings are at its start. */
 const LINE_PREFIX_CHARACTERS = 240;
@@ -40,7 +52,7 @@ const LINE_PREFIX_CHARACTERS = 240;
  * ledger block's own headings (`Pinned constraints (…):`, `Handle index …:`, `Known gaps …:`).
  */
 export function imitatesLabel(line: string): boolean {
-  if (!MAY_IMITATE.test(line)) return false;
+  if (!mayImitate(line)) return false;
   const prefix = line.slice(0, LINE_PREFIX_CHARACTERS);
   // ASCII folds to itself: most lines are read as they are.
   const folded = /^[^\u0080-\uFFFF]*$/.test(prefix) ? prefix : foldForLabels(prefix);
