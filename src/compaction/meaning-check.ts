@@ -7,6 +7,7 @@
  * reverse), or a polar word (`read-only`, `denied`, `disabled`) whose antonym the claim uses. A claim copied verbatim
  * from a cited span is never checked: it says what the source says. Pure and deterministic; no model is called.
  */
+import { TextMemo } from '../collections/text-memo.js';
 import { extractHandles } from '../handles/extract.js';
 import type { TokenMemo } from '../handles/token-memo.js';
 import { foldConfusables } from '../text/confusables.js';
@@ -147,11 +148,29 @@ export function polarityFlip(source: string, claim: string): PolarityFlip | unde
   return undefined;
 }
 
+/**
+ * Texts whose pure-function results (`squeezed`, `subjectHandles`) a memo keeps: a summary carries most lines of the
+ * last one, citing the same spans, so each compaction checks mostly what the last one checked. Module-level on
+ * purpose: a value is what computing it again from the text gives (strings are immutable), whoever asks.
+ */
+const MEMO_TEXTS = 4_096;
+
+/** Characters of text (and squeezed text) a memo here holds at most. */
+const MEMO_CHARS = 1_000_000;
+
+const subjectMemo = new TextMemo<readonly string[]>(MEMO_TEXTS, MEMO_CHARS);
+
 /** Handle texts of `text` that can tell subjects apart (not whole constraint sentences, not bare small numbers). */
-function subjectHandles(text: string, memo: TokenMemo | undefined): string[] {
-  return extractHandles(text, { memo })
-    .filter((handle) => handle.kind !== 'constraint' && !/^\d{1,3}$/.test(handle.text))
-    .map((handle) => handle.text);
+function subjectHandles(text: string, memo: TokenMemo | undefined): readonly string[] {
+  const known = subjectMemo.get(text);
+  if (known !== undefined) return known;
+  const found = Object.freeze(
+    extractHandles(text, { memo })
+      .filter((handle) => handle.kind !== 'constraint' && !/^\d{1,3}$/.test(handle.text))
+      .map((handle) => handle.text),
+  );
+  subjectMemo.set(text, found);
+  return found;
 }
 
 /** The sentences of a source text (split after `.`, `!`, `?`, `;` or a line break). */
@@ -182,12 +201,18 @@ function flipAbout(source: string, claim: string, subject: Subject): PolarityFli
   return undefined;
 }
 
+const squeezedMemo = new TextMemo<string>(MEMO_TEXTS, MEMO_CHARS);
+
 /** Whitespace collapsed and trailing punctuation removed, for the verbatim test. */
 function squeezed(text: string): string {
-  return readable(text)
+  const known = squeezedMemo.get(text);
+  if (known !== undefined) return known;
+  const value = readable(text)
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[.!?;:,]+$/, '');
+  squeezedMemo.set(text, value);
+  return value;
 }
 
 /**
@@ -206,7 +231,8 @@ export function meaningFindings(
   for (const claim of claims) {
     const cited = claim.spanIds.flatMap((id) => (textsBySpan.get(id) ?? []).map((text) => ({ id, text })));
     const claimText = readable(claim.text);
-    if (cited.some((source) => squeezed(source.text).includes(squeezed(claim.text)))) continue;
+    const claimSqueezed = squeezed(claim.text);
+    if (cited.some((source) => squeezed(source.text).includes(claimSqueezed))) continue;
     const subject: Subject = { handles: subjectHandles(claim.text, memo), words: contentWords(claimText) };
     const quoted = JSON.stringify(claim.text.slice(0, 80));
     const flipped = cited

@@ -1,3 +1,4 @@
+import { TextMemo } from '../collections/text-memo.js';
 import { extractHandles } from '../handles/extract.js';
 import type { TokenMemo } from '../handles/token-memo.js';
 import type { SummarizeResult, SourceUnit } from '../summarizers/summarizer.js';
@@ -24,6 +25,22 @@ function editDistanceAtMost(a: string, b: string, limit: number): boolean {
     previous = current;
   }
   return (previous[b.length] ?? limit + 1) <= limit;
+}
+
+/**
+ * The handles (kind and text) of the claim texts checked lately: a summary carries most lines of the last one, so a
+ * compaction checks mostly lines the last one checked. Module-level on purpose: an entry is what extracting the
+ * handles of that text again gives (the extraction is a pure function of the text).
+ */
+const claimHandles = new TextMemo<readonly Pick<Handle, 'kind' | 'text'>[]>(4_096, 1_000_000);
+
+/** `extractHandles(text)`, only the kind and text of each, remembered per text. */
+function handlesOfClaim(text: string, memo: TokenMemo | undefined): readonly Pick<Handle, 'kind' | 'text'>[] {
+  const known = claimHandles.get(text);
+  if (known !== undefined) return known;
+  const found = Object.freeze(extractHandles(text, { memo }).map(({ kind, text }) => Object.freeze({ kind, text })));
+  claimHandles.set(text, found);
+  return found;
 }
 
 /**
@@ -70,7 +87,7 @@ export function verifySummary(
   for (const check of checks) {
     const cited = check.spanIds.flatMap((id) => textsBySpan.get(id) ?? []);
     const sourceText = cited.length > 0 ? cited.join('\n\u0000\n') : allSources();
-    for (const handle of extractHandles(check.text, { memo })) {
+    for (const handle of handlesOfClaim(check.text, memo)) {
       if (sourceText.includes(handle.text) || reported.has(handle.text)) continue;
       reported.add(handle.text);
       const similar = sourceHandles.find(

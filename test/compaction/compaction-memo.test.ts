@@ -83,11 +83,13 @@ describe('the session token memo in the verification of a compaction', () => {
     const source = 'The eu-west-1 replica is read-only, do not target it.';
     const claims: Claim[] = [{ text: 'eu-west-1 is writable; target it', spanIds: ['sha256:a'] }];
     const texts = new Map([['sha256:a', [source]]]);
-    const without = meaningFindings(claims, texts, []);
     const memo = new TokenMemo();
     const replay = vi.spyOn(memo, 'replay');
-    expect(meaningFindings(claims, texts, [], memo)).toEqual(without);
+    // Asked first with the memo: a claim text the meaning check has not read yet is extracted through it.
+    const withMemo = meaningFindings(claims, texts, [], memo);
     expect(replay).toHaveBeenCalled();
+    const without = meaningFindings(claims, texts, []);
+    expect(withMemo).toEqual(without);
     expect(meaningFindings(claims, texts, [], memo)).toEqual(without);
     expect(without.map((finding) => finding.code)).toEqual(['polarity-flip']);
   });

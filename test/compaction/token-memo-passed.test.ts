@@ -25,10 +25,12 @@ describe('the session token memo passed to the extraction of summaries', () => {
         { text: 'Deploy of src/deploy/run.ts failed on 10.0.0.7:5432; retry with --region eu-west-1.', spanIds: [] },
       ],
     };
-    const without = verifySummary(result, units, []);
     const { memo, replays } = watchedMemo();
-    expect(verifySummary(result, units, [], [], memo)).toEqual(without);
+    // Asked first with the memo: a claim text verification has not read yet is extracted through it.
+    const withMemo = verifySummary(result, units, [], [], memo);
     expect(replays()).toBeGreaterThan(0);
+    const without = verifySummary(result, units, []);
+    expect(withMemo).toEqual(without);
     // Read again, the memo answers: still the same findings.
     expect(verifySummary(result, units, [], [], memo)).toEqual(without);
     expect(without.some((finding) => finding.code === 'invented-handle')).toBe(true);
