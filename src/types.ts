@@ -262,10 +262,7 @@ export interface WindowConfig {
   readonly maxDepth: number;
   /** Largest span in tokens; larger messages are chunked at append. */
   readonly maxSpanTokens: number;
-  /**
-   * Whether old bulky tool results are masked (replaced by a recallable one-line stub) before anything is summarized.
-   * Default: on under 16,000 tokens, off from 16,000 (`defaultMaskToolResults` in src/session/config.ts).
-   */
+  /** Whether old bulky tool results are masked (replaced by a recallable one-line stub) before anything is summarized. */
   readonly maskToolResults: boolean;
   /** Smallest tool result (tokens) that may be masked. */
   readonly maskMinTokens: number;

@@ -34,10 +34,7 @@ export const DEFAULT_MEDIUM_TARGET_FILL = 0.85;
  * Default fill for windows of {@link LARGE_WINDOW_TOKENS} and more: half the window is headroom (16,000 tokens at
  * 32,000, many tool results of a coding agent), so the window compacts in few, large steps and stays byte-stable above
  * its newest messages between them. Measured at 32,000 (issue 27): prefix reused 0.942 -> 0.953, in-window share over
- * every turn unchanged (Claude Code 0.880, SWE-agent 0.998), at the cuts 0.955 -> 0.969. Issue 37 (masking off in
- * large windows): 0.45 reused more of each prompt turn to turn (Claude Code dev sessions 0.935 -> 0.939, entire/
- * 0.940 -> 0.941) but lowered the share at the fixed cuts at 32,000 (Claude Code 0.9655 -> 0.9552, SWE-agent 0.9979
- * -> 0.9971), so 0.5 stays.
+ * every turn unchanged (Claude Code 0.880, SWE-agent 0.998), at the cuts 0.955 -> 0.969.
  */
 export const DEFAULT_LARGE_TARGET_FILL = 0.5;
 
@@ -60,20 +57,6 @@ export function defaultTargetFill(maxTokens: number): number {
  * more of the handles needed later, 0.847 against 0.832). Leave the model's output room outside `maxTokens`.
  */
 export const DEFAULT_COMPACT_AT = 1;
-
-/**
- * Default of `maskToolResults`: on for windows under {@link LARGE_WINDOW_TOKENS}, off from it. In a large window a
- * masking step hides results older than the protected tail and rewrites the prompt from the first of them, yet gives
- * back only part of the headroom (`MASK_STEP_MIN_RECOVERY`), so the next step follows soon; a compaction there refills
- * to `targetFill` and puts the region's handles in the index, where a stub names four. Measured at 32,000 tokens
- * (issue 37, turn by turn, prompt-cache meter and the in-window yardstick over every turn): Claude Code dev sessions
- * prefix reused 0.930 -> 0.935 (Claude Code-style arm 0.936), handles needed later in the window 0.893 -> 0.964;
- * entire/ sessions 0.941 -> 0.940 (arm 0.941), 0.904 -> 0.964; SWE-agent unchanged (no masking step there at 32,000); at the fixed
- * cuts unchanged (Claude Code 0.9655, SWE-agent 0.9979). Whoever wants masking in a large window sets it.
- */
-export function defaultMaskToolResults(maxTokens: number): boolean {
-  return maxTokens < LARGE_WINDOW_TOKENS;
-}
 
 /** Default share of `maxTokens` an adaptive handle budget always leaves to recent turns after a compaction. */
 export const DEFAULT_MIN_RECENT_SHARE = 0.15;
@@ -98,7 +81,7 @@ export function resolveWindowConfig(
     onHandleOverflow: input.onHandleOverflow ?? 'spill',
     maxDepth: input.maxDepth ?? 4,
     maxSpanTokens: input.maxSpanTokens ?? Math.max(64, Math.min(2000, Math.floor(maxTokens * 0.1))),
-    maskToolResults: input.maskToolResults ?? defaultMaskToolResults(maxTokens),
+    maskToolResults: input.maskToolResults ?? true,
     maskMinTokens: input.maskMinTokens ?? Math.max(200, Math.floor(maxTokens * 0.03)),
     maskProtectRecentTokens: input.maskProtectRecentTokens ?? Math.floor(maxTokens * 0.25),
   };

@@ -25,10 +25,7 @@ describe('how deep a masking step goes', () => {
   });
 
   it('refills to targetFill when the headroom is at least MASK_STEP_MIN_HEADROOM of the window', () => {
-    expect(policyOf({ maxTokens: 32_000, maskToolResults: true })).toMatchObject({
-      targetTokens: 16_000,
-      stepFloorTokens: 24_000,
-    });
+    expect(policyOf({ maxTokens: 32_000 })).toMatchObject({ targetTokens: 16_000, stepFloorTokens: 24_000 });
     expect(policyOf({ maxTokens: 8000, targetFill: 1 - MASK_STEP_MIN_HEADROOM })).toMatchObject({
       targetTokens: 6400,
       stepFloorTokens: 8000 - MASK_STEP_MIN_RECOVERY * 1600,
