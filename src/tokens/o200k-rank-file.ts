@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PagedRanks } from './o200k-rank-pages.js';
+import type { RankFileLayout } from './o200k-rank-pages.js';
 import { fileIdentity, hasRankFileStamp, writeRankFileStamp } from './o200k-rank-stamp.js';
 
 const MAGIC = 'cl-o200k-ranks2\n';
@@ -77,17 +78,6 @@ export function rankFileBytes(table: RankTable, version: string): Uint8Array {
 export function parseRankFile(file: Uint8Array, version: string): RankTable | undefined {
   const table = checkRankFile(file, version);
   return typeof table === 'string' ? undefined : table;
-}
-
-/** Where the parts of a rank file start (bytes from its start), and their sizes. */
-export interface RankFileLayout {
-  readonly count: number;
-  readonly slotCount: number;
-  readonly byteLength: number;
-  readonly startAt: number;
-  readonly slotsAt: number;
-  readonly lengthAt: number;
-  readonly bytesAt: number;
 }
 
 /**

@@ -12,7 +12,17 @@
  * The ranks are the table's: the same slots probed in the same order as `hashedRankOf` (`o200k-rank-table.ts`).
  */
 import { closeSync, readSync } from 'node:fs';
-import type { RankFileLayout } from './o200k-rank-file.js';
+
+/** Where the parts of a rank file start (bytes from its start), and their sizes. */
+export interface RankFileLayout {
+  readonly count: number;
+  readonly slotCount: number;
+  readonly byteLength: number;
+  readonly startAt: number;
+  readonly slotsAt: number;
+  readonly lengthAt: number;
+  readonly bytesAt: number;
+}
 
 /** Bytes read at a time. */
 const BLOCK_BYTES = 64;
