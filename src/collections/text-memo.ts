@@ -1,3 +1,8 @@
+/** Texts a memo holds by default: about the lines of a few summaries and the spans they cite. */
+const DEFAULT_MAX_TEXTS = 4_096;
+/** Characters (texts and string values) a memo holds by default. */
+const DEFAULT_MAX_CHARS = 1_000_000;
+
 /**
  * A memo of a pure function of a text that holds at most `maxEntries` texts and `maxChars` characters of them (keys
  * and string values counted), cleared when either would be passed (a cleared value is just computed again): memory
@@ -8,8 +13,8 @@ export class TextMemo<V> {
   private chars = 0;
 
   constructor(
-    private readonly maxEntries: number,
-    private readonly maxChars: number,
+    private readonly maxEntries: number = DEFAULT_MAX_TEXTS,
+    private readonly maxChars: number = DEFAULT_MAX_CHARS,
   ) {}
 
   /** The value remembered for `text`, if any. */

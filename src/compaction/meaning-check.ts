@@ -151,14 +151,10 @@ export function polarityFlip(source: string, claim: string): PolarityFlip | unde
 /**
  * Texts whose pure-function results (`squeezed`, `subjectHandles`) a memo keeps: a summary carries most lines of the
  * last one, citing the same spans, so each compaction checks mostly what the last one checked. Module-level on
- * purpose: a value is what computing it again from the text gives (strings are immutable), whoever asks.
+ * purpose: a value is what computing it again from the text gives (strings are immutable), whoever asks. Bounded by
+ * `TextMemo`'s defaults.
  */
-const MEMO_TEXTS = 4_096;
-
-/** Characters of text (and squeezed text) a memo here holds at most. */
-const MEMO_CHARS = 1_000_000;
-
-const subjectMemo = new TextMemo<readonly string[]>(MEMO_TEXTS, MEMO_CHARS);
+const subjectMemo = new TextMemo<readonly string[]>();
 
 /** Handle texts of `text` that can tell subjects apart (not whole constraint sentences, not bare small numbers). */
 function subjectHandles(text: string, memo: TokenMemo | undefined): readonly string[] {
@@ -201,7 +197,7 @@ function flipAbout(source: string, claim: string, subject: Subject): PolarityFli
   return undefined;
 }
 
-const squeezedMemo = new TextMemo<string>(MEMO_TEXTS, MEMO_CHARS);
+const squeezedMemo = new TextMemo<string>();
 
 /** Whitespace collapsed and trailing punctuation removed, for the verbatim test. */
 function squeezed(text: string): string {

@@ -32,7 +32,7 @@ function editDistanceAtMost(a: string, b: string, limit: number): boolean {
  * compaction checks mostly lines the last one checked. Module-level on purpose: an entry is what extracting the
  * handles of that text again gives (the extraction is a pure function of the text).
  */
-const claimHandles = new TextMemo<readonly Pick<Handle, 'kind' | 'text'>[]>(4_096, 1_000_000);
+const claimHandles = new TextMemo<readonly Pick<Handle, 'kind' | 'text'>[]>();
 
 /** `extractHandles(text)`, only the kind and text of each, remembered per text. */
 function handlesOfClaim(text: string, memo: TokenMemo | undefined): readonly Pick<Handle, 'kind' | 'text'>[] {
