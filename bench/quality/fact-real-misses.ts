@@ -11,8 +11,8 @@ import { defaultDataDir } from '../cli-args.js';
 import { holdsValue, linesOf } from './fact-score.js';
 import { replayTexts, scoreUnit, unitsOf } from './fact-real-score.js';
 import type { RealUnit } from './fact-real-score.js';
-import { REAL_LABELS } from './real-facts.js';
 import { loadRealLabels } from './real-facts-load.js';
+import { labelSetFor } from './real-facts-set.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -35,7 +35,8 @@ const isHeld = (unit: RealUnit, text: string): boolean => {
 
 const clip = (line: string) => (line.length > 220 ? `${line.slice(0, 220)}…` : line);
 
-const sessions = await loadRealLabels(dataDir, REAL_LABELS);
+const { labels } = labelSetFor(dataDir);
+const sessions = await loadRealLabels(dataDir, labels);
 const counter = createO200kCounter();
 let missed = 0;
 let total = 0;
@@ -43,7 +44,7 @@ for (const [file, session] of sessions) {
   if (filePart && !file.includes(filePart)) continue;
   const units = unitsOf(
     session,
-    REAL_LABELS.filter((label) => label.file === file),
+    labels.filter((label) => label.file === file),
   );
   const texts = await replayTexts(
     session,

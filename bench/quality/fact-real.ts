@@ -14,9 +14,9 @@ import type { BenchResult, ResultTable } from '../bench-result.js';
 import type { BenchContext } from '../bench-context.js';
 import { addRealScore, emptyRealScore, hookPoints, replayTexts, scoreUnit, unitsOf } from './fact-real-score.js';
 import type { RealScore, RealUnit } from './fact-real-score.js';
-import { REAL_LABELS } from './real-facts.js';
 import type { RealFactKind, RealLabel } from './real-facts.js';
 import { loadRealLabels } from './real-facts-load.js';
+import { labelSetFor } from './real-facts-set.js';
 import type { RealSession } from './real-facts-load.js';
 
 /** Budgets every labelled session is replayed at; entire/ sessions also at their own 200k window outside --quick. */
@@ -192,26 +192,28 @@ function tables(
 /** Run the benchmark. */
 export async function runFactReal(context: BenchContext): Promise<BenchResult> {
   const base = resultBase(context, 'quality-facts-real', 'Fact fidelity on hand-labelled real sessions');
+  const set = labelSetFor(context.dataDir);
+  const labels = set.labels;
   let sessions: Map<string, RealSession>;
   try {
-    sessions = await loadRealLabels(context.dataDir, REAL_LABELS);
+    sessions = await loadRealLabels(context.dataDir, labels);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       return missingDataResult(base, `labelled sessions under ${context.dataDir} (${(error as Error).message})`);
     throw error;
   }
   const pools = new Map<string, ArmPool>();
-  await replayArms(context, sessions, REAL_LABELS, pools);
-  const { pool: hook, compactions } = await hookArm(context, sessions, REAL_LABELS);
+  await replayArms(context, sessions, labels, pools);
+  const { pool: hook, compactions } = await hookArm(context, sessions, labels);
   const ordered = [...pools.values()].sort(
     (a, b) => Number(a.budget) - Number(b.budget) || a.name.localeCompare(b.name),
   );
   const all = [...ordered, hook];
-  const [main, ...rest] = tables(all, sessions, REAL_LABELS);
+  const [main, ...rest] = tables(all, sessions, labels);
   return {
     ...base,
     notes: [
-      'Hand labels: bench/quality/real-facts.ts (checked against their files at load). ' +
+      `Hand labels: ${set.source} (checked against their files at load). ` +
         `Hook arm: ${compactions} real Claude Code compactions of entire/.`,
       context.quick
         ? '--quick: 8,000 and 32,000 tokens only.'
@@ -220,6 +222,6 @@ export async function runFactReal(context: BenchContext): Promise<BenchResult> {
     tables: main ? [main, ...rest] : rest,
     lead: main,
     targets: [],
-    data: { sessions: [...sessions.keys()], labels: REAL_LABELS.length },
+    data: { sessions: [...sessions.keys()], labels: labels.length, labelSet: set.name },
   };
 }

@@ -47,7 +47,7 @@ const S0F = 'entire/entireio-cli__0f_c364a22bea_0_full.jsonl';
 const S91 = 'entire/entireio-cli__91_b42542f24f_0_full.jsonl';
 const CC4D = 'claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl';
 
-const value = (file: string, line: number, labels: string[], text: string, need: number): RealLabel => ({
+export const value = (file: string, line: number, labels: string[], text: string, need: number): RealLabel => ({
   file,
   kind: 'value',
   line,
@@ -55,11 +55,11 @@ const value = (file: string, line: number, labels: string[], text: string, need:
   value: text,
   need,
 });
-const amount = (file: string, line: number, labels: string[], text: string, need: number): RealLabel => ({
+export const amount = (file: string, line: number, labels: string[], text: string, need: number): RealLabel => ({
   ...value(file, line, labels, text, need),
   kind: 'amount',
 });
-const sibling = (
+export const sibling = (
   file: string,
   pair: string,
   line: number,
@@ -71,7 +71,7 @@ const sibling = (
   kind: 'sibling',
   pair,
 });
-const update = (
+export const update = (
   file: string,
   old: { line: number; value: string },
   line: number,
@@ -79,7 +79,7 @@ const update = (
   text: string,
   need: number,
 ): RealLabel => ({ ...value(file, line, labels, text, need), kind: 'update', old });
-const rule = (file: string, line: number, phrase: string, gist: string, need: number): RealLabel => ({
+export const rule = (file: string, line: number, phrase: string, gist: string, need: number): RealLabel => ({
   file,
   kind: 'rule',
   line,

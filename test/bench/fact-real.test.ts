@@ -140,3 +140,31 @@ describe('scoring', () => {
     expect(points[0]?.text).toContain('Working on the shop database settings.');
   });
 });
+
+describe('labelSetFor', () => {
+  it('measures the shared labels in a folder that holds their sessions, the outside labels in one that holds those', async () => {
+    const { labelSetFor } = await import('../../bench/quality/real-facts-set.js');
+    const { OUTSIDE_LABELS } = await import('../../bench/quality/real-facts-outside.js');
+    const { REAL_LABELS } = await import('../../bench/quality/real-facts.js');
+    // An empty folder: the shared set, so its load fails naming the missing file.
+    expect(labelSetFor(dataDir).name).toBe('shared');
+    const outside = OUTSIDE_LABELS[0]?.file ?? '';
+    await mkdir(join(dataDir, 'entire'), { recursive: true });
+    await writeFile(join(dataDir, outside), '');
+    expect(labelSetFor(dataDir)).toMatchObject({ name: 'outside', labels: OUTSIDE_LABELS });
+    // A folder with a shared session as well: the shared set wins, and its missing files still fail the load.
+    const shared = REAL_LABELS[0]?.file ?? '';
+    await writeFile(join(dataDir, shared), '');
+    const set = labelSetFor(dataDir);
+    expect(set.name).toBe('shared');
+    await expect(loadRealLabels(dataDir, set.labels)).rejects.toThrow(/ENOENT|do not match/);
+  });
+
+  it('keeps the two sets apart: no outside session is a shared-data session', async () => {
+    const { OUTSIDE_LABELS } = await import('../../bench/quality/real-facts-outside.js');
+    const { REAL_LABELS } = await import('../../bench/quality/real-facts.js');
+    const shared = new Set(REAL_LABELS.map((each) => each.file));
+    expect(OUTSIDE_LABELS.length).toBeGreaterThan(20);
+    expect(OUTSIDE_LABELS.filter((each) => shared.has(each.file))).toEqual([]);
+  });
+});
