@@ -74,7 +74,26 @@ export function bindsOnLine(line: string, value: string, labels: readonly string
 }
 
 const REPLACED =
-  /\b(?:was|were|replaced|superseded|previous(?:ly)?|formerly|old|retired|instead of|no longer|moved from|changed from|rotated from|not current)\b|\bfrom\b.+\bto\b|→|->/i;
+  /\b(?:was|were|replaced|superseded|previous(?:ly)?|formerly|old|retired|instead of|no longer|moved from|changed from|rotated from|not current)\b|→|->/i;
+/** Characters either side of an old value that a mark saying it was replaced must fall within. */
+const MARK_REACH = 48;
+
+/**
+ * Whether `line` marks `value` as replaced: a marker word or arrow near it ("was 44", "replaced", "→"), or the value
+ * right after "from" with a "to" after it ("moved from X to Y"). A marker elsewhere on a long line (a `from FILE:`
+ * group label, a "to" in another clause) does not excuse it.
+ */
+export function marksReplaced(line: string, value: string): boolean {
+  let at = line.indexOf(value);
+  while (at !== -1) {
+    const near = line.slice(Math.max(0, at - MARK_REACH), at + value.length + MARK_REACH);
+    if (REPLACED.test(near)) return true;
+    if (/\bfrom\s+\W{0,2}$/i.test(line.slice(Math.max(0, at - 8), at)) && /\bto\b/i.test(line.slice(at + value.length)))
+      return true;
+    at = line.indexOf(value, at + 1);
+  }
+  return false;
+}
 
 /** The lines of a context text (every Unicode line break splits). */
 export function linesOf(text: string): string[] {
@@ -150,7 +169,8 @@ export function scoreContext(text: string, session: FactSession, before: number)
     const lastNew = lastIndexOf(lines, (line) => states(line, update.newValue));
     const lastOld = lastIndexOf(
       lines,
-      (line) => states(line, update.oldValue) && !holdsValue(line, update.newValue) && !REPLACED.test(line),
+      (line) =>
+        states(line, update.oldValue) && !holdsValue(line, update.newValue) && !marksReplaced(line, update.oldValue),
     );
     const isStale = lastOld !== -1 && lastOld > lastNew;
     const newBound = lines.some((line) => bindsOnLine(line, update.newValue, update.labels));
