@@ -13,7 +13,7 @@
  * A module that finds a file next to itself (`new URL('./file', import.meta.url)`: the tokenizer's rank file) is
  * bundled with that path made relative to `dist/hook/`, so it finds the same file.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import process from 'node:process';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { build } from 'rolldown';
@@ -44,11 +44,43 @@ const filesNextToModules = {
   },
 };
 
+/**
+ * The modules every Stop call loads, in one chunk: what the hook command imports, and what the two lazy imports every
+ * Stop call of Claude Code's hook makes import (the SQLite store, Claude Code's importer), each with the modules it
+ * imports (static imports, followed file by file). Left to the default splitting they were 17 files, each resolved,
+ * checked and read on its own by every hook process; the chunks of what a Stop never needs (the injected context, the
+ * ledger session, PostgreSQL, the Codex importer) stay apart and load only when needed.
+ */
+const STOP_ROOTS = ['cli/hook-command.js', 'stores/sqlite/sqlite-store.js', 'importers/claude-code.js'];
+
+/** The static imports of a built module (`import … from './x.js'`, `export … from './x.js'`, `import './x.js'`). */
+const STATIC_IMPORT = /^\s*(?:import|export)\s(?:[^'"();]*?\sfrom\s)?['"](\.\.?\/[^'"]+\.js)['"]/gm;
+
+/** The built modules `roots` import, with everything they import in turn (absolute paths). */
+function staticClosure(roots) {
+  const found = new Set();
+  const visit = (file) => {
+    if (found.has(file) || !existsSync(file)) return;
+    found.add(file);
+    for (const [, path] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) visit(resolve(dirname(file), path));
+  };
+  for (const root of roots) visit(resolve(dist, root));
+  return found;
+}
+
+const stopModules = staticClosure(STOP_ROOTS);
+
 await build({
   input: { 'hook-command': resolve(dist, 'cli/hook-command.js') },
   platform: 'node',
   external,
   plugins: [filesNextToModules],
   logLevel: 'warn',
-  output: { dir: out, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+  output: {
+    dir: out,
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+    codeSplitting: { groups: [{ debugName: 'stop', name: (id) => (stopModules.has(id) ? 'stop' : null) }] },
+  },
 });

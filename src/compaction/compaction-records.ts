@@ -10,6 +10,7 @@ import type {
 import { UNRESOLVED_SPAN } from '../types.js';
 import { identityOf } from '../model/identities.js';
 import { recordId } from '../model/record-id.js';
+import { vouchRecord } from '../stores/vouched-records.js';
 import type { CompactionInput, CompactionOutput } from './compaction-input.js';
 
 /** What a compaction decided, ready to become its records. */
@@ -77,7 +78,7 @@ function checkpointRecord(
   const id = recordId('chk', content);
   const reused = input.findRecord?.(id);
   if (reused) return { checkpoint: reused, reused: true };
-  const checkpoint: CompactionRecord = {
+  const checkpoint = vouchRecord({
     id,
     sessionId,
     ordinal,
@@ -95,7 +96,7 @@ function checkpointRecord(
     summaryTokens: 0,
     atSeq: input.atSeq,
     createdAt,
-  };
+  });
   return { checkpoint, reused: false };
 }
 
@@ -115,6 +116,7 @@ export async function writeCompaction(
   if (spill?.reused === false) ordinal++;
   const checkpoint = spill?.checkpoint;
   const depth = outcome.rederived || active === undefined ? 1 : active.depth + 1;
+  const checkpointId = checkpoint?.id ?? input.activeCheckpoint?.id;
   const body = {
     sessionId,
     type: 'summary' as const,
@@ -125,21 +127,24 @@ export async function writeCompaction(
     depth,
     droppedRange,
     ancestors: active ? [active.id] : [],
-    checkpointId: checkpoint?.id ?? input.activeCheckpoint?.id,
+    // Left out when there is none (as its JSON leaves it out): the record is its own JSON-safe copy (`vouchRecord`).
+    ...(checkpointId === undefined ? {} : { checkpointId }),
     rederived: outcome.rederived,
-    summarizer: input.summarizer.identity,
+    // A copy: the record is frozen whole, and the summarizer's own object stays as it was.
+    summarizer: { ...input.summarizer.identity },
     findings: outcome.findings,
     // Left out when empty: the record (and its id) of a compaction that replaced nothing is unchanged.
     ...(outcome.superseded.length > 0 ? { superseded: outcome.superseded } : {}),
   };
-  const record: CompactionRecord = {
+  // Hashed here once: the store takes the frozen record as it is (`vouchRecord`), without hashing it again.
+  const record = vouchRecord({
     id: recordId('rec', { ...body, ordinal }),
     ordinal,
     ...body,
     summaryTokens: outcome.summary.tokens,
     atSeq: input.atSeq,
     createdAt,
-  };
+  });
   if (checkpoint && spill?.reused === false) await store.writeRecord(checkpoint);
   await store.writeRecord(record);
   return { record, checkpoint, checkpointWritten: spill?.reused === false };

@@ -11,6 +11,7 @@
 import { findAmounts } from './amounts.js';
 import { findBranchNames } from './branch-names.js';
 import type { Candidate } from './candidate.js';
+import { findDefinitions } from './definitions.js';
 
 /** Kinds a binding can end in. */
 const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'identifier', 'version', 'email']);
@@ -18,6 +19,18 @@ const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'id
 /** Connectors that state what a label is (one-word labels need one of these). */
 const COPULAS: ReadonlySet<string> = new Set(
   'is are was were = : -> → uses runs becomes became stays now currently lives points set moved changed'.split(' '),
+);
+
+/**
+ * Words that name a change of value: one of them alone labels a "from X to Y" ("the migration from entire/sessions to
+ * entire/checkpoints/v1", "the upgrade from 3.11.4 to 3.12.1"), as a copula would. Copying ("copy the file
+ * from a to b") is no change of what a label names, so `copy` is not one.
+ */
+const CHANGES: ReadonlySet<string> = new Set(
+  (
+    'migration migrated migrate upgrade upgraded downgrade downgraded rename renamed bump bumped ' +
+    'transition transitioned cutover rotation rotated update updated'
+  ).split(' '),
 );
 
 /** Words that may sit between a label and its value after a copula (`is at`, `moved to`, `runs on`, `set to`). */
@@ -90,14 +103,13 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   let words = wordsIn(view, from, start);
   // "… from X to <value>": skip back over "from X to" when X is the value just before.
   const last = words.length;
-  if (
+  const fromTo =
     previous !== undefined &&
     previous.start >= from &&
     words[last - 1]?.text.toLowerCase() === 'to' &&
     words[last - 3]?.text.toLowerCase() === 'from' &&
-    words[last - 2]?.start === previous.start
-  )
-    words = words.slice(0, last - 3);
+    words[last - 2]?.start === previous.start;
+  if (fromTo) words = words.slice(0, last - 3);
   let index = words.length - 1;
   const connectors: string[] = [];
   while (index >= 0 && connectors.length < 3) {
@@ -124,7 +136,8 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   if (labels.length === 0) return -1;
   // A command line is no label: "bun agentv eval X" then "bun agentv eval Y" ran two files, it did not rebind one.
   if ([words[index], ...labels].some((word) => word !== undefined && COMMANDS.has(word.text.toLowerCase()))) return -1;
-  const copula = attached || connectors.some((connector) => COPULAS.has(connector));
+  const change = fromTo && connectors.length === 0 && CHANGES.has((labels.at(-1)?.text ?? '').toLowerCase());
+  const copula = attached || change || connectors.some((connector) => COPULAS.has(connector));
   // One label word needs a copula ("dashboard is at X"); a verb or preposition alone ("switch to X") is no label.
   if (labels.length === 1 && !copula) return -1;
   // A preposition alone ("look at X", "key from X") is no binding; "from X to Y" was taken above.
@@ -226,6 +239,8 @@ export function findBindings(
   // A value inside an assignment (`KEY=value`, `key: value`) is bound already.
   const assigned = insideAssignment(candidates);
   let previous: Candidate | undefined;
+  // Values worth binding that no label before them binds: a line may define them after (`definitions.ts`).
+  const unbound: Candidate[] = [];
   for (const value of values) {
     if (assigned(value)) {
       previous = value;
@@ -242,8 +257,10 @@ export function findBindings(
     const start = bindingStart(view, before, previous);
     const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
     if (start !== -1 && start < before && specific) out.push({ kind: 'assignment', start, end });
+    else if (start === -1 && value.kind !== 'number') unbound.push(value);
     previous = value;
   }
+  findDefinitions(view, unbound, out);
   // A branch name no label bound is bound to the word that calls it a branch ("On branch alex/ent-108-…").
   for (const { name, binding } of branches) {
     out.push(name);

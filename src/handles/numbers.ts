@@ -2,7 +2,8 @@
  * Numeric-constant detection. The handle spans the measure phrase verbatim: an optional
  * measure (`retry ceiling of`, `timeout`, `max`, `port`, `batch size of`, `TTL is`,
  * `Budget:`), a number, an optional unit (`30s`, `256 MiB`, `3 retries`, `5-minute`,
- * `2 vCPUs`) and an optional rate (`per minute`, `/s`). A number counts only with a
+ * `2 vCPUs`) and an optional rate (`per minute`, `/s`), or an amount as the adjective of its measure after it
+ * (`30-second timeout`, `10-character threshold`). A number counts only with a
  * measure or a unit, so list numbers, line numbers, years, clock times (`10:30`, `9:45pm`),
  * percentages, ratios and versions are not numbers.
  */
@@ -43,6 +44,28 @@ const UNIT =
   '|-(?:second|minute|hour|day|week|month|year|ms|GB|MB)\\b)';
 const PER = '(?: ?\\/ ?[a-z]+\\b| per [A-Za-z]+\\b)';
 const PLURAL_AFTER_LIMIT = '(?: [a-z]{2,}s\\b)';
+/**
+ * An amount written as the adjective of its measure (`30-second timeout`, `10-character threshold`, `5 GB limit`): a
+ * number with a hyphenated word or a unit, then the measure noun, all one handle, so the amount keeps what it measures.
+ */
+const ADJECTIVE_AMOUNT = new RegExp(
+  `${NUMBER}(?:-[a-z]+| ?(?:${SPACED_UNIT})) (?:(?:${MODIFIER}) )?(?:${MEASURE_NOUN})(?![\\w-])`,
+  'y',
+);
+/** The measure nouns, lower case: a cheap test before `ADJECTIVE_AMOUNT` (a long pattern V8 compiles on first use). */
+const MEASURE_NOUNS: ReadonlySet<string> = new Set(MEASURE_NOUN_WORDS.split(' '));
+/** Characters after a number within which `ADJECTIVE_AMOUNT` ends (number, unit, modifier and measure noun). */
+const ADJECTIVE_REACH = 64;
+
+/**
+ * Whether a measure noun stands as a word within reach after `start`: `ADJECTIVE_AMOUNT` cannot match without one, so
+ * most numbers never run (or compile) it.
+ */
+function measureNounFollows(text: string, start: number): boolean {
+  for (const word of text.slice(start, start + ADJECTIVE_REACH).split(/[^A-Za-z-]+/))
+    if (word.length > 1 && MEASURE_NOUNS.has(word.toLowerCase())) return true;
+  return false;
+}
 const NUMBER_PHRASE = new RegExp(
   `(${NUMBER})(${UNIT})?((?:${PER}){0,2})(${PLURAL_AFTER_LIMIT})?(?![\\w%]|[.:/,-]\\d)`,
   'y',
@@ -102,6 +125,14 @@ export function matchNumberAt(text: string, start: number, out: Candidate[]): bo
   if (EXCLUDED_BEFORE.test(previous) || (previous === ',' && /\d/.test(text[start - 2] ?? ''))) return false;
   let measureStart = measureBefore(text, start);
   if (measureStart === -1 && !mayHaveUnit(text, start)) return false;
+  if (measureStart === -1 && measureNounFollows(text, start)) {
+    ADJECTIVE_AMOUNT.lastIndex = start;
+    const adjective = ADJECTIVE_AMOUNT.exec(text);
+    if (adjective !== null) {
+      out.push({ kind: 'number', start, end: start + adjective[0].length });
+      return true;
+    }
+  }
   const bound = measureStart === -1 ? BOUND_BEFORE.exec(text.slice(Math.max(0, start - 20), start)) : null;
   NUMBER_PHRASE.lastIndex = start;
   const match = NUMBER_PHRASE.exec(text);

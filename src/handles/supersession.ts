@@ -13,6 +13,7 @@
  * script, `app_label = 'test'`) is never superseded, and code in tool output (a source listing, a log line) is rebound
  * only by code, without following its old value into copies: a compaction ranks it last instead of dropping it.
  */
+import { BoundedMemo } from '../collections/bounded-memo.js';
 import type { Handle } from '../types.js';
 
 /** A label bound to a value, read from an assignment handle's text. */
@@ -58,11 +59,32 @@ function normalizeLabel(label: string): string {
 
 const unquote = (value: string) => value.trim().replace(/^(["'])(.*)\1$/s, '$2');
 
+/** Bindings remembered (by kind and text) at most: a few MB of handle texts. */
+const BINDINGS_KEPT = 16_384;
+
+/**
+ * The binding of each assignment and number handle text read lately (null: none), frozen: a compaction's candidates
+ * are mostly the last one's, and every compaction reads them again (its summary, its supersession, its ranking, its
+ * index layout). Safe module-level: a pure function of the kind and the text.
+ */
+const bindings = new BoundedMemo<string, Binding | null>(BINDINGS_KEPT);
+
 /** The binding an assignment handle states, or undefined when it is not one that can be rebound. */
 export function bindingOf(handle: Pick<Handle, 'kind' | 'text'>): Binding | undefined {
+  if (handle.kind !== 'number' && handle.kind !== 'assignment') return undefined;
+  const key = `${handle.kind}\u0000${handle.text}`;
+  const known = bindings.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = bindingOfText(handle);
+  if (found !== undefined) Object.freeze(found.replaced);
+  bindings.set(key, found === undefined ? null : Object.freeze(found));
+  return found;
+}
+
+/** What `bindingOf` gives, computed. */
+function bindingOfText(handle: Pick<Handle, 'kind' | 'text'>): Binding | undefined {
   // A measure phrase binds its number when its label is specific (two words or more: "pool size", "retry ceiling").
   if (handle.kind === 'number') return proseBinding(handle.text, 2);
-  if (handle.kind !== 'assignment') return undefined;
   const text = handle.text;
   const token = /\s/.test(text.split('=')[0] ?? '') ? undefined : TOKEN_ASSIGNMENT.exec(text);
   if (token) {

@@ -41,12 +41,21 @@ describe('prose bindings: a value shown with the label that says what it is', ()
       'The latency dashboard moved to grafana.acme.io/d/pay-v2 yesterday.',
       ['latency dashboard moved to grafana.acme.io/d/pay-v2'],
     ],
+    [
+      'After the rename from pay-svc-1.internal to pay-svc-2.internal the checks passed.',
+      ['rename from pay-svc-1.internal to pay-svc-2.internal'],
+    ],
+    [
+      'Last sprint we did the upgrade from db-rw-1.internal to db-rw-7.internal.',
+      ['upgrade from db-rw-1.internal to db-rw-7.internal'],
+    ],
   ])('binds %j', (text, expected) => {
     expect(bindings(text)).toEqual(expected);
   });
 
   it.each([
     'Change of plan: switch to db-ro-10 today.',
+    'Please copy from config/dev.yaml to config/prod.yaml first.',
     'checking us-east-2 ... ok',
     '-rw-r--r-- 1 app app 85533 Nov 27 src/lib/view_31.go',
     'I will look at src/api/handler.py next and then run tests/test_api.py.',
@@ -134,5 +143,17 @@ describe('bindings of a value in parentheses or inline code, and branch names', 
     const binding = extractHandles(text).find((handle) => handle.kind === 'assignment');
     expect(binding?.text).toBe('lock file (`.entire/wingman.lock`)');
     expect(bindingOf(binding as Handle)).toMatchObject({ label: 'lock file', value: '.entire/wingman.lock' });
+  });
+});
+
+describe('a change named by one word ("migration from X to Y")', () => {
+  it('binds it, and the binding supersedes X', () => {
+    const text = 'Remember we did a migration from db-rw-1.internal to db-rw-7.internal.';
+    const binding = extractHandles(text).find((handle) => handle.kind === 'assignment');
+    expect(binding?.text).toBe('migration from db-rw-1.internal to db-rw-7.internal');
+    expect(bindingOf({ kind: 'assignment', text: binding?.text ?? '' })).toMatchObject({
+      value: 'db-rw-7.internal',
+      replaced: ['db-rw-1.internal'],
+    });
   });
 });

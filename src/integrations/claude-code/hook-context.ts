@@ -7,15 +7,15 @@
  * shares (`hook-context-summary.ts`), and fitted by `fitHandleBudget`, called here and nowhere else in this
  * integration. Names read from a file the context lists are shown under that file (`hook-context-groups.ts`),
  * bindings that are statements of code are left to recall (`hook-context-code.ts`), and what a command answered (a
- * binding or URL only seen in a command's output) is ranked last (`hook-context-output.ts`).
+ * binding or URL only seen in a command's output) is ranked last (`hook-context-output.ts`), and what a message the
+ * person re-sent with one word fixed replaced is left out (`hook-context-restated.ts`). The candidates are ranked in
+ * `hook-context-rank.ts`.
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { entryText, pinnedLine } from '../../handle-index/entry-lines.js';
 import { layoutIndex } from '../../handle-index/index-layout.js';
 import { checkInstructions, rejectedLine } from '../../compaction/pinned-check.js';
 import type { IndexEntry, IndexGroup } from '../../handle-index/index-layout.js';
-import { compareRanked, rankHandles } from '../../ranking/rank-handles.js';
-import type { RankEvidence } from '../../ranking/rank-evidence.js';
 import { DEFAULT_RANK_WEIGHTS } from '../../ranking/rank-weights.js';
 import type { RankWeights } from '../../ranking/rank-weights.js';
 import { supersededHandles } from '../../handles/supersession.js';
@@ -26,12 +26,14 @@ import type { CompactionRecord, Handle } from '../../types.js';
 import { SECTION_HEADINGS } from '../../text/block-headings.js';
 import { neutralizeInline } from '../../text/neutralize.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET, HOOK_AGENT_NAMES, HOOK_OUTPUT_MAX_CHARACTERS } from './hook-budget.js';
-import { namedBySummary } from './hook-context-summary.js';
 import { fileOfHandles } from './hook-context-sources.js';
 import { groupByFile } from './hook-context-groups.js';
 import { isCodeStatement } from './hook-context-code.js';
 import { keptText, TYPED_KINDS } from './hook-context-kept.js';
 import { commandAnswers } from './hook-context-output.js';
+import { restatedHandles, restatements } from './hook-context-restated.js';
+import type { Restatement } from './hook-context-restated.js';
+import { rankCandidates } from './hook-context-rank.js';
 
 /** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
 export { DEFAULT_HOOK_CONTEXT_BUDGET };
@@ -207,46 +209,36 @@ export function withoutLineMarker(handle: Handle, count: (text: string) => numbe
  * facts after the agent's compaction they would read as current values. A text is left out when every occurrence of
  * it is superseded (one said again after the rebinding is current again). Bindings that are statements of code
  * (`found = true`, `ID:  cp.CheckpointID`; `isCodeStatement`) are left out too. The user's and system's own
- * instructions are pinned whatever supersession says.
+ * instructions are pinned whatever supersession says, but for a message the person sent again with one word fixed
+ * (`corrections`, `hook-context-restated.ts`): what the fix replaced is left out, the corrected message too.
  */
-function candidatesOf(before: readonly Handle[], summary: string): Handle[] {
-  const superseded = supersededHandles(before);
-  const current = new Set(before.filter((handle) => !superseded.has(handle)).map((handle) => handle.text));
+function candidatesOf(
+  before: readonly Handle[],
+  summary: string,
+  corrections: readonly Restatement[],
+  superseded: ReadonlySet<Handle>,
+): Handle[] {
+  const replaced = restatedHandles(before, corrections);
+  const unreplaced = new Set(before.filter((handle) => !replaced.has(handle)).map((handle) => handle.text));
+  const current = new Set(
+    before.filter((handle) => !superseded.has(handle) && !replaced.has(handle)).map((handle) => handle.text),
+  );
   // Pinned: the user's and system's constraints. Other "constraints" (quoted tool output, the agent's own lines) and bare
   // numbers mean nothing out of their sentence, so they are left to recall rather than spent from the budget.
   // What the user or the system said is pinned whatever a binding says: a prose binding read from it can be wrong
   // ("Never deploy service-0" and "Never deploy service-1" are two rules, not a rebinding), and dropping the user's
   // own words is the worse error; what they say stays in their words and the agent sees the later binding too.
+  // A message the person sent again with one word fixed is the exception (`hook-context-restated.ts`): the corrected
+  // message is left out, pinned or not, as the correction says all of it.
   return mergeHandles(before).filter(
     (handle) =>
-      isInstruction(handle) ||
+      (isInstruction(handle) && unreplaced.has(handle.text)) ||
       (current.has(handle.text) &&
         handle.kind !== 'constraint' &&
         handle.kind !== 'number' &&
         !isCodeStatement(handle) &&
         !summary.includes(handle.text)),
   );
-}
-
-/**
- * The candidates, most useful first: `rankHandles` with the hook's weights, plus {@link HOOK_SUMMARY_NAMED} for each
- * candidate that shares a telling name with the agent's summary (`namedBySummary`); a command's answer (`commandAnswers`:
- * a binding or URL only seen in the output of a command, not in a file read) after all the others.
- */
-function rankCandidates(
-  candidates: readonly Handle[],
-  evidence: RankEvidence,
-  summary: string,
-  answers: ReadonlySet<Handle>,
-  options: HookContextOptions,
-): Handle[] {
-  const named = namedBySummary(candidates, summary);
-  const bonus = options.summaryNamed ?? HOOK_SUMMARY_NAMED;
-  const ranked = rankHandles(candidates, evidence, options.weights ?? HOOK_RANK_WEIGHTS)
-    .map(({ handle, score }) => ({ handle, score: score + (named.has(handle) ? bonus : 0) }))
-    .sort((a, b) => compareRanked(a.handle, a.score, b.handle, b.score))
-    .map((entry) => entry.handle);
-  return [...ranked.filter((handle) => !answers.has(handle)), ...ranked.filter((handle) => answers.has(handle))];
 }
 
 /**
@@ -268,13 +260,24 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
   // What is pinned is checked against its span first: a handle row changed in the store is dropped and logged.
   const kept = keptText(record, originals);
-  const checked = checkInstructions(candidatesOf(before, kept), spans);
+  const corrections = restatements(originals);
+  const superseded = supersededHandles(before);
+  const checked = checkInstructions(candidatesOf(before, kept, corrections, superseded), spans);
   for (const rejected of checked.rejected) options.log?.(rejectedLine(sessionId, rejected));
   const candidates = checked.kept;
   const evidence = { occurrences: before, spans, fromSeq: 0, toSeq: Math.max(0, toSeq) };
   const fileOf = fileOfHandles(before, spans);
   const answers = commandAnswers(candidates, before, spans, fileOf);
-  const ranked = rankCandidates(candidates, evidence, keptText(record, originals, TYPED_KINDS), answers, options);
+  const typed = keptText(record, originals, TYPED_KINDS);
+  const weights = options.weights ?? HOOK_RANK_WEIGHTS;
+  const ranked = rankCandidates(
+    candidates,
+    evidence,
+    typed,
+    answers,
+    weights,
+    options.summaryNamed ?? HOOK_SUMMARY_NAMED,
+  );
   const frame: Frame = {
     kept,
     fileOf,

@@ -3,7 +3,8 @@
  * schema migration.
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { InvalidInputError, LedgerError, StoreUnavailableError } from '../../errors.js';
 import { checkSchema, migrate } from './migrate.js';
@@ -26,6 +27,23 @@ export interface OpenedDatabase {
 function unavailable(location: string, what: string, todo: string, error?: unknown): LedgerError {
   const reason = error instanceof Error ? `: ${error.message}` : '';
   return new StoreUnavailableError(`${location}: ${what}${reason}; ${todo}.`, { location }, { cause: error });
+}
+
+/**
+ * The driver's native addon, when it is where the driver's install puts it (`build/Release` of the package). Given to
+ * the driver (`nativeBinding`), it is loaded from there directly, without the `bindings` package's search of a dozen
+ * folders (a hook call, a new process after every answer, spent about a quarter of loading the driver in that search).
+ * Undefined when it is elsewhere: the driver then searches as before. (Looked up at each open, a few file checks: a
+ * module of `src/stores` keeps no state.)
+ */
+export function nativeAddon(): string | undefined {
+  try {
+    const main = createRequire(import.meta.url).resolve('better-sqlite3');
+    const file = join(dirname(main), '..', 'build', 'Release', 'better_sqlite3.node');
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -92,7 +110,8 @@ function checkPath(file: string, location: string, readonly: boolean): void {
  * file is read into memory instead (a snapshot: still read-only).
  */
 function openReadonly(file: string, location: string): Database.Database {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const nativeBinding = nativeAddon();
+  const db = new Database(file, { readonly: true, fileMustExist: true, nativeBinding });
   try {
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     return db;
@@ -111,7 +130,7 @@ function openReadonly(file: string, location: string): Database.Database {
     // Bytes 18-19 of the header say "WAL"; an in-memory image must read as a rollback-journal file.
     image[18] = 1;
     image[19] = 1;
-    return new Database(image, { readonly: true });
+    return new Database(image, { readonly: true, nativeBinding });
   }
 }
 
@@ -148,7 +167,9 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
   let db: Database.Database;
   try {
     db =
-      readonly && !inMemory ? openReadonly(file, location) : new Database(file, { readonly, fileMustExist: readonly });
+      readonly && !inMemory
+        ? openReadonly(file, location)
+        : new Database(file, { readonly, fileMustExist: readonly, nativeBinding: nativeAddon() });
   } catch (error) {
     throw unavailable(location, 'cannot open the database', 'check the path and its permissions', error);
   }

@@ -1,0 +1,84 @@
+/**
+ * Term-definition lines: a value that opens a line and is followed by what it is — a ticket list
+ * (`4. [task] proj-12.1: Extract parser module`), a plan's file list (`` **`src/rewind.go`** — New struct returned
+ * by … ``), a glossary (`- db-ro-3: Read replica of the orders database`). The label comes after the value here, so
+ * the prose binder (`bindings.ts`, label then value) never sees it. The binding is the value with its markup, the separator and the
+ * first words of the description (letters only, at most {@link MAX_WORDS}, at least two): the shortest verbatim text
+ * that says what the value is. A line with words before the value (`modified: src/a.ts`, `see src/a.ts: …`) is prose
+ * or a label of its own; a value followed by `:` and a digit (`a.go:12: msg`, a compiler's line reference) or by code
+ * (a grep match line) is no definition.
+ */
+import type { Candidate } from './candidate.js';
+
+/**
+ * Words of the description a binding keeps at most: a title's head (`Extract parser module`, `New struct returned`).
+ * Three, not more: each word costs room in a tight window (hook-context-entire kept one future-needed handle fewer with
+ * four).
+ */
+const MAX_WORDS = 3;
+
+/** Characters that may stand before the value on its line. */
+const MAX_OPENING = 48;
+
+/** What may stand before the value on its line: blanks, a list marker, bracketed tags (`[P1] [task]`), opening markup. */
+const LINE_OPENING = /^[ \t]*(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?(?:\[[^\]\n]{0,24}\][ \t]*)*[`*_]*$/;
+
+/**
+ * Closing markup, then the separator: a colon or a spaced dash, one blank, and a capitalised word (a title or a
+ * sentence). A grep line (`./a.py:    if not x`, `a.py: return s`) runs into code: blanks or a lower-case word.
+ */
+const SEPARATOR = /^[`*_]*(?::|[ \t]+[—–-]) (?=[A-Z])/;
+
+/** One word of a description: letters, with inner apostrophes or dashes. */
+const WORD = /^[A-Za-z][A-Za-z'’-]*(?=[ \t]|[,.;:!?)]|$)/;
+
+/** Words a description does not end on: it would stop mid-phrase (`the read replica in`). */
+const TRAILING: ReadonlySet<string> = new Set(
+  'a an the and or in of to by for from with at on as into than'.split(' '),
+);
+
+/**
+ * Where the description after a separator ends: after up to {@link MAX_WORDS} plain words, short of the function words
+ * it would end on; -1 for fewer than two words.
+ */
+function descriptionEnd(view: string, from: number): number {
+  let at = from;
+  const ends: number[] = [];
+  const trailing: boolean[] = [];
+  while (ends.length < MAX_WORDS) {
+    const match = WORD.exec(view.slice(at, at + 40));
+    if (match === null) break;
+    const end = at + match[0].length;
+    ends.push(end);
+    trailing.push(TRAILING.has(match[0].toLowerCase()));
+    const blanks = /^[ \t]+/.exec(view.slice(end, end + 8));
+    if (blanks === null) break;
+    at = end + blanks[0].length;
+  }
+  while (trailing.length > 0 && trailing[trailing.length - 1] === true) {
+    trailing.pop();
+    ends.pop();
+  }
+  return ends.length >= 2 ? (ends[ends.length - 1] as number) : -1;
+}
+
+/**
+ * Adds an `assignment` candidate for every value in `values` (sorted by start, worth binding) that opens its line and
+ * is followed by a description (see the module comment).
+ */
+export function findDefinitions(view: string, values: readonly Candidate[], out: Candidate[]): void {
+  for (const value of values) {
+    // Only the few characters before the value are read (a long line's values are not walked back to its start).
+    const from = Math.max(0, value.start - MAX_OPENING);
+    const lineStart = from + view.slice(from, value.start).lastIndexOf('\n') + 1;
+    if ((lineStart === from && from > 0) || !LINE_OPENING.test(view.slice(lineStart, value.start))) continue;
+    const separator = SEPARATOR.exec(view.slice(value.end, value.end + 16));
+    if (separator === null) continue;
+    const end = descriptionEnd(view, value.end + separator[0].length);
+    if (end === -1) continue;
+    // The opening markup the value sits in (`**`, a backtick) belongs to the binding: it stays balanced text.
+    let start = value.start;
+    while (start > lineStart && /[`*_]/.test(view.charAt(start - 1))) start--;
+    out.push({ kind: 'assignment', start, end });
+  }
+}
