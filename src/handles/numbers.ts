@@ -21,10 +21,10 @@ const MEASURE_NOUN_WORDS =
   'timeout time-out ttl limit ceiling cap max maximum min minimum port threshold budget quota capacity deadline ' +
   'interval delay backoff concurrency latency size retries replicas workers threads window';
 const MEASURE_NOUN = anyCase(MEASURE_NOUN_WORDS);
-const MODIFIER = anyCase(
+const MODIFIER_WORDS =
   'retry connection request rate memory disk token context pool batch page chunk buffer heap cache queue file ' +
-    'upload download body payload hard soft idle read write session daily default global max latency timeout',
-);
+  'upload download body payload hard soft idle read write session daily default global max latency timeout';
+const MODIFIER = anyCase(MODIFIER_WORDS);
 const AFTER_MEASURE = '(?:heap|memory|size|connections|retries|requests|threads|workers|pool|body|file|payload)';
 const CONNECTOR_WORDS =
   'is was be set of to at after above below under over around about exactly up most least now currently';
@@ -46,25 +46,32 @@ const PER = '(?: ?\\/ ?[a-z]+\\b| per [A-Za-z]+\\b)';
 const PLURAL_AFTER_LIMIT = '(?: [a-z]{2,}s\\b)';
 /**
  * An amount written as the adjective of its measure (`30-second timeout`, `10-character threshold`, `5 GB limit`): a
- * number with a hyphenated word or a unit, then the measure noun, all one handle, so the amount keeps what it measures.
+ * number with a hyphenated word or a unit, then the measure noun (an optional modifier before it: `5 GB hard limit`),
+ * all one handle, so the amount keeps what it measures. The shape is a short pattern and the two words are looked up
+ * in sets: the nouns as one more alternation cost a hook process (a new process after every answer) a regex compile
+ * of several milliseconds.
  */
-const ADJECTIVE_AMOUNT = new RegExp(
-  `${NUMBER}(?:-[a-z]+| ?(?:${SPACED_UNIT})) (?:(?:${MODIFIER}) )?(?:${MEASURE_NOUN})(?![\\w-])`,
-  'y',
-);
-/** The measure nouns, lower case: a cheap test before `ADJECTIVE_AMOUNT` (a long pattern V8 compiles on first use). */
+const ADJECTIVE_SHAPE = new RegExp(`${NUMBER}(?:-[a-z]+| ?(?:${SPACED_UNIT})) ([A-Za-z-]+)(?: ([A-Za-z-]+))?`, 'y');
 const MEASURE_NOUNS: ReadonlySet<string> = new Set(MEASURE_NOUN_WORDS.split(' '));
-/** Characters after a number within which `ADJECTIVE_AMOUNT` ends (number, unit, modifier and measure noun). */
-const ADJECTIVE_REACH = 64;
+const MODIFIERS: ReadonlySet<string> = new Set(MODIFIER_WORDS.split(' '));
 
-/**
- * Whether a measure noun stands as a word within reach after `start`: `ADJECTIVE_AMOUNT` cannot match without one, so
- * most numbers never run (or compile) it.
- */
-function measureNounFollows(text: string, start: number): boolean {
-  for (const word of text.slice(start, start + ADJECTIVE_REACH).split(/[^A-Za-z-]+/))
-    if (word.length > 1 && MEASURE_NOUNS.has(word.toLowerCase())) return true;
-  return false;
+/** `word` is one of `words` as `anyCase` spells it: lower case, capitalised, or all upper case. */
+function isWordOf(words: ReadonlySet<string>, word: string): boolean {
+  const lower = word.toLowerCase();
+  return words.has(lower) && (word.slice(1) === lower.slice(1) || word === word.toUpperCase());
+}
+
+/** Where the adjective amount at `start` ends (after its measure noun), or -1 when there is none. */
+function adjectiveAmountEnd(text: string, start: number): number {
+  ADJECTIVE_SHAPE.lastIndex = start;
+  const match = ADJECTIVE_SHAPE.exec(text);
+  if (match === null) return -1;
+  const [whole, first = '', second] = match;
+  const end = start + whole.length;
+  const firstEnd = end - (second === undefined ? 0 : second.length + 1);
+  const closed = (at: number) => !/[\w-]/.test(text.charAt(at));
+  if (second !== undefined && isWordOf(MODIFIERS, first) && isWordOf(MEASURE_NOUNS, second) && closed(end)) return end;
+  return isWordOf(MEASURE_NOUNS, first) && closed(firstEnd) ? firstEnd : -1;
 }
 const NUMBER_PHRASE = new RegExp(
   `(${NUMBER})(${UNIT})?((?:${PER}){0,2})(${PLURAL_AFTER_LIMIT})?(?![\\w%]|[.:/,-]\\d)`,
@@ -125,11 +132,10 @@ export function matchNumberAt(text: string, start: number, out: Candidate[]): bo
   if (EXCLUDED_BEFORE.test(previous) || (previous === ',' && /\d/.test(text[start - 2] ?? ''))) return false;
   let measureStart = measureBefore(text, start);
   if (measureStart === -1 && !mayHaveUnit(text, start)) return false;
-  if (measureStart === -1 && measureNounFollows(text, start)) {
-    ADJECTIVE_AMOUNT.lastIndex = start;
-    const adjective = ADJECTIVE_AMOUNT.exec(text);
-    if (adjective !== null) {
-      out.push({ kind: 'number', start, end: start + adjective[0].length });
+  if (measureStart === -1) {
+    const end = adjectiveAmountEnd(text, start);
+    if (end !== -1) {
+      out.push({ kind: 'number', start, end });
       return true;
     }
   }
