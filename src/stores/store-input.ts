@@ -8,6 +8,7 @@ import { expectedRecordId } from '../model/record-id.js';
 import { recordCopy } from '../model/record-json.js';
 import { checkSupersededField } from '../model/record-supersession.js';
 import { BoundedMemo } from '../collections/bounded-memo.js';
+import { deepFreeze } from '../collections/deep-freeze.js';
 import { firstIndexWhere } from '../collections/sorted-search.js';
 import { frozenSpan, hasCurrentSpanId, isWellFormedText, sameSpanContent, type SpanContent } from '../model/span.js';
 import type { CompactionRecord, Handle, Occurrence, Span, SpanOccurrence } from '../types.js';
@@ -324,15 +325,6 @@ export function sliceBySeq<T extends { readonly seq: number }>(sorted: readonly 
 /** The first index whose seq satisfies `test` (false then true along `sorted`), or the length when none does. */
 function firstIndex<T extends { readonly seq: number }>(sorted: readonly T[], test: (seq: number) => boolean): number {
   return firstIndexWhere(sorted.length, (index) => test((sorted[index] as T).seq));
-}
-
-/** Freezes a value and everything reachable from it; returns it. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }
 
 /** A frozen span with the same key set as `createSpan` returns. */

@@ -6,16 +6,10 @@
  * promise), so it is its own JSON-safe copy. The mark is a property of the record itself (a symbol, not enumerable: no
  * JSON, spread or comparison sees it, and a copy is not vouched for); the stores keep no state at module level.
  */
+import { deepFreeze } from '../collections/deep-freeze.js';
 import type { CompactionRecord } from '../types.js';
 
 const VOUCHED: unique symbol = Symbol('context-ledger vouched record');
-
-/** Freeze `value` and everything it holds (an object already frozen is taken as frozen through). */
-function freezeAll(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) freezeAll((value as Record<string, unknown>)[key]);
-}
 
 /**
  * Deep-freeze `record` and mark it as vouched for: its id is `recordId` over `recordIdContent(record)` (the builder
@@ -23,8 +17,7 @@ function freezeAll(value: unknown): void {
  */
 export function vouchRecord(record: CompactionRecord): CompactionRecord {
   if (!Object.isFrozen(record)) Object.defineProperty(record, VOUCHED, { value: true });
-  freezeAll(record);
-  return record;
+  return deepFreeze(record);
 }
 
 /** Whether `record` was vouched for (see `vouchRecord`) and is still frozen. */

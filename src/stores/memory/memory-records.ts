@@ -1,7 +1,8 @@
 /** The records part of the in-memory store: records are deep-frozen and kept in ordinal order. */
 import { ImmutableSpanError, SequenceConflictError } from '../../errors.js';
 import type { CompactionRecord } from '../../types.js';
-import { checkRecord, deepFreeze } from '../store-input.js';
+import { deepFreeze } from '../../collections/deep-freeze.js';
+import { checkRecord } from '../store-input.js';
 import type { RecordPart } from '../store-parts.js';
 import type { MemoryContext } from './memory-context.js';
 
