@@ -356,8 +356,7 @@ export async function printReplay(outcome: ReplayOutcome, print: (line: string) 
     );
     for (const finding of record.findings.slice(0, 3)) print(`      finding: ${forTerminal(finding.message)}`);
   }
-  const byKind = new Map<string, number>();
-  for (const handle of await session.loadHandleIndex()) byKind.set(handle.kind, (byKind.get(handle.kind) ?? 0) + 1);
+  const byKind = await session.handleIndexKinds();
   print(`handle index: ${[...byKind].map(([kind, count]) => `${kind} ${count}`).join(', ') || 'empty'}`);
   const gaps = session.gaps();
   const unrecoverable = unrecoverableGaps(gaps).length;

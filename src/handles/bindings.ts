@@ -66,6 +66,17 @@ const CAMEL = /[a-z][A-Z]/;
 /** A value worth binding holds a digit, a path or URL separator, `@` or a dash: data, not a code name. */
 const DATA_VALUE = /[\d/@:-]/;
 
+/**
+ * A label word without the Markdown emphasis around it: `**File:**`, `**File**:` and `File:` all read `File:`,
+ * `**Session` reads `Session` (a bold label in a plan or a review, "**Branch:** alex/fix-1"). The binding keeps the
+ * markup: it starts where the label's first word does, so it stays balanced verbatim text.
+ */
+function unemphasized(word: string): string {
+  const core = /^[*_]{1,2}([^*_]*)[*_]{0,2}([:=]?)[*_]{0,2}$/.exec(word);
+  if (core === null) return word.replace(/[*_]{1,2}([:=]?)$/, '$1');
+  return `${core[1] ?? ''}${core[2] ?? ''}`;
+}
+
 interface Word {
   readonly text: string;
   readonly start: number;
@@ -118,21 +129,30 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
     connectors.push(text);
     index--;
   }
-  // A label written with its separator attached ("region:", "host=") is a label and a copula.
+  // A label written with its separator attached ("region:", "host=", "**Branch:**") is a label and a copula.
   let attached = false;
-  const lastLabel = words[index]?.text ?? '';
+  const lastLabel = unemphasized(words[index]?.text ?? '');
   const labels: Word[] = [];
   if (/^[A-Za-z][\w-]*[:=]$/.test(lastLabel) && connectors.length === 0) {
     attached = true;
     labels.push({ text: lastLabel.slice(0, -1), start: words[index]?.start ?? 0 });
     index--;
   }
-  while (index >= 0 && labels.length < 3) {
+  // A label in emphasis ("**New file:**", "the **deploy bucket** is") is every word inside the markup, up to where it
+  // opens: a word the plain label would stop at (`New`) is the label's here, and the binding stays balanced.
+  const closed = /[*_]$|[*_][:=]$/.test(words[index + (attached ? 1 : 0)]?.text ?? '');
+  // A label word that opens and closes its own emphasis ("**File:**") is the whole label.
+  const whole = attached && /^[*_]/.test(words[index + 1]?.text ?? '');
+  while (!whole && index >= 0 && labels.length < 3) {
     const word = words[index] as Word;
-    if (!LABEL_WORD.test(word.text) || CAMEL.test(word.text) || STOP.has(word.text.toLowerCase())) break;
-    labels.unshift(word);
+    const text = unemphasized(word.text);
+    const opens = /^[*_]/.test(word.text);
+    if (!LABEL_WORD.test(text) || CAMEL.test(text) || (STOP.has(text.toLowerCase()) && !(closed && opens))) break;
+    labels.unshift({ text, start: word.start });
     index--;
+    if (opens) break;
   }
+  if (closed && !/^[*_]/.test(words[index + 1]?.text ?? '')) return -1;
   if (labels.length === 0) return -1;
   // A command line is no label: "bun agentv eval X" then "bun agentv eval Y" ran two files, it did not rebind one.
   if ([words[index], ...labels].some((word) => word !== undefined && COMMANDS.has(word.text.toLowerCase()))) return -1;

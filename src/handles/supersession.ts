@@ -85,7 +85,7 @@ export function bindingOf(handle: Pick<Handle, 'kind' | 'text'>): Binding | unde
 function bindingOfText(handle: Pick<Handle, 'kind' | 'text'>): Binding | undefined {
   // A measure phrase binds its number when its label is specific (two words or more: "pool size", "retry ceiling").
   if (handle.kind === 'number') return proseBinding(handle.text, 2);
-  const text = handle.text;
+  const text = withoutLabelEmphasis(handle.text);
   const token = /\s/.test(text.split('=')[0] ?? '') ? undefined : TOKEN_ASSIGNMENT.exec(text);
   if (token) {
     const key = token[1] ?? '';
@@ -100,7 +100,21 @@ function bindingOfText(handle: Pick<Handle, 'kind' | 'text'>): Binding | undefin
     if (!specificKey(key)) return undefined;
     return { label: normalizeLabel(key), value: unquote(config[2] ?? ''), replaced: [] };
   }
-  return proseBinding(text, 1);
+  // A label in emphasis heads an item of a document (a plan's "**New file:** a", then "**New file:** b"): the same label
+  // again names the next item, not a change. Only a key that names one thing (above) is rebound from it.
+  return text === handle.text ? proseBinding(text, 1) : undefined;
+}
+
+/**
+ * The text of a binding with the Markdown emphasis around its label taken off ("**New file:** x", "**deploy bucket** is
+ * x", see `bindings.ts`): the label reads as it would unmarked, so "**max_connections**: 40" and "max_connections: 50" bind
+ * the same key, and a generic key in bold (`**File:**`) stays generic.
+ */
+function withoutLabelEmphasis(text: string): string {
+  return text.replace(
+    /^(\*\*?|__?)([A-Za-z][^*\n]{0,60}?)\1(?=[:=\s])|^(\*\*?|__?)([A-Za-z][^*\n]{0,60}?[:=])\3(?=\s)/,
+    '$2$4',
+  );
 }
 
 /**

@@ -8,6 +8,7 @@
  * checkpoints back from the store (`loadHandleIndex`).
  */
 import { CheckpointChains, loadChainHandles } from '../model/checkpoints.js';
+import { ChainKinds } from './chain-kinds.js';
 import type { CheckpointSummary } from '../model/checkpoints.js';
 import { InvalidInputError } from '../errors.js';
 import { gapOf } from '../model/gaps.js';
@@ -36,6 +37,8 @@ export class SessionRecords {
   private readonly chains = new CheckpointChains();
   /** The last `handleIndex()` result, for the record it was computed for. */
   private indexCache: { readonly recordId: string; readonly handles: readonly Handle[] } | undefined;
+  /** The handle index's counts by kind, tallied as checkpoints are added (`chain-kinds.ts`). */
+  private readonly kinds = new ChainKinds();
 
   constructor(
     private readonly sessionId: string,
@@ -79,6 +82,7 @@ export class SessionRecords {
     this.byId.set(record.id, record);
     this.lastOrdinal = Math.max(this.lastOrdinal, record.ordinal);
     this.summaryTable.add(record);
+    this.kinds.add(record);
     const gap = gapOf(record);
     if (gap) this.gapList.push(gap);
     if (record.type === 'checkpoint') {
@@ -169,6 +173,14 @@ export class SessionRecords {
       };
     }
     return [...this.indexCache.handles];
+  }
+
+  /**
+   * Counts by kind of `loadHandleIndex()`, kinds in its order, from the tally kept as checkpoints were added; undefined
+   * when the tally does not cover the active record's chain (count `loadHandleIndex()` then).
+   */
+  handleIndexKinds(): Map<string, number> | undefined {
+    return this.kinds.counts(this.current);
   }
 
   /**

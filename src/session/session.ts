@@ -21,6 +21,7 @@ import type { ExternalSummaryInput, SessionDependencies, SessionOptions } from '
 import { appendEntries } from './session-append.js';
 import { buildExternalRecord } from './external-import.js';
 import { SessionRecords } from './session-records.js';
+import { kindCounts } from './chain-kinds.js';
 import type { RecordSummary } from './session-records.js';
 import type { CompactionRecord, Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { activeRecord, windowStateOf } from '../window/window-state.js';
@@ -197,6 +198,11 @@ export class LedgerSession {
    */
   loadHandleIndex(): Promise<Handle[]> {
     return this.recordBook.loadHandleIndex((id) => this.dependencies.store.record(this.id, id));
+  }
+
+  /** Counts by kind of `loadHandleIndex()`, kinds in its order (the store read only when no tally covers it). */
+  async handleIndexKinds(): Promise<Map<string, number>> {
+    return this.recordBook.handleIndexKinds() ?? kindCounts(await this.loadHandleIndex());
   }
 
   private checkpointHead(record: CompactionRecord | undefined): CompactionRecord | undefined {
