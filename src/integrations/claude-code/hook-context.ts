@@ -5,11 +5,11 @@
  *
  * Handles are ranked by `rankHandles` on the same evidence a compaction uses, with a bonus for a name the summary
  * shares (`hook-context-summary.ts`), and fitted by `fitHandleBudget`, called here and nowhere else in this
- * integration. Names read from a file the context lists are shown under that file (`hook-context-groups.ts`),
- * bindings that are statements of code are left to recall (`hook-context-code.ts`), and what a command answered (a
- * binding or URL only seen in a command's output) is ranked last (`hook-context-output.ts`), and what a message the
- * person re-sent with one word fixed replaced is left out (`hook-context-restated.ts`). The candidates are ranked in
- * `hook-context-rank.ts`.
+ * integration. Names read from a file the context lists are shown under that file (`hook-context-groups.ts`), a value
+ * the session replaced with a note saying so (`hook-context-marks.ts`); bindings that are statements of code are left
+ * to recall (`hook-context-code.ts`), what a command answered (a binding or URL only seen in a command's output) is
+ * ranked last (`hook-context-output.ts`), and what a message the person re-sent with one word fixed replaced is left
+ * out (`hook-context-restated.ts`). The candidates are ranked in `hook-context-rank.ts`.
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { entryText, pinnedLine } from '../../handle-index/entry-lines.js';
@@ -28,6 +28,8 @@ import { neutralizeInline } from '../../text/neutralize.js';
 import { DEFAULT_HOOK_CONTEXT_BUDGET, HOOK_AGENT_NAMES, HOOK_OUTPUT_MAX_CHARACTERS } from './hook-budget.js';
 import { fileOfHandles } from './hook-context-sources.js';
 import { groupByFile } from './hook-context-groups.js';
+import { replacedMarker } from './hook-context-marks.js';
+import type { ReplacedMarker } from './hook-context-marks.js';
 import { isCodeStatement } from './hook-context-code.js';
 import { keptText, TYPED_KINDS } from './hook-context-kept.js';
 import { commandAnswers } from './hook-context-output.js';
@@ -121,13 +123,14 @@ function recordLine(record: CompactionRecord): string {
  * The lines of one handle group: the handles without whitespace on one line, separated by a
  * space (in o200k a space merges into the next token, so a handle costs its own tokens only),
  * then, if any, the handles holding a space (or a "+N near-identical" note) on a second line, separated by ` | `.
+ * `text`: how an entry is written (default `entryText`; the context adds the note of a replaced value).
  */
-export function groupLines(group: IndexGroup): string[] {
-  const spaced = (entry: IndexEntry) => entry.similar > 0 || /\s/.test(entry.handle.text);
+export function groupLines(group: IndexGroup, text: (entry: IndexEntry) => string = entryText): string[] {
+  const spaced = (entry: IndexEntry) => entry.similar > 0 || /\s/.test(entry.handle.text) || /\s/.test(text(entry));
   const words = group.entries.filter((entry) => !spaced(entry));
   const phrases = group.entries.filter(spaced);
-  const lines = words.length > 0 ? [`${group.label}: ${words.map(entryText).join(' ')}`] : [];
-  if (phrases.length > 0) lines.push(`${group.label}: ${phrases.map(entryText).join(' | ')}`);
+  const lines = words.length > 0 ? [`${group.label}: ${words.map(text).join(' ')}`] : [];
+  if (phrases.length > 0) lines.push(`${group.label}: ${phrases.map(text).join(' | ')}`);
   return lines;
 }
 
@@ -143,6 +146,8 @@ interface Frame {
   readonly fileOf: (handle: Handle) => string | undefined;
   /** What the agent keeps in view besides this text (`keptText`: the summary; for Codex, its kept messages too). */
   readonly kept: string;
+  /** The note of an entry that states a value the session replaced (`hook-context-marks.ts`). */
+  readonly marker: ReplacedMarker;
 }
 
 /**
@@ -169,8 +174,9 @@ function render(frame: Frame, shown: readonly Handle[]): string {
     for (const entry of pinned) lines.push(pinnedLine(entry));
   }
   const place = new Map(shown.map((handle, index) => [handle, index]));
-  for (const group of groupByFile(layout.groups, frame.fileOf, (handle) => place.get(handle) ?? 0))
-    lines.push(...groupLines(group));
+  const groups = groupByFile(layout.groups, frame.fileOf, (handle) => place.get(handle) ?? 0);
+  frame.marker.prepare(groups.flatMap((group) => group.entries.map(entryText)));
+  for (const group of groups) lines.push(...groupLines(group, (entry) => frame.marker.shown(entryText(entry))));
   // The record itself is named on the first line; the earlier ones (the newest five) on their own line, if any.
   const earlier = records.filter((other) => other.id !== record.id);
   const older = earlier.length > 5 ? `; and ${earlier.length - 5} before them` : '';
@@ -280,6 +286,7 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   );
   const frame: Frame = {
     kept,
+    marker: replacedMarker(before),
     fileOf,
     record,
     records,
