@@ -12,10 +12,21 @@
  * scanning its source for names to export. Measured on a Stop call: about a fifth of the time above a bare Node start.
  * A module that finds a file next to itself (`new URL('./file', import.meta.url)`: the tokenizer's rank file) is
  * bundled with that path made relative to `dist/hook/`, so it finds the same file.
+ *
+ * The entry loads the Stop chunk with V8's code cache of it (`<chunk>.v8cache`, written here): Node 20 has no compile
+ * cache of its own (`module.enableCompileCache` is Node 22), and reading half a megabyte of source before running it
+ * costs a hook process about a fifth of its time above a bare Node start. A cache V8 does not take (another Node
+ * version, other flags) or one that is missing is passed over: the chunk is then compiled as before. The cache is
+ * written at the end of one Stop call of the built hook on a small transcript, so it holds the functions a Stop
+ * compiles as it runs, not only the chunk's top level (a failed call leaves the top level's cache).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Module } from 'node:module';
+import { tmpdir } from 'node:os';
 import process from 'node:process';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { Script } from 'node:vm';
 import { build } from 'rolldown';
 
 /** The built tree (`dist` unless given as the first argument: another build's folder, e.g. a scratch one). */
@@ -84,3 +95,92 @@ await build({
     codeSplitting: { groups: [{ debugName: 'stop', name: (id) => (stopModules.has(id) ? 'stop' : null) }] },
   },
 });
+
+/**
+ * Loads a chunk the way `require` does (its own module, in the module cache under its file name, so the other chunks
+ * that require it share it; read by Node's loader of `.js` and `.cjs` files), compiled from its code cache when V8
+ * takes it. Put at the top of the entry.
+ */
+const CODE_CACHE_LOADER = `const loadWithCodeCache = (name) => {
+  const { readFileSync, writeFileSync } = require("node:fs");
+  const { Module } = require("node:module");
+  const { Script } = require("node:vm");
+  const filename = require("node:path").join(__dirname, name);
+  const chunk = new Module(filename, module);
+  chunk.filename = filename;
+  chunk.paths = Module._nodeModulePaths(__dirname);
+  chunk._compile = (source) => {
+    let cachedData;
+    try {
+      cachedData = readFileSync(filename + ".v8cache");
+    } catch {}
+    const script = new Script(Module.wrap(source), { filename, cachedData });
+    // the build's warm-up call: the cache written at its end holds what a Stop call compiled too
+    if (process.env.CONTEXT_LEDGER_WRITE_CODE_CACHE === "1")
+      process.on("exit", () => writeFileSync(filename + ".v8cache", script.createCachedData()));
+    const require = Module.createRequire(filename);
+    return script.runInThisContext().call(chunk.exports, chunk.exports, require, chunk, filename, __dirname);
+  };
+  Module._cache[filename] = chunk;
+  Module._extensions[".js"](chunk, filename);
+  chunk.loaded = true;
+  return chunk.exports;
+};
+`;
+
+/** The entry's `require` of the Stop chunk, taken over by {@link CODE_CACHE_LOADER}. */
+const REQUIRE_STOP = /require\("(\.\/stop-[^"]+\.cjs)"\)/;
+
+const entry = resolve(out, 'hook-command.cjs');
+const entrySource = readFileSync(entry, 'utf8');
+const stopChunk = REQUIRE_STOP.exec(entrySource)?.[1];
+if (stopChunk !== undefined) {
+  const file = resolve(out, stopChunk);
+  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file });
+  writeFileSync(`${file}.v8cache`, script.createCachedData());
+  writeFileSync(entry, CODE_CACHE_LOADER + entrySource.replace(REQUIRE_STOP, `loadWithCodeCache("${stopChunk}")`));
+}
+
+/** A one-turn transcript in Claude Code's record shape: a prompt with a rule, a tool call, its output, the answer. */
+function warmUpTranscript(sessionId, cwd) {
+  const record = (type, index, message) =>
+    JSON.stringify({ type, uuid: `warm-${index}`, sessionId, cwd, timestamp: `2026-12-01T10:00:0${index}Z`, message });
+  const call = { type: 'tool_use', id: 'toolu_warm', name: 'Bash', input: { command: 'npm test -- --run 2>&1' } };
+  const output = 'FAILED test/a.test.ts > retries 3 times\nError: timeout after 30s (limit 2.5 GB, v1.2.3)\n';
+  return [
+    record('user', 0, { role: 'user', content: 'Do not touch the billing schema; ask before merging PAY-4821.' }),
+    record('assistant', 1, { role: 'assistant', content: [call] }),
+    record('user', 2, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_warm', content: output }] }),
+    record('assistant', 3, { role: 'assistant', content: [{ type: 'text', text: 'The test at src/a.ts:12 fails.' }] }),
+  ].join('\n');
+}
+
+/** Runs one Stop call of the built hook in a temporary folder, with the Stop chunk's cache written at its end. */
+function warmCodeCache() {
+  const root = mkdtempSync(join(tmpdir(), 'cl-hook-warm-'));
+  try {
+    const transcript = join(root, 'session.jsonl');
+    writeFileSync(transcript, warmUpTranscript('warm-up', root) + '\n');
+    const event = { session_id: 'warm-up', transcript_path: transcript, cwd: root, hook_event_name: 'Stop' };
+    const env = {
+      ...process.env,
+      HOME: root,
+      CONTEXT_LEDGER_HOME: join(root, 'ledger'),
+      CONTEXT_LEDGER_WRITE_CODE_CACHE: '1',
+    };
+    const result = spawnSync(process.execPath, [resolve(dist, 'cli/main.js'), 'hook', 'claude-code'], {
+      input: JSON.stringify(event),
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (result.status !== 0 || result.stdout !== '')
+      process.stderr.write(
+        `bundle-hook: the warm-up Stop call failed; the code cache holds the top level only. ${result.stderr}\n`,
+      );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (stopChunk !== undefined) warmCodeCache();

@@ -19,6 +19,7 @@ import { toolLineJudge } from './tool-document.js';
 import { isSourceLine } from './tool-lines.js';
 import type { ToolLine, ToolLineJudge } from './tool-lines.js';
 import { inParentheses, isLoud, isQuotedRule } from './tool-rules.js';
+import { triggerWordAt } from './trigger-words.js';
 
 const TRIGGER = new RegExp(
   '\\b(?:' +
@@ -138,6 +139,19 @@ const DIRECTIVE_TRIGGER = new RegExp(
   'i',
 );
 const ANY_TRIGGER = new RegExp(`(${TRIGGER.source})|${DIRECTIVE_TRIGGER.source}`, 'gi');
+
+/** `ANY_TRIGGER.exec(text)`, run only when a word that may start a trigger is left (see `trigger-words.ts`). */
+function nextTrigger(text: string): RegExpExecArray | null {
+  const from = ANY_TRIGGER.lastIndex;
+  const word = triggerWordAt(text, from);
+  if (word === -1) {
+    ANY_TRIGGER.lastIndex = 0;
+    return null;
+  }
+  // `-only` starts one character before its word
+  ANY_TRIGGER.lastIndex = Math.max(from, word - 1);
+  return ANY_TRIGGER.exec(text);
+}
 const MARKER = /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|\/\*+|--|;{1,2}|\[[ xX]\])\s+)*/;
 /** Longer "sentences" (minified code, base64, logs without stops) are never constraints. */
 const MAX_SENTENCE = 600;
@@ -345,7 +359,7 @@ export function findConstraints(
   let acceptedEnd = -1;
   let judgedStart = -1;
   let judgedEnd = -1;
-  for (let match = ANY_TRIGGER.exec(text); match !== null; match = ANY_TRIGGER.exec(text)) {
+  for (let match = nextTrigger(text); match !== null; match = nextTrigger(text)) {
     const at = match.index;
     if (at < acceptedEnd || (match[0] === '-only' && !/[a-z]/i.test(text[at - 1] ?? ''))) continue;
     // an anchor word inside a sentence already judged as a whole adds nothing

@@ -47,8 +47,10 @@ const WORD_CHAR = /[\w.]/;
 /** Returns the end of a date starting with the (trimmed) token, or -1 when it is not a date. */
 export function matchDateToken(text: string, start: number, end: number): number {
   const token = text.slice(start, end);
-  if (NUMERIC.test(token) || DAY_MONTH_YEAR.test(token)) return end;
-  if (!ISO.test(token)) return -1;
+  // each pattern runs only on a token with its separator in place (`/` or `.`; `-` after the day; `-` after the year)
+  if ((token.includes('/') || token.includes('.')) && NUMERIC.test(token)) return end;
+  if ((token.charCodeAt(1) === 45 || token.charCodeAt(2) === 45) && DAY_MONTH_YEAR.test(token)) return end;
+  if (token.charCodeAt(4) !== 45 || !ISO.test(token)) return -1;
   if (token.length !== 10) return end;
   TIME_AFTER.lastIndex = end;
   return TIME_AFTER.test(text) ? TIME_AFTER.lastIndex : end;

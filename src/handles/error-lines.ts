@@ -80,13 +80,34 @@ function mayStartAlternative(code: number): boolean {
 }
 
 /**
+ * What every match of {@link ERROR_LINE} holds one of, in lower case (a match never leaves its line): an error, level or
+ * exception word (`Error`, `FATAL`, `panicked`, `Fault`), `npm `, pytest's `E  `, `FAILED `, `HTTP/`, `Caused by: `,
+ * `curl: `. The other alternatives hold `: ` after a dotted name (`java.io.X: `) or after an errno (`ENOENT: `).
+ */
+const ERROR_WORDS = ['error', 'exception', 'fault', 'fatal', 'panic', 'critical', 'npm ', 'e  ', 'failed ', 'http/'];
+const ERRNO = /E[A-Z]{3}/;
+
+/** Whether the line `[first, lineEnd)` holds what every match of {@link ERROR_LINE} holds (see {@link ERROR_WORDS}). */
+function holdsErrorWords(line: string): boolean {
+  const lower = line.toLowerCase();
+  for (const word of ERROR_WORDS) if (lower.includes(word)) return true;
+  return (
+    lower.includes('caused by: ') ||
+    lower.includes('curl: ') ||
+    (line.includes(': ') && (line.includes('.') || ERRNO.test(line)))
+  );
+}
+
+/**
  * Whether {@link ERROR_LINE} can match the line: every alternative but one starts with a letter, digit, `_`, `$`,
- * `[`, `.` or `-` after the indentation, and that one (a compiler diagnostic) holds ` error`.
+ * `[`, `.` or `-` after the indentation, and that one (a compiler diagnostic) holds ` error`; every one holds one of
+ * {@link ERROR_WORDS} (compiling the pattern costs a short text more than reading it).
  */
 function mayBeErrorLine(text: string, lineStart: number, lineEnd: number): boolean {
   let first = lineStart;
   while (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9) first++;
-  return mayStartAlternative(text.charCodeAt(first)) || text.slice(first, lineEnd).includes(' error');
+  const line = text.slice(first, lineEnd);
+  return (mayStartAlternative(text.charCodeAt(first)) || line.includes(' error')) && holdsErrorWords(line);
 }
 
 /**

@@ -109,18 +109,17 @@ export function measureBefore(text: string, start: number): number {
 }
 
 /**
- * Whether a unit may follow the number at `start`: every unit starts with a letter, a space or `-`, and
- * the number (digits, `,`, `_`, `.`) can only end before the first other character or inside its own run.
+ * Whether a unit may follow the number at `start`: every unit starts with a letter, a space or `-`, and the number
+ * (digits, `,`, `_`, `.`) ends after a digit, at the end of one of its runs of digits (`0020_add` holds none: its
+ * number is `0020`, and `_` starts no unit). Without one the phrase patterns are neither run nor compiled.
  */
 function mayHaveUnit(text: string, start: number): boolean {
-  let index = start;
-  for (;;) {
+  for (let index = start; ; index++) {
     const code = text.charCodeAt(index);
-    if (!(isDigitCode(code) || code === 44 || code === 95 || code === 46)) break;
-    index++;
+    if (isDigitCode(code)) continue;
+    if (isDigitCode(text.charCodeAt(index - 1)) && (isMeasureCode(code) || code === 32)) return true;
+    if (!(code === 44 || code === 95 || code === 46)) return false;
   }
-  const code = text.charCodeAt(index);
-  return isMeasureCode(code) || code === 32;
 }
 
 /**

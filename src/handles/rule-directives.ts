@@ -11,6 +11,7 @@
  * review?"). Statements of fact, narration ("I made sure …"), other questions and procedural steps without a rule
  * marker ("Run the tests") are not.
  */
+import { GuardedPattern, holdsAny, leadingWord, OpeningPattern } from '../text/match-guards.js';
 import { IMPERATIVE_VERBS, NO_INTERJECTIONS } from './lexicon.js';
 
 const CLAUSE_SPLIT =
@@ -19,6 +20,8 @@ const LEAD_WORDS =
   'please|so|and|but|then|also|just|ok|okay|yeah|yes|oh|now|absolutely|strictly|from now on|going forward|for now|' +
   'for this (?:task|change|pr|session)';
 const LEAD = new RegExp(`^(?:(?:${LEAD_WORDS})\\b[,!]?\\s*)+`, 'i');
+/** The first words of {@link LEAD_WORDS}: a clause opening with none of them has no lead to strip. */
+const LEAD_OPENERS: ReadonlySet<string> = new Set(LEAD_WORDS.split('|').map((words) => leadingWord(words)));
 const OPENERS = /^["'“‘*]+/;
 const NOT_IMPERATIVE_NEXT = /^\S+\s+(?:\d|(?:\S+\s+)?(?:is|are|was|were|has|have|had|will|can|did|does|returns?)\b)/i;
 const COGNITION = new Set('know think see feel like want mind worry care believe say admit guess hope wish'.split(' '));
@@ -27,14 +30,36 @@ const FINITE =
 const BAN_SCOPE =
   /\s(?:in|from|to|on|onto|into|outside|inside|during|for|with|before|after|until|at|anywhere|ever|unless)\b/i;
 const QUANTITY = String.raw`(?:[$€£]\s?\d|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|an?|half)\b)`;
-const BUDGET = new RegExp(
-  String.raw`\b(?:under|below|within|at most|(?:no|not) more than|more than|less than|fewer than|beyond|above|up to|at or below)` +
-    String.raw`\s+${QUANTITY}`,
-  'i',
+const BUDGET = new GuardedPattern(
+  new RegExp(
+    String.raw`\b(?:under|below|within|at most|(?:no|not) more than|more than|less than|fewer than|beyond|above|up to|at or below)` +
+      String.raw`\s+${QUANTITY}`,
+    'i',
+  ),
+  ['under', 'below', 'within', 'at most', 'more than', 'less than', 'fewer than', 'beyond', 'above', 'up to'],
 );
-const UNIVERSAL =
-  /^\w+\s+only\b|\b(?:always|every|each|all new|all future|for all|from now on|going forward|at all times|by default|ever|whenever)\b/i;
-const CONTRAST = /,\s*not\s+\w|\brather than\b|\binstead of\b|\s(?:over)\s+\w/i;
+const UNIVERSAL = new GuardedPattern(
+  /^\w+\s+only\b|\b(?:always|every|each|all new|all future|for all|from now on|going forward|at all times|by default|ever|whenever)\b/i,
+  [
+    'only',
+    'always',
+    'ever',
+    'each',
+    'all new',
+    'all future',
+    'for all',
+    'from now on',
+    'going forward',
+    'at all times',
+    'by default',
+  ],
+);
+const CONTRAST = new GuardedPattern(/,\s*not\s+\w|\brather than\b|\binstead of\b|\s(?:over)\s+\w/i, [
+  ',',
+  'rather than',
+  'instead of',
+  'over',
+]);
 const SCOPE_VERBS = new Set(
   'use prefer write choose pick target go deploy run build respond reply answer work'.split(' '),
 );
@@ -42,21 +67,33 @@ const LIMIT =
   /\b(?:only|until|unless|except|but not|but no|not|as long as|during|between|inside|within|up to|freely|overnight|after)\b/i;
 const APPROVAL_NOUN =
   '(?:approvals?|sign-?offs?|go-ahead|reviews?|reviewers?|permission|confirmation|consent|ok|okay|green light)';
-const NEEDS_APPROVAL = new RegExp(String.raw`\b(?:needs?|requires?|required)\s+(?:\w+\s+){0,2}${APPROVAL_NOUN}\b`, 'i');
-const ASK_BEFORE: readonly RegExp[] = [
-  /^ask\b(?:\s+\w+)?\s+(?:first|before|if|for (?:permission|approval|confirmation|sign-?off))\b/i,
-  /^ask\s+(?:me|us|first)\b/i,
-  /^(?:check|confirm|talk|consult|clear it)\s+(?:with|to)\b/i,
-  /^confirm\s+(?:\w+\s+)?before\b/i,
-  /^ping\s+\w+\s+before\b/i,
-  /^run\s+(?:it|this|that|them|the \w+|\w+ changes?)(?:\s+\w+)?\s+(?:by|past)\b/i,
-  new RegExp(String.raw`^get\s+(?:\w+\s+){0,3}${APPROVAL_NOUN}\b`, 'i'),
-  /^get\s+\w+\s+to\s+(?:review|approve|sign off|check|look at)\b/i,
-  /^have\s+\w+\s+(?:sign off|review|approve|check)\b/i,
-  new RegExp(String.raw`^wait\s+for\s+(?:\S+\s+){0,2}${APPROVAL_NOUN}\b`, 'i'),
-  /^(?:stop|pause)\s+and\s+(?:ask|wait|check)\b/i,
-  /^let\s+\w+\s+know\s+(?:before|first|if you (?:plan|want|need) to)\b/i,
-  new RegExp(String.raw`^seek\s+(?:\w+\s+)?${APPROVAL_NOUN}\b`, 'i'),
+const NEEDS_APPROVAL = new GuardedPattern(
+  new RegExp(String.raw`\b(?:needs?|requires?|required)\s+(?:\w+\s+){0,2}${APPROVAL_NOUN}\b`, 'i'),
+  ['need', 'require'],
+);
+/** Ask-before and approval orders, each with the verbs it can open with. */
+const ASK_BEFORE: readonly OpeningPattern[] = [
+  new OpeningPattern(/^ask\b(?:\s+\w+)?\s+(?:first|before|if|for (?:permission|approval|confirmation|sign-?off))\b/i, [
+    'ask',
+  ]),
+  new OpeningPattern(/^ask\s+(?:me|us|first)\b/i, ['ask']),
+  new OpeningPattern(/^(?:check|confirm|talk|consult|clear it)\s+(?:with|to)\b/i, [
+    'check',
+    'confirm',
+    'talk',
+    'consult',
+    'clear',
+  ]),
+  new OpeningPattern(/^confirm\s+(?:\w+\s+)?before\b/i, ['confirm']),
+  new OpeningPattern(/^ping\s+\w+\s+before\b/i, ['ping']),
+  new OpeningPattern(/^run\s+(?:it|this|that|them|the \w+|\w+ changes?)(?:\s+\w+)?\s+(?:by|past)\b/i, ['run']),
+  new OpeningPattern(new RegExp(String.raw`^get\s+(?:\w+\s+){0,3}${APPROVAL_NOUN}\b`, 'i'), ['get']),
+  new OpeningPattern(/^get\s+\w+\s+to\s+(?:review|approve|sign off|check|look at)\b/i, ['get']),
+  new OpeningPattern(/^have\s+\w+\s+(?:sign off|review|approve|check)\b/i, ['have']),
+  new OpeningPattern(new RegExp(String.raw`^wait\s+for\s+(?:\S+\s+){0,2}${APPROVAL_NOUN}\b`, 'i'), ['wait']),
+  new OpeningPattern(/^(?:stop|pause)\s+and\s+(?:ask|wait|check)\b/i, ['stop', 'pause']),
+  new OpeningPattern(/^let\s+\w+\s+know\s+(?:before|first|if you (?:plan|want|need) to)\b/i, ['let']),
+  new OpeningPattern(new RegExp(String.raw`^seek\s+(?:\w+\s+)?${APPROVAL_NOUN}\b`, 'i'), ['seek']),
 ];
 /** Opening words of a clause addressed to the reader besides imperative verbs. */
 const OPENING_WORDS = new Set(
@@ -72,13 +109,16 @@ const CONTINUE = /^(?:continue|go on|carry on)\s+(?:with|using|to use)\s+(?!the 
  * "stick to the workflow of subagent dev and review" — an order to do as the code or the team already does, which
  * holds for all the work after it (an imperative with no such object, "Match the brackets", is a step).
  */
-const CONFORMANCE = new RegExp(
-  String.raw`^(?:match|follow|mirror|adhere to|conform to|stick (?:to|with)|keep to|stay consistent with)\s+` +
-    String.raw`(?:\S+\s+){0,4}?(?:style|styles|conventions?|patterns?|naming|workflow|idioms?|structure|layout|approach|format)\b`,
-  'i',
+const CONFORMANCE = new OpeningPattern(
+  new RegExp(
+    String.raw`^(?:match|follow|mirror|adhere to|conform to|stick (?:to|with)|keep to|stay consistent with)\s+` +
+      String.raw`(?:\S+\s+){0,4}?(?:style|styles|conventions?|patterns?|naming|workflow|idioms?|structure|layout|approach|format)\b`,
+    'i',
+  ),
+  ['match', 'follow', 'mirror', 'adhere', 'conform', 'stick', 'keep', 'stay'],
 );
 /** An order limited to a scope: "fix that path only for gemini sessions", "run it only in staging". */
-const ONLY_SCOPE = /\s(?:only|just)\s+(?:for|in|on|inside|within|against)\s/i;
+const ONLY_SCOPE = new GuardedPattern(/\s(?:only|just)\s+(?:for|in|on|inside|within|against)\s/i, ['only', 'just']);
 /** A request put as a question ("though can we stick to the workflow …?", "could you always use pnpm?"). */
 const POLITE_REQUEST =
   /^(?:(?:though|but|and|also|so|then)\s+)?(?:can|could|would|will)\s+(?:we|you)\s+(?:please\s+)?(?=[a-z])/i;
@@ -89,17 +129,28 @@ const MODAL_SUBJECT = new RegExp(
     String.raw`(?:at least\s+|always\s+|only\s+|never\s+|not\s+)?(\w+)`,
   'i',
 );
+/** The words {@link MODAL_SUBJECT} opens with. */
+const MODAL_SUBJECTS: ReadonlySet<string> = new Set(['you', 'we']);
 const PERMISSION = new RegExp(
   String.raw`\b(?!(?:i|it|this|that|there|he|she|they|which|what|who)\s)\w+\s+` +
     String.raw`(?:may|can|are (?:allowed|permitted|free) to)\s+(?:only\s+)?(\w+)(?:\s+(\w+))?`,
   'i',
 );
-const PERMITTED_STATE = /\b(?:is|are)\s+(?:allowed|permitted|fine|ok|okay)\b/i;
-const MUST = /\bmust\s+(?:always\s+|still\s+|also\s+)?(\w+)(?:\s+(\w+))?/i;
-const UNIVERSAL_SUBJECT =
-  /^(?:(?:every|each|all(?!\s+\d)|any)\b[^,;]*?\b(?:must|should|needs?|requires?|has to|have to)|no\b[^,;]*?\b(?:must|should|may))\b/i;
-const STATE_RULE =
-  /\b(?:is|are|remains?|stays?)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|mandatory|required)\b|^it is mandatory\b/i;
+const PERMITTED_STATE = new GuardedPattern(/\b(?:is|are)\s+(?:allowed|permitted|fine|ok|okay)\b/i, [
+  'allowed',
+  'permitted',
+  'fine',
+  'ok',
+]);
+const MUST = new GuardedPattern(/\bmust\s+(?:always\s+|still\s+|also\s+)?(\w+)(?:\s+(\w+))?/i, ['must']);
+const UNIVERSAL_SUBJECT = new OpeningPattern(
+  /^(?:(?:every|each|all(?!\s+\d)|any)\b[^,;]*?\b(?:must|should|needs?|requires?|has to|have to)|no\b[^,;]*?\b(?:must|should|may))\b/i,
+  ['every', 'each', 'all', 'any', 'no'],
+);
+const STATE_RULE = new GuardedPattern(
+  /\b(?:is|are|remains?|stays?)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|mandatory|required)\b|^it is mandatory\b/i,
+  ['limits', 'mandatory', 'required'],
+);
 /** People a document's rule may bind without addressing the reader ("Contributors must sign off every commit"). */
 const PEOPLE_SUBJECT = new RegExp(
   String.raw`^(?:(?:all|every|each|new|external)\s+)?(?:contributors?|maintainers?|developers?|engineers?|` +
@@ -119,8 +170,10 @@ const PRONOUN_SUBJECT =
 /** A purpose clause before a modal ("To determine this, you must parse …"): how to do something, not a rule. */
 const ADDRESSED_MODAL = /\b(?:you|we)\s+(?:may|can|are (?:allowed|permitted|free) to)\b/i;
 const PURPOSE = /^to\s+\w+\b[^,;]*,\s*(?:you|we)\s+(?:must|need|have|should)\b/i;
-const REPORTED_RULE =
-  /\b(?:told (?:me|us)|said|says|asked|wrote|insisted|feedback|requested|instructed|reminded)\b[^"“]{0,20}["“]([^"”]{6,})["”]/i;
+const REPORTED_RULE = new GuardedPattern(
+  /\b(?:told (?:me|us)|said|says|asked|wrote|insisted|feedback|requested|instructed|reminded)\b[^"“]{0,20}["“]([^"”]{6,})["”]/i,
+  ['"', '“'],
+);
 
 /** How {@link isDirective} reads a sentence. */
 export interface DirectiveOptions {
@@ -144,7 +197,16 @@ interface ClausePlace extends DirectiveOptions {
 const ANY_CLAUSE: ClausePlace = { banAllowed: true };
 
 function leadStripped(clause: string): string {
-  return clause.replace(OPENERS, '').replace(LEAD, '').replace(OPENERS, '');
+  const opened = clause.replace(OPENERS, '');
+  return LEAD_OPENERS.has(leadingWord(opened)) ? opened.replace(LEAD, '').replace(OPENERS, '') : opened;
+}
+
+/** What {@link CLAUSE_SPLIT} splits at holds one of these or a dash after a space: a sentence without any is one clause. */
+const CLAUSE_MARKS = [';', ':', ',', 'and', 'but', 'so', 'then'];
+
+/** `text.split(CLAUSE_SPLIT)`: the clauses, with the separators between them. */
+function splitClauses(text: string): string[] {
+  return holdsAny(text, CLAUSE_MARKS) || /\s[-—–]/.test(text) ? text.split(CLAUSE_SPLIT) : [text];
 }
 
 function firstWords(clause: string): string[] {
@@ -183,6 +245,11 @@ function isPermissionVerb(verb: string, next: string): boolean {
   return IMPERATIVE_VERBS.has(lower);
 }
 
+/** The words `at most` / `no more than` / `not more than` open with. */
+const BAN_CAPS: ReadonlySet<string> = new Set(['at', 'no', 'not']);
+/** The words `make sure` / `be sure` / `ensure` / `don't forget` / `do not forget` open with. */
+const SURE_OPENERS: ReadonlySet<string> = new Set(['make', 'be', 'ensure', 'don', 'do']);
+
 /** Whether a "No …" clause reads as a program's status ("No changes added to commit", "No local changes to save"). */
 function isStatusLine(clause: string): boolean {
   if (STATUS_NO.test(clause)) return true;
@@ -195,7 +262,7 @@ function isBan(clause: string, words: readonly string[], sentence: string, optio
   const [first = '', second = ''] = words;
   if (options.quoted === true && isStatusLine(clause)) return false;
   if (first === 'hands' && second === 'off') return true;
-  if (/^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
+  if (BAN_CAPS.has(first) && /^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
   if (first === 'nothing') return /\bwithout\b/i.test(clause);
   if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
   return (
@@ -206,8 +273,9 @@ function isBan(clause: string, words: readonly string[], sentence: string, optio
 
 /** Whether a clause with a subject (`you must`, `every PR needs`, `X is off-limits`) lays down a rule. */
 function isStatedRule(clause: string, words: readonly string[], sentence: string, options: DirectiveOptions): boolean {
-  if (/^(?:i|i'm|i've|i'll|let me|let's)\b/i.test(clause)) return false;
-  const modal = MODAL_SUBJECT.exec(clause);
+  const opening = leadingWord(clause);
+  if ((opening === 'i' || opening === 'let') && /^(?:i|i'm|i've|i'll|let me|let's)\b/i.test(clause)) return false;
+  const modal = MODAL_SUBJECTS.has(opening) ? MODAL_SUBJECT.exec(clause) : null;
   if (modal !== null) {
     const verb = (modal[1] ?? '').toLowerCase();
     // "you should have added …" is a reproach about the past, not a rule
@@ -216,13 +284,15 @@ function isStatedRule(clause: string, words: readonly string[], sentence: string
   if (UNIVERSAL_SUBJECT.test(clause)) return options.quoted !== true || !STATE_VERB.test(clause);
   if (STATE_RULE.test(clause)) return options.quoted !== true || !PRONOUN_SUBJECT.test(clause);
   if (NEEDS_APPROVAL.test(clause)) return true;
-  if (/^(?:make|be)\s+sure\b|^ensure\b|^(?:don't|do not) forget\b/i.test(clause)) return true;
-  if (/^(?:always|never)\s/i.test(clause)) return IMPERATIVE_VERBS.has(words[1] ?? '');
+  if (SURE_OPENERS.has(opening) && /^(?:make|be)\s+sure\b|^ensure\b|^(?:don't|do not) forget\b/i.test(clause))
+    return true;
+  if ((opening === 'always' || opening === 'never') && /^(?:always|never)\s/i.test(clause))
+    return IMPERATIVE_VERBS.has(words[1] ?? '');
   const quoted = options.quoted === true;
   // a document's permission is a rule in a list or addressed to the reader ("You may push … freely, but …")
   if ((!quoted || options.listItem === true || ADDRESSED_MODAL.test(clause)) && isPermission(clause, sentence))
     return true;
-  if (/\bshould\s+always\b/i.test(clause)) return true;
+  if (holdsAny(clause, ['should']) && /\bshould\s+always\b/i.test(clause)) return true;
   const must = MUST.exec(clause);
   // "… creates a constraint that X must come first" reports a rule of the code, it does not set one
   if (must === null || /\bthat\b[^,;]*$/i.test(clause.slice(0, must.index))) return false;
@@ -236,7 +306,8 @@ function isStatedRule(clause: string, words: readonly string[], sentence: string
 
 /** Whether a clause grants a permission limited in time, place or tool ("You may push to staging until Friday"). */
 function isPermission(clause: string, sentence: string): boolean {
-  if (/^feel free to\b/i.test(clause) || /\bmay you\b|\byou may\b/i.test(clause)) return true;
+  if (leadingWord(clause) === 'feel' && /^feel free to\b/i.test(clause)) return true;
+  if (holdsAny(clause, ['may']) && /\bmay you\b|\byou may\b/i.test(clause)) return true;
   const permission = /\b(?:may|can|allowed|permitted|free)\b/i.test(clause) ? PERMISSION.exec(clause) : null;
   if (permission !== null && isPermissionVerb(permission[1] ?? '', permission[2] ?? '') && LIMIT.test(sentence))
     return true;
@@ -248,7 +319,7 @@ function isPermission(clause: string, sentence: string): boolean {
  * ("can we stick to the workflow of subagent dev and review?"); a request for one step ("can you check the logs?") is not.
  */
 function isRequestedRule(sentence: string): boolean {
-  const parts = sentence.replace(OPENERS, '').split(CLAUSE_SPLIT);
+  const parts = splitClauses(sentence.replace(OPENERS, ''));
   for (let index = 0; index < parts.length; index += 2) {
     const clause = leadStripped((parts[index] ?? '').trim());
     const request = POLITE_REQUEST.exec(clause);
@@ -288,7 +359,7 @@ export function isDirective(sentence: string, reported = false, options: Directi
   if (options.quoted === true && PURPOSE.test(body)) return false;
   const quote = reported ? null : REPORTED_RULE.exec(body);
   if (quote !== null && isDirective(quote[1] ?? '', true, options)) return true;
-  const parts = body.split(CLAUSE_SPLIT);
+  const parts = splitClauses(body);
   // the first clause with words besides a lead-in ("Also: Stop and ask before …", "Also, stop and …") opens it
   const first = parts.find((part, index) => index % 2 === 0 && leadStripped(part).trim() !== '') ?? '';
   const opening = firstWords(leadStripped(first))[0] ?? '';

@@ -29,7 +29,10 @@ const PRODUCT_NUMBER = /^v?\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?$/;
 
 /** True when the whole (trimmed) token is a version. */
 export function isVersionToken(token: string): boolean {
-  if (V_PREFIXED.test(token) || SEMVER.test(token) || PIP_PIN.test(token)) return true;
+  // each pattern runs only on a token that can hold it (`v` first; a dot; `=`): a short text's tokens rarely do
+  if (token.charCodeAt(0) === 118 && V_PREFIXED.test(token)) return true;
+  if (token.includes('.') && SEMVER.test(token)) return true;
+  if (token.includes('=') && PIP_PIN.test(token)) return true;
   if (token.includes('@')) return AT_VERSION.test(token);
   const image = token.includes(':') ? IMAGE_TAG.exec(token) : null;
   return image !== null && !NOT_IMAGES.has(image[1] ?? '');
