@@ -84,18 +84,15 @@ function mayStartAlternative(code: number): boolean {
  * exception word (`Error`, `FATAL`, `panicked`, `Fault`), `npm `, pytest's `E  `, `FAILED `, `HTTP/`, `Caused by: `,
  * `curl: `. The other alternatives hold `: ` after a dotted name (`java.io.X: `) or after an errno (`ENOENT: `).
  */
-const ERROR_WORDS = ['error', 'exception', 'fault', 'fatal', 'panic', 'critical', 'npm ', 'e  ', 'failed ', 'http/'];
+const ERROR_WORDS = /error|exception|fault|fatal|panic|critical|npm |e {2}|failed |http\/|caused by: |curl: /i;
 const ERRNO = /E[A-Z]{3}/;
 
-/** Whether the line `[first, lineEnd)` holds what every match of {@link ERROR_LINE} holds (see {@link ERROR_WORDS}). */
+/**
+ * Whether the line `[first, lineEnd)` holds what every match of {@link ERROR_LINE} holds (see {@link ERROR_WORDS}: a
+ * short pattern of literals, cheap to compile, and faster on long tool output than lower-casing every line).
+ */
 function holdsErrorWords(line: string): boolean {
-  const lower = line.toLowerCase();
-  for (const word of ERROR_WORDS) if (lower.includes(word)) return true;
-  return (
-    lower.includes('caused by: ') ||
-    lower.includes('curl: ') ||
-    (line.includes(': ') && (line.includes('.') || ERRNO.test(line)))
-  );
+  return ERROR_WORDS.test(line) || (line.includes(': ') && (line.includes('.') || ERRNO.test(line)));
 }
 
 /**
