@@ -38,22 +38,25 @@ const BUDGET = new GuardedPattern(
   ),
   ['under', 'below', 'within', 'at most', 'more than', 'less than', 'fewer than', 'beyond', 'above', 'up to'],
 );
-const UNIVERSAL = new GuardedPattern(
-  /^\w+\s+only\b|\b(?:always|every|each|all new|all future|for all|from now on|going forward|at all times|by default|ever|whenever)\b/i,
-  [
-    'only',
-    'always',
-    'ever',
-    'each',
-    'all new',
-    'all future',
-    'for all',
-    'from now on',
-    'going forward',
-    'at all times',
-    'by default',
-  ],
-);
+/** Words that make an order hold for all the work after it ("always", "from now on"). */
+const UNIVERSAL_WORDS = [
+  'always',
+  'every',
+  'each',
+  'all new',
+  'all future',
+  'for all',
+  'from now on',
+  'going forward',
+  'at all times',
+  'by default',
+  'ever',
+  'whenever',
+];
+const UNIVERSAL = new GuardedPattern(new RegExp(String.raw`^\w+\s+only\b|\b(?:${UNIVERSAL_WORDS.join('|')})\b`, 'i'), [
+  'only',
+  ...UNIVERSAL_WORDS,
+]);
 const CONTRAST = new GuardedPattern(/,\s*not\s+\w|\brather than\b|\binstead of\b|\s(?:over)\s+\w/i, [
   ',',
   'rather than',

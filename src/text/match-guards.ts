@@ -19,9 +19,17 @@ export function leadingWord(text: string): string {
   return text.slice(0, end).toLowerCase();
 }
 
+/** The last text {@link holdsAny} lower-cased: a clause meets several guards in a row, and is lower-cased once. */
+let lastText = '';
+let lastLower = '';
+
 /** Whether `text`, lower-cased, holds one of `needles` (given in lower case). */
 export function holdsAny(text: string, needles: readonly string[]): boolean {
-  const lower = text.toLowerCase();
+  if (text !== lastText) {
+    lastText = text;
+    lastLower = text.toLowerCase();
+  }
+  const lower = lastLower;
   for (const needle of needles) if (lower.includes(needle)) return true;
   return false;
 }
