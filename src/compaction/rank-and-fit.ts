@@ -1,5 +1,5 @@
 import type { Finding, Handle } from '../types.js';
-import type { Placement } from '../handle-index/index-layout.js';
+import { entryCost, sectionOf, type Placement } from '../handle-index/index-layout.js';
 import { fitHandleBudget } from './guards.js';
 import { checkStoredInstructions } from './pinned-check.js';
 import { identityOf, reserveIdentities } from '../model/identities.js';
@@ -85,6 +85,113 @@ function notCarried(
   return { handles: kept, identities: keptIdentities };
 }
 
+/** Quoted tool-output rules that always keep their place ahead of the index (when that many fit its share). */
+const QUOTED_MIN = 3;
+/** Share of the handle budget quoted tool-output rules may take beyond {@link QUOTED_MIN} of them. */
+const QUOTED_SHARE = 0.06;
+/** Share of the agent's spans a word may appear in and still be a sign of acting on a rule that names it. */
+const COMMON_SHARE = 0.2;
+/** How much of one span the search for the agent's words reads (a written file's head is enough). */
+const AGENT_TEXT_CHARS = 20_000;
+/** Words of a rule's frame (its modal, its negation, its filler), not of what it is about. */
+const FRAME_WORDS = new Set(
+  (
+    'must never should always only keep with without that this from into when then than they them their there these ' +
+    'those what which while will would could does done have been being were your also such other each every some ' +
+    'more most less just like make sure ensure avoid instead unless until before after existing currently use used'
+  ).split(' '),
+);
+
+/** The stems (first six letters) of the words of `text` that say what it is about, once each. */
+function subjectStems(text: string, limit = text.length): Set<string> {
+  const stems = new Set<string>();
+  for (const match of text.slice(0, limit).matchAll(/[A-Za-z][A-Za-z0-9]{3,}/g)) {
+    const word = match[0].toLowerCase();
+    if (!FRAME_WORDS.has(word)) stems.add(word.slice(0, 6));
+  }
+  return stems;
+}
+
+/** Where the agent wrote each stem: the last seq and in how many spans, and how many spans it wrote in all. */
+interface AgentWords {
+  readonly stems: ReadonlyMap<string, { last: number; spans: number }>;
+  readonly spans: number;
+}
+
+/** The stems the agent wrote (its messages and its tool calls, region and lookback). */
+function agentWordsOf(input: CompactionInput, before: RankHistoryRange): AgentWords {
+  const stems = new Map<string, { last: number; spans: number }>();
+  let spans = 0;
+  const visit = (seq: number, span: { kind: string; text: string }) => {
+    if (span.kind !== 'tool-call' && span.kind !== 'assistant') return;
+    spans++;
+    for (const stem of subjectStems(span.text, AGENT_TEXT_CHARS)) {
+      const seen = stems.get(stem);
+      if (seen === undefined) stems.set(stem, { last: seq, spans: 1 });
+      else {
+        seen.last = Math.max(seen.last, seq);
+        seen.spans++;
+      }
+    }
+  };
+  for (const occurrence of before.occurrences) visit(occurrence.seq, occurrence.span);
+  for (const occurrence of input.region) visit(occurrence.seq, occurrence.span);
+  return { stems, spans };
+}
+
+/**
+ * The share of what a quoted rule is about that the agent wrote after the rule was read: how much it acted on it.
+ * A word the agent writes in more than {@link COMMON_SHARE} of its spans (`code`, `test`, the project's name) is no
+ * sign of acting on a rule and is not counted.
+ */
+function useOf(rule: Handle, agent: AgentWords): number {
+  let about = 0;
+  let used = 0;
+  for (const stem of subjectStems(rule.text)) {
+    const seen = agent.stems.get(stem);
+    if (seen !== undefined && seen.spans > Math.max(3, agent.spans * COMMON_SHARE)) continue;
+    about++;
+    if (seen !== undefined && seen.last > rule.seq) used++;
+  }
+  return about === 0 ? 0 : used / about;
+}
+
+/**
+ * Quoted tool-output rules ranked by use (`useOf`, then rank) and capped: the first {@link QUOTED_MIN}, and more while
+ * they take at most {@link QUOTED_SHARE} of the budget, keep their place ahead of the index; the rest are `excluded`
+ * from the window (they spill: a recall of the checkpoint lists them). They are quotes, not the user's rules:
+ * instructions are never touched. Undefined when no rule is excluded.
+ */
+function capQuoted(
+  ranked: readonly Handle[],
+  agentWords: () => AgentWords,
+  budget: number,
+): { excluded: Set<Handle>; ranked: Handle[] } | undefined {
+  const isQuoted = (handle: Handle) => handle.kind === 'constraint' && sectionOf(handle) === 'quoted';
+  const quoted = ranked.filter(isQuoted);
+  if (quoted.length <= QUOTED_MIN) return undefined;
+  const words = agentWords();
+  const use = new Map(quoted.map((rule) => [rule, useOf(rule, words)]));
+  // A stable sort: equal use keeps the rank order.
+  const byUse = [...quoted].sort((a, b) => (use.get(b) as number) - (use.get(a) as number));
+  const shown: Handle[] = [];
+  const excluded = new Set<Handle>();
+  let cost = 0;
+  for (const rule of byUse) {
+    if (shown.length < QUOTED_MIN || cost + entryCost(rule) <= budget * QUOTED_SHARE) {
+      shown.push(rule);
+      cost += entryCost(rule);
+    } else excluded.add(rule);
+  }
+  if (excluded.size === 0) return undefined;
+  // The shown rules take the quoted rules' first places in the ranked order, most used first.
+  let next = 0;
+  const reordered = ranked.map((handle) =>
+    isQuoted(handle) && !excluded.has(handle) ? (shown[next++] as Handle) : handle,
+  );
+  return { excluded, ranked: reordered };
+}
+
 /**
  * Rank the carried handles with those of the recent history the record does not carry (already in the checkpoint
  * chain, they compete for the window again but never spill again), drop what a later binding superseded, and fit
@@ -114,13 +221,24 @@ export async function rankAndFit(input: CompactionInput, gathered: Gathered, sum
   // code in tool output is only ranked last. No pass over the lookback is made when nothing was superseded.
   const current = applySupersession(candidates, ranked);
   const superseded = current.superseded;
-  const fit = fitHandleBudget(
-    current.candidates,
-    config.handleBudgetTokens,
-    config.onHandleOverflow,
-    { sessionId },
-    { ranked: current.ranked, visibleText: summary },
-  );
+  const budget = config.handleBudgetTokens;
+  const fitOf = (candidates: readonly Handle[], order: readonly Handle[]) =>
+    fitHandleBudget(
+      candidates,
+      budget,
+      config.onHandleOverflow,
+      { sessionId },
+      { ranked: order, visibleText: summary },
+    );
+  let fit = fitOf(current.candidates, current.ranked);
+  // Quoted rules crowd the index out only when something spilled: then those the agent did not act on are capped.
+  const quoted =
+    fit.spilled.length > 0 ? capQuoted(current.ranked, () => agentWordsOf(input, before), budget) : undefined;
+  if (quoted !== undefined) {
+    const left = (handle: Handle) => !quoted.excluded.has(handle);
+    fit = fitOf(current.candidates.filter(left), quoted.ranked.filter(left));
+    fit = { ...fit, spilled: [...fit.spilled, ...current.ranked.filter((handle) => quoted.excluded.has(handle))] };
+  }
   // Returning handles are already in the checkpoint chain: only carried ones spill (carried and returning are apart).
   const carriedSet = new Set(carried);
   const spilled = (

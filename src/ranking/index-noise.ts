@@ -24,10 +24,21 @@ const STYLE_VALUE = new RegExp(
   'i',
 );
 
-/** Markup a reader throws away: an HTML attribute, a CSS colour or a style value. */
+/** A style sheet's declaration, closed by its semicolon: `margin-bottom: 2px;`, `cursor: pointer;`. */
+const STYLE_DECLARATION = /^[a-z]+(?:-[a-z]+)*:\s*[^;{}:]+;$/;
+/**
+ * A field of printed JSON whose value names nothing to look up: a word or words (`"hook_event_name": "SessionStart"`,
+ * `"type": "command"`) or a small count (`"count": 1`). A value with a digit, a path or an id (`"session_id": "2026-…"`,
+ * `"path": "cmd/x.go"`) is not this shape and stays.
+ */
+const JSON_WORD_FIELD = /^"[\w.-]+":\s*(?:"[A-Za-z][A-Za-z_ ]{0,40}"|\d{1,2})$/;
+/** A count of one with a plural noun (`1 messages`, `1 files`): a template's tally, printed whatever it counts. */
+const TEMPLATE_COUNT = /^1 [a-z]{3,}s$/;
+
+/** Markup a reader throws away: an HTML attribute, a CSS colour, a style value or declaration. */
 export function looksLikeMarkup(handle: Pick<Handle, 'text'>): boolean {
   const { text } = handle;
-  return MARKUP_ATTRIBUTE.test(text) || CSS_COLOUR.test(text) || STYLE_VALUE.test(text);
+  return MARKUP_ATTRIBUTE.test(text) || CSS_COLOUR.test(text) || STYLE_VALUE.test(text) || STYLE_DECLARATION.test(text);
 }
 
 /** Whether a handle text looks like extraction noise rather than a discriminator (markup is noise too). */
@@ -37,9 +48,10 @@ export function looksLikeNoise(handle: Pick<Handle, 'kind' | 'text'>): boolean {
   if (looksLikeMarkup(handle)) return true;
   if (
     handle.kind === 'assignment' &&
-    (CODE_VALUE.test(text) || LITERAL_FIELD.test(text) || PLACEHOLDER_FIELD.test(text))
+    (CODE_VALUE.test(text) || LITERAL_FIELD.test(text) || PLACEHOLDER_FIELD.test(text) || JSON_WORD_FIELD.test(text))
   )
     return true;
+  if (handle.kind === 'number' && TEMPLATE_COUNT.test(text)) return true;
   if (handle.kind === 'assignment' && /=\\?["']?$/.test(text)) return true;
   if (
     handle.kind === 'path' &&
