@@ -49,6 +49,9 @@ const STOP: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** Words that open a label and say which of its values this is: "Old endpoint: x", "the new endpoint is y". */
+const MODIFIERS: ReadonlySet<string> = new Set(['new', 'old', 'current']);
+
 /** Programs a command line starts with: the words after them are arguments, not a label. */
 const COMMANDS: ReadonlySet<string> = new Set(
   (
@@ -143,14 +146,18 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   const closed = /[*_]$|[*_][:=]$/.test(words[index + (attached ? 1 : 0)]?.text ?? '');
   // A label word that opens and closes its own emphasis ("**File:**") is the whole label.
   const whole = attached && /^[*_]/.test(words[index + 1]?.text ?? '');
+  let modified = false;
   while (!whole && index >= 0 && labels.length < 3) {
     const word = words[index] as Word;
     const text = unemphasized(word.text);
     const opens = /^[*_]/.test(word.text);
-    if (!LABEL_WORD.test(text) || CAMEL.test(text) || (STOP.has(text.toLowerCase()) && !(closed && opens))) break;
+    // "Old endpoint: x", "the new endpoint is y": a modifier opens the label it says is old, new or current.
+    modified = labels.length > 0 && !opens && MODIFIERS.has(text.toLowerCase());
+    const stop = STOP.has(text.toLowerCase()) && !(closed && opens) && !modified;
+    if (!LABEL_WORD.test(text) || CAMEL.test(text) || stop) break;
     labels.unshift({ text, start: word.start });
     index--;
-    if (opens) break;
+    if (opens || modified) break;
   }
   if (closed && !/^[*_]/.test(words[index + 1]?.text ?? '')) return -1;
   if (labels.length === 0) return -1;
@@ -158,8 +165,9 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   if ([words[index], ...labels].some((word) => word !== undefined && COMMANDS.has(word.text.toLowerCase()))) return -1;
   const change = fromTo && connectors.length === 0 && CHANGES.has((labels.at(-1)?.text ?? '').toLowerCase());
   const copula = attached || change || connectors.some((connector) => COPULAS.has(connector));
-  // One label word needs a copula ("dashboard is at X"); a verb or preposition alone ("switch to X") is no label.
-  if (labels.length === 1 && !copula) return -1;
+  // One label word needs a copula ("dashboard is at X"), a modifier with it too ("created the new file X" binds
+  // nothing); a verb or preposition alone ("switch to X") is no label.
+  if (labels.length - (modified ? 1 : 0) === 1 && !copula) return -1;
   // A preposition alone ("look at X", "key from X") is no binding; "from X to Y" was taken above.
   if (!copula && connectors.length > 0) return -1;
   return labels[0]?.start ?? -1;
@@ -192,7 +200,7 @@ function specificAmountLabel(view: string, start: number, valueStart: number): b
     .slice(start, valueStart)
     .split(/\s+/)
     .map((word) => word.replace(/[:=]$/, ''))
-    .filter((word) => word.length > 0 && !COPULAS.has(word.toLowerCase()) && !LINKS.has(word.toLowerCase()));
+    .filter((word) => word.length > 0 && ![COPULAS, LINKS, MODIFIERS].some((words) => words.has(word.toLowerCase())));
   return words.length >= 2 || /[_.-]/.test(words[0] ?? '');
 }
 

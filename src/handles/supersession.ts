@@ -12,21 +12,18 @@
  * Code is not a statement of fact (`isCodeAssignment`): what the user or the agent wrote as code (`max_length=20` in a
  * script, `app_label = 'test'`) is never superseded, and code in tool output (a source listing, a log line) is rebound
  * only by code, without following its old value into copies: a compaction ranks it last instead of dropping it.
+ *
+ * Items of a list replace no other item (`prose-labels.ts`): "New file: a" then "New file: b", a heading that says
+ * what was done ("Updated issue: x"), a heading a program printed again ("Chunk ID: …"), a heading one message gives
+ * two values. "Old endpoint: a" is replaced by the label's current binding, said before or after it. A program's
+ * earlier result lines under a heading it printed again are ranked last, like rebound code, and not superseded.
  */
 import { BoundedMemo } from '../collections/bounded-memo.js';
 import type { Handle } from '../types.js';
+import { normalizeLabel, proseBinding } from './prose-labels.js';
+import type { Binding } from './prose-labels.js';
 
-/** A label bound to a value, read from an assignment handle's text. */
-export interface Binding {
-  /** The label, normalised (lower case, `_`, `-`, `.` and blanks as one space). */
-  readonly label: string;
-  /** The value as written. */
-  readonly value: string;
-  /** Values the binding itself says it replaced (`from X to Y` → X). */
-  readonly replaced: readonly string[];
-  /** A diff's removed line (`-KEY=value`): the value is gone, whatever comes after. */
-  readonly removed?: boolean | undefined;
-}
+export type { Binding } from './prose-labels.js';
 
 /** Config keys that name a different object in every file: never a rebinding on their own. */
 const GENERIC_KEYS: ReadonlySet<string> = new Set(
@@ -37,25 +34,10 @@ const GENERIC_KEYS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** Words between a prose label and its value. */
-const CONNECTORS: ReadonlySet<string> = new Set(
-  'is are was were = : -> → uses runs becomes became stays now currently lives points set moved changed at to on in of from'.split(
-    ' ',
-  ),
-);
-
 const TOKEN_ASSIGNMENT = /^-{0,2}([A-Za-z_][\w.-]*)=(.+)$/s;
 const CONFIG_ASSIGNMENT = /^\s*(?:[-*]\s+)?"?([A-Za-z_][\w.-]*)"?\s*(?::|\s=)\s*(.+)$/s;
-const FROM_TO = /\bfrom\s+(\S+)\s+to\s+\S+$/;
 const TOKEN_KEY = /^-{0,2}([A-Za-z_][\w.-]*)=/;
 const SPACED_ASSIGNMENT = /^\s*(?:[-*]\s+)?"?[A-Za-z_][\w.-]*"?\s+=/;
-
-function normalizeLabel(label: string): string {
-  return label
-    .toLowerCase()
-    .replace(/[_.\s-]+/g, ' ')
-    .trim();
-}
 
 const unquote = (value: string) => value.trim().replace(/^(["'])(.*)\1$/s, '$2');
 
@@ -136,6 +118,9 @@ export function isCodeAssignment(handle: Pick<Handle, 'kind' | 'text'>): boolean
  */
 function rebinding(handle: Handle): Binding | undefined {
   const binding = bindingOf(handle);
+  // A program prints its result under a heading ("File created successfully at: a", "Updated issue: b"): each line is
+  // an item of what it did, not a change of what the label names.
+  if (binding?.heading === true && handle.role === 'tool') return { ...binding, listed: true };
   if (binding === undefined || !isCodeAssignment(handle)) return binding;
   return handle.role === 'tool' ? { ...binding, label: `code:${binding.label}` } : undefined;
 }
@@ -143,30 +128,6 @@ function rebinding(handle: Handle): Binding | undefined {
 /** A config key that names one thing: it has a separator (`max_connections`, `db.host`) and is not generic. */
 function specificKey(key: string): boolean {
   return /[_.-]/.test(key.replace(/^-+/, '')) && !GENERIC_KEYS.has(normalizeLabel(key).replace(/ /g, ''));
-}
-
-/** "label [connectors] value" (see `handles/bindings.ts`), or a measure phrase ("pool size of 40 connections"). */
-function proseBinding(text: string, minimumLabelWords: number): Binding | undefined {
-  const words = text.trim().split(/\s+/);
-  if (words.length < 2) return undefined;
-  let index = 0;
-  const label: string[] = [];
-  for (; index < words.length - 1; index++) {
-    const word = words[index] ?? '';
-    if (CONNECTORS.has(word.toLowerCase()) || /[\d/:@]/.test(word)) break;
-    label.push(word.replace(/[:=]$/, ''));
-  }
-  if (label.length < minimumLabelWords) return undefined;
-  const from = FROM_TO.exec(text);
-  if (from?.[1] !== undefined)
-    return { label: normalizeLabel(label.join(' ')), value: words[words.length - 1] ?? '', replaced: [from[1]] };
-  while (index < words.length - 1 && CONNECTORS.has((words[index] ?? '').toLowerCase())) index++;
-  // A value bound in parentheses or quotes ("lock file (`.entire/wingman.lock`)") is the text inside them.
-  const value = words
-    .slice(index)
-    .join(' ')
-    .replace(/^\(?[`'"]?|[`'"]?\)?$/g, '');
-  return { label: normalizeLabel(label.join(' ')), value, replaced: [] };
 }
 
 /** Whether `text` holds `value` as a whole token. */
@@ -193,6 +154,17 @@ const later = (a: Handle, b: Handle) =>
   a.seq > b.seq || (a.seq === b.seq && a.spanId === b.spanId && a.start > b.start);
 
 /**
+ * Whether a binding and the label's current one are items of one list, so neither replaces the other: "New file: a"
+ * then "New file: b", two results a program printed under one heading, or one message that gives a heading two values
+ * ("Entire session ID: `2026-01-22-…`" and "Entire session ID: `2026-01-23-…`": two sessions, not a change).
+ */
+function listedWith(binding: Binding, handle: Handle, best: { handle: Handle; binding: Binding } | undefined): boolean {
+  if (best === undefined) return false;
+  if (binding.listed === true && best.binding.listed === true) return true;
+  return binding.heading === true && best.binding.heading === true && best.handle.spanId === handle.spanId;
+}
+
+/**
  * Superseded handles, which of them only code in tool output set again (ranked last, not dropped), and for each the
  * handle that replaced it when there is one (a diff's removed line with no added line has none).
  */
@@ -200,6 +172,8 @@ interface Supersession {
   readonly all: Set<Handle>;
   readonly code: Set<Handle>;
   readonly by: Map<Handle, Handle>;
+  /** Earlier result lines a program printed under a heading it printed again later: not superseded, ranked last. */
+  readonly earlier: Set<Handle>;
 }
 
 /** An old value: the seq of the binding that replaced it, that binding, and whether only code set it. */
@@ -224,13 +198,14 @@ function supersession(handles: readonly Handle[]): Supersession {
     const binding = rebinding(handle);
     if (!binding) continue;
     bound.push({ handle, binding });
-    if (binding.removed) continue;
+    if (binding.removed || binding.old) continue;
     const best = current.get(binding.label);
     if (!best || later(handle, best.handle)) current.set(binding.label, { handle, binding });
   }
   const all = new Set<Handle>();
   const code = new Set<Handle>();
   const by = new Map<Handle, Handle>();
+  const earlier = new Set<Handle>();
   const supersede = (handle: Handle, replacer: Handle | undefined) => {
     all.add(handle);
     if (replacer !== undefined && !by.has(handle)) by.set(handle, replacer);
@@ -248,6 +223,16 @@ function supersession(handles: readonly Handle[]): Supersession {
       // A removed line is replaced by the label's added line, when the diff has one after it.
       supersede(handle, best && later(best.handle, handle) ? best.handle : undefined);
       replace(binding.value, handle);
+    } else if (binding.old) {
+      // "Old endpoint: x" is replaced by the label's current value, said before or after it ("New endpoint: y").
+      if (best === undefined || best.binding.value === binding.value) continue;
+      supersede(handle, best.handle);
+      replace(binding.value, best.handle);
+    } else if (listedWith(binding, handle, best)) {
+      // A program's earlier result line under a heading it printed again ("File created successfully at: a", then
+      // "…: b") stays a current fact, ranked after the others.
+      if (best && best.handle !== handle && best.handle.role === 'tool' && handle.role === 'tool' && binding.heading)
+        earlier.add(handle);
     } else if (best && best.handle !== handle && best.binding.value !== binding.value) {
       supersede(handle, best.handle);
       const inCode = binding.label.startsWith('code:');
@@ -266,7 +251,7 @@ function supersession(handles: readonly Handle[]): Supersession {
     [...current.values()].filter(({ handle }) => !all.has(handle)).map(({ binding }) => binding.value),
   );
   const followed = [...oldValues].filter(([value]) => distinctive(value) && !currentValues.has(value));
-  if (followed.length === 0) return { all, code, by };
+  if (followed.length === 0) return { all, code, by, earlier };
   for (const handle of handles) {
     if (all.has(handle) || current.get(rebinding(handle)?.label ?? '')?.handle === handle) continue;
     const names = ([value, old]: [string, OldValue]) =>
@@ -279,7 +264,7 @@ function supersession(handles: readonly Handle[]): Supersession {
     // A copy of a value only code set (`req-1` after `request_id=req-1`) is ranked last like that code.
     if (named.every(([, old]) => old.code)) code.add(handle);
   }
-  return { all, code, by };
+  return { all, code, by, earlier };
 }
 
 /**
@@ -319,16 +304,14 @@ export function applySupersession(
   replacedBy: ReadonlyMap<Handle, Handle>;
 } {
   const found = supersession(candidates);
-  const { all, code } = found;
-  if (all.size === 0) return { candidates, ranked, superseded: all, replacedBy: new Map() };
+  const { all, code, earlier } = found;
+  if (all.size === 0 && earlier.size === 0) return { candidates, ranked, superseded: all, replacedBy: new Map() };
   const superseded = code.size === 0 ? all : new Set([...all].filter((handle) => !code.has(handle)));
+  const last = (handle: Handle) => code.has(handle) || earlier.has(handle);
   return {
     replacedBy: replacers(found),
     candidates: superseded.size === 0 ? candidates : candidates.filter((handle) => !superseded.has(handle)),
-    ranked:
-      code.size === 0
-        ? ranked.filter((handle) => !all.has(handle))
-        : [...ranked.filter((handle) => !all.has(handle)), ...ranked.filter((handle) => code.has(handle))],
+    ranked: [...ranked.filter((handle) => !all.has(handle) && !earlier.has(handle)), ...ranked.filter(last)],
     superseded,
   };
 }

@@ -11,6 +11,7 @@ import type { RankWeights } from './rank-weights.js';
 import { spanTargets } from './span-actions.js';
 import { isStandardName } from './standard-names.js';
 import { tallyOccurrences, withValueEvidence } from './tally.js';
+import { bindingOf } from '../handles/supersession.js';
 
 /** The features of one handle, each in the unit its weight expects. */
 export interface HandleFeatures {
@@ -65,6 +66,14 @@ function includedIn(text: string | undefined): (needle: string) => boolean {
 }
 
 /**
+ * Whether `handle` is a line a program printed under a heading ("File created successfully at: src/a.ts", "Updated
+ * issue: proj-12"): its value is the handle worth showing, on its own evidence; the line is judged on its own.
+ */
+function resultHeading(handle: Handle): boolean {
+  return handle.role === 'tool' && handle.kind === 'assignment' && bindingOf(handle)?.heading === true;
+}
+
+/**
  * The features of each handle, in the order of `handles`, from the evidence (`identities`: theirs, when known), each
  * given to `visit` as it is computed (a caller that only scores them keeps none).
  */
@@ -91,7 +100,9 @@ export function visitHandleFeatures(
   for (let index = 0; index < handles.length; index++) {
     const handle = handles[index] as Handle;
     const identity = identities?.[index] ?? identityOf(handle);
-    const tally = withValueEvidence(handle, tallies.get(identity), tallies);
+    const tally = resultHeading(handle)
+      ? tallies.get(identity)
+      : withValueEvidence(handle, tallies.get(identity), tallies);
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
     const role = handle.role;
