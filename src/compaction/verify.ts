@@ -43,6 +43,23 @@ function handlesOfClaim(text: string, memo: TokenMemo | undefined): readonly Pic
   return found;
 }
 
+/** The texts joined as a check's source text is, where a needle is searched. */
+const SOURCE_SEPARATOR = '\n\u0000\n';
+
+/**
+ * Whether a needle is inside `texts` joined by {@link SOURCE_SEPARATOR}, without joining them: a needle with neither
+ * character of the separator is inside the joined text only inside one of the texts (one across a seam holds a
+ * separator character), and the texts are joined only for a needle that has one.
+ */
+function inTexts(texts: readonly string[]): (needle: string) => boolean {
+  let joined: string | undefined;
+  return (needle) => {
+    if (needle.includes('\n') || needle.includes('\u0000'))
+      return (joined ??= texts.join(SOURCE_SEPARATOR)).includes(needle);
+    return texts.some((text) => text.includes(needle));
+  };
+}
+
 /**
  * Check a summary against its sources. Every handle-like token in a claim must appear
  * verbatim in the sources; one that does not is `altered-handle` when it resembles a
@@ -62,14 +79,18 @@ export function verifySummary(
 ): Finding[] {
   const findings: Finding[] = [];
   const textsBySpan = new Map<string, string[]>();
-  for (const unit of units)
-    for (const id of unit.spanIds) textsBySpan.set(id, [...(textsBySpan.get(id) ?? []), unit.text]);
-  for (const source of extraSources) textsBySpan.set(source.id, [...(textsBySpan.get(source.id) ?? []), source.text]);
+  const addText = (id: string, text: string) => {
+    const texts = textsBySpan.get(id);
+    if (texts === undefined) textsBySpan.set(id, [text]);
+    else texts.push(text);
+  };
+  for (const unit of units) for (const id of unit.spanIds) addText(id, unit.text);
+  for (const source of extraSources) addText(source.id, source.text);
   // Every source joined: only a check citing no span searches it (a re-derived ancestor's originals make it long).
   let everything: string | undefined;
   const allSources = () =>
     (everything ??= [...units.map((unit) => unit.text), ...extraSources.map((source) => source.text)].join(
-      '\n\u0000\n',
+      SOURCE_SEPARATOR,
     ));
   const reported = new Set<string>();
   for (const claim of result.claims) {
@@ -86,9 +107,9 @@ export function verifySummary(
       : [{ text: result.summary, spanIds: [] as readonly string[] }];
   for (const check of checks) {
     const cited = check.spanIds.flatMap((id) => textsBySpan.get(id) ?? []);
-    const sourceText = cited.length > 0 ? cited.join('\n\u0000\n') : allSources();
+    const inSources = cited.length > 0 ? inTexts(cited) : (text: string) => allSources().includes(text);
     for (const handle of handlesOfClaim(check.text, memo)) {
-      if (sourceText.includes(handle.text) || reported.has(handle.text)) continue;
+      if (inSources(handle.text) || reported.has(handle.text)) continue;
       reported.add(handle.text);
       const similar = sourceHandles.find(
         (source) =>

@@ -11,3 +11,12 @@ export function gramKey(text: string, at: number): number {
   // A 30-bit key stays a small integer in V8, the cheapest Map key.
   return (key ^ (key >>> 15)) & 0x3fffffff;
 }
+
+/**
+ * A small-integer key of the 8 UTF-16 units of `text` at `at` (the caller keeps `at + 8 <= text.length`): two
+ * `gramKey`s mixed, for indexes whose needles are that long (a longer piece is shared by fewer texts).
+ */
+export function wideGramKey(text: string, at: number): number {
+  const key = Math.imul(gramKey(text, at), 0x27d4eb2d) ^ gramKey(text, at + 4);
+  return (key ^ (key >>> 13)) & 0x3fffffff;
+}

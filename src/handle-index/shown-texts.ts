@@ -1,9 +1,12 @@
-import { gramKey } from './gram-key.js';
+import { gramKey, wideGramKey } from './gram-key.js';
 import { GramTable } from './gram-table.js';
 import { containsAtBoundary, mayStartAt, onBoundariesAt } from './near-duplicates.js';
 
 /** A text at least this long keeps where each of its 4-character pieces starts. */
 const LONG_TEXT = 256;
+
+/** Length of the wide pieces short texts are also indexed by (`wideGramKey`). */
+const WIDE = 8;
 
 /** Long texts whose piece starts a {@link LongTextPieces} keeps before it starts over. */
 const REMEMBERED_LONG_TEXTS = 8;
@@ -69,8 +72,16 @@ const START: ShownMark = { short: 0, long: 0 };
 export class ShownTexts {
   /** The short texts. */
   private readonly texts: string[] = [];
-  /** Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them where a word may start. */
+  /**
+   * Each 4 characters' key: the indexes (into `texts`, once each) of the short texts holding them where a word may
+   * start. Indexed up to `texts[indexed[0]]` only: the texts after it are indexed when a needle under 8 characters is
+   * first searched (most needles are longer, and a list may never be asked).
+   */
   private readonly starts: GramTable;
+  /** `starts` by 8 characters (`wideGramKey`), indexed up to `texts[indexed[1]]`: what longer needles are looked up by. */
+  private readonly wideStarts: GramTable;
+  /** How many short texts `starts` and `wideStarts` hold. */
+  private readonly indexed = [0, 0];
   /** The long texts, and where their pieces start. */
   private readonly longTexts: string[] = [];
   /** Where each long text's pieces start, found when the text is first searched (a list may never be asked). */
@@ -88,6 +99,7 @@ export class ShownTexts {
     let shortPieces = 0;
     for (const text of texts) if (text.length < LONG_TEXT) shortPieces += Math.max(0, text.length - 3);
     this.starts = new GramTable(shortPieces);
+    this.wideStarts = new GramTable(shortPieces);
     for (const text of texts) this.add(text);
   }
 
@@ -98,9 +110,7 @@ export class ShownTexts {
       this.longPieces.push(undefined);
       return;
     }
-    const index = this.texts.length;
     this.texts.push(text);
-    for (let at = 0; at + 4 <= text.length; at++) if (mayStartAt(text, at)) this.starts.add(gramKey(text, at), index);
   }
 
   /** Where the list is now: the texts added from here on are the ones `containSince` searches. */
@@ -124,8 +134,10 @@ export class ShownTexts {
       const pieces = (this.longPieces[index] ??= this.pieces.of(text));
       if (longTextHolds(text, pieces, needle)) return true;
     }
-    const head = gramKey(needle, 0);
-    const { starts } = this;
+    // A needle of 8 or more characters starts where its first 8 do: fewer texts share them than its first 4.
+    const wide = needle.length >= WIDE;
+    const head = wide ? wideGramKey(needle, 0) : gramKey(needle, 0);
+    const starts = this.startsOf(wide);
     // A text holding the needle on boundaries holds it where it may start: it is under the needle's first key. The
     // table gives the texts under a key most recent first, so the walk stops at the first one before the mark.
     for (let entry = starts.first(head); entry >= 0; entry = starts.following(entry, head)) {
@@ -134,5 +146,20 @@ export class ShownTexts {
       if (containsAtBoundary(this.texts[index] as string, needle)) return true;
     }
     return false;
+  }
+
+  /** `starts` or `wideStarts`, with every short text indexed. */
+  private startsOf(wide: boolean): GramTable {
+    const which = wide ? 1 : 0;
+    const width = wide ? WIDE : 4;
+    const table = wide ? this.wideStarts : this.starts;
+    const { texts, indexed } = this;
+    for (let index = indexed[which] as number; index < texts.length; index++) {
+      const text = texts[index] as string;
+      for (let at = 0; at + width <= text.length; at++)
+        if (mayStartAt(text, at)) table.add(wide ? wideGramKey(text, at) : gramKey(text, at), index);
+    }
+    indexed[which] = texts.length;
+    return table;
   }
 }

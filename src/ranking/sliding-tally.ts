@@ -37,6 +37,13 @@ interface Totals {
   readonly marks: number[];
 }
 
+/** A seq of the stretch as it was counted in. */
+interface HeldSeq {
+  readonly spanId: string;
+  readonly requirements: number;
+  readonly marks: Map<string, Tally>;
+}
+
 interface SpanState {
   seqs: number;
   requirements: number;
@@ -45,7 +52,8 @@ interface SpanState {
 /** See the module comment. */
 export class SlidingTally {
   private low = 0;
-  private readonly held: TallySeq[] = [];
+  /** The seqs of the stretch, oldest first: each one's requirements and marks as counted in (taken back as they are). */
+  private readonly held: HeldSeq[] = [];
   private readonly totals = new Map<string, Totals>();
   /** Each identity's `Totals.tally`: what `tallies()` answers, without building a map per compaction. */
   private readonly live = new Map<string, Tally>();
@@ -123,21 +131,26 @@ export class SlidingTally {
     return state !== undefined && state.seqs >= 2 && state.requirements > 0;
   }
 
-  private countSpan(entry: TallySeq, sign: 1 | -1): void {
+  private countSpan(entry: HeldSeq, sign: 1 | -1): void {
     const before = this.spanStates.get(entry.spanId);
     const state = before ?? { seqs: 0, requirements: 0 };
     const wasAmbiguous = this.isAmbiguous(before);
     state.seqs += sign;
-    state.requirements += sign * this.requirementsOf(entry);
+    state.requirements += sign * entry.requirements;
     if (state.seqs === 0) this.spanStates.delete(entry.spanId);
     else this.spanStates.set(entry.spanId, state);
     this.ambiguous += (this.isAmbiguous(state.seqs === 0 ? undefined : state) ? 1 : 0) - (wasAmbiguous ? 1 : 0);
   }
 
   private push(seq: number, entry: TallySeq): void {
-    this.held.push(entry);
-    this.countSpan(entry, 1);
-    for (const [identity, marks] of this.marksOf(entry)) {
+    const held: HeldSeq = {
+      spanId: entry.spanId,
+      requirements: this.requirementsOf(entry),
+      marks: this.marksOf(entry),
+    };
+    this.held.push(held);
+    this.countSpan(held, 1);
+    for (const [identity, marks] of held.marks) {
       let totals = this.totals.get(identity);
       if (totals === undefined) {
         totals = { tally: emptyTally(), marks: MARKS.map(() => 0) };
@@ -160,7 +173,8 @@ export class SlidingTally {
     this.low++;
     if (entry === undefined) return;
     this.countSpan(entry, -1);
-    for (const [identity, marks] of this.marksOf(entry)) {
+    // The marks it was counted in with (`marksOf` is a pure function of the entry: the same as counting them again).
+    for (const [identity, marks] of entry.marks) {
       const totals = this.totals.get(identity);
       if (totals === undefined) continue;
       // Seqs leave oldest first, so an identity still mentioned keeps its latest seq.

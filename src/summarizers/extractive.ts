@@ -7,6 +7,7 @@ import { SECTION_TITLES, fitSummary, renderSections } from './sections.js';
 import type { SectionLine, SectionName } from './sections.js';
 import { decides, isAsk, isDecision, isSmallTalk } from './sentence-weight.js';
 import { UnitLines, userSentence } from './extractive-units.js';
+import { overlapsOver } from './word-overlap.js';
 import type { UserSentence } from './extractive-units.js';
 import type { SourceUnit, SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 
@@ -84,14 +85,6 @@ const STOP = new Set(
 
 function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).filter((word) => !STOP.has(word));
-}
-
-/** Jaccard overlap of two word sets (near-duplicate lines are kept once). */
-function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const word of a) if (b.has(word)) shared++;
-  return shared / (a.size + b.size - shared);
 }
 
 /** `compute` remembered per text, for one summary (a pure function of the text). */
@@ -352,7 +345,11 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
         for (const candidate of candidates) {
           if (used.has(candidate.text) || replaced.some((text) => candidate.text.includes(text))) continue;
           const candidateWords = wordSetOf(candidate.text);
-          if (section !== 'files' && section !== 'errors' && seen.some((other) => overlap(candidateWords, other) > 0.6))
+          if (
+            section !== 'files' &&
+            section !== 'errors' &&
+            seen.some((other) => overlapsOver(candidateWords, other, 0.6))
+          )
             continue;
           const lineCost = tokensOf(candidate.text) + 2;
           if (sectionSpent + cost + lineCost > limit || spent + cost + lineCost > budget) continue;
