@@ -187,7 +187,11 @@ function recordStatements(db: Database.Database) {
       [string, string],
       number
     >,
-    /** The record and the rows its delta chain goes back through, up to the nearest full snapshot (at most `limit`). */
+    /**
+     * The record and the rows its delta chain goes back through, up to the nearest full snapshot (at most `limit`).
+     * CROSS JOIN keeps the chain the outer loop: left to itself the planner scanned every record row of the session
+     * for each read (a bulk replay's final handle index, one read per checkpoint, read the table once per record).
+     */
     recordChain: db.prepare(
       `WITH RECURSIVE chain (id, step) AS (
          SELECT @id, 0
@@ -195,7 +199,7 @@ function recordStatements(db: Database.Database) {
          SELECT r.base_id, c.step + 1 FROM chain c JOIN records r ON r.session_id = @session AND r.id = c.id
          WHERE r.base_id IS NOT NULL AND c.step < @limit)
        SELECT r.id, r.json, r.handle_ids, r.base_id, r.delta
-       FROM chain c JOIN records r ON r.session_id = @session AND r.id = c.id ORDER BY c.step`,
+       FROM chain c CROSS JOIN records r ON r.session_id = @session AND r.id = c.id ORDER BY c.step`,
     ) as Statement<[{ session: string; id: string; limit: number }], RecordRow>,
     /** The last record of a type before an ordinal, and its chain length (the base a new record's delta is against). */
     recordBefore: db.prepare(
