@@ -7,9 +7,7 @@
  * lists that the base does not. A new base is taken when the entries the base lists but the active record dropped
  * would cost more than `maxStaleTokens` (`STALE_INDEX_SHARE` of the window or `STALE_HEADROOM_SHARE` of its
  * headroom: what the planner gave the index is exceeded by at most that much), or when the entries added since cost
- * more than `ADDED_INDEX_SHARE` of the frozen ones. An entry of the base that a binding of the active record replaced
- * would read as current above it: it leaves the frozen part (the base is pruned, `prunedBase`) and the lines above it
- * stay as they were.
+ * more than `ADDED_INDEX_SHARE` of the frozen ones.
  *
  * The base of a record is a pure function of the chain of records before it (each summary names the record it
  * compacted among its `ancestors`), so a session, `ledger.replayWindow` and the audit render the same block.
@@ -102,13 +100,6 @@ export function maxStaleTokens(window: Pick<WindowConfig, 'maxTokens' | 'compact
 }
 
 /**
- * The layouts of pruned bases (`IndexBases.prunedBase`), keyed by the copy of the record each was pruned into.
- * Module-level, so any holder lays a pruned base out the same way: the copy exists only as the base a holder settled,
- * and its layout is a pure function of the base's layout and the entries left out.
- */
-const prunedLayouts = new WeakMap<CompactionRecord, IndexLayout>();
-
-/**
  * The index layouts of records and the index base each was settled with, held by whoever renders a session's window
  * (a session keeps one in its `WindowMemo`; `ledger.replayWindow` makes one per replay). Records are
  * immutable, so what is held is keyed by the record object. The base of a record is a pure function of the chain
@@ -131,9 +122,9 @@ export class IndexBases {
     this.placements.set(handles, placement);
   }
 
-  /** The layout of a record's kept handles (of a pruned base: the layout it was pruned to). */
+  /** The layout of a record's kept handles. */
   layoutOf(record: CompactionRecord): IndexLayout {
-    let layout = prunedLayouts.get(record) ?? this.layouts.get(record);
+    let layout = this.layouts.get(record);
     if (!layout) {
       layout = layoutIndex(record.handles, record.summary, this.placements.get(record.handles));
       this.layouts.set(record, layout);
@@ -141,74 +132,29 @@ export class IndexBases {
     return layout;
   }
 
-  /** Whether `active` may keep showing the frozen index of `base` as it is (see the module comment and the two limits). */
+  /** Whether `active` may keep showing the frozen index of `base` (see the module comment and the two limits). */
   keeps(base: CompactionRecord, active: CompactionRecord, maxStaleTokens: number): boolean {
-    return this.inheritedBase(base, active, maxStaleTokens) === base;
-  }
-
-  /**
-   * The base `active` shows frozen when the record it compacted showed `base`: `base` itself (see `keeps`), `base`
-   * without the entries a binding of `active` replaced (see `prunedBase`), or undefined when a new base is taken
-   * (the entries dropped for other reasons cost over `maxStaleTokens`, or the entries added since over
-   * `ADDED_INDEX_SHARE` of the frozen ones).
-   */
-  inheritedBase(
-    base: CompactionRecord,
-    active: CompactionRecord,
-    maxStaleTokens: number,
-  ): CompactionRecord | undefined {
-    if (base.type !== 'summary' || active.type !== 'summary') return undefined;
+    if (base.type !== 'summary' || active.type !== 'summary') return false;
     const now = entriesOf(this.layoutOf(active));
     const kept = new Set(now.map((entry) => identityOf(entry.handle)));
     let current: ReturnType<typeof currentBindings> | undefined;
     let stale = 0;
     let frozen = 0;
     const shown = new Set<string>();
-    const replaced = new Set<string>();
     for (const entry of entriesOf(this.layoutOf(base))) {
       const identity = identityOf(entry.handle);
       shown.add(identity);
-      if (!kept.has(identity)) {
-        // A frozen entry a later binding replaced would read as current above it: it leaves the frozen part.
-        current ??= currentBindings(now);
-        if (replacedBy(entry.handle, current)) {
-          replaced.add(identity);
-          continue;
-        }
-        stale += entryCost(entry.handle);
-        if (stale > maxStaleTokens) return undefined;
-      }
       frozen += entryCost(entry.handle);
+      if (kept.has(identity)) continue;
+      stale += entryCost(entry.handle);
+      if (stale > maxStaleTokens) return false;
+      // A frozen entry a later binding replaced would read as current above it: a new base is taken.
+      current ??= currentBindings(now);
+      if (replacedBy(entry.handle, current)) return false;
     }
     let added = 0;
     for (const entry of now) if (!shown.has(identityOf(entry.handle))) added += entryCost(entry.handle);
-    if (added > ADDED_INDEX_SHARE * frozen) return undefined;
-    return replaced.size === 0 ? base : this.prunedBase(base, replaced);
-  }
-
-  /**
-   * `base` without the entries of `replaced` (identities): a copy of the record whose layout is the base's with those
-   * entries left out, every other entry in its place. The block's lines above the first one that listed a replaced
-   * entry stay byte for byte what the base showed, so a provider's prompt cache keeps them, where a new base would
-   * change the block from its first index line on (issue 37: on the Claude Code dev sessions at 32,000 tokens five of
-   * six compactions took a new base for one replaced entry, each losing an index of some 7,000 tokens from the cache).
-   */
-  private prunedBase(base: CompactionRecord, replaced: ReadonlySet<string>): CompactionRecord {
-    const layout = this.layoutOf(base);
-    const keep = (entry: IndexEntry) => !replaced.has(identityOf(entry.handle));
-    const pruned: CompactionRecord = Object.freeze({
-      ...base,
-      handles: base.handles.filter((handle) => !replaced.has(identityOf(handle))),
-    });
-    prunedLayouts.set(pruned, {
-      instructions: layout.instructions.filter(keep),
-      quoted: layout.quoted.filter(keep),
-      groups: layout.groups
-        .map((group) => ({ label: group.label, entries: group.entries.filter(keep) }))
-        .filter((group) => group.entries.length > 0),
-      inside: layout.inside,
-    });
-    return pruned;
+    return added <= ADDED_INDEX_SHARE * frozen;
   }
 
   private known(record: CompactionRecord, maxStaleTokens: number): CompactionRecord | undefined {
@@ -237,7 +183,7 @@ export class IndexBases {
       const record = chain[index] as CompactionRecord;
       let base = this.known(record, maxStaleTokens);
       if (base === undefined) {
-        base = (inherited !== undefined ? this.inheritedBase(inherited, record, maxStaleTokens) : undefined) ?? record;
+        base = inherited !== undefined && this.keeps(inherited, record, maxStaleTokens) ? inherited : record;
         const byLimit = this.bases.get(record) ?? new Map<number, CompactionRecord>();
         byLimit.set(maxStaleTokens, base);
         this.bases.set(record, byLimit);

@@ -72,24 +72,13 @@ describe('the ledger block keeps its handle index byte-stable across compactions
   it('repeats the lines above the compaction line while the base holds, and lists every entry of the active record', async () => {
     let kept = 0;
     let rebased = 0;
-    let pruned = 0;
     await replayTurns(agentTranscript(160), { maxTokens: 8000 }, (before, after, active, records) => {
       const limit = maxStaleTokens(resolveWindowConfig('s', { maxTokens: 8000 }));
       const base = new IndexBases().baseOf(records, active, limit);
       if (base !== active) {
         kept++;
-        // A provider's cache keeps the block's start: the frozen lines are the same bytes as one compaction ago, up
-        // to the first that listed an entry a binding of the active record replaced (the base is pruned of it).
-        const whole = records.find((record) => record.id === base.id) ?? base;
-        const left = new Set(base.handles.map((handle) => handle.text));
-        const gone = whole.handles.filter((handle) => !left.has(handle.text));
-        const was = frozenPart(before).split('\n');
-        const now = frozenPart(after).split('\n');
-        const first = was.findIndex((line, index) => line !== now[index]);
-        if (first !== -1) {
-          pruned++;
-          expect(gone.some((handle) => was[first]?.includes(handle.text.replace(/\s*\n\s*/g, ' ⏎ ')))).toBe(true);
-        }
+        // A provider's cache keeps the block's start: the frozen lines are the same bytes as one compaction ago.
+        expect(frozenPart(after)).toBe(frozenPart(before));
         expect(after).toContain('Handles added since the index above');
       } else {
         rebased++;
@@ -98,7 +87,7 @@ describe('the ledger block keeps its handle index byte-stable across compactions
       // Nothing the active record lists is missing from the block (frozen or added since).
       for (const text of listedTexts(active)) expect(after).toContain(text.replace(/\s*\n\s*/g, ' ⏎ '));
     });
-    expect(kept).toBeGreaterThan(pruned);
+    expect(kept).toBeGreaterThan(0);
     expect(rebased).toBeGreaterThan(0);
   });
 
