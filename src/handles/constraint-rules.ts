@@ -36,6 +36,18 @@ const PAST = new Set(
   ).split(' '),
 );
 const MODALS = new Set('can may must should shall'.split(' '));
+/** Participles that do not end in -ed: "never seen this before", "never been run" describe, they set no rule. */
+const PARTICIPLES = new Set('seen been gone given taken shown known written broken chosen'.split(' '));
+/**
+ * Subjects of a first clause that make a conjoined prohibition describe them: "All use X but do not touch Y" says
+ * what they do; "Use X but do not touch Y" (no subject) or "We use X but never touch Y" sets a rule.
+ */
+const THIRD_PERSON_OPENERS = new Set('all both they it these those he she this which who each some most'.split(' '));
+
+/** Whether `word` reads as a verb's third-person singular ("returns", "touches"), not a base form ("pass", "focus"). */
+function isThirdPerson(word: string): boolean {
+  return word.length > 3 && word.endsWith('s') && !/(?:ss|us|is|ys)$/.test(word);
+}
 /** Negations that need the verb they negate. */
 const ELLIPTICAL =
   /^(?:do not|don't|never|must(?:n't| not| never)|should(?:n't| not| never)|shall not|cannot|can't|can not|may not)$/;
@@ -165,7 +177,10 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
   // "… run when it shouldn't, potentially …": a modal with its verb left out refers back, it sets no rule ("Do
   // not, under any circumstances, rotate …" opens its clause and goes on)
   if (ELLIPTICAL.test(key) && !clause && /^\s*(?:[,;.)!?:]|[—–]|-\s)/.test(after)) return false;
-  const conjoined = CONJUNCTIONS.has(p1) && (ACTIONS.has(verb) || OPERATIONS.has(verb));
+  const conjoined =
+    CONJUNCTIONS.has(p1) &&
+    (ACTIONS.has(verb) || OPERATIONS.has(verb)) &&
+    !THIRD_PERSON_OPENERS.has(words(sentence.slice(0, 20))[0] ?? '');
   if (key.endsWith('only') && key !== 'only')
     return isPredicativeOnly(key === '-only' ? before : 'read', after, clause, before);
   switch (key) {
@@ -178,6 +193,10 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
     case 'never':
       // "never checking for trailers" describes
       if (COGNITION.has(verb) || verb.endsWith('ed') || verb.endsWith('ing') || PAST.has(verb)) return false;
+      // "- Never returns an error": a description of what something does
+      if (PARTICIPLES.has(verb) || isThirdPerson(verb)) return false;
+      // "the pattern can never match" says what cannot happen; "you can never push to main" sets a rule
+      if ((p1 === 'can' || p1 === 'could') && p2 !== 'you' && p2 !== 'we') return false;
       if ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you') return false;
       if (verb === 'have' && isPassive(next[1] ?? '')) return false;
       return clause || conjoined || MODALS.has(p1) || p1 === 'you' || p1 === 'we' || p1 === 'please';

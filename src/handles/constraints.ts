@@ -276,7 +276,9 @@ function enterLine(
     return;
   }
   const line = text.slice(state.start, state.end);
-  state.kind = gutterLines.has(state.start) || isCodeLine(line) || LOG_LINE.test(line) ? 'skip' : 'prose';
+  // a `//` comment line in a message is pasted code: it holds a rule only when written loud ("// DO NOT EDIT")
+  const comment = /^\s*\/[/*]/.test(line) && !isLoud(line);
+  state.kind = comment || gutterLines.has(state.start) || isCodeLine(line) || LOG_LINE.test(line) ? 'skip' : 'prose';
 }
 
 /**
