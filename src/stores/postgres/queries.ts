@@ -114,13 +114,18 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
     /** The last record of a type before an ordinal, and its chain length (the base a new record's delta is against). */
     recordBefore: `SELECT id, ordinal, chain FROM ${t('records')}
       WHERE session_id = $1 AND type = $2 AND ordinal < $3 ORDER BY ordinal DESC LIMIT 1`,
-    /** The record and the rows its delta chain goes back through, up to the nearest full snapshot (at most `$3`). */
-    recordChain: `WITH RECURSIVE chain (id, step) AS (
-        SELECT $2::text COLLATE "C", 0
+    /**
+     * The record and the rows its delta chain goes back through, up to the nearest full snapshot (at most `$3`). Each
+     * step reads its row by primary key and carries its columns, so nothing joins the chain with the table again: that
+     * join (chain ids, then the rows) was planned as a hash join over every record row of the session, or a sequential
+     * scan of the whole table once analyzed, for each read.
+     */
+    recordChain: `WITH RECURSIVE chain AS (
+        SELECT ${RECORD_COLUMNS}, 0 AS step FROM ${t('records')} r WHERE r.session_id = $1 AND r.id = $2
         UNION ALL
-        SELECT r.base_id, c.step + 1 FROM chain c JOIN ${t('records')} r ON r.session_id = $1 AND r.id = c.id
-        WHERE r.base_id IS NOT NULL AND c.step < $3)
-      SELECT ${RECORD_COLUMNS} FROM chain c JOIN ${t('records')} r ON r.session_id = $1 AND r.id = c.id ORDER BY c.step`,
+        SELECT ${RECORD_COLUMNS}, c.step + 1 FROM chain c JOIN ${t('records')} r ON r.session_id = $1 AND r.id = c.base_id
+        WHERE c.step < $3)
+      SELECT id, json, handle_ids, base_id, delta FROM chain ORDER BY step`,
     recordHandles: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id BETWEEN $2 AND $3`,
     recordHandlesByIds: `SELECT id, json FROM ${t('record_handles')} WHERE session_id = $1 AND id = ANY($2::bigint[])`,
     recordConflict: `SELECT id, ordinal FROM ${t('records')}
