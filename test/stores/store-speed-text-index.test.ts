@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATCH_UP_HELD_CHARS } from '../../src/stores/sqlite/deferred-text-index.js';
+import { CATCH_UP_HELD_CHARS, CATCH_UP_STEP_CHARS } from '../../src/stores/sqlite/deferred-text-index.js';
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import type { SqliteDurability } from '../../src/stores/sqlite/sqlite-store-options.js';
 import { entry } from './fixtures.js';
@@ -61,4 +61,27 @@ describe('deferred text index under a busy writer', () => {
       expect(backlog(path)).toEqual({ mark: turns, last: turns });
     },
   );
+
+  it('catches up in steps of at least CATCH_UP_STEP_CHARS, not one small step per append', async () => {
+    const store = createSqliteStore({ path, backgroundCheckpoint: false, durability: 'commit' });
+    await store.openSession('s');
+    const raw = new Database(path, { readonly: true });
+    const mark = raw.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck();
+    const turns = Math.ceil((2 * CATCH_UP_HELD_CHARS) / TURN_CHARS);
+    const advances: number[] = [];
+    try {
+      for (let seq = 0, last = 0; seq < turns; seq++) {
+        await store.append('s', seq, [turn(seq)]);
+        const now = mark.get() as number;
+        if (now !== last) advances.push(now - last);
+        last = now;
+      }
+    } finally {
+      raw.close();
+      await store.close();
+    }
+    // Each step is one FTS5 segment to flush and merge: before, one of an idle step's 16 KB every append.
+    expect(advances.length).toBeGreaterThan(0);
+    for (const rows of advances) expect(rows * TURN_CHARS).toBeGreaterThanOrEqual(CATCH_UP_STEP_CHARS);
+  });
 });

@@ -43,9 +43,12 @@ export class CarriedHandleIds {
     let next: number | undefined;
     let rows: SessionHandleJson | undefined;
     return parts.digests.map((fullDigest, index) => {
-      const digest = fullDigest.subarray(0, CARRIED_DIGEST_BYTES);
       const json = parts.handles[index] as string;
-      const stored = known?.get(json) ?? statements.carriedHandleId.get(session, digest);
+      // Most handles were carried by the last record too: found by JSON before the digest is cut (a view per handle).
+      const remembered = known?.get(json);
+      if (remembered !== undefined) return remembered;
+      const digest = fullDigest.subarray(0, CARRIED_DIGEST_BYTES);
+      const stored = statements.carriedHandleId.get(session, digest);
       if (stored !== undefined) return stored;
       next ??= statements.nextCarriedHandleId.get(session) ?? 0;
       rows ??= this.handleRowJson(sessionId, session);

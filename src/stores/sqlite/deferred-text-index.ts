@@ -45,9 +45,18 @@ export const HELD_TEXT_CHARS = 4_000_000;
  * are not keeping up. A bulk writer that seldom lets the event loop reach its timers (`replay`) ran few of them: on the
  * 100 MB `speed-rss` transcript 3,112 of 45,088 rows were indexed once every message was appended, and `close()` then
  * read the other 42,000 rows back, unpacked their texts and indexed them in one transaction. Past this backlog each
- * append indexes twice the text it adds (at least one idle step's worth), from memory, inside its write group.
+ * append indexes twice the text it adds (at least {@link CATCH_UP_STEP_CHARS}), from memory, inside its write group.
  */
 export const CATCH_UP_HELD_CHARS = 1_000_000;
+
+/**
+ * Text (characters) an append indexes at least once the backlog passed {@link CATCH_UP_HELD_CHARS}. Each step ends
+ * in one flush of FTS5's pending terms (a new level-0 segment) and one merge step, so steps of an idle step's size
+ * left the index with one small segment per append of a bulk replay, flushed and merged again and again. Measured on
+ * the SWE-agent replay at 32,000 tokens (its appends fed to the index alone): 16 KB steps 546-612 ms of CPU, 64 KB
+ * 457-459 ms, 256 KB 433-443 ms. 64 KB (four idle steps) keeps the append that takes a step short.
+ */
+export const CATCH_UP_STEP_CHARS = 64 * 1024;
 
 /** The statements of the deferred index. */
 interface TextIndexStatements {
@@ -124,7 +133,7 @@ export function createDeferredTextIndex(
       const added = held.hold(rows);
       if (stopped || held.size < CATCH_UP_HELD_CHARS) return;
       try {
-        index.step(Math.max(IDLE_STEP_CHARS, 2 * added));
+        index.step(Math.max(CATCH_UP_STEP_CHARS, 2 * added));
       } catch {
         // Busy (another writer) or closing: an idle step, search or close catches up from the mark.
       }
