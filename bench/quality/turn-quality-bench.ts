@@ -21,6 +21,7 @@ import { ARMS, cutsOf } from './cut-quality.js';
 import { countPresent, futureNeeded } from './future-needed.js';
 import { neededAt, neededTimeline } from './needed-timeline.js';
 import { replayToCut } from './public-replay.js';
+import { withoutStyleVocabulary } from './style-vocabulary.js';
 
 /** Budgets measured. */
 export const TURN_BUDGETS = [4000, 8000] as const;
@@ -48,6 +49,22 @@ function addPoint(pooled: Pooled, present: number, needed: number): void {
   pooled.shares += present / needed;
 }
 
+/** One arm's tallies: every future-needed handle, and those left when style vocabulary is taken out. */
+export interface Measured {
+  readonly all: Pooled;
+  /** The needed handles without style vocabulary (`style-vocabulary.ts`); points with none left are left out. */
+  readonly noStyle: Pooled;
+}
+
+export const emptyMeasured = (): Measured => ({ all: emptyPooled(), noStyle: emptyPooled() });
+
+/** Count `needed` (and `needed` without style vocabulary) against one arm's `text`. */
+export function addNeeded(measured: Measured, needed: readonly string[], text: string): void {
+  addPoint(measured.all, countPresent(needed, text), needed.length);
+  const kept = withoutStyleVocabulary(needed);
+  addPoint(measured.noStyle, countPresent(kept, text), kept.length);
+}
+
 /** One arm, one data set, one budget: at the fixed cuts and over every turn. */
 export interface TurnQualityRow {
   readonly dataSet: 'claude-code' | 'swe-agent';
@@ -55,6 +72,9 @@ export interface TurnQualityRow {
   readonly arm: string;
   readonly atCuts: Pooled;
   readonly overTurns: Pooled;
+  /** As `atCuts` / `overTurns`, style vocabulary left out of the needed handles. */
+  readonly atCutsNoStyle: Pooled;
+  readonly overTurnsNoStyle: Pooled;
 }
 
 /** The fixed cuts of `cut-quality.ts`, measured the same way (`replayToCut`, `render().text`). */
@@ -64,8 +84,8 @@ async function measureFixedCuts(
   budget: number,
   counter: TokenCounter,
   window?: BenchWindowOptions,
-): Promise<Map<string, Pooled>> {
-  const pooled = new Map<string, Pooled>(TURN_ARMS.map((arm) => [arm, emptyPooled()]));
+): Promise<Map<string, Measured>> {
+  const pooled = new Map<string, Measured>(TURN_ARMS.map((arm) => [arm, emptyMeasured()]));
   const trim = createLangChainTrimArm(counter);
   for (const cut of cutsOf(name, transcripts)) {
     const before = cut.messages.slice(0, cut.at);
@@ -73,8 +93,8 @@ async function measureFixedCuts(
     const ledger = (
       await replayToCut(cut.id, before, budget, counter, { session: { window: windowAt(window, budget) } })
     ).rendered.text;
-    addPoint(pooled.get(ARMS.ledger) as Pooled, countPresent(needed, ledger), needed.length);
-    addPoint(pooled.get(ARMS.trim) as Pooled, countPresent(needed, await trim.render(before, budget)), needed.length);
+    addNeeded(pooled.get(ARMS.ledger) as Measured, needed, ledger);
+    addNeeded(pooled.get(ARMS.trim) as Measured, needed, await trim.render(before, budget));
   }
   return pooled;
 }
@@ -86,8 +106,8 @@ async function measureTurns(
   counter: TokenCounter,
   log: (line: string) => void,
   window?: BenchWindowOptions,
-): Promise<Map<string, Pooled>> {
-  const pooled = new Map<string, Pooled>(TURN_ARMS.map((arm) => [arm, emptyPooled()]));
+): Promise<Map<string, Measured>> {
+  const pooled = new Map<string, Measured>(TURN_ARMS.map((arm) => [arm, emptyMeasured()]));
   const trim = createLangChainTrimArm(counter);
   for (const [index, transcript] of transcripts.entries()) {
     const timeline = neededTimeline(transcript.messages);
@@ -100,9 +120,12 @@ async function measureTurns(
       async ({ at, rendered }) => {
         const needed = neededAt(timeline, at);
         if (needed.length === 0) return;
-        addPoint(pooled.get(ARMS.ledger) as Pooled, countPresent(needed, rendered.text), needed.length);
-        const trimmed = await trim.render(transcript.messages.slice(0, at), budget);
-        addPoint(pooled.get(ARMS.trim) as Pooled, countPresent(needed, trimmed), needed.length);
+        addNeeded(pooled.get(ARMS.ledger) as Measured, needed, rendered.text);
+        addNeeded(
+          pooled.get(ARMS.trim) as Measured,
+          needed,
+          await trim.render(transcript.messages.slice(0, at), budget),
+        );
       },
       transcript.messages.length > 1000
         ? (done) => log(`  ${transcript.id} @${budget}: ${(done * 100).toFixed(0)}% of turns`)
@@ -114,6 +137,77 @@ async function measureTurns(
     );
   }
   return pooled;
+}
+
+const shareOf = (pooled: Pooled) => round(share(pooled.present, pooled.needed), 3);
+const meanOf = (pooled: Pooled) => round(share(pooled.shares, pooled.points), 3);
+
+/** The per-arm table. */
+function resultTables(rows: readonly TurnQualityRow[]): ResultTable[] {
+  return [
+    {
+      title: 'Future-needed handles in the window: at the fixed cuts and over every turn',
+      columns: [
+        'data set',
+        'budget',
+        'arm',
+        'at the cuts (pooled)',
+        'cuts',
+        'over every turn (pooled)',
+        'over every turn (mean of turns)',
+        'turns',
+        'handles needed over the turns',
+        'at the cuts, CSS vocabulary left out (pooled)',
+        'over every turn, CSS vocabulary left out (pooled)',
+        'handles needed over the turns, CSS vocabulary left out',
+      ],
+      rows: rows.map((row) => [
+        row.dataSet,
+        row.budget,
+        row.arm,
+        shareOf(row.atCuts),
+        row.atCuts.points,
+        shareOf(row.overTurns),
+        meanOf(row.overTurns),
+        row.overTurns.points,
+        row.overTurns.needed,
+        shareOf(row.atCutsNoStyle),
+        shareOf(row.overTurnsNoStyle),
+        row.overTurnsNoStyle.needed,
+      ]),
+    },
+  ];
+}
+
+/** The lead table: per data set and budget, each arm at the cuts, over every turn, and over every turn without CSS vocabulary. */
+function leadTable(rows: readonly TurnQualityRow[]): ResultTable {
+  return {
+    title: 'Future-needed handles in the window, at the fixed cuts and averaged over every turn (pooled)',
+    columns: [
+      'data set',
+      'budget',
+      ...TURN_ARMS.flatMap((arm) => [
+        `${arm} at the cuts`,
+        `${arm} over every turn`,
+        `${arm} over every turn, CSS vocabulary left out`,
+      ]),
+    ],
+    rows: [...new Set(rows.map((row) => `${row.dataSet}|${row.budget}`))].map((key) => {
+      const [dataSet, budget] = key.split('|') as [string, string];
+      const of = (arm: string) =>
+        rows.find((row) => row.dataSet === dataSet && String(row.budget) === budget && row.arm === arm);
+      return [
+        dataSet,
+        Number(budget),
+        ...TURN_ARMS.flatMap((arm) => {
+          const row = of(arm);
+          return row
+            ? [shareOf(row.atCuts), shareOf(row.overTurns), shareOf(row.overTurnsNoStyle)]
+            : [null, null, null];
+        }),
+      ];
+    }),
+  };
 }
 
 /** Run the over-every-turn quality benchmark on both agent data sets. */
@@ -142,14 +236,18 @@ export async function runTurnQualityBench(context: BenchContext): Promise<BenchR
       const cuts = await measureFixedCuts(name, transcripts, budget, counter, context.window);
       context.log(`quality-turns: ${name} @${budget}: every turn`);
       const turns = await measureTurns(transcripts, budget, counter, context.log, context.window);
-      for (const arm of TURN_ARMS)
+      for (const arm of TURN_ARMS) {
+        const [atCuts, overTurns] = [cuts.get(arm) as Measured, turns.get(arm) as Measured];
         rows.push({
           dataSet: name,
           budget,
           arm,
-          atCuts: cuts.get(arm) as Pooled,
-          overTurns: turns.get(arm) as Pooled,
+          atCuts: atCuts.all,
+          overTurns: overTurns.all,
+          atCutsNoStyle: atCuts.noStyle,
+          overTurnsNoStyle: overTurns.noStyle,
         });
+      }
     }
   }
   notes.push(
@@ -157,53 +255,10 @@ export async function runTurnQualityBench(context: BenchContext): Promise<BenchR
     'Every turn: a prompt before each assistant turn (an assistant message after a non-assistant one) of the whole transcript; context-ledger appends what came since the last prompt and renders; trim is LangChain trimMessages over the messages so far. Points where no handle is future-needed are left out.',
     "Pooled: future-needed handles present over handles needed, summed over the points (cuts or turns). Mean: the unweighted mean of each point's own share.",
     "The yardstick (bench/quality/future-needed.ts, needed-timeline.ts) shares no code with the library's handle extractor.",
+    "CSS vocabulary left out: the same measurement with style vocabulary taken out of the needed handles (bench/quality/style-vocabulary.ts, the benchmark's own rule, not the library's: CSS numbers with a unit such as 0.5rem or 60px, hex colours of 3, 4 or 6 digits, standard CSS property names such as font-size); points with no other handle needed are left out of it.",
   );
-  const shareOf = (pooled: Pooled) => round(share(pooled.present, pooled.needed), 3);
-  const meanOf = (pooled: Pooled) => round(share(pooled.shares, pooled.points), 3);
-  const tables: ResultTable[] = [
-    {
-      title: 'Future-needed handles in the window: at the fixed cuts and over every turn',
-      columns: [
-        'data set',
-        'budget',
-        'arm',
-        'at the cuts (pooled)',
-        'cuts',
-        'over every turn (pooled)',
-        'over every turn (mean of turns)',
-        'turns',
-        'handles needed over the turns',
-      ],
-      rows: rows.map((row) => [
-        row.dataSet,
-        row.budget,
-        row.arm,
-        shareOf(row.atCuts),
-        row.atCuts.points,
-        shareOf(row.overTurns),
-        meanOf(row.overTurns),
-        row.overTurns.points,
-        row.overTurns.needed,
-      ]),
-    },
-  ];
-  const lead: ResultTable = {
-    title: 'Future-needed handles in the window, at the fixed cuts and averaged over every turn (pooled)',
-    columns: ['data set', 'budget', ...TURN_ARMS.flatMap((arm) => [`${arm} at the cuts`, `${arm} over every turn`])],
-    rows: [...new Set(rows.map((row) => `${row.dataSet}|${row.budget}`))].map((key) => {
-      const [dataSet, budget] = key.split('|') as [string, string];
-      const of = (arm: string) =>
-        rows.find((row) => row.dataSet === dataSet && String(row.budget) === budget && row.arm === arm);
-      return [
-        dataSet,
-        Number(budget),
-        ...TURN_ARMS.flatMap((arm) => {
-          const row = of(arm);
-          return row ? [shareOf(row.atCuts), shareOf(row.overTurns)] : [null, null];
-        }),
-      ];
-    }),
-  };
+  const tables = resultTables(rows);
+  const lead = leadTable(rows);
   return {
     ...resultBase(
       context,
