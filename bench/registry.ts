@@ -10,6 +10,7 @@ import { runFactFidelity } from './quality/fact-fidelity.js';
 import { runFactReal } from './quality/fact-real.js';
 import { runRankCv } from './quality/rank-cv-bench.js';
 import { runLocomoQuality } from './quality/locomo-recall.js';
+import { runSummaryLines } from './quality/summary-lines.js';
 import { CACHE_WINDOWS, runPromptCacheBench } from './real/prompt-cache-bench.js';
 import { runRealReplayBench } from './real/real-replay-bench.js';
 import { runCountBench } from './speed/count-bench.js';
@@ -40,6 +41,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'quality-swe-agent', run: (context) => runCutQuality(context, 'swe-agent'), windowBudgets: CUT_BUDGETS },
   { name: 'quality-turns', run: runTurnQualityBench, windowBudgets: TURN_BUDGETS },
   { name: 'quality-locomo', run: runLocomoQuality },
+  { name: 'quality-summary-lines', run: runSummaryLines },
   { name: 'speed-extraction', run: runExtractionBench },
   { name: 'speed-count', run: runCountBench },
   { name: 'speed-ingest', run: runIngestBench },

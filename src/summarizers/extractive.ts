@@ -5,7 +5,9 @@ import { errorLines } from './errors-seen.js';
 import { looksLikeInjection, looksLikeOverride } from './injection.js';
 import { SECTION_TITLES, fitSummary, renderSections } from './sections.js';
 import type { SectionLine, SectionName } from './sections.js';
-import { decides, isAsk, isDecision, isSmallTalk } from './sentence-weight.js';
+import { decides, isSmallTalk } from './sentence-weight.js';
+import { taskCandidates } from './task-lines.js';
+import type { Candidate } from './task-lines.js';
 import { UnitLines, userSentence } from './extractive-units.js';
 import { overlapsOver } from './word-overlap.js';
 import type { UserSentence } from './extractive-units.js';
@@ -17,15 +19,6 @@ export interface ExtractiveSummarizerOptions {
   readonly maxSentenceChars?: number;
 }
 
-/** A candidate line: a verbatim extract of one unit, with the span ids it cites. */
-interface Candidate {
-  readonly order: number;
-  readonly text: string;
-  readonly spanIds: readonly string[];
-  /** The unit it comes from (sentences of one request are grouped by it). */
-  readonly unit: number;
-}
-
 /** Share of the budget each section may take in the first pass; a second pass, in the same order, fills what is left. */
 const SHARES: Readonly<Record<SectionName, number>> = {
   task: 0.4,
@@ -34,11 +27,8 @@ const SHARES: Readonly<Record<SectionName, number>> = {
   next: 0.1,
   decisions: 0.3,
 };
-const SENTENCES_PER_REQUEST = 3;
-/** Sentences of a request read for its Task lines (its asks first among them). */
-const ASK_WINDOW = 8;
 const NEXT_STEP = new RegExp(
-  String.raw`^now\b|\b(next|then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|` +
+  String.raw`^now\b|\bnext(?! to\b)|\b(then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|` +
     String.raw`plan to|will now)\b`,
   'i',
 );
@@ -109,6 +99,8 @@ interface Gathered {
   readonly next: Candidate[];
   /** The user's sentences that settle a choice ("Let's go with Redis.", "Keep the v1 API."). */
   readonly userDecisions: Candidate[];
+  /** The user's sentences the ledger pins as constraints. */
+  readonly pinned: Set<string>;
 }
 
 function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): Gathered {
@@ -120,6 +112,9 @@ function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): 
   ).toLowerCase();
   const echoesTool = (sentence: string) =>
     toolText.length > 0 && toolText.includes(foldConfusables(sentence).toLowerCase());
+  const rules = request.handles.filter((handle) => handle.kind === 'constraint' && handle.role === 'user');
+  const isPinned = (sentence: string) =>
+    rules.some((rule) => rule.text.length >= 10 && (sentence.includes(rule.text) || rule.text.includes(sentence)));
   const gathered: Gathered = {
     task: [],
     assistant: [],
@@ -127,6 +122,7 @@ function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): 
     errors: new Map(),
     next: [],
     userDecisions: [],
+    pinned: new Set(),
   };
   let order = 0;
   const push = (list: Candidate[], text: string, unit: SourceUnit, index: number) =>
@@ -137,10 +133,14 @@ function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): 
     gathered.files.delete(path);
     gathered.files.set(path, { order: order++, text: path, spanIds, unit: index });
   };
-  // the user's sentence where `userSentence` sends it: the Task, the Decisions, or both
+  // the user's sentence where `userSentence` sends it: the Task, the Decisions, or both; a rule the ledger pins as a
+  // constraint is shown there verbatim already, so it takes no Decisions line (and comes last among its request's lines)
   const addUser = (sentence: UserSentence | undefined, unit: SourceUnit, index: number) => {
-    if (sentence?.decision) push(gathered.userDecisions, sentence.text, unit, index);
-    if (sentence?.task) push(gathered.task, sentence.text, unit, index);
+    if (sentence === undefined) return;
+    const pinned = isPinned(sentence.text);
+    if (sentence.decision && !pinned) push(gathered.userDecisions, sentence.text, unit, index);
+    if (sentence.task || pinned) push(gathered.task, sentence.text, unit, index);
+    if (pinned) gathered.pinned.add(sentence.text);
   };
   const addError = (text: string, key: string, unit: SourceUnit, index: number) => {
     if (looksLikeInjection(text)) return;
@@ -179,46 +179,6 @@ function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): 
     }
   });
   return gathered;
-}
-
-/**
- * How a request's sentence ranks for the Task: its asks, then its other sentences, then a lead-in that only introduces
- * what follows ("Implement the following plan:", after the plan's own title), then its decisions.
- */
-function taskRank(candidate: Candidate): number {
-  if (isDecision(candidate.text)) return 3;
-  if (candidate.text.endsWith(':')) return 2;
-  return isAsk(candidate.text) ? 0 : 1;
-}
-
-/**
- * Up to {@link SENTENCES_PER_REQUEST} sentences of one request, best first (see {@link taskRank}), read among its
- * first {@link ASK_WINDOW}: an order deep in a long paste (a template's "Run the tests") does not displace its opening.
- */
-function requestLines(members: readonly Candidate[]): Candidate[] {
-  return [...members]
-    .sort((a, b) => a.order - b.order)
-    .slice(0, ASK_WINDOW)
-    .sort((a, b) => taskRank(a) - taskRank(b) || a.order - b.order)
-    .slice(0, SENTENCES_PER_REQUEST);
-}
-
-/**
- * Lines of the first and the latest request (grouped by unit), in the order they are taken: the asks of both
- * before their other sentences, so a tight budget keeps what was asked (the summary shows them in the user's
- * order). A request is a user turn with something in it beyond small talk and beyond orders that settle a choice:
- * "Sounds good." is no request, and "Drop the IP-based fallback." is a decision, shown under Decisions.
- */
-function taskCandidates(task: readonly Candidate[]): Candidate[] {
-  const requests = [
-    ...new Set(task.filter((candidate) => !isDecision(candidate.text)).map((candidate) => candidate.unit)),
-  ];
-  const first = requests[0] ?? task[0]?.unit;
-  const latest = requests[requests.length - 1] ?? first;
-  const ofFirst = requestLines(task.filter((candidate) => candidate.unit === first));
-  const ofLatest = latest === first ? [] : requestLines(task.filter((candidate) => candidate.unit === latest));
-  const lines = [...ofFirst, ...ofLatest];
-  return [...lines].sort((a, b) => taskRank(a) - taskRank(b) || lines.indexOf(a) - lines.indexOf(b));
 }
 
 /**
@@ -364,7 +324,7 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
         spent += cost;
       };
       const sections: [SectionName, Candidate[]][] = [
-        ['task', taskCandidates(gathered.task)],
+        ['task', taskCandidates(gathered.task, gathered.pinned)],
         ['errors', [...gathered.errors.values()].reverse()],
         ['files', [...gathered.files.values()].reverse()],
         ['next', nextCandidates(gathered)],

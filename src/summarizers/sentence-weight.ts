@@ -60,7 +60,9 @@ const EVERYDAY_WORDS = new Set(
     'try trying work working works worked move moving set start starting stop continue continuing proceed help happy ' +
     'glad like love seem seems dig digging dive check checking verify thing things way step steps part point side ' +
     'front end time moment yes yeah yep nope please thanks thank sounds sound perfect awesome cool excellent ' +
-    "wonderful alright fair enough stuff onto it'll that's there's what's let's here's"
+    "wonderful alright fair enough stuff onto it'll that's there's what's let's here's rest remaining left picking " +
+    'expected expect expecting thinking clearly actually really quite very simple interesting telling issue picture ' +
+    'feedback appreciated ton job far track everything can oh ooh hmm mmm ah aha wow caught'
   ).split(' '),
 );
 
@@ -75,7 +77,7 @@ export function isSmallTalk(text: string): boolean {
   if (words.length === 0 || words.length > MAX_SMALL_TALK_WORDS) return false;
   if (words.every((word) => SMALL_TALK_WORDS.has(word)) && words.some((word) => SMALL_TALK_CORE.has(word))) return true;
   if (!words.every((word) => EVERYDAY_WORDS.has(word) || SMALL_TALK_WORDS.has(word))) return false;
-  return !DECIDES.test(text.replace(/[’‘]/g, "'")) && !DECIDING_ORDER.test(opening(text));
+  return !DECIDES.test(text.replace(/[’‘]/g, "'")) && !isDecidingOrder(text);
 }
 
 const REQUEST = new RegExp(
@@ -111,12 +113,22 @@ const ASK_VERBS = new Set(
 /** Verbs that settle a choice after "we'll" / "let's" / "we decided to" ("We'll use a token bucket"). */
 const CHOICE_VERBS =
   String.raw`(?:use|go with|keep|drop|switch to|stick with|stay with|move to|adopt|pick|choose|migrate to|` +
-  String.raw`standardi[sz]e on|settle on|replace|remove|ditch|skip|support|ship)`;
+  String.raw`standardi[sz]e on|settle on|replace|remove|ditch|skip|support|ship|leave|defer|postpone|scrap|hold off|` +
+  String.raw`go for|opt for|prefer|avoid)`;
+/** The same choices said as going on now ("We're dropping the XML output.", "I'm keeping the old field name."). */
+const CHOICE_GERUNDS =
+  String.raw`(?:using|going with|going for|keeping|dropping|switching to|sticking with|staying with|moving to|` +
+  String.raw`leaving|skipping|removing|replacing|ditching|deferring|postponing|scrapping|adopting|avoiding)`;
 const DECIDES = new RegExp(
   [
     String.raw`\b(?:we|let's|lets)(?:'ll| will| are going to|'re going to| should| decided to| agreed to| chose to)?\s+`,
     CHOICE_VERBS,
     String.raw`\b|\bi(?:'ll| will| decided to| chose to)\s+(?:use|go with|keep|stick with|stay with|pick|choose)\b`,
+    String.raw`|\b(?:we're|we are|i'm|i am)\s+`,
+    CHOICE_GERUNDS,
+    String.raw`\b|\blet's not\b|\b(?:went|opted|settled) (?:with|for|on)\b|\bbetter (?:to|off)\b.*\bthan\b`,
+    // "Postgres it is.", "Option A then.", "Go for option B."
+    String.raw`|^[\w.-]+(?: [\w.-]+)? it is[.!]*$|\boption [a-z0-9#]{1,3}\b(?: then| please| it is)?[.!]*$`,
     String.raw`|\b(?:decided|decision|chose|chosen|settled on|agreed (?:on|to)|going with|go with|opted (?:for|to)|`,
     String.raw`stick(?:ing)? with|instead of|rather than|in favou?r of)\b`,
     String.raw`|\b(?:we|i)\s+(?:won't|will not|are not going to|'re not going to|do not want to|don't want to)\b`,
@@ -124,10 +136,24 @@ const DECIDES = new RegExp(
   'i',
 );
 /** A decision said as an order: "Keep the v1 API.", "Drop Python 3.8 support.", "Switch to pnpm." */
-const DECIDING_ORDER = /^(?:keep|drop|switch|stick|use|go with|move to|replace|remove|ditch|skip|pick|choose)\b/i;
+const DECIDING_ORDER = new RegExp(
+  String.raw`^(?:keep|drop|switch|stick|stay|use|go (?:with|for) (?!it\b|that\b|this\b)|move to|replace|remove|ditch|` +
+    String.raw`skip|pick|choose|leave|prefer|scrap|defer|postpone|hold off|forget)\b`,
+  'i',
+);
+/** A prohibition: "Don't add retries.", "Never log tokens.", "No more schema changes.", "Avoid global state." */
+const PROHIBITION =
+  /^(?:avoid|(?:don't|do not|never) (?!worry\b|mind\b)\w+|no (?:new|more|extra|further|additional))\b/i;
+
+/** Words that may precede an order without changing it ("Ok, then go with the second approach."). */
+const LEAD_WORDS =
+  /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|alright|fine|right|so|then|and|great|good|cool|perfect)\b[,.!]?\s+)+/i;
 
 function opening(text: string): string {
-  return text.trim().replace(/^[("'“‘*]+/, '');
+  return text
+    .trim()
+    .replace(/^[("'“‘*]+/, '')
+    .replace(LEAD_WORDS, '');
 }
 
 /** Whether a sentence settles a choice in so many words (see the module notes). Questions settle nothing. */
@@ -136,9 +162,17 @@ export function decides(text: string): boolean {
   return DECIDES.test(text.replace(/[’‘]/g, "'"));
 }
 
-/** Whether a sentence is an order that settles a choice ("Keep the v1 API.", "Switch to pnpm."). */
+/** Whether a sentence is an order that settles a choice ("Keep the v1 API.", "Switch to pnpm.", "Don't add retries."). */
 export function isDecidingOrder(text: string): boolean {
-  return !/\?\s*$/.test(text) && DECIDING_ORDER.test(opening(text));
+  return !/\?\s*$/.test(text) && (DECIDING_ORDER.test(opening(text)) || isProhibition(text));
+}
+
+/**
+ * Whether a sentence forbids something ("Don't add retries.", "Avoid global state."): a decision when said during the
+ * work, one of the terms of the request when said in the opening request (a template's "Do NOT commit your changes.").
+ */
+export function isProhibition(text: string): boolean {
+  return !/\?\s*$/.test(text) && PROHIBITION.test(opening(text));
 }
 
 /**

@@ -77,7 +77,7 @@ function blanked(text: string): string {
  * blocks (`<system-reminder>`, `<local-command-caveat>`, `<command-name>` …), fenced code
  * and tags are left out; list markers are not part of a sentence; a sentence carrying
  * markup, ANSI or JSON escapes, control or look-alike characters is not a candidate, and
- * neither is a fragment: one starting mid-word (lower case, unless the user's own words) or
+ * neither is a fragment: one starting mid-word (lower case, unless the user's own words after a sentence's end) or
  * cut at the end of the text (a chunk boundary) without closing punctuation. A line without
  * closing punctuation is kept whole when it is complete (followed by a line break, or the
  * whole short text) and has enough words; ending in a colon only with `leadIns`, which also keep the title of the
@@ -108,10 +108,13 @@ export function cleanSentences(text: string, options: CleanSentenceOptions): str
       if (sentence.length < 10 || sentence.length > options.maxChars) return;
       const start = sentence.charAt(0);
       const startsSentence =
-        /[A-Z0-9"'`(]/.test(start) || (options.lowercaseStart && index === 0 && /[a-z]/.test(start));
+        /[A-Z0-9"'`(]/.test(start) ||
+        (options.lowercaseStart && (index === 0 || TERMINAL.test(segments[index - 1] ?? '')) && /[a-z]/.test(start));
       if (!startsSentence) return;
+      // a line's last words without closing punctuation, the user's own after a sentence ("Thanks. could you …")
+      const lastOfLine = segments.length === 1 || (options.lowercaseStart && index === segments.length - 1);
       const whole =
-        segments.length === 1 &&
+        lastOfLine &&
         lineComplete &&
         !(options.leadIns === true ? /[,;]$/ : /[:,;]$/).test(sentence) &&
         sentence.split(/\s+/).length >= options.minLineWords;
