@@ -129,7 +129,9 @@ export interface RefillInput {
 /** Tokens the recent originals `[boundary, n)` take once the render has masked what it would, beside `fixed` tokens. */
 function maskedKeptTokens(input: RefillInput, boundary: number, kept: number, fixed: number): number {
   const { masking } = input;
-  if (masking === undefined || fixed + kept <= masking.policy.fitTokens) return kept;
+  if (masking === undefined) return kept;
+  // Masking in steps masks nothing under `fitTokens`; masking at compactions masks what the policy's cut says.
+  if (masking.policy.atCompaction === undefined && fixed + kept <= masking.policy.fitTokens) return kept;
   const costs = input.costs.slice(boundary);
   const masked = chooseMasked({
     originals: input.originals.slice(boundary),

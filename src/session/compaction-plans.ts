@@ -69,7 +69,8 @@ export async function refillPlan(context: RefillContext): Promise<CompactionPlan
     checkpoint: context.checkpoint,
     gaps: context.gaps,
   });
-  const policy = maskingPolicy(config);
+  // The new record's cut is the next seq: masking at compactions masks the kept turns' old bulky results.
+  const policy = maskingPolicy(config, Number.POSITIVE_INFINITY);
   return planRefill({
     originals,
     costs,

@@ -17,7 +17,8 @@ export class WindowMeasure {
   /** Counts and layouts the session's renders remember. */
   readonly memo = new WindowMemo();
   /** Tokens of the window without originals, for the record count it was computed at (see `fixedTokens`). */
-  private withoutOriginals: { readonly records: number; readonly tokens: number } | undefined;
+  private withoutOriginals:
+    { readonly records: number; readonly tokens: number; readonly maskBeforeSeq: number | undefined } | undefined;
   /** Unmasked cost of each original of the `originals` array it was computed for (see `originalCosts`). */
   private costs: { readonly originals: readonly SpanOccurrence[]; readonly costs: number[] } | undefined;
 
@@ -33,11 +34,16 @@ export class WindowMeasure {
    * session's record count is not the one last counted at (`state` is asked for then).
    */
   fixedTokens(recordCount: number, state: () => WindowState): number {
+    return this.withoutOriginalsAt(recordCount, state).tokens;
+  }
+
+  private withoutOriginalsAt(recordCount: number, state: () => WindowState) {
     if (this.withoutOriginals?.records !== recordCount) {
-      const { tokens } = this.render({ ...state(), originals: [] });
-      this.withoutOriginals = { records: recordCount, tokens };
+      const now = state();
+      const { tokens } = this.render({ ...now, originals: [] });
+      this.withoutOriginals = { records: recordCount, tokens, maskBeforeSeq: now.active?.atSeq };
     }
-    return this.withoutOriginals.tokens;
+    return this.withoutOriginals;
   }
 
   /** The tokens `render(state())` would count, without building the context. */
@@ -47,9 +53,19 @@ export class WindowMeasure {
     originals: readonly SpanOccurrence[],
     masking: MaskingPolicy | undefined,
   ): number {
-    const fixedTokens = this.fixedTokens(recordCount, state);
+    const { tokens: fixedTokens, maskBeforeSeq } = this.withoutOriginalsAt(recordCount, state);
+    // Masking at compactions cuts at the active record's seq, as `windowStateOf` gives it to a render.
+    const policy: MaskingPolicy | undefined =
+      masking?.atCompaction === undefined
+        ? masking
+        : { ...masking, atCompaction: { maskBeforeSeq: maskBeforeSeq ?? Number.NEGATIVE_INFINITY } };
     const costs = this.originalCosts(originals);
-    const shown = originalsShown({ originals, masking }, { costs, fixedTokens }, this.counter, this.memo.textTokens);
+    const shown = originalsShown(
+      { originals, masking: policy },
+      { costs, fixedTokens },
+      this.counter,
+      this.memo.textTokens,
+    );
     return fixedTokens + shown.tokens;
   }
 

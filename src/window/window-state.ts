@@ -19,7 +19,7 @@ export interface WindowState {
   readonly checkpoint?: CheckpointSummary | undefined;
   readonly gaps: readonly Gap[];
   readonly originals: readonly SpanOccurrence[];
-  /** Masking of old bulky tool results (a function of the configuration); none when undefined. */
+  /** Masking of old bulky tool results (a function of the configuration and the active record); none when undefined. */
   readonly masking?: MaskingPolicy | undefined;
   /** The record whose handle index the ledger block shows frozen above the active record's lines (default: the active one). */
   readonly indexBase?: CompactionRecord | undefined;
@@ -73,6 +73,6 @@ export function windowStateOf(input: WindowStateInput): WindowState {
     checkpoint,
     gaps: input.gaps ?? gapsOf(input.records),
     originals: input.originals,
-    masking: input.config ? maskingPolicy(input.config) : undefined,
+    masking: input.config ? maskingPolicy(input.config, active?.atSeq) : undefined,
   };
 }
