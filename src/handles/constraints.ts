@@ -152,10 +152,10 @@ function nextTrigger(text: string): RegExpExecArray | null {
   ANY_TRIGGER.lastIndex = Math.max(from, word - 1);
   return ANY_TRIGGER.exec(text);
 }
-const MARKER = /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|\/\*+|--|;{1,2}|\[[ xX]\])\s+)*/;
+const MARKER =
+  /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|\/\*+|--|;{1,2}|\[[ xX]\]|\[(?:user|system) instruction\])\s+)*/;
 /** Longer "sentences" (minified code, base64, logs without stops) are never constraints. */
 const MAX_SENTENCE = 600;
-
 function isStop(code: number): boolean {
   return code === 46 || code === 33 || code === 63;
 }

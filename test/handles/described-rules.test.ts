@@ -52,4 +52,10 @@ describe('descriptions beside rules', () => {
       'DO NOT EDIT by hand, it is generated',
     ]);
   });
+
+  it("reads a pinned line of the ledger's own block without its label: the rule alone, never the label", () => {
+    expect(constraints('- [user instruction] Never push to main without review.')).toEqual([
+      'Never push to main without review.',
+    ]);
+  });
 });
