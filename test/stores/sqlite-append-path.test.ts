@@ -13,7 +13,7 @@ import { FALLBACK_AUTOCHECKPOINT_PAGES, TAIL_MIN_FRAMES } from '../../src/stores
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { HANDLE_BATCH_ROWS } from '../../src/stores/sqlite/statements.js';
 import { entry } from './fixtures.js';
-import { sessionsInMainFile, waitFor } from './sqlite-main-file.js';
+import { sessionsInMainFile, textIndexState, waitFor } from './sqlite-main-file.js';
 
 function turn(index: number): ReturnType<typeof entry> {
   return entry('user', `turn ${index}: deploy host-${index} to eu-west-${index % 7}b with PORT=${8000 + index}`);
@@ -101,18 +101,6 @@ describe('SQLite append path', () => {
   });
 });
 
-/** The text index mark and the last stored text row, read on a connection of its own. */
-function indexState(path: string): { mark: number; last: number } {
-  const raw = new Database(path, { readonly: true });
-  try {
-    const mark = raw.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck().get() as number;
-    const last = raw.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck().get() as number;
-    return { mark, last };
-  } finally {
-    raw.close();
-  }
-}
-
 describe('SQLite deferred free-text index', () => {
   let directory: string;
   let path: string;
@@ -127,11 +115,11 @@ describe('SQLite deferred free-text index', () => {
     await store.openSession('s');
     await store.append('s', 0, [turn(0), turn(1)]);
     // Read in the same tick as the append's promise: no idle step has run yet.
-    const before = indexState(path);
+    const before = textIndexState(path);
     expect(before.last).toBe(2);
     expect(before.mark).toBe(0);
     expect((await store.searchText('s', 'host-1 ', 5)).map((hit) => hit.seq)).toEqual([1]);
-    expect(indexState(path)).toEqual({ mark: 2, last: 2 });
+    expect(textIndexState(path)).toEqual({ mark: 2, last: 2 });
     await store.close();
   });
 
@@ -139,11 +127,11 @@ describe('SQLite deferred free-text index', () => {
     const store = createSqliteStore({ path, backgroundCheckpoint: false });
     await store.openSession('s');
     await store.append('s', 0, [turn(0)]);
-    await waitFor(() => indexState(path).mark === 1, 'an idle step to index the append');
+    await waitFor(() => textIndexState(path).mark === 1, 'an idle step to index the append');
     const big = Array.from({ length: 40 }, (_, index) => entry('assistant', `${'x'.repeat(4000)} marker-${index} `));
     await store.append('s', 1, big);
     await store.close();
-    expect(indexState(path)).toEqual({ mark: 41, last: 41 });
+    expect(textIndexState(path)).toEqual({ mark: 41, last: 41 });
     const again = createSqliteStore({ path, readonly: true });
     expect((await again.searchText('s', 'marker-39 ', 5)).map((hit) => hit.seq)).toEqual([40]);
     await again.close();
@@ -157,7 +145,7 @@ describe('SQLite deferred free-text index', () => {
     await writer.append('s', 1, [turn(1)]);
     const reader = createSqliteStore({ path, readonly: true });
     const hits = reader.searchText('s', 'eu-west-1b', 5);
-    expect(indexState(path)).toEqual({ mark: 1, last: 2 });
+    expect(textIndexState(path)).toEqual({ mark: 1, last: 2 });
     expect((await hits).map((hit) => hit.seq)).toEqual([1]);
     await reader.close();
     await writer.close();
@@ -181,12 +169,12 @@ describe('SQLite deferred free-text index', () => {
     // The child appends through the public API and exits at once: no idle step, no close.
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(child.status, child.stderr).toBe(0);
-    const left = indexState(path);
+    const left = textIndexState(path);
     expect(left.last).toBeGreaterThan(0);
     expect(left.mark).toBe(0);
     const store = createSqliteStore({ path, backgroundCheckpoint: false });
     expect((await store.searchText('s', 'payments-db-eu-west-1a', 5)).length).toBe(1);
-    expect(indexState(path)).toEqual({ mark: left.last, last: left.last });
+    expect(textIndexState(path)).toEqual({ mark: left.last, last: left.last });
     await store.close();
   });
 });

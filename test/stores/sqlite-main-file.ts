@@ -25,3 +25,15 @@ export async function waitFor(condition: () => boolean, what: string): Promise<v
   }
   throw new Error(`gave up waiting: ${what}`);
 }
+
+/** The text index mark and the last stored text row of a SQLite ledger, read on a connection of its own. */
+export function textIndexState(path: string): { mark: number; last: number } {
+  const raw = new Database(path, { readonly: true });
+  try {
+    const mark = raw.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck().get() as number;
+    const last = raw.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck().get() as number;
+    return { mark, last };
+  } finally {
+    raw.close();
+  }
+}

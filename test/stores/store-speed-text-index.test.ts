@@ -11,21 +11,10 @@ import { CATCH_UP_HELD_CHARS, CATCH_UP_STEP_CHARS } from '../../src/stores/sqlit
 import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import type { SqliteDurability } from '../../src/stores/sqlite/sqlite-store-options.js';
 import { entry } from './fixtures.js';
+import { textIndexState } from './sqlite-main-file.js';
 
 /** Characters of each appended turn. */
 const TURN_CHARS = 4_000;
-
-/** The text index mark, the last stored text row, and the characters of the rows past the mark. */
-function backlog(path: string): { mark: number; last: number } {
-  const raw = new Database(path, { readonly: true });
-  try {
-    const mark = raw.prepare('SELECT row FROM text_index_mark WHERE id = 1').pluck().get() as number;
-    const last = raw.prepare('SELECT COALESCE(MAX(row), 0) FROM occurrence_text_rows').pluck().get() as number;
-    return { mark, last };
-  } finally {
-    raw.close();
-  }
-}
 
 function turn(index: number): ReturnType<typeof entry> {
   return entry('user', `turn ${index} marker-${index}q ${'payload '.repeat(TURN_CHARS / 8)}`.slice(0, TURN_CHARS));
@@ -49,7 +38,7 @@ describe('deferred text index under a busy writer', () => {
       // Back to back, awaiting only promises: the idle step's timer never runs in this loop.
       for (let seq = 0; seq < turns; seq++) await store.append('s', seq, [turn(seq)]);
       if (durability === 'commit') {
-        const { mark, last } = backlog(path);
+        const { mark, last } = textIndexState(path);
         expect(last).toBe(turns);
         // Before: mark 0, every row left for close. Now at most the bound plus one step's worth is pending.
         expect(mark).toBeGreaterThan(0);
@@ -58,7 +47,7 @@ describe('deferred text index under a busy writer', () => {
       expect((await store.searchText('s', `marker-${turns - 1}q`, 5)).map((hit) => hit.seq)).toEqual([turns - 1]);
       expect((await store.searchText('s', 'marker-3q', 5)).map((hit) => hit.seq)).toEqual([3]);
       await store.close();
-      expect(backlog(path)).toEqual({ mark: turns, last: turns });
+      expect(textIndexState(path)).toEqual({ mark: turns, last: turns });
     },
   );
 

@@ -9,6 +9,7 @@ import { resolveWindowConfig } from '../../src/session/config.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import type { RenderedContext } from '../../src/window/window.js';
 import { memoryLedger } from '../helpers.js';
+import { toolRounds } from './tool-rounds.js';
 import { agentTranscript } from '../core/agent-transcript.js';
 
 describe('a large window masks at its compactions, not in steps of its own', () => {
@@ -26,17 +27,7 @@ describe('a large window masks at its compactions, not in steps of its own', () 
   });
 
   it('masks every bulky result before the cut that is older than the tail those originals ended with, and no other', async () => {
-    const messages: TranscriptMessage[] = [];
-    for (let round = 0; round < 20; round++) {
-      const id = `call_${round}`;
-      messages.push({
-        role: 'assistant',
-        content: `step ${round}`,
-        toolCalls: [{ id, name: 'read', arguments: '{}' }],
-      });
-      messages.push({ role: 'tool', toolCallId: id, toolName: 'read', content: `result ${round}` });
-    }
-    const originals = await (await memoryLedger().session('cut')).append(messages);
+    const originals = await (await memoryLedger().session('cut')).append(toolRounds(20));
     const costs = originals.map((occurrence) => (occurrence.span.kind === 'tool-result' ? 400 : 100));
     const policy = (maskBeforeSeq: number): MaskingPolicy => ({
       fitTokens: 100_000,

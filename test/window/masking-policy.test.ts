@@ -7,8 +7,8 @@ import {
   type MaskingPolicy,
 } from '../../src/window/masking.js';
 import { resolveWindowConfig } from '../../src/session/config.js';
-import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { memoryLedger } from '../helpers.js';
+import { toolRounds } from './tool-rounds.js';
 
 const policyOf = (window: Parameters<typeof resolveWindowConfig>[1]) => {
   const policy = maskingPolicy(resolveWindowConfig('s', window));
@@ -44,17 +44,7 @@ describe('how deep a masking step goes', () => {
 describe('a deep masking step gives back at least half the headroom, or is not taken', () => {
   /** Tool rounds: a call and a result each (their costs are given to the choice, not counted). */
   async function rounds(count: number) {
-    const messages: TranscriptMessage[] = [];
-    for (let round = 0; round < count; round++) {
-      const id = `call_${round}`;
-      messages.push({
-        role: 'assistant',
-        content: `step ${round}`,
-        toolCalls: [{ id, name: 'read', arguments: '{}' }],
-      });
-      messages.push({ role: 'tool', toolCallId: id, toolName: 'read', content: `result ${round}` });
-    }
-    return (await memoryLedger().session('deep')).append(messages);
+    return (await memoryLedger().session('deep')).append(toolRounds(count));
   }
 
   /** Fit 10,000, target 5,000: a deep step must end at or under 7,500 (half the headroom given back). */
