@@ -1,10 +1,8 @@
 /**
  * Constraint detection: whole sentences that prohibit or restrict an action. A trigger
- * regex runs over the text; for each trigger the enclosing sentence is found (lines always
- * split; inside a line a `.`, `!` or `?` followed by whitespace and a non-lowercase
- * character, or by the closing quote of a JSON string (`.","`), ends a sentence, so `e.g. foo` and `v1.2.3` do not split) and judged by
- * {@link isRestriction}. The handle is the sentence without leading bullets, quote
- * markers, list numbers, checkboxes or comment markers, and without surrounding whitespace.
+ * (`constraint-triggers.ts`) is searched for; for each one the enclosing sentence is found (`sentence-bounds.ts`) and
+ * judged by {@link isRestriction} or `rule-directives.ts`. The handle is the sentence without what opens it (bullets, quote
+ * markers, list numbers, checkboxes, comment markers, the block's labels: `sentence-lead.ts`) and surrounding whitespace.
  * Constraints are prose: a trigger inside inline code (between backticks), on a line of a
  * line-numbered dump (a gutter line) or on a code-looking line is not one (see {@link isCodeLine}).
  * Tool output is read its own way (option `toolOutput`): a rule a tool printed (a README, a
@@ -12,191 +10,16 @@
  * and only a document's prose can hold one (`tool-lines.ts`, `tool-rules.ts`).
  */
 import type { Candidate } from './candidate.js';
+import { ANY_TRIGGER, nextTrigger } from './constraint-triggers.js';
 import { isRestriction } from './constraint-rules.js';
 import { isLedgerText } from './ledger-text.js';
 import { isDirective } from './rule-directives.js';
+import { sentenceAround } from './sentence-bounds.js';
+import { BULLET, LINE_OPENER, leadLength } from './sentence-lead.js';
 import { toolLineJudge } from './tool-document.js';
 import { isSourceLine } from './tool-lines.js';
 import type { ToolLine, ToolLineJudge } from './tool-lines.js';
 import { inParentheses, isLoud, isQuotedRule } from './tool-rules.js';
-import { triggerWordAt } from './trigger-words.js';
-
-const TRIGGER = new RegExp(
-  '\\b(?:' +
-    [
-      // negations and modal prohibitions
-      'do not',
-      "don['’]t",
-      'never',
-      "must(?:n['’]t| not| never)",
-      "should(?:n['’]t| not| never)",
-      'shall not',
-      'cannot',
-      "can['’]t",
-      'can not',
-      'may not',
-      // restrictions and bans
-      'read-?only',
-      'only',
-      'avoid',
-      'forbidden',
-      'prohibited',
-      'disallowed',
-      'not (?:allowed|permitted)',
-      'under no circumstances',
-      'no longer',
-    ].join('|') +
-    ')\\b' +
-    // a compound such as `append-only`
-    '|-only\\b',
-  'i',
-);
-/**
- * Words that can anchor a rule without a negation (see `rule-directives.ts`): rule verbs, ask and approval
- * verbs, modals, universal and budget words, bans opening with "No".
- */
-const DIRECTIVE_TRIGGER = new RegExp(
-  '\\b(?:' +
-    [
-      'always',
-      'sure',
-      'ensure',
-      'remember',
-      'must',
-      'needs?',
-      'requires?',
-      'required',
-      'mandatory',
-      'off[- ]limits',
-      'keep',
-      'stay',
-      'stick',
-      'refrain',
-      'limit',
-      'restrict',
-      'confine',
-      'cap',
-      'prefer',
-      'leave',
-      'continue',
-      'go on',
-      'carry on',
-      'ask',
-      'check with',
-      'confirm',
-      'talk to',
-      'ping',
-      'consult',
-      'run (?:it|this|that|them|the)',
-      'get \\w+ to',
-      'have \\w+ (?:sign|review|approve|check)',
-      'have to',
-      'should at least',
-      'wait for',
-      'stop and',
-      'pause and',
-      'let \\w+ know',
-      'seek',
-      'approvals?',
-      'sign-?off',
-      'go-ahead',
-      'reviewers?',
-      'permission',
-      'may',
-      'you can',
-      'allowed',
-      'permitted',
-      'feel free',
-      '(?:is|are) fine',
-      'every',
-      'whenever',
-      'each',
-      'all new',
-      'all future',
-      'for all',
-      'from now on',
-      'going forward',
-      'at most',
-      'more than',
-      'up to',
-      'rather than',
-      'instead of',
-      'not',
-      'no',
-      'nothing',
-      'hands off',
-      'told',
-      'said',
-      'asked',
-      'feedback',
-      'match',
-      'follow',
-      'mirror',
-      'adhere',
-      'conform',
-    ].join('|') +
-    ')\\b',
-  'i',
-);
-const ANY_TRIGGER = new RegExp(`(${TRIGGER.source})|${DIRECTIVE_TRIGGER.source}`, 'gi');
-
-/** `ANY_TRIGGER.exec(text)`, run only when a word that may start a trigger is left (see `trigger-words.ts`). */
-function nextTrigger(text: string): RegExpExecArray | null {
-  const from = ANY_TRIGGER.lastIndex;
-  const word = triggerWordAt(text, from);
-  if (word === -1) {
-    ANY_TRIGGER.lastIndex = 0;
-    return null;
-  }
-  // `-only` starts one character before its word
-  ANY_TRIGGER.lastIndex = Math.max(from, word - 1);
-  return ANY_TRIGGER.exec(text);
-}
-const MARKER =
-  /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|\/\*+|--|;{1,2}|\[[ xX]\]|\[(?:user|system) instruction\])\s+)*/;
-/** Longer "sentences" (minified code, base64, logs without stops) are never constraints. */
-const MAX_SENTENCE = 600;
-function isStop(code: number): boolean {
-  return code === 46 || code === 33 || code === 63;
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 13;
-}
-
-/** Whether the stop at `index` ends a sentence in the line ending at `lineEnd`. */
-function endsSentence(text: string, index: number, lineEnd: number): boolean {
-  let next = index + 1;
-  while (next < lineEnd && isStop(text.charCodeAt(next))) next++;
-  if (next >= lineEnd) return true;
-  if (text.charCodeAt(next) === 34 && /^"(?:[,:}\]]|\s*$)/.test(text.slice(next, next + 2))) return true;
-  if (!isSpace(text.charCodeAt(next))) return false;
-  while (next < lineEnd && isSpace(text.charCodeAt(next))) next++;
-  const code = text.charCodeAt(next);
-  if (next >= lineEnd || !(code >= 97 && code <= 122)) return true;
-  // People often start a sentence in lower case ("Rename it. keep the old key too."); an abbreviation's stop
-  // ("e.g. foo", "vs. bar") or a single letter's ("J. doe") does not end one.
-  return text.charCodeAt(index) === 46 && !ABBREVIATION.test(text.slice(Math.max(0, index - 8), index));
-}
-
-/** Words whose stop is an abbreviation's, before a lower-case word: "e.g.", "i.e.", "etc.", "vs.", a single letter. */
-const ABBREVIATION = /(?:^|[^\w.])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|esp|fig|eq|no|ca|al|[A-Za-z])$|\.[A-Za-z]$/i;
-
-/** The sentence `[start, end)` holding `at`, or undefined when longer than the limit. */
-function sentenceAround(text: string, lineStart: number, lineEnd: number, at: number): [number, number] | undefined {
-  let start = at;
-  while (start > lineStart && !(isStop(text.charCodeAt(start - 1)) && endsSentence(text, start - 1, lineEnd))) {
-    if (at - start > MAX_SENTENCE) return undefined;
-    start--;
-  }
-  let end = at;
-  while (end < lineEnd && !(isStop(text.charCodeAt(end)) && endsSentence(text, end, lineEnd))) {
-    if (end - start > MAX_SENTENCE) return undefined;
-    end++;
-  }
-  while (end < lineEnd && isStop(text.charCodeAt(end))) end++;
-  return [start, end];
-}
 
 /**
  * Lines of logs and listings rather than prose: a leading timestamp or date, a `grep -C` context line number
@@ -308,10 +131,6 @@ function isWrapped(text: string, span: readonly [number, number], line: LineStat
 const COMMENT_LEAD = /^[ \t]*(?:#+|\/\/+|--|;+|\*)/;
 const COMMENT_WORD = /^[ \t]*(?:#+|\/\/+|--|;+|\*)[ \t]*\w/;
 
-/** What may stand on a line before a sentence that opens it: list markers, numbers, comment markers, blanks. */
-const LINE_OPENER = /^\s*(?:(?:[-*+>•]|\d{1,3}[.)]|#{1,6}|\/{2,}|\/\*+|--|;{1,2}|\[[ xX]\])\s*)*$/;
-const BULLET = /[-*+•]|\d[.)]|\[[ xX]\]/;
-
 /** Whether the sentence `span` of tool output (its marker `lead` characters long) is a quoted rule (`tool-rules.ts`). */
 function isQuoted(
   text: string,
@@ -375,7 +194,7 @@ export function findConstraints(
     const span = sentenceAround(text, line.start, line.end, at);
     if (span === undefined) continue;
     const raw = text.slice(span[0], span[1]);
-    const lead = (MARKER.exec(raw)?.[0] ?? '').length;
+    const lead = leadLength(raw);
     const sentence = raw.slice(lead).trimEnd();
     const offset = at - span[0] - lead;
     if (offset < 0) continue;

@@ -12,23 +12,24 @@
  * marker ("Run the tests") are not.
  */
 import { GuardedPattern, holdsAny, leadingWord, OpeningPattern } from '../text/match-guards.js';
-import { IMPERATIVE_VERBS, NO_INTERJECTIONS } from './lexicon.js';
+import { IMPERATIVE_VERBS } from './lexicon.js';
+import { isBan } from './rule-bans.js';
 
 const CLAUSE_SPLIT =
   /(\s*(?:[;:]|\s[-—–]+\s|,(?!\s*(?:not|but not)\b)\s*(?:(?:and|but|so|then)\s+)?|\s(?:and|but|so|then)\s+(?=[a-z]+\s)(?!not\b))\s*)/i;
+/**
+ * Words before the order of a clause: fillers, "from now on", and a request to plan the order ("Make a plan to fix that
+ * path only for gemini sessions": the order planned is the rule).
+ */
 const LEAD_WORDS =
   'please|so|and|but|then|also|just|ok|okay|yeah|yes|oh|now|absolutely|strictly|from now on|going forward|for now|' +
-  'for this (?:task|change|pr|session)';
+  'for this (?:task|change|pr|session)|make a plan to|write a plan to|draft a plan to|plan how to';
 const LEAD = new RegExp(`^(?:(?:${LEAD_WORDS})\\b[,!]?\\s*)+`, 'i');
 /** The first words of {@link LEAD_WORDS}: a clause opening with none of them has no lead to strip. */
 const LEAD_OPENERS: ReadonlySet<string> = new Set(LEAD_WORDS.split('|').map((words) => leadingWord(words)));
 const OPENERS = /^["'“‘*]+/;
 const NOT_IMPERATIVE_NEXT = /^\S+\s+(?:\d|(?:\S+\s+)?(?:is|are|was|were|has|have|had|will|can|did|does|returns?)\b)/i;
 const COGNITION = new Set('know think see feel like want mind worry care believe say admit guess hope wish'.split(' '));
-const FINITE =
-  /\b(?:is|are|was|were|has|have|had|did|does|do|will|can|could|would|happened|seems?|needed|found|exists?|left|yet)\b/i;
-const BAN_SCOPE =
-  /\s(?:in|from|to|on|onto|into|outside|inside|during|for|with|before|after|until|at|anywhere|ever|unless)\b/i;
 const QUANTITY = String.raw`(?:[$€£]\s?\d|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|an?|half)\b)`;
 const BUDGET = new GuardedPattern(
   new RegExp(
@@ -160,16 +161,24 @@ const PEOPLE_SUBJECT = new RegExp(
     String.raw`reviewers?|agents?|everyone|everybody|anyone|committers?|authors?|teams?|staff|operators?|on-call)\b`,
   'i',
 );
-/** A status line of a program, not a ban: "No changes added to commit", "No files to save", "No handler specified". */
-const STATUS_NO =
-  /^no\s+(?:[\w-]+\s+){1,2}(?:\w+ed|found|given|set|done|made|run|seen|shown|happens|occurs|exists|applies|remains|works)\b/i;
-const NOTHING_TO = /^no\s+(?:[\w-]+\s+){1,2}to\s+(\w+)/i;
 /** A universal subject's verb that states a fact, not a rule: "No duplicates should exist". */
 const STATE_VERB =
   /\b(?:must|should|may)\s+(?:exist|remain|appear|occur|happen|have|be\s+(?:the|a|an|in|at|on|there)\b)/i;
 /** A pronoun subject of "… is required": "Both are required for corruption" states a fact. */
 const PRONOUN_SUBJECT =
   /^(?:both|they|these|those|this|that|which|all|each)\b|^it\b(?!\s+is\s+(?:mandatory|required)\s+to\b)/i;
+/**
+ * A command listing's entry: a command line or a flag in inline code and what it does after a dash or a colon
+ * ("`mise run fmt` — format all new Go files"); it documents the command, it orders nothing unless it says so
+ * ("always", "must"). A path and an order ("`auto_commit.go` — Keep HEAD's version") is an order about that file.
+ */
+const LISTING_ENTRY = /^`(?:-[^`\n]*|[^`\n]*\s[^`\n]*)`\s*(?:[—–:]|--?)\s/;
+/**
+ * A change to make now, not a standing rule: "Each call site needs to be updated to pass worktreeID" (a plan's step
+ * about the code in front of it; "Every endpoint needs to be documented" holds for all the work after it).
+ */
+const CHANGE_TO_MAKE =
+  /\b(?:needs?|has|have)\s+to\s+be\s+(?:updated|changed|modified|fixed|adjusted|migrated|refactored|rewritten|renamed|replaced)\b/i;
 /** A purpose clause before a modal ("To determine this, you must parse …"): how to do something, not a rule. */
 const ADDRESSED_MODAL = /\b(?:you|we)\s+(?:may|can|are (?:allowed|permitted|free) to)\b/i;
 const PURPOSE = /^to\s+\w+\b[^,;]*,\s*(?:you|we)\s+(?:must|need|have|should)\b/i;
@@ -248,31 +257,8 @@ function isPermissionVerb(verb: string, next: string): boolean {
   return IMPERATIVE_VERBS.has(lower);
 }
 
-/** The words `at most` / `no more than` / `not more than` open with. */
-const BAN_CAPS: ReadonlySet<string> = new Set(['at', 'no', 'not']);
 /** The words `make sure` / `be sure` / `ensure` / `don't forget` / `do not forget` open with. */
 const SURE_OPENERS: ReadonlySet<string> = new Set(['make', 'be', 'ensure', 'don', 'do']);
-
-/** Whether a "No …" clause reads as a program's status ("No changes added to commit", "No local changes to save"). */
-function isStatusLine(clause: string): boolean {
-  if (STATUS_NO.test(clause)) return true;
-  const verb = NOTHING_TO.exec(clause)?.[1]?.toLowerCase();
-  return verb !== undefined && IMPERATIVE_VERBS.has(verb);
-}
-
-/** Whether a clause opening "No …" / "At most …" / "Nothing …" bans or caps something. */
-function isBan(clause: string, words: readonly string[], sentence: string, options: DirectiveOptions): boolean {
-  const [first = '', second = ''] = words;
-  if (options.quoted === true && isStatusLine(clause)) return false;
-  if (first === 'hands' && second === 'off') return true;
-  if (BAN_CAPS.has(first) && /^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
-  if (first === 'nothing') return /\bwithout\b/i.test(clause);
-  if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
-  return (
-    !FINITE.test(clause) &&
-    (BAN_SCOPE.test(clause) || /\b(?:just|only)\b[^,;]*,\s*no\b|,\s*(?:just|only)\b/i.test(sentence))
-  );
-}
 
 /** Whether a clause with a subject (`you must`, `every PR needs`, `X is off-limits`) lays down a rule. */
 function isStatedRule(clause: string, words: readonly string[], sentence: string, options: DirectiveOptions): boolean {
@@ -284,7 +270,8 @@ function isStatedRule(clause: string, words: readonly string[], sentence: string
     // "you should have added …" is a reproach about the past, not a rule
     return !COGNITION.has(verb) && verb !== 'have' && !/\b(?:probably|maybe|perhaps)\b/i.test(clause);
   }
-  if (UNIVERSAL_SUBJECT.test(clause)) return options.quoted !== true || !STATE_VERB.test(clause);
+  if (UNIVERSAL_SUBJECT.test(clause))
+    return options.quoted !== true || !(STATE_VERB.test(clause) || CHANGE_TO_MAKE.test(clause));
   if (STATE_RULE.test(clause)) return options.quoted !== true || !PRONOUN_SUBJECT.test(clause);
   if (NEEDS_APPROVAL.test(clause)) return true;
   if (SURE_OPENERS.has(opening) && /^(?:make|be)\s+sure\b|^ensure\b|^(?:don't|do not) forget\b/i.test(clause))
@@ -347,7 +334,7 @@ function isRuleClause(raw: string, sentence: string, reported: boolean, options:
     IMPERATIVE_VERBS.has(first === 'do' ? (words[2] ?? '') : second)
   )
     return true;
-  if (options.banAllowed === true && isBan(clause, words, sentence, options)) return true;
+  if (options.banAllowed === true && isBan(clause, words, sentence, options.quoted === true)) return true;
   return isStatedRule(clause, words, sentence, options);
 }
 
@@ -359,6 +346,7 @@ function isRuleClause(raw: string, sentence: string, reported: boolean, options:
 export function isDirective(sentence: string, reported = false, options: DirectiveOptions = {}): boolean {
   if (/\?\s*["”'’)]*\s*$/.test(sentence)) return options.quoted !== true && isRequestedRule(sentence);
   const body = sentence.replace(OPENERS, '');
+  if (LISTING_ENTRY.test(body) && !/\b(?:always|must)\b/i.test(body)) return false;
   if (options.quoted === true && PURPOSE.test(body)) return false;
   const quote = reported ? null : REPORTED_RULE.exec(body);
   if (quote !== null && isDirective(quote[1] ?? '', true, options)) return true;

@@ -40,7 +40,10 @@ const STEP = /^[*_]*(?:step|phase|stage|part)\s+\d+\b/i;
 const NOTE_LABEL =
   /^[*_]*(?:proposed (?:fix|solution|change)|solution|fix|todo|fixme|hack|xxx|idea|option [a-z0-9]+)\b[^:]{0,20}:/i;
 const TRANSITION = /→|->|=>/;
-const QUOTED_SUBJECT = /^["'`][\w.:/-]+["'`]\s/;
+/** A quoted name as a sentence's subject ("`foo` is …"); one followed by a dash labels the order after it. */
+const QUOTED_SUBJECT = /^["'`][\w.:/-]+["'`]\s(?!\s*[—–-]{1,2}\s)/;
+/** A component restricted to read-only operations ("Tools are restricted to read-only operations"): how it is built. */
+const BUILT_READ_ONLY = /^(?!(?:you|we)\b)[^,;]*\b(?:is|are)\s+(?:restricted|limited|confined)\s+to\s+read-?only\b/i;
 /** Words that open a sentence addressed to the reader besides imperative verbs. */
 const ADDRESSED_OPENERS = new Set("always never don't do only please you we make be ensure".split(' '));
 
@@ -81,6 +84,22 @@ function isAddressed(sentence: string): boolean {
   return IMPERATIVE_VERBS.has(word) || ADDRESSED_OPENERS.has(word.replace('’', "'"));
 }
 
+/** A word that follows a verb but is not its object: "Run unit tests only on CI", "… tests against staging". */
+const NOT_AN_OBJECT = new Set('only on in at for from to against with by when if before after'.split(' '));
+
+/**
+ * Whether a sentence opens with a subject of two words and its verb in the third person ("Stop hook creates checkpoint on
+ * shadow branch only"): it describes what the subject does, though its first word reads as an order.
+ */
+function opensWithSubject(sentence: string): boolean {
+  const words = sentence.toLowerCase().match(/[a-z]+/g) ?? [];
+  const [, second = '', verb = '', next = ''] = words;
+  if (verb.length < 4 || !verb.endsWith('s') || /(?:ss|us|is)$/.test(verb) || second.endsWith('s')) return false;
+  const base =
+    IMPERATIVE_VERBS.has(verb.slice(0, -1)) || (verb.endsWith('es') && IMPERATIVE_VERBS.has(verb.slice(0, -2)));
+  return base && next !== '' && !NOT_AN_OBJECT.has(next);
+}
+
 /** A heading in title case: three words or more, each capitalised (or a short word), no closing punctuation. */
 function isTitle(sentence: string): boolean {
   const words = sentence.replace(/[*_`#]/g, '').match(/[A-Za-z][\w'-]*/g) ?? [];
@@ -110,7 +129,8 @@ export function isQuotedRule(sentence: string, place: QuotedPlace, trigger: stri
   if (trigger === undefined)
     return isDirective(sentence, false, { quoted: true, listItem: place.listItem || place.ownLine });
   const key = trigger.toLowerCase();
-  if (key === 'only') return place.bullet || isAddressed(sentence);
+  if (key === 'only') return (place.bullet || isAddressed(sentence)) && !opensWithSubject(sentence);
+  if (/^read-?only$/.test(key) && BUILT_READ_ONLY.test(sentence)) return false;
   if (/^(?:cannot|can['’]?t|can not|may not)$/.test(key)) return place.listItem || isAddressed(sentence);
   return true;
 }

@@ -4,6 +4,12 @@
  * its split. The split was fixed before the detector was tuned: every fourth sentence (in
  * file order, positives then negatives) is held out and was never looked at while tuning.
  */
+import {
+  ADDED_NON_RULE_SENTENCES,
+  ADDED_RULE_SENTENCES,
+  ADDED_TOOL_NON_RULE_OUTPUTS,
+  ADDED_TOOL_RULE_OUTPUTS,
+} from './fixtures/rules-added.js';
 import { RULE_SENTENCES } from './fixtures/rules-positive.js';
 import { NON_RULE_SENTENCES } from './fixtures/rules-negative.js';
 import {
@@ -42,11 +48,20 @@ function flatten(groups: Readonly<Record<string, readonly string[]>>, rule: bool
   return Object.entries(groups).flatMap(([family, texts]) => texts.map((text) => ({ text, rule, family })));
 }
 
-/** Every written labelled sentence with its part. */
+/**
+ * Every written labelled sentence with its part; the sentences of `fixtures/rules-added.ts`, written while tuning,
+ * after the others and all `tune` (the held-out part stays what it was).
+ */
 export const WRITTEN_RULE_SET: readonly LabelledSentence[] = [
-  ...flatten(RULE_SENTENCES, true),
-  ...flatten(NON_RULE_SENTENCES, false),
-].map((item, index) => ({ ...item, part: partOf(index) }));
+  ...[...flatten(RULE_SENTENCES, true), ...flatten(NON_RULE_SENTENCES, false)].map((item, index) => ({
+    ...item,
+    part: partOf(index),
+  })),
+  ...[...flatten(ADDED_RULE_SENTENCES, true), ...flatten(ADDED_NON_RULE_SENTENCES, false)].map((item) => ({
+    ...item,
+    part: 'tune' as const,
+  })),
+];
 
 /** An item of the written tool-output set, before its part is given. */
 type ToolItem = Omit<LabelledSentence, 'part'>;
@@ -57,6 +72,21 @@ function marked(output: string, rule: boolean, family: string): ToolItem {
   if (match === null)
     throw new Error(`fixtures/rules-tool.ts: no «…» sentence in ${JSON.stringify(output.slice(0, 60))}`);
   return { text: match[1] ?? '', rule, family, context: output.replace('«', '').replace('»', '') };
+}
+
+/** The marked outputs of rule and non-rule families, rules first. */
+function markedOutputs(
+  rules: Readonly<Record<string, readonly string[]>>,
+  nonRules: Readonly<Record<string, readonly string[]>>,
+): ToolItem[] {
+  return [
+    ...Object.entries(rules).flatMap(([family, outputs]) =>
+      outputs.map((output) => marked(output, true, `tool: ${family}`)),
+    ),
+    ...Object.entries(nonRules).flatMap(([family, outputs]) =>
+      outputs.map((output) => marked(output, false, `tool: ${family}`)),
+    ),
+  ];
 }
 
 function cycle(contexts: readonly Context[], index: number): Context {
@@ -73,7 +103,7 @@ function placed(text: string, rule: boolean, family: string, context: Context): 
  * diff, a log, a test title, a string in code, the ledger's own block, option help, and, unless written loud, a
  * comment on code); every written non-rule in a document; and the tool outputs of `fixtures/rules-tool.ts`. A
  * written sentence keeps its part (held out here when held out in the written set); of the tool outputs every fourth
- * is held out.
+ * is held out. The outputs of `fixtures/rules-added.ts` come last, all `tune`.
  */
 export const WRITTEN_TOOL_RULE_SET: readonly LabelledSentence[] = [
   ...WRITTEN_RULE_SET.flatMap((item, index): LabelledSentence[] => {
@@ -88,12 +118,9 @@ export const WRITTEN_TOOL_RULE_SET: readonly LabelledSentence[] = [
       { ...placed(item.text, false, 'tool: rule words out of place', cycle(negative, index)), part: item.part },
     ];
   }),
-  ...[
-    ...Object.entries(TOOL_RULE_OUTPUTS).flatMap(([family, outputs]) =>
-      outputs.map((output) => marked(output, true, `tool: ${family}`)),
-    ),
-    ...Object.entries(TOOL_NON_RULE_OUTPUTS).flatMap(([family, outputs]) =>
-      outputs.map((output) => marked(output, false, `tool: ${family}`)),
-    ),
-  ].map((item, index) => ({ ...item, part: partOf(index) })),
+  ...markedOutputs(TOOL_RULE_OUTPUTS, TOOL_NON_RULE_OUTPUTS).map((item, index) => ({ ...item, part: partOf(index) })),
+  ...markedOutputs(ADDED_TOOL_RULE_OUTPUTS, ADDED_TOOL_NON_RULE_OUTPUTS).map((item) => ({
+    ...item,
+    part: 'tune' as const,
+  })),
 ];

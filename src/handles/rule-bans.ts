@@ -1,0 +1,53 @@
+/**
+ * Bans and caps that open a clause without a verb (`rule-directives.ts`): "No network calls from the tests", "No more
+ * than 3 retries", "Hands off the billing schema", "Nothing ships without a review" — and the status lines of programs
+ * that open the same way and ban nothing ("No changes added to commit", "No local changes to save").
+ */
+import { IMPERATIVE_VERBS, NO_INTERJECTIONS } from './lexicon.js';
+
+const FINITE =
+  /\b(?:is|are|was|were|has|have|had|did|does|do|will|can|could|would|happened|seems?|needed|found|exists?|left|yet)\b/i;
+const BAN_SCOPE =
+  /\s(?:in|from|to|on|onto|into|outside|inside|during|for|with|before|after|until|at|anywhere|ever|unless)\b/i;
+
+/** A status line of a program, not a ban: "No changes added to commit", "No files to save", "No handler specified". */
+const STATUS_NO =
+  /^no\s+(?:[\w-]+\s+){1,2}(?:\w+ed|found|given|set|done|made|run|seen|shown|happens|occurs|exists|applies|remains|works)\b/i;
+const NOTHING_TO = /^no\s+(?:[\w-]+\s+){1,2}to\s+(\w+)/i;
+/**
+ * A "No …" line naming a thing by its state ("No pending REVIEW.md for the current session", "No installed app with
+ * label …", "No matching files") or by its path in code ("No `.git/objects/pack/` directory …"): a report of what is
+ * not there, not a ban on an action.
+ */
+const ABSENT_THING = new RegExp(
+  String.raw`^no\s+(?:(?:pending|installed|existing|matching|available|active|running|such|valid|registered|` +
+    String.raw`configured|tracked)\s|\`[^\`]+\`\s+(?:director(?:y|ies)|folders?|files?)\b)`,
+  'i',
+);
+
+/** The words `at most` / `no more than` / `not more than` open with. */
+const BAN_CAPS: ReadonlySet<string> = new Set(['at', 'no', 'not']);
+
+/** Whether a "No …" clause reads as a program's status ("No changes added to commit", "No such app") or a finding. */
+function isStatusLine(clause: string): boolean {
+  if (STATUS_NO.test(clause) || ABSENT_THING.test(clause)) return true;
+  const verb = NOTHING_TO.exec(clause)?.[1]?.toLowerCase();
+  return verb !== undefined && IMPERATIVE_VERBS.has(verb);
+}
+
+/**
+ * Whether a clause opening "No …" / "At most …" / "Nothing …" bans or caps something (`words`: its first words, lower
+ * case). A `quoted` clause (tool output) that reads as a program's status is not one.
+ */
+export function isBan(clause: string, words: readonly string[], sentence: string, quoted: boolean): boolean {
+  const [first = '', second = ''] = words;
+  if (quoted && isStatusLine(clause)) return false;
+  if (first === 'hands' && second === 'off') return true;
+  if (BAN_CAPS.has(first) && /^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
+  if (first === 'nothing') return /\bwithout\b/i.test(clause);
+  if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
+  return (
+    !FINITE.test(clause) &&
+    (BAN_SCOPE.test(clause) || /\b(?:just|only)\b[^,;]*,\s*no\b|,\s*(?:just|only)\b/i.test(sentence))
+  );
+}
