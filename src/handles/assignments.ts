@@ -58,6 +58,8 @@ export function matchAssignmentToken(text: string, start: number, end: number): 
   // A one-letter key only with a dotted name as its value (`m=models.Max`, `x=np.arange`), not `a=b` or `i=0`.
   if (key.replace(/^-+/, '').length < 2 && !(key.length === 1 && DOTTED_VALUE.test(text.slice(eq + 1, end))))
     return undefined;
+  // A shell command substitution cut at its parenthesis (`blob=$(git …)` scans as `blob=$`) states no value.
+  if (eq + 2 === end && text.charCodeAt(eq + 1) === 36) return undefined;
   if (eq + 1 < end) return { keyEnd: eq, valueStart: eq + 1, end: listEnd(text, end) };
   const quote = text[end];
   if (end !== eq + 1 || (quote !== '"' && quote !== "'")) return undefined;

@@ -10,6 +10,7 @@
  */
 import { findAmounts } from './amounts.js';
 import { findBranchNames } from './branch-names.js';
+import { findChangeNames } from './change-names.js';
 import type { Candidate } from './candidate.js';
 import { findDefinitions } from './definitions.js';
 
@@ -109,6 +110,23 @@ function clauseStart(view: string, start: number): number {
 }
 
 /**
+ * Whether only blanks and a list marker stand between the start of its line and `start` (markup the view blanked out,
+ * such as a `<bash-stdout>` tag, reads as blanks).
+ */
+function opensLine(view: string, start: number): boolean {
+  const lineStart = view.lastIndexOf('\n', start - 1) + 1;
+  return start - lineStart <= 48 && /^[ \t]*(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?$/.test(view.slice(lineStart, start));
+}
+
+/** Where a binding at `start` begins with the capitalised word that opens its line before it ("On branch x"). */
+function headingStart(view: string, start: number): number {
+  const word = /([A-Z][a-z]*)[ \t]+$/.exec(view.slice(Math.max(0, start - 16), start));
+  if (word === null) return start;
+  const at = start - word[0].length;
+  return opensLine(view, at) ? at : start;
+}
+
+/**
  * The start of the binding that ends in the value at `start`, or -1 when no label names it. `values` are the value
  * candidates that end before `start` on the same clause, for the `from X to` form.
  */
@@ -153,11 +171,13 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
     const opens = /^[*_]/.test(word.text);
     // "Old endpoint: x", "the new endpoint is y": a modifier opens the label it says is old, new or current.
     modified = labels.length > 0 && !opens && MODIFIERS.has(text.toLowerCase());
-    const stop = STOP.has(text.toLowerCase()) && !(closed && opens) && !modified;
+    // A heading that opens its line ("From worktree: x", "After rename: y") is its label whole, even from a stop word.
+    const heads = attached && labels.length > 0 && /^[A-Z]/.test(text) && opensLine(view, word.start);
+    const stop = STOP.has(text.toLowerCase()) && !(closed && opens) && !modified && !heads;
     if (!LABEL_WORD.test(text) || CAMEL.test(text) || stop) break;
     labels.unshift({ text, start: word.start });
     index--;
-    if (opens || modified) break;
+    if (opens || modified || heads) break;
   }
   if (closed && !/^[*_]/.test(words[index + 1]?.text ?? '')) return -1;
   if (labels.length === 0) return -1;
@@ -257,11 +277,15 @@ export function findBindings(
 ): void {
   const branches = findBranchNames(view);
   const amountCandidates = amountValues(view, amounts);
-  const values = candidates
-    .filter((candidate) => VALUE_KINDS.has(candidate.kind))
+  const detected = candidates.filter((candidate) => VALUE_KINDS.has(candidate.kind));
+  // Names a change states ("migration from entire/sessions to entire/checkpoints/v1") that no detector took.
+  const changed = findChangeNames(view, CHANGES, detected);
+  out.push(...changed);
+  const values = detected
     .concat(
       amountCandidates,
       branches.map((branch) => branch.name),
+      changed,
     )
     .sort((a, b) => a.start - b.start);
   // A value inside an assignment (`KEY=value`, `key: value`) is bound already.
@@ -289,10 +313,11 @@ export function findBindings(
     previous = value;
   }
   findDefinitions(view, unbound, out);
-  // A branch name no label bound is bound to the word that calls it a branch ("On branch alex/ent-108-…").
+  // A branch name no label bound is bound to the word that calls it a branch, with a heading word that opens its line
+  // before it ("On branch alex/ent-108-…").
   for (const { name, binding } of branches) {
     out.push(name);
     if (!out.some((other) => other.kind === 'assignment' && other.start <= name.start && other.end >= name.end))
-      out.push(binding);
+      out.push({ ...binding, start: headingStart(view, binding.start) });
   }
 }

@@ -97,7 +97,8 @@ export function proseBinding(text: string, minimumLabelWords: number): Binding |
   let heading: Heading = 'none';
   for (; index < words.length - 1; index++) {
     const word = words[index] ?? '';
-    if (CONNECTORS.has(word.toLowerCase())) break;
+    // A heading may open with a connector word ("From worktree: x"): the label's, not a connector, when first.
+    if (CONNECTORS.has(word.toLowerCase()) && label.length > 0) break;
     // "primary region: x" is labelled `primary region` ("saved to: x" `saved`); a lone "region: x" heads an item of a
     // list ("File: a", "File: b") and binds nothing.
     if (label.length > 0 && ATTACHED_LABEL.test(word)) {

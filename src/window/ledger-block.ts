@@ -5,20 +5,24 @@
  * the frame estimate (`frame-estimate.ts`) measures the same lines the block shows.
  */
 import { entryText, pinnedLine } from '../handle-index/entry-lines.js';
-import type { IndexLayout } from '../handle-index/index-layout.js';
-import type { CompactionRecord } from '../types.js';
+import type { IndexEntry, IndexLayout } from '../handle-index/index-layout.js';
+import type { CompactionRecord, Handle } from '../types.js';
 import { unrecoverableGaps } from '../model/gaps.js';
 import type { Gap } from '../model/gaps.js';
 import type { CheckpointSummary } from '../model/checkpoints.js';
 import { GAPS_HEADING, LEDGER_MARKER, RECALL_HINT, SECTION_HEADINGS } from '../text/block-headings.js';
 import { neutralizeInline, neutralizeLines } from '../text/neutralize.js';
 import { IndexBases } from './stable-index.js';
-import { shownSummary } from './replaced-marks.js';
+import { markReplacedEntry, shownSummary } from './replaced-marks.js';
 import type { WindowState } from './window-state.js';
 
-/** The handle index text: one line per group (kind), groups and handles most useful first. */
-function handleIndexLines(layout: IndexLayout): string[] {
-  return layout.groups.map((group) => `${group.label}: ${group.entries.map(entryText).join(' | ')}`);
+/**
+ * The handle index text: one line per group (kind), groups and handles most useful first; an entry that states a value
+ * a binding among `handles` (the kept handles of the record the layout is of) replaced says so.
+ */
+function handleIndexLines(layout: IndexLayout, handles: readonly Handle[]): string[] {
+  const shown = (entry: IndexEntry) => markReplacedEntry(entryText(entry), handles);
+  return layout.groups.map((group) => `${group.label}: ${group.entries.map(shown).join(' | ')}`);
 }
 
 /** Why a lossy record is lossy and whether its originals are stored, as the compaction line shows it. */
@@ -32,6 +36,7 @@ function lossyNote(findings: CompactionRecord['findings']): string {
 /** The lines of a layout: pinned instructions, quoted constraints, the index by kind. */
 function layoutLines(
   layout: IndexLayout,
+  handles: readonly Handle[],
   headings: (typeof SECTION_HEADINGS)[keyof typeof SECTION_HEADINGS],
 ): string[] {
   const lines: string[] = [];
@@ -43,7 +48,7 @@ function layoutLines(
     lines.push(headings.quoted);
     for (const entry of layout.quoted) lines.push(pinnedLine(entry));
   }
-  const index = handleIndexLines(layout);
+  const index = handleIndexLines(layout, handles);
   if (index.length > 0) lines.push(headings.index, ...index);
   return lines;
 }
@@ -103,10 +108,10 @@ export function ledgerBlock(state: WindowState, indexBases: IndexBases = new Ind
   const lines: string[] = [];
   if (active) {
     const base = state.indexBase ?? active;
-    lines.push(...layoutLines(indexBases.layoutOf(base), SECTION_HEADINGS.base));
+    lines.push(...layoutLines(indexBases.layoutOf(base), base.handles, SECTION_HEADINGS.base));
     lines.push(compactionLine(active));
     if (active.summary.length > 0) lines.push(`Summary: ${neutralizeLines(shownSummary(active))}`);
-    lines.push(...layoutLines(indexBases.layoutSince(active, base), SECTION_HEADINGS.since));
+    lines.push(...layoutLines(indexBases.layoutSince(active, base), active.handles, SECTION_HEADINGS.since));
     if (checkpoint) lines.push(checkpointLine(checkpoint));
   }
   lines.push(...gapLines(gaps));

@@ -31,12 +31,12 @@ function currentBindings(handles: readonly Handle[]): CurrentBindings {
   return { byLabel, replaced };
 }
 
-/** Whether `line` holds `value` as a whole token. */
+/** Whether `line` holds `value` as a whole token (not inside a longer name: `a/b-archive`, `a/b.old` hold no `a/b`). */
 function holdsToken(line: string, value: string): boolean {
   for (let at = line.indexOf(value); at !== -1; at = line.indexOf(value, at + 1)) {
     const before = line.charAt(at - 1);
-    const after = line.charAt(at + value.length);
-    if (!/[\w./-]/.test(before) && !/[\w/]/.test(after)) return true;
+    const after = line.slice(at + value.length, at + value.length + 2);
+    if (!/[\w./-]/.test(before) && !/^(?:[\w/]|[.-]\w)/.test(after)) return true;
   }
   return false;
 }
@@ -69,6 +69,27 @@ export function markReplacedValues(summary: string, handles: readonly Handle[]):
       return text === undefined ? line : `${line} (replaced since: ${text})`;
     })
     .join('\n');
+}
+
+/** The values the bindings among a handle list replaced (`from X to Y`), per list: read once per record. */
+const replacedValues = new WeakMap<readonly Handle[], ReadonlyMap<string, string>>();
+
+/**
+ * An index entry's text with the note a summary line gets when it states a value a `from X to Y` binding among
+ * `handles` replaced: a handle said again after the change (the code the agent read later still names the old value)
+ * stays in the index, and listed bare it would read as current. `handles`: the kept handles of the record whose
+ * layout lists the entry, so a frozen layout is marked the same way each time it is shown.
+ */
+export function markReplacedEntry(text: string, handles: readonly Handle[]): string {
+  let replaced = replacedValues.get(handles);
+  if (replaced === undefined) {
+    replaced = currentBindings(handles).replaced;
+    replacedValues.set(handles, replaced);
+  }
+  if (replaced.size === 0 || /[\n\r]/.test(text)) return text;
+  for (const [value, by] of replaced)
+    if (holdsToken(text, value) && !text.includes(by)) return `${text} (replaced since: ${by})`;
+  return text;
 }
 
 /** A record's summary as the block shows it, and the fields it was computed from. */

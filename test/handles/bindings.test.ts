@@ -126,7 +126,7 @@ describe('bindings of a value in parentheses or inline code, and branch names', 
     expect(pairs('On branch alex/ent-108-add-ai-summaries\nnothing to commit')).toEqual(
       expect.arrayContaining([
         'identifier:alex/ent-108-add-ai-summaries',
-        'assignment:branch alex/ent-108-add-ai-summaries',
+        'assignment:On branch alex/ent-108-add-ai-summaries',
       ]),
     );
     expect(pairs('The shadow branch `entire/ca151eb-e3b0c4` exists.')).toEqual(
