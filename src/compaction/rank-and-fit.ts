@@ -9,6 +9,7 @@ import { applySupersession } from '../handles/supersession.js';
 import type { EvidenceTallies, RankEvidence, RankSpan } from '../ranking/rank-evidence.js';
 import type { RankHistoryRange } from '../ranking/rank-history.js';
 import type { RankHistory } from '../ranking/rank-history.js';
+import type { HandleTraitMemo, HandleTraits } from '../ranking/handle-traits.js';
 import type { AncestorInput } from './ancestor-units.js';
 import type { CompactionInput } from './compaction-input.js';
 
@@ -44,6 +45,7 @@ function rankEvidence(
   ancestorHandles: readonly Handle[],
   history: RankHistoryRange,
   tallies: EvidenceTallies | undefined,
+  traits: HandleTraitMemo,
 ): RankEvidence {
   const spans = new Map<string, RankSpan>();
   for (const occurrence of history.occurrences) spans.set(occurrence.spanId, occurrence.span);
@@ -65,24 +67,28 @@ function rankEvidence(
     toSeq: input.region[input.region.length - 1]?.seq ?? 0,
     visibleText: visible.length > 0 ? visible.join('\n') : undefined,
     tallies,
+    traits,
   };
 }
 
-/** The handles (and their identities, in the same order) whose identity is not carried. */
+/** The handles (and their identities and traits, in the same order) whose identity is not carried. */
 function notCarried(
   handles: readonly Handle[],
   identities: readonly string[],
+  traits: readonly HandleTraits[],
   carried: ReadonlySet<string>,
-): { handles: Handle[]; identities: string[] } {
+): { handles: Handle[]; identities: string[]; traits: HandleTraits[] } {
   const kept: Handle[] = [];
   const keptIdentities: string[] = [];
+  const keptTraits: HandleTraits[] = [];
   handles.forEach((handle, index) => {
     const identity = identities[index] as string;
     if (carried.has(identity)) return;
     kept.push(handle);
     keptIdentities.push(identity);
+    keptTraits.push(traits[index] as HandleTraits);
   });
-  return { handles: kept, identities: keptIdentities };
+  return { handles: kept, identities: keptIdentities, traits: keptTraits };
 }
 
 /** Quoted tool-output rules that always keep their place ahead of the index (when that many fit its share). */
@@ -205,18 +211,36 @@ export async function rankAndFit(input: CompactionInput, gathered: Gathered, sum
   const distinct = await history.distinctBefore(first);
   reserveIdentities(distinct.length + carried.length);
   const carriedIdentities = carried.map(identityOf);
-  const others = notCarried(distinct, history.distinctIdentities(distinct), new Set(carriedIdentities));
+  const others = notCarried(
+    distinct,
+    history.distinctIdentities(distinct),
+    history.distinctTraits(distinct),
+    new Set(carriedIdentities),
+  );
   const returningChecked = await checkStoredInstructions(store, sessionId, others.handles);
   const returning = returningChecked.kept;
   const candidates = carried.concat(returning);
-  const candidateIdentities = carriedIdentities.concat(
-    returning === others.handles ? others.identities : returning.map(identityOf),
-  );
+  const same = returning === others.handles;
+  const candidateIdentities = carriedIdentities.concat(same ? others.identities : returning.map(identityOf));
+  const traitsOf = (handle: Handle) => history.traits.of(handle);
+  const candidateTraits = carried.map(traitsOf).concat(same ? others.traits : returning.map(traitsOf));
   // Kept by the session across compactions when the evidence is exactly the lookback and the region.
   const bulkyTokens = (input.rankWeights ?? DEFAULT_RANK_WEIGHTS).bulkyResultTokens;
   const tallies = fromAncestor.handles.length === 0 ? history.tallies(region, bulkyTokens) : undefined;
-  const evidence = rankEvidence(input, fromAncestor, gathered.regionHandles, gathered.ancestorHandles, before, tallies);
-  const ranked = rankedOrder(candidates, evidence, input.rankWeights, candidateIdentities);
+  const evidence = rankEvidence(
+    input,
+    fromAncestor,
+    gathered.regionHandles,
+    gathered.ancestorHandles,
+    before,
+    tallies,
+    history.traits,
+  );
+  const ranked = rankedOrder(candidates, evidence, input.rankWeights, {
+    identities: candidateIdentities,
+    traits: candidateTraits,
+    seed: history.rankSeed,
+  });
   // A binding a later statement replaced (and its old value's copies) leaves the window for the checkpoint; rebound
   // code in tool output is only ranked last. No pass over the lookback is made when nothing was superseded.
   const current = applySupersession(candidates, ranked);

@@ -5,6 +5,8 @@
  */
 import { identityOf } from '../model/identities.js';
 import type { Handle } from '../types.js';
+import { handleTraits } from './handle-traits.js';
+import type { HandleTraits } from './handle-traits.js';
 
 /** An identity's earliest row at one seq, and where the identity first occurs among that seq's rows. */
 interface SeqFirst {
@@ -13,6 +15,8 @@ interface SeqFirst {
   readonly identity: string;
   readonly row: Handle;
   readonly order: number;
+  /** The row's `handleTraits`, once asked for (kept while the identity heads here). */
+  traits?: HandleTraits;
 }
 
 /** The order `mergeHandles` gives the identities first seen at one seq: by start, kind, then first occurrence. */
@@ -35,6 +39,7 @@ export class DistinctStretch {
   private readonly firsts = new Map<string, SeqFirst[]>();
   private answer: readonly Handle[] | undefined;
   private answerIdentities: readonly string[] | undefined;
+  private answerTraits: readonly HandleTraits[] | undefined;
 
   /** First seq after the stretch. */
   get end(): number {
@@ -72,6 +77,7 @@ export class DistinctStretch {
         }
       this.answer = answer;
       this.answerIdentities = identities;
+      this.answerTraits = undefined;
     }
     return this.answer;
   }
@@ -82,6 +88,20 @@ export class DistinctStretch {
     return this.answerIdentities ?? [];
   }
 
+  /**
+   * The traits (`handleTraits`) of `handles()`, in its order: each row's are computed once while it heads its
+   * identity, not at every compaction whose lookback holds it.
+   */
+  traits(): readonly HandleTraits[] {
+    this.handles();
+    if (this.answerTraits === undefined) {
+      const traits: HandleTraits[] = [];
+      for (const heads of this.heads) for (const head of heads) traits.push((head.traits ??= handleTraits(head.row)));
+      this.answerTraits = traits;
+    }
+    return this.answerTraits;
+  }
+
   private clear(low: number): void {
     this.low = low;
     this.held.length = 0;
@@ -89,6 +109,7 @@ export class DistinctStretch {
     this.firsts.clear();
     this.answer = undefined;
     this.answerIdentities = undefined;
+    this.answerTraits = undefined;
   }
 
   /** Each identity's earliest row of one seq (the first of the lowest start), in order of first occurrence. */

@@ -45,10 +45,12 @@ function shapeOf(handle: Pick<Handle, 'kind' | 'text'>): string | undefined {
 
 /** How many of `handles` share each family shape (each handle counted once). */
 export function familySizes(handles: readonly Pick<Handle, 'kind' | 'text'>[]): Map<string, number> {
+  return countFamilies(handles.map(familyShape));
+}
+
+/** How many of the handles whose `familyShape`s are `shapes` share each shape (undefined: no family). */
+export function countFamilies(shapes: readonly (string | undefined)[]): Map<string, number> {
   const sizes = new Map<string, number>();
-  for (const handle of handles) {
-    const shape = familyShape(handle);
-    if (shape !== undefined) sizes.set(shape, (sizes.get(shape) ?? 0) + 1);
-  }
+  for (const shape of shapes) if (shape !== undefined) sizes.set(shape, (sizes.get(shape) ?? 0) + 1);
   return sizes;
 }

@@ -1,4 +1,5 @@
 import type { Handle, Span } from '../types.js';
+import type { HandleTraitMemo } from './handle-traits.js';
 
 /** The part of a span the ranking looks at. */
 export type RankSpan = Pick<Span, 'kind' | 'toolName' | 'text' | 'tokens'>;
@@ -19,6 +20,8 @@ export interface RankEvidence {
   readonly visibleText?: string | undefined;
   /** The tallies of `occurrences`, when already kept (a session's `RankHistory`): then they are not tallied again. */
   readonly tallies?: EvidenceTallies | undefined;
+  /** The session's handle traits, kept from one compaction to the next (default: computed for each handle). */
+  readonly traits?: HandleTraitMemo | undefined;
 }
 
 /** What the evidence says of one handle identity (see `tallyOccurrences`). */

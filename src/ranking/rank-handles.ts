@@ -3,15 +3,14 @@ import type { Handle } from '../types.js';
 import { identityOf } from '../model/identities.js';
 import { gramKey } from '../handle-index/gram-key.js';
 import { ChangedTargets } from './changed-match.js';
-import { looksLikeMarkup, looksLikeNoise, looksLikeTiming } from './index-noise.js';
-import { FAMILY_MIN_MEMBERS, familyShape, familySizes } from './handle-families.js';
+import { handleTraits } from './handle-traits.js';
+import type { HandleTraits } from './handle-traits.js';
+import { FAMILY_MIN_MEMBERS, countFamilies } from './handle-families.js';
 import type { RankEvidence } from './rank-evidence.js';
 import { DEFAULT_RANK_WEIGHTS } from './rank-weights.js';
 import type { RankWeights } from './rank-weights.js';
 import { spanTargets } from './span-actions.js';
-import { isStandardName } from './standard-names.js';
 import { tallyOccurrences, withValueEvidence } from './tally.js';
-import { bindingOf } from '../handles/supersession.js';
 
 /** The features of one handle, each in the unit its weight expects. */
 export interface HandleFeatures {
@@ -65,30 +64,47 @@ function includedIn(text: string | undefined): (needle: string) => boolean {
     text.includes(needle);
 }
 
-/**
- * Whether `handle` is a line a program printed under a heading ("File created successfully at: src/a.ts", "Updated
- * issue: proj-12"): its value is the handle worth showing, on its own evidence; the line is judged on its own.
- */
-function resultHeading(handle: Handle): boolean {
-  return handle.role === 'tool' && handle.kind === 'assignment' && bindingOf(handle)?.heading === true;
+/** What a caller already knows of the handles it ranks, each list in their order (a compaction keeps both). */
+export interface KnownOfHandles {
+  /** Their `identityOf`. */
+  readonly identities?: readonly string[] | undefined;
+  /** Their `handleTraits`. */
+  readonly traits?: readonly HandleTraits[] | undefined;
+}
+
+/** Each list of `known` holds one item per handle. */
+function checkKnown(handles: readonly Handle[], known: KnownOfHandles): void {
+  for (const [name, list] of [
+    ['identities', known.identities],
+    ['traits', known.traits],
+  ] as const)
+    if (list !== undefined && list.length !== handles.length)
+      throw new InvalidInputError(
+        `rankHandles: ${list.length} ${name} were given for ${handles.length} handles; give one per handle.`,
+        { handles: handles.length, [name]: list.length },
+      );
+}
+
+/** The traits of each handle: those known, else the evidence's memo's, else computed. */
+function traitsOf(handles: readonly Handle[], evidence: RankEvidence, known: KnownOfHandles): readonly HandleTraits[] {
+  if (known.traits !== undefined) return known.traits;
+  const memo = evidence.traits;
+  return handles.map((handle) => (memo === undefined ? handleTraits(handle) : memo.of(handle)));
 }
 
 /**
- * The features of each handle, in the order of `handles`, from the evidence (`identities`: theirs, when known), each
- * given to `visit` as it is computed (a caller that only scores them keeps none).
+ * The features of each handle, in the order of `handles`, from the evidence (`known`: what is known of the handles
+ * already), each given to `visit` as it is computed (a caller that only scores them keeps none).
  */
 export function visitHandleFeatures(
   handles: readonly Handle[],
   evidence: RankEvidence,
   weights: RankWeights,
-  identities: readonly string[] | undefined,
+  known: KnownOfHandles,
   visit: (handle: Handle, features: HandleFeatures, index: number) => void,
 ): void {
-  if (identities !== undefined && identities.length !== handles.length)
-    throw new InvalidInputError(
-      `rankHandles: ${identities.length} identities were given for ${handles.length} handles; give one per handle.`,
-      { handles: handles.length, identities: identities.length },
-    );
+  checkKnown(handles, known);
+  const { identities } = known;
   const given = evidence.tallies;
   const tallies =
     given?.bulkyTokens === weights.bulkyResultTokens
@@ -96,13 +112,15 @@ export function visitHandleFeatures(
       : tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = new ChangedTargets(changedTexts(evidence));
   const visible = includedIn(evidence.visibleText);
-  const families = familySizes(handles);
+  const traitList = traitsOf(handles, evidence, known);
+  const families = countFamilies(traitList.map((traits) => traits.shape));
   for (let index = 0; index < handles.length; index++) {
     const handle = handles[index] as Handle;
     const identity = identities?.[index] ?? identityOf(handle);
-    const tally = resultHeading(handle)
+    const traits = traitList[index] as HandleTraits;
+    const tally = traits.resultHeading
       ? tallies.get(identity)
-      : withValueEvidence(handle, tallies.get(identity), tallies);
+      : withValueEvidence(tallies.get(identity), tallies, traits.valueIdentities);
     const carried = evidence.carried?.has(identity) ?? false;
     const lastSeq = Math.max(tally?.lastSeq ?? -1, handle.seq);
     const role = handle.role;
@@ -121,11 +139,10 @@ export function visitHandleFeatures(
       toolOnly,
       dumpOnly: tally !== undefined && !tally.nonBulky && !tally.specified && role === 'tool',
       visibleInWindow: evidence.visibleText !== undefined && handle.kind !== 'constraint' && visible(handle.text),
-      noise: looksLikeNoise(handle),
-      markup: toolOnly && looksLikeMarkup(handle),
-      listingRow:
-        toolOnly && ((families.get(familyShape(handle) ?? '') ?? 0) >= FAMILY_MIN_MEMBERS || looksLikeTiming(handle)),
-      standardName: isStandardName(handle),
+      noise: traits.noise,
+      markup: toolOnly && traits.markup,
+      listingRow: toolOnly && ((families.get(traits.shape ?? '') ?? 0) >= FAMILY_MIN_MEMBERS || traits.timing),
+      standardName: traits.standardName,
     };
     visit(handle, features, index);
   }
@@ -138,7 +155,7 @@ function featureList(
   identities?: readonly string[],
 ): HandleFeatures[] {
   const features: HandleFeatures[] = [];
-  visitHandleFeatures(handles, evidence, weights, identities, (_handle, item) => features.push(item));
+  visitHandleFeatures(handles, evidence, weights, { identities }, (_handle, item) => features.push(item));
   return features;
 }
 

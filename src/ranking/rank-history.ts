@@ -10,6 +10,9 @@ import type { LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
 import type { EvidenceTallies, RankSpan } from './rank-evidence.js';
 import { DistinctStretch } from './distinct-stretch.js';
+import { HandleTraitMemo } from './handle-traits.js';
+import type { HandleTraits } from './handle-traits.js';
+import { RankSeed } from './rank-seed.js';
 import { identityOf } from '../model/identities.js';
 import { SlidingTally } from './sliding-tally.js';
 
@@ -121,6 +124,10 @@ export class RankHistory {
   private readonly distinct = new DistinctStretch();
   /** The ranking's tallies of the last compaction's lookback and region, moved forward with the next one. */
   private sliding: SlidingTally | undefined;
+  /** What each handle's own kind, text and role say of it for the ranking (`handleTraits`), kept while it lives. */
+  readonly traits = new HandleTraitMemo();
+  /** Where each handle stood in the last compaction's ranking (the next one's sort starts from that order). */
+  readonly rankSeed = new RankSeed();
 
   constructor(
     private readonly store: LedgerStore,
@@ -214,6 +221,13 @@ export class RankHistory {
   /** The identities (`identityOf`) of a `distinctBefore` answer, in its order (kept with it, not looked up again). */
   distinctIdentities(handles: readonly Handle[]): readonly string[] {
     return handles === this.distinct.handles() ? this.distinct.identities() : handles.map(identityOf);
+  }
+
+  /** The traits (`handleTraits`) of a `distinctBefore` answer, in its order (kept with it, not computed again). */
+  distinctTraits(handles: readonly Handle[]): readonly HandleTraits[] {
+    return handles === this.distinct.handles()
+      ? this.distinct.traits()
+      : handles.map((handle) => this.traits.of(handle));
   }
 
   /** A region was compacted: hold its spans for the ranking of later compactions, and forget what falls out of reach. */

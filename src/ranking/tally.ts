@@ -1,7 +1,5 @@
-import type { Handle, HandleKind } from '../types.js';
-import { handleIdentity } from '../handles/handle-sets.js';
+import type { Handle } from '../types.js';
 import { identityOf } from '../model/identities.js';
-import { bindingOf } from '../handles/supersession.js';
 import type { RankEvidence, RankSpan, Tally } from './rank-evidence.js';
 import { spanCommand } from './span-actions.js';
 
@@ -78,24 +76,20 @@ export function tallyOccurrences(evidence: RankEvidence, bulkyTokens: number): M
   return tallies;
 }
 
-/** Kinds a bound value can have (see `handles/bindings.ts`). */
-const VALUE_KINDS: readonly HandleKind[] = ['path', 'url', 'endpoint', 'identifier', 'version', 'email', 'number'];
-
 /**
  * A binding is shown for its value: what the evidence says of the value (mentions, who said or used it, how recently)
- * says it of the binding too. The tally of a handle that binds no value is returned as it is.
+ * says it of the binding too. `own`: the tally of a handle whose `valueIdentities` are `values`; the tally of a handle
+ * that binds no value is returned as it is.
  */
 export function withValueEvidence(
-  handle: Handle,
   own: Tally | undefined,
   tallies: ReadonlyMap<string, Tally>,
+  values: readonly string[] | undefined,
 ): Tally | undefined {
-  if (handle.kind !== 'assignment' && handle.kind !== 'number') return own;
-  const binding = bindingOf(handle);
-  if (binding === undefined || binding.value === handle.text) return own;
+  if (values === undefined) return own;
   let merged = own;
-  for (const kind of VALUE_KINDS) {
-    const value = tallies.get(handleIdentity({ kind, text: binding.value }));
+  for (const identity of values) {
+    const value = tallies.get(identity);
     if (value === undefined) continue;
     const base = merged ?? emptyTally();
     merged = {

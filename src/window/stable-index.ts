@@ -44,9 +44,23 @@ function entriesOf(layout: IndexLayout): IndexEntry[] {
   return [...layout.instructions, ...layout.quoted, ...layout.groups.flatMap((group) => group.entries)];
 }
 
-/** Identities of the handles a layout lists. */
-function listed(layout: IndexLayout): Set<string> {
-  return new Set(entriesOf(layout).map((entry) => identityOf(entry.handle)));
+/** What the stale and added checks read of a layout: its entries, their identities (as a list and a set) and costs. */
+interface ListedEntries {
+  readonly entries: readonly IndexEntry[];
+  /** `identityOf` each entry's handle, in the order of `entries`. */
+  readonly identities: readonly string[];
+  readonly identitySet: ReadonlySet<string>;
+  /** The sum of the entries' `entryCost`. */
+  readonly cost: number;
+}
+
+/** The {@link ListedEntries} of a layout. */
+function listedEntries(layout: IndexLayout): ListedEntries {
+  const entries = entriesOf(layout);
+  const identities = entries.map((entry) => identityOf(entry.handle));
+  let cost = 0;
+  for (const entry of entries) cost += entryCost(entry.handle);
+  return { entries, identities, identitySet: new Set(identities), cost };
 }
 
 /** The summary or external record `record` compacted, when it is among `byId`. */
@@ -113,6 +127,11 @@ export class IndexBases {
   private readonly bases = new WeakMap<CompactionRecord, Map<number, CompactionRecord>>();
   /** The placement that kept each handle list (see `rememberPlacement`). */
   private readonly placements = new WeakMap<readonly Handle[], Placement>();
+  /**
+   * What each record's layout lists: a base is checked against each later record while it holds (`keeps`), so its
+   * entries are listed once, not at every compaction.
+   */
+  private readonly listings = new WeakMap<CompactionRecord, ListedEntries>();
 
   /**
    * Keep what the placement that kept `handles` (a list nothing changes afterwards) found, for the layout of the
@@ -132,29 +151,38 @@ export class IndexBases {
     return layout;
   }
 
+  /** What a record's layout lists (its {@link ListedEntries}, kept per record). */
+  private listedOf(record: CompactionRecord): ListedEntries {
+    let listing = this.listings.get(record);
+    if (!listing) {
+      listing = listedEntries(this.layoutOf(record));
+      this.listings.set(record, listing);
+    }
+    return listing;
+  }
+
   /** Whether `active` may keep showing the frozen index of `base` (see the module comment and the two limits). */
   keeps(base: CompactionRecord, active: CompactionRecord, maxStaleTokens: number): boolean {
     if (base.type !== 'summary' || active.type !== 'summary') return false;
-    const now = entriesOf(this.layoutOf(active));
-    const kept = new Set(now.map((entry) => identityOf(entry.handle)));
+    const now = this.listedOf(active);
+    const kept = now.identitySet;
+    const frozen = this.listedOf(base);
     let current: ReturnType<typeof currentBindings> | undefined;
     let stale = 0;
-    let frozen = 0;
-    const shown = new Set<string>();
-    for (const entry of entriesOf(this.layoutOf(base))) {
-      const identity = identityOf(entry.handle);
-      shown.add(identity);
-      frozen += entryCost(entry.handle);
-      if (kept.has(identity)) continue;
+    for (let index = 0; index < frozen.entries.length; index++) {
+      if (kept.has(frozen.identities[index] as string)) continue;
+      const entry = frozen.entries[index] as IndexEntry;
       stale += entryCost(entry.handle);
       if (stale > maxStaleTokens) return false;
       // A frozen entry a later binding replaced would read as current above it: a new base is taken.
-      current ??= currentBindings(now);
+      current ??= currentBindings(now.entries);
       if (replacedBy(entry.handle, current)) return false;
     }
     let added = 0;
-    for (const entry of now) if (!shown.has(identityOf(entry.handle))) added += entryCost(entry.handle);
-    return added <= ADDED_INDEX_SHARE * frozen;
+    for (let index = 0; index < now.entries.length; index++)
+      if (!frozen.identitySet.has(now.identities[index] as string))
+        added += entryCost((now.entries[index] as IndexEntry).handle);
+    return added <= ADDED_INDEX_SHARE * frozen.cost;
   }
 
   private known(record: CompactionRecord, maxStaleTokens: number): CompactionRecord | undefined {
@@ -197,7 +225,7 @@ export class IndexBases {
   layoutSince(active: CompactionRecord, base: CompactionRecord): IndexLayout {
     const now = this.layoutOf(active);
     if (base === active) return { instructions: [], quoted: [], groups: [], inside: now.inside };
-    const shown = listed(this.layoutOf(base));
+    const shown = this.listedOf(base).identitySet;
     const fresh = (entry: IndexEntry) => !shown.has(identityOf(entry.handle));
     return {
       instructions: now.instructions.filter(fresh),

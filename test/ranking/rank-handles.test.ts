@@ -139,7 +139,7 @@ describe('rankHandles', () => {
     expect(rankHandles(handles, evidence, DEFAULT_RANK_WEIGHTS, identities)).toEqual(rankHandles(handles, evidence));
     // The order alone, as a compaction asks for it, is the same order.
     const order = rankHandles(handles, evidence).map((entry) => entry.handle);
-    expect(rankedOrder(handles, evidence, DEFAULT_RANK_WEIGHTS, identities)).toEqual(order);
+    expect(rankedOrder(handles, evidence, DEFAULT_RANK_WEIGHTS, { identities })).toEqual(order);
     expect(rankedOrder([...handles].reverse(), evidence)).toEqual(order);
     expect(() => rankHandles(handles, evidence, DEFAULT_RANK_WEIGHTS, identities.slice(1))).toThrow(
       /1 identities were given for 2 handles/,
