@@ -44,6 +44,22 @@ function listEnd(text: string, end: number): number {
   }
 }
 
+/** Longest `$(command)` an assignment may carry. */
+const MAX_SUBSTITUTION = 120;
+
+/** The end (after its `)`) of the `$(…)` whose `(` is at `open`, on one line and within MAX_SUBSTITUTION characters. */
+function substitutionEnd(text: string, open: number): number | undefined {
+  if (text.charCodeAt(open) !== 40) return undefined;
+  let depth = 0;
+  for (let at = open; at < text.length && at - open < MAX_SUBSTITUTION; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 10) return undefined;
+    if (code === 40) depth++;
+    else if (code === 41 && --depth === 0) return at + 1;
+  }
+  return undefined;
+}
+
 /** A dotted name: `models.Max`, `np.arange`. */
 const DOTTED_VALUE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 
@@ -58,8 +74,12 @@ export function matchAssignmentToken(text: string, start: number, end: number): 
   // A one-letter key only with a dotted name as its value (`m=models.Max`, `x=np.arange`), not `a=b` or `i=0`.
   if (key.replace(/^-+/, '').length < 2 && !(key.length === 1 && DOTTED_VALUE.test(text.slice(eq + 1, end))))
     return undefined;
-  // A shell command substitution cut at its parenthesis (`blob=$(git …)` scans as `blob=$`) states no value.
-  if (eq + 2 === end && text.charCodeAt(eq + 1) === 36) return undefined;
+  // A shell command substitution (`blob=$(git …)` scans as `blob=$`): the whole `name=$(command)` when it closes on
+  // its line within MAX_SUBSTITUTION characters (what the name is set from), else no assignment (`blob=$` says nothing).
+  if (eq + 2 === end && text.charCodeAt(eq + 1) === 36) {
+    const close = substitutionEnd(text, end);
+    return close === undefined ? undefined : { keyEnd: eq, valueStart: -1, end: close };
+  }
   if (eq + 1 < end) return { keyEnd: eq, valueStart: eq + 1, end: listEnd(text, end) };
   const quote = text[end];
   if (end !== eq + 1 || (quote !== '"' && quote !== "'")) return undefined;

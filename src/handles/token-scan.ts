@@ -148,9 +148,9 @@ function classify(
   if (at !== -1 && isEmail(token))
     return void out.push({ kind: isSshTarget(text, start, memo) ? 'endpoint' : 'email', start, end });
   if (depth < 2 && (classes & HAS_EQUALS) !== 0) {
-    // A quoted value or a `,item` list after the token is read from the text beyond it.
+    // A quoted value, a `,item` list or a `$(command)` after the token is read from the text beyond it.
     const after = text.charCodeAt(end);
-    if (after === 44 || after === 34 || after === 39) memo?.markContextual();
+    if (after === 44 || after === 34 || after === 39 || after === 40) memo?.markContextual();
     // A diff's added line (`+KEY=value`): the assignment starts after the `+`.
     if (token.charCodeAt(0) === 43 && end - start > 3)
       return classifyToken(text, source, start + 1, end, out, depth + 1, memo);
