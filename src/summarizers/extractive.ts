@@ -6,10 +6,12 @@ import { looksLikeInjection, looksLikeOverride } from './injection.js';
 import { SECTION_TITLES, fitSummary, renderSections } from './sections.js';
 import type { SectionLine, SectionName } from './sections.js';
 import { decides, isSmallTalk } from './sentence-weight.js';
+import { NEXT_STEP, rankedDecisions } from './decision-lines.js';
+import { isFiller } from './narration.js';
 import { taskCandidates } from './task-lines.js';
 import type { Candidate } from './task-lines.js';
 import { UnitLines, userSentence } from './extractive-units.js';
-import { overlapsOver } from './word-overlap.js';
+import { overlapsOver, words } from './word-overlap.js';
 import type { UserSentence } from './extractive-units.js';
 import type { SourceUnit, SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 
@@ -27,56 +29,6 @@ const SHARES: Readonly<Record<SectionName, number>> = {
   next: 0.1,
   decisions: 0.3,
 };
-const NEXT_STEP = new RegExp(
-  String.raw`^now\b|\bnext(?! to\b)|\b(then|I'll|I will|we'll|let me|let's|need to|needs to|going to|todo|remaining|still to|` +
-    String.raw`plan to|will now)\b`,
-  'i',
-);
-const DECISION = new RegExp(
-  String.raw`\b(decid|chose|choose|instead|because|so that|root cause|the (issue|problem|bug|fix)|found|implement|added|` +
-    String.raw`created|updated|changed|replaced|fixed|works|pass|fail|done|complete)\w*`,
-  'i',
-);
-/** An option the agent offers ("B) Mark the feature complete"): a choice left to the user, not a decision. */
-const OPTION = /^\(?[A-Ha-h1-9]\)\s/;
-/** Narration of the next tool call ("Let me check …", "Perfect!"): weighed low as a decision. */
-const NARRATION = /^(now|let me|let's|good|great|perfect|excellent|okay|ok)\b/i;
-/** Wording of a choice or a rejection: a plan sentence that carries it is still a decision. */
-const CHOICE =
-  /\b(decid\w*|chose|choose|chosen|instead|rather than|because|so that|root cause|rejected|won't|will not|not going to|switch(ed)? to)\b/i;
-/**
- * Filler: the agent telling itself where it is ("Now I have the full picture.", "This is a
- * substantial task.", "Let me check the file.") — no decision, no state, no step a resumed
- * model can act on. Left out of the decisions, and last among next steps.
- */
-const FILLER = new RegExp(
-  [
-    String.raw`^(?:(?:now|ok(?:ay)?|good|great|perfect|excellent|alright|right|so)[,!.]?\s+)*`,
-    String.raw`(?:I (?:now )?(?:have|see|understand|get|know)\b|this is (?:a|an|the|what)\b`,
-    String.raw`|that(?:'s| is) (?:fine|good|it|right|expected|interesting)\b`,
-    String.raw`|let me (?:think|see|check|look|review|understand|analy[sz]e|examine|take|verify|explore|investigate|`,
-    String.raw`read|first|start|also)\b`,
-    String.raw`|let's (?:see|check|look)\b)`,
-  ].join(''),
-  'i',
-);
-/** A code-ish token (a code span, a dotted/underscored/slashed name, a name with a digit): the line names something. */
-const NAMES_SOMETHING = /`[^`]+`|\b[A-Za-z_][\w-]*[._/:][\w./:-]*\w|\b[A-Za-z]+_\w+|\b[A-Za-z]+\d\w*/;
-
-function isFiller(text: string): boolean {
-  return FILLER.test(text) && !NAMES_SOMETHING.test(text);
-}
-const STOP = new Set(
-  (
-    'the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not ' +
-    'but have has had do does did so if then than let me now'
-  ).split(' '),
-);
-
-function words(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).filter((word) => !STOP.has(word));
-}
-
 /** `compute` remembered per text, for one summary (a pure function of the text). */
 function memoized<T>(compute: (text: string) => T): (text: string) => T {
   const known = new Map<string, T>();
@@ -200,46 +152,6 @@ function nextCandidates(gathered: Gathered): Candidate[] {
 }
 
 /**
- * Decision candidates ranked best first: first every sentence that settles a choice in so many words ("We'll use
- * …", "Let's go with …", "instead of …") and the user's orders that settle one ("Keep the v1 API."), then the
- * assistant's other sentences; within each tier by word weight, recency, choice wording ("instead", "because")
- * above state wording ("fixed", "pass"), and whether they name something. Filler, small talk, questions and the
- * options offered to the user ("B) Close out the PR") are left out, and so is a plan ("I'll add …") without a
- * choice in it: a plan still ahead is a next step, one already carried out is told by the files changed and the
- * state that followed.
- */
-function rankedDecisions(all: readonly Candidate[], userDecisions: readonly Candidate[]): Candidate[] {
-  const assistant = all.filter(
-    (candidate) =>
-      !isFiller(candidate.text) &&
-      !/\?\s*$/.test(candidate.text) &&
-      !OPTION.test(candidate.text) &&
-      (!NEXT_STEP.test(candidate.text) || CHOICE.test(candidate.text) || decides(candidate.text)),
-  );
-  const candidates = [...assistant, ...userDecisions];
-  const frequency = new Map<string, number>();
-  for (const candidate of candidates)
-    for (const word of new Set(words(candidate.text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-  const last = Math.max(1, ...candidates.map((candidate) => candidate.order));
-  const fromUser = new Set(userDecisions);
-  const scored = candidates.map((candidate) => {
-    const candidateWords = words(candidate.text);
-    const weight =
-      candidateWords.reduce((sum, word) => sum + Math.log(1 + (frequency.get(word) ?? 0)), 0) /
-      Math.sqrt(1 + candidateWords.length);
-    const recency = 1 + candidate.order / last;
-    const narration = NARRATION.test(candidate.text) ? 0.5 : 1;
-    const wording = CHOICE.test(candidate.text) ? 2 : DECISION.test(candidate.text) ? 1.4 : 1;
-    const names = NAMES_SOMETHING.test(candidate.text) ? 1.3 : 1;
-    const tier = fromUser.has(candidate) || decides(candidate.text) ? 1 : 0;
-    return { candidate, tier, score: weight * recency * narration * wording * names };
-  });
-  return scored
-    .sort((a, b) => b.tier - a.tier || b.score - a.score || a.candidate.order - b.candidate.order)
-    .map((entry) => entry.candidate);
-}
-
-/**
  * A budget too small for one section title and one line: the lines that fit, without
  * titles, in priority order (task, errors, files, next steps, decisions), joined by spaces.
  */
@@ -260,10 +172,9 @@ function flatSummary(candidates: readonly Candidate[], budget: number, request: 
  * The default summarizer: offline and deterministic. It writes a structured summary of
  * short sections, each line a verbatim extract citing its spans:
  * - Task: sentences of the first and the latest user request, in the user's own words;
- * - Decisions and current state: the assistant's sentences, ranked by word weight, recency,
- *   choice wording ("instead", "because") above state wording ("fixed", "pass"), and whether
- *   they name something; filler ("Now I have the full picture.") and plans without a choice
- *   in them are left out;
+ * - Decisions and current state: the sentences that settle a choice, then the state reached,
+ *   then the agent's reasoning aloud (see `decision-lines.ts`); filler ("Now I have the full
+ *   picture.") and plans without a choice in them are left out;
  * - Files changed: the paths of edit- and write-like tool calls, verbatim;
  * - Errors seen: the latest sighting of each distinct error line of tool results (numbers
  *   and times do not make an error distinct; a bare `Exit code 2` only when its output has no

@@ -67,6 +67,19 @@ const EVERYDAY_WORDS = new Set(
 );
 
 /**
+ * Words of the agent's talk about how the work goes rather than of the work ("This looks promising.", "That explains a
+ * lot.", "I found the relevant code."): everyday words too, except in an order ("Explain the code." asks something).
+ */
+const TALK_ABOUT_WORK = new Set(
+  (
+    'promising clear clearer obvious explains explain explained sense makes piece pieces puzzle relevant found ' +
+    'located spotted shape code codebase file files bottom solid straightforward tricky easy hard complex ' +
+    'complicated progress making curious context culprit catch sorry apologize apologies confusion mistake ' +
+    'misread output almost absolutely'
+  ).split(' '),
+);
+
+/**
  * Whether a sentence is small talk: acknowledgement, courtesy or a go-ahead without an object — short, naming
  * nothing, and made of small-talk words or of everyday words only. A sentence that settles a choice ("Go with the
  * second option.") is not small talk, however plain its words.
@@ -76,7 +89,9 @@ export function isSmallTalk(text: string): boolean {
   const words = lowerWords(text);
   if (words.length === 0 || words.length > MAX_SMALL_TALK_WORDS) return false;
   if (words.every((word) => SMALL_TALK_WORDS.has(word)) && words.some((word) => SMALL_TALK_CORE.has(word))) return true;
-  if (!words.every((word) => EVERYDAY_WORDS.has(word) || SMALL_TALK_WORDS.has(word))) return false;
+  const everyday = (word: string) => EVERYDAY_WORDS.has(word) || SMALL_TALK_WORDS.has(word);
+  const narrates = !opensWithAction(text);
+  if (!words.every((word) => everyday(word) || (narrates && TALK_ABOUT_WORK.has(word)))) return false;
   return !DECIDES.test(text.replace(/[’‘]/g, "'")) && !isDecidingOrder(text);
 }
 
@@ -131,13 +146,27 @@ const DECIDES = new RegExp(
     String.raw`|^[\w.-]+(?: [\w.-]+)? it is[.!]*$|\boption [a-z0-9#]{1,3}\b(?: then| please| it is)?[.!]*$`,
     String.raw`|\b(?:decided|decision|chose|chosen|settled on|agreed (?:on|to)|going with|go with|opted (?:for|to)|`,
     String.raw`stick(?:ing)? with|instead of|rather than|in favou?r of)\b`,
-    String.raw`|\b(?:we|i)\s+(?:won't|will not|are not going to|'re not going to|do not want to|don't want to)\b`,
+    String.raw`|\b(?:we|i)(?:\s+|(?='re\b))(?:won't|will not|are not going to|'re not going to|do not want to|don't want to)\b`,
+    // "I'd rather keep …", "Let's punt on …", "Decided against …", "the old flag stays as an alias"
+    String.raw`|\b(?:i|we)(?:'d| would) rather\b|\bi(?:'d| would)? prefer\b|\bpunt on\b|\bdecided against\b`,
+    // "The second option, please.", "Redis is the way to go."
+    String.raw`|^(?:the )?(?:first|second|third|last|latter|former)(?: one| option| approach| variant)?(?:,? please| then)?[.!]*$`,
+    String.raw`|\bis the way to go\b|\bthe right call\b|\bthe (?:right|better|best|safer) (?:approach|fix|choice|option)\b`,
+    // the agent's choice told without a subject: "The fix is to …", "Going forward, …", "Using a trie because …"
+    String.raw`|^(?:the (?:fix|approach|plan|solution|decision) (?:is|will be) to|going forward|from now on)\b`,
+    String.raw`|^(?:using|keeping|switching to|dropping|sticking with|leaving|skipping|moving to|adopting|avoiding) .*`,
+    String.raw`\b(?:instead|rather|because|so that|since|to keep|to avoid)\b`,
+    String.raw`|\b(?:stays?|is staying|will stay|remains?) (?:as (?:is|it is)|unchanged|untouched|in place|as an?)\b`,
+    String.raw`|\b(?:stays?|is staying|will stay) on\b`,
+    // a choice already made, told by whoever made it: "I kept the limit at five.", "We switched the parser to …"
+    String.raw`|\b(?:i|we)(?:'ve| have)? (?:kept|stuck with|stayed with|switched|picked(?! up)|opted|settled|rejected|ruled out|`,
+    String.raw`deferred|postponed|left (?:the|it|them|this|that) (?:\S+ )*?(?:as (?:is|it was)|alone|untouched|unchanged|out))\b`,
   ].join(''),
   'i',
 );
 /** A decision said as an order: "Keep the v1 API.", "Drop Python 3.8 support.", "Switch to pnpm." */
 const DECIDING_ORDER = new RegExp(
-  String.raw`^(?:keep|drop|switch|stick|stay|use|go (?:with|for) (?!it\b|that\b|this\b)|move to|replace|remove|ditch|` +
+  String.raw`^(?:keep|drop|switch|stick|stay|use|go (?:ahead )?(?:with|for) (?!it\b|that\b|this\b)|move to|replace|remove|ditch|` +
     String.raw`skip|pick|choose|leave|prefer|scrap|defer|postpone|hold off|forget)\b`,
   'i',
 );
@@ -146,8 +175,11 @@ const PROHIBITION =
   /^(?:avoid|(?:don't|do not|never) (?!worry\b|mind\b)\w+|no (?:new|more|extra|further|additional))\b/i;
 
 /** Words that may precede an order without changing it ("Ok, then go with the second approach."). */
-const LEAD_WORDS =
-  /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|alright|fine|right|so|then|and|great|good|cool|perfect)\b[,.!]?\s+)+/i;
+const LEAD_WORDS = new RegExp(
+  String.raw`^(?:(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|alright|fine|right|so|then|and|great|good|cool|perfect|just|` +
+    String.raw`actually|also|well|hmm+|fair enough)\b[,.!]?|(?:no|nah|nope)[,.!])\s+)+`,
+  'i',
+);
 
 function opening(text: string): string {
   return text

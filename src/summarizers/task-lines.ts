@@ -2,7 +2,7 @@
  * The Task lines of the extractive summary (issue 36, part 5): the user's request in their own words — the asks of
  * the first and of the latest request, before their other sentences; decisions, lead-ins and pinned rules last.
  */
-import { isAsk, isDecision } from './sentence-weight.js';
+import { decides, isAsk, isDecision } from './sentence-weight.js';
 
 /** A candidate line: a verbatim extract of one unit, with the span ids it cites. */
 export interface Candidate {
@@ -44,11 +44,20 @@ function requestLines(members: readonly Candidate[], pinned: ReadonlySet<string>
  * Lines of the first and the latest request (grouped by unit), in the order they are taken: the asks of both
  * before their other sentences, so a tight budget keeps what was asked (the summary shows them in the user's
  * order). A request is a user turn with something in it beyond small talk and beyond orders that settle a choice:
- * "Sounds good." is no request, and "Drop the IP-based fallback." is a decision, shown under Decisions.
+ * "Sounds good." is no request, and "Drop the IP-based fallback." is a decision, shown under Decisions; so is a later
+ * turn whose asks all settle how ("Make it a soft delete instead of removing the rows.").
  */
 export function taskCandidates(task: readonly Candidate[], pinned: ReadonlySet<string> = new Set()): Candidate[] {
+  const asks = task.filter((candidate) => !isDecision(candidate.text));
+  const opening = asks[0]?.unit;
+  // after the opening request, an ask that settles how ("Make it a soft delete instead of removing the rows.") is a
+  // decision about the work asked for, shown under Decisions, not a new request
   const requests = [
-    ...new Set(task.filter((candidate) => !isDecision(candidate.text)).map((candidate) => candidate.unit)),
+    ...new Set(
+      asks
+        .filter((candidate) => candidate.unit === opening || !decides(candidate.text))
+        .map((candidate) => candidate.unit),
+    ),
   ];
   const first = requests[0] ?? task[0]?.unit;
   const latest = requests[requests.length - 1] ?? first;

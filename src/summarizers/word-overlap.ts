@@ -17,3 +17,15 @@ export function overlapsOver(a: ReadonlySet<string>, b: ReadonlySet<string>, lim
   if (Math.min(a.size, b.size) / Math.max(a.size, b.size) <= limit) return false;
   return overlap(a, b) > limit;
 }
+
+const STOP = new Set(
+  (
+    'the a an and or of to in on for is are was were be it this that with as at by from i you we he she they not ' +
+    'but have has had do does did so if then than let me now'
+  ).split(' '),
+);
+
+/** The words of a line that weigh in its ranking and its overlap with others: lower case, 3+ characters, no stop words. */
+export function words(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).filter((word) => !STOP.has(word));
+}
