@@ -15,7 +15,7 @@ interface CurrentBindings {
   readonly replaced: Map<string, string>;
 }
 
-function currentBindings(handles: readonly Handle[]): CurrentBindings {
+function readBindings(handles: readonly Handle[]): CurrentBindings {
   const byLabel = new Map<string, { values: Set<string>; text: string }>();
   const replaced = new Map<string, string>();
   for (const handle of handles) {
@@ -31,6 +31,18 @@ function currentBindings(handles: readonly Handle[]): CurrentBindings {
   return { byLabel, replaced };
 }
 
+/** The current bindings of each handle list, read once per list (lists are read-only; weak keys). */
+const bindingsOf = new WeakMap<readonly Handle[], CurrentBindings>();
+
+function currentBindings(handles: readonly Handle[]): CurrentBindings {
+  let current = bindingsOf.get(handles);
+  if (current === undefined) {
+    current = readBindings(handles);
+    bindingsOf.set(handles, current);
+  }
+  return current;
+}
+
 /** Whether `line` holds `value` as a whole token (not inside a longer name: `a/b-archive`, `a/b.old` hold no `a/b`). */
 function holdsToken(line: string, value: string): boolean {
   for (let at = line.indexOf(value); at !== -1; at = line.indexOf(value, at + 1)) {
@@ -41,9 +53,21 @@ function holdsToken(line: string, value: string): boolean {
   return false;
 }
 
+/** The `from X to Y` binding that replaced a value `line` states as a whole token, unless `line` already holds it. */
+function replacedBy(line: string, replaced: ReadonlyMap<string, string>): string | undefined {
+  for (const [value, text] of replaced) if (holdsToken(line, value) && !line.includes(text)) return text;
+  return undefined;
+}
+
+/** `line` with the note naming the binding that replaced what it states. */
+function withNote(line: string, text: string | undefined): string {
+  return text === undefined ? line : `${line} (replaced since: ${text})`;
+}
+
 /** The current binding that replaced what `line` states, if it states a replaced value. */
 function replacement(line: string, current: CurrentBindings): string | undefined {
-  for (const [value, text] of current.replaced) if (holdsToken(line, value) && !line.includes(text)) return text;
+  const by = replacedBy(line, current.replaced);
+  if (by !== undefined) return by;
   for (const handle of extractHandles(line, { kinds: ['assignment'] })) {
     if (isCodeAssignment(handle)) continue;
     const binding = bindingOf(handle);
@@ -64,15 +88,9 @@ export function markReplacedValues(summary: string, handles: readonly Handle[]):
   if (current.byLabel.size === 0 && current.replaced.size === 0) return summary;
   return summary
     .split('\n')
-    .map((line) => {
-      const text = replacement(line, current);
-      return text === undefined ? line : `${line} (replaced since: ${text})`;
-    })
+    .map((line) => withNote(line, replacement(line, current)))
     .join('\n');
 }
-
-/** The values the bindings among a handle list replaced (`from X to Y`), per list: read once per record. */
-const replacedValues = new WeakMap<readonly Handle[], ReadonlyMap<string, string>>();
 
 /**
  * An index entry's text with the note a summary line gets when it states a value a `from X to Y` binding among
@@ -81,15 +99,9 @@ const replacedValues = new WeakMap<readonly Handle[], ReadonlyMap<string, string
  * layout lists the entry, so a frozen layout is marked the same way each time it is shown.
  */
 export function markReplacedEntry(text: string, handles: readonly Handle[]): string {
-  let replaced = replacedValues.get(handles);
-  if (replaced === undefined) {
-    replaced = currentBindings(handles).replaced;
-    replacedValues.set(handles, replaced);
-  }
+  const { replaced } = currentBindings(handles);
   if (replaced.size === 0 || /[\n\r]/.test(text)) return text;
-  for (const [value, by] of replaced)
-    if (holdsToken(text, value) && !text.includes(by)) return `${text} (replaced since: ${by})`;
-  return text;
+  return withNote(text, replacedBy(text, replaced));
 }
 
 /** A record's summary as the block shows it, and the fields it was computed from. */
