@@ -16,7 +16,8 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RankWeights } from '../../src/ranking/rank-weights.js';
-import { buildHookContext, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
+import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
+import { hookRankWeights } from '../../src/integrations/claude-code/hook-context-weights.js';
 import type { HookContext } from '../../src/integrations/claude-code/hook-context.js';
 import { handleFeatures } from '../../src/ranking/rank-handles.js';
 import { spanTargets } from '../../src/ranking/span-actions.js';
@@ -238,7 +239,8 @@ async function dumpFeatures(
   const occurrences = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
   const before = toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq }) : [];
   const spans = new Map(occurrences.map((occurrence) => [occurrence.spanId, occurrence.span]));
-  const features = handleFeatures(context.ranked, { occurrences: before, spans, fromSeq: 0, toSeq }, HOOK_RANK_WEIGHTS);
+  const weights = hookRankWeights(record?.summarizer.name ?? 'claude-code');
+  const features = handleFeatures(context.ranked, { occurrences: before, spans, fromSeq: 0, toSeq }, weights);
   const shown = new Set(context.shown);
   // The ranking's naming text: the summary, and for Codex (no summary text) what the person typed (hook-context.ts).
   const named = record ? namedBySummary(context.ranked, keptText(record, occurrences, TYPED_KINDS)) : new Set<Handle>();

@@ -9,14 +9,14 @@
  * the session replaced with a note saying so (`hook-context-marks.ts`); bindings that are statements of code are left
  * to recall (`hook-context-code.ts`), what a command answered (a binding or URL only seen in a command's output) is
  * ranked last (`hook-context-output.ts`), and what a message the person re-sent with one word fixed replaced is left
- * out (`hook-context-restated.ts`). The candidates are ranked in `hook-context-rank.ts`.
+ * out (`hook-context-restated.ts`). The candidates are ranked in `hook-context-rank.ts`, with the weights of the agent
+ * that compacted (`hook-context-weights.ts`).
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { entryText, pinnedLine } from '../../handle-index/entry-lines.js';
 import { layoutIndex } from '../../handle-index/index-layout.js';
 import { checkInstructions, rejectedLine } from '../../compaction/pinned-check.js';
 import type { IndexEntry, IndexGroup } from '../../handle-index/index-layout.js';
-import { DEFAULT_RANK_WEIGHTS } from '../../ranking/rank-weights.js';
 import type { RankWeights } from '../../ranking/rank-weights.js';
 import { supersededHandles } from '../../handles/supersession.js';
 import { mergeHandles } from '../../handles/handle-sets.js';
@@ -36,6 +36,12 @@ import { commandAnswers } from './hook-context-output.js';
 import { restatedHandles, restatements } from './hook-context-restated.js';
 import type { Restatement } from './hook-context-restated.js';
 import { rankCandidates } from './hook-context-rank.js';
+import {
+  CODEX_HOOK_RANK_WEIGHTS,
+  HOOK_RANK_WEIGHTS,
+  HOOK_SUMMARY_NAMED,
+  hookRankWeights,
+} from './hook-context-weights.js';
 
 /** Default budget of the injected context, in tokens (defined in `hook-budget.ts`, which the CLI reads). */
 export { DEFAULT_HOOK_CONTEXT_BUDGET };
@@ -66,7 +72,7 @@ export interface HookContextOptions {
   readonly budgetTokens?: number | undefined;
   /** Name of the MCP server in the client's config (default `context-ledger`). */
   readonly serverName?: string | undefined;
-  /** Ranking weights (default {@link HOOK_RANK_WEIGHTS}; the benchmark passes others to compare). */
+  /** Ranking weights (default the agent's, `hookRankWeights`; the benchmark passes others to compare). */
   readonly weights?: RankWeights | undefined;
   /** Score added to a candidate that shares a telling name with the agent's summary (default {@link HOOK_SUMMARY_NAMED}). */
   readonly summaryNamed?: number | undefined;
@@ -74,43 +80,7 @@ export interface HookContextOptions {
   readonly log?: ((line: string) => void) | undefined;
 }
 
-/**
- * Ranking weights of the injected context: the library's defaults with
- * - recency weighing four times as much (12): right after the agent's own compaction the next
- *   turns continue its latest work (what the summary calls the current task), while a ledger
- *   compaction ranks an older region of a window whose recent turns stay visible;
- * - mentions twice as much (3 per doubling): with no recent turns left in view, repetition across
- *   the whole session is the other sign of what the agent comes back to;
- * - identifiers 0.8 and paths 0 by kind: a path the agent needs again is one it edited or ran
- *   (`changed`, `commandRun`), while a path it only read costs 10–30 tokens of the budget;
- * - `specified` scaled with recency (8 = 4 × 2): a task spec fetched long before the compaction
- *   (its recency is low) is still what the current task is about.
- * `specified` was set by that rule, not fitted: only 258c7280 holds such a spec (0.76 → 0.79 there, 4d5611e5 and
- * the SWE-agent halves within ±0.008). A spec's names are not penalised as a dump's either (`dumpOnly`, in
- * `rankHandles`): the spec's file list then fits the budget (258c7280 0.79 → 0.84, the held-out SWE-agent half −0.003).
- * Chosen on session 258c7280 and the even SWE-agent trajectories; 4d5611e5 and the odd ones were
- * held out (`npm run bench hook-context` reports every part).
- * - dates −8 by kind (ranked below everything else): a timestamp read in a log or an API answer is not what the agent
- *   types next; of the 1,513 date candidates at the 18 compactions of `hook-context-entire` none held a
- *   future-needed handle, while the ones shown took 2–6% of the 10,000 characters.
- */
-export const HOOK_RANK_WEIGHTS: RankWeights = {
-  ...DEFAULT_RANK_WEIGHTS,
-  recency: 12,
-  mentions: 3,
-  specified: 8,
-  kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0, date: -8 },
-};
-
-/**
- * Score added to a candidate that shares a telling name part with the agent's summary (`hook-context-summary.ts`):
- * two thirds of what a doubling of mentions adds at the hook's weights. On `npm run bench hook-context-entire` (the
- * 13 Claude Code sessions of `entire/`) 0 → 2 moved the pooled share from 0.859 to 0.866 (the held-out half 0.863 →
- * 0.866); the older `claude-code/` pair stayed at 0.879 (0.866 → 0.862 at 2,000 tokens) and the SWE-agent check within
- * ±0.007; 3 was no better. A bonus for the reads of the files the summary names was tried too and left out: it took
- * 0.028 off the older pair at 2,000 tokens.
- */
-export const HOOK_SUMMARY_NAMED = 2;
+export { CODEX_HOOK_RANK_WEIGHTS, HOOK_RANK_WEIGHTS, HOOK_SUMMARY_NAMED };
 
 function recordLine(record: CompactionRecord): string {
   const { fromSeq, toSeq } = record.droppedRange;
@@ -275,7 +245,7 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const fileOf = fileOfHandles(before, spans);
   const answers = commandAnswers(candidates, before, spans, fileOf);
   const typed = keptText(record, originals, TYPED_KINDS);
-  const weights = options.weights ?? HOOK_RANK_WEIGHTS;
+  const weights = options.weights ?? hookRankWeights(record.summarizer.name);
   const ranked = rankCandidates(
     candidates,
     evidence,
