@@ -6,13 +6,16 @@
  * `from X to` between the connector and the value is kept, so a change reads as one handle. It is extracted as an
  * `assignment` (label → value), beside the value's own handle: the value stays recallable on its own, and the index
  * shows the bound form. A bare value, or one after a verb or a preposition alone ("switch to db-2", "checking
- * eu-west-1"), has no binding. See ARCHITECTURE invariant 11.
+ * eu-west-1"), has no binding; two shapes say what a value is without a label noun: a place a thing is put ("document
+ * it in known_limitations", bound whatever the value's shape, an item of a list) and a tracker key after its tracker
+ * word ("linear ENT-108"). See ARCHITECTURE invariant 11.
  */
 import { findAmounts } from './amounts.js';
 import { findBranchNames } from './branch-names.js';
 import { findChangeNames } from './change-names.js';
 import type { Candidate } from './candidate.js';
-import { findDefinitions } from './definitions.js';
+import { findDefinitions, findGlossary } from './definitions.js';
+import { NON_TICKET_PREFIXES, TRACKER_WORDS } from './lexicon.js';
 
 /** Kinds a binding can end in. */
 const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'identifier', 'version', 'email']);
@@ -62,11 +65,23 @@ const COMMANDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * A place a thing already named is put ("document it in known_limitations", "add them to session/state.go"): a verb of
+ * placing, the pronoun and the preposition before the value are its label, whatever the value's shape.
+ */
+const PLACING: ReadonlySet<string> = new Set(
+  'add put document write save store move log record note place append'.split(' '),
+);
+const PLACED: ReadonlySet<string> = new Set('it them this that these those'.split(' '));
+const PLACES: ReadonlySet<string> = new Set('in to into under inside'.split(' '));
+
 /** Longest label + connector a binding may carry, in characters. */
 const MAX_PREFIX = 60;
 const LABEL_WORD = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** A code name in a label (`sessionID`, `AgentLines`): a lower-case letter followed by a capital. */
 const CAMEL = /[a-z][A-Z]/;
+/** A tracker key (`ENT-108`, `PAY-12`): an upper-case project prefix, a dash and the item's number. */
+const TRACKER_KEY = /^([A-Z][A-Z0-9]{1,9})-\d+$/;
 /** A value worth binding holds a digit, a path or URL separator, `@` or a dash: data, not a code name. */
 const DATA_VALUE = /[\d/@:-]/;
 
@@ -126,11 +141,26 @@ function headingStart(view: string, start: number): number {
   return opensLine(view, at) ? at : start;
 }
 
+/** Whether `text` is a tracker key (`ENT-108`), not a standard's name (`UTF-8`, `ISO-8601`). */
+function isTrackerKey(text: string): boolean {
+  const prefix = TRACKER_KEY.exec(text)?.[1];
+  return prefix !== undefined && !NON_TICKET_PREFIXES.has(prefix.replace(/\d+$/, ''));
+}
+
+/** The start of "verb it in" right before `start` (see {@link PLACING}), or -1. */
+function placementStart(view: string, start: number): number {
+  const words = wordsIn(view, clauseStart(view, start), start);
+  const [verb, thing, place] = words.slice(-3).map((word) => word.text.toLowerCase());
+  if (words.length < 3 || !PLACING.has(verb ?? '') || !PLACED.has(thing ?? '') || !PLACES.has(place ?? '')) return -1;
+  return words[words.length - 3]?.start ?? -1;
+}
+
 /**
- * The start of the binding that ends in the value at `start`, or -1 when no label names it. `values` are the value
- * candidates that end before `start` on the same clause, for the `from X to` form.
+ * The start of the binding that ends in the value at `start`, or -1 when no label names it. `previous`: the value
+ * candidate before it on the same clause, for the `from X to` form. `key`: the value is a tracker key, which a tracker
+ * word alone before it labels ("have a look at linear ENT-108").
  */
-function bindingStart(view: string, start: number, previous: Candidate | undefined): number {
+function bindingStart(view: string, start: number, previous: Candidate | undefined, key = false): number {
   const from = clauseStart(view, start);
   let words = wordsIn(view, from, start);
   // "… from X to <value>": skip back over "from X to" when X is the value just before.
@@ -186,8 +216,10 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   const change = fromTo && connectors.length === 0 && CHANGES.has((labels.at(-1)?.text ?? '').toLowerCase());
   const copula = attached || change || connectors.some((connector) => COPULAS.has(connector));
   // One label word needs a copula ("dashboard is at X"), a modifier with it too ("created the new file X" binds
-  // nothing); a verb or preposition alone ("switch to X") is no label.
-  if (labels.length - (modified ? 1 : 0) === 1 && !copula) return -1;
+  // nothing); a verb or preposition alone ("switch to X") is no label. A tracker word right before a tracker key is
+  // one ("linear ENT-108", "ticket OPS-7"): the key's shape says it is an item, the word names its tracker.
+  const tracker = key && connectors.length === 0 && TRACKER_WORDS.has((labels.at(-1)?.text ?? '').toLowerCase());
+  if (labels.length - (modified ? 1 : 0) === 1 && !copula && !tracker) return -1;
   // A preposition alone ("look at X", "key from X") is no binding; "from X to Y" was taken above.
   if (!copula && connectors.length > 0) return -1;
   return labels[0]?.start ?? -1;
@@ -299,6 +331,13 @@ export function findBindings(
       continue;
     }
     const text = view.slice(value.start, value.end);
+    const place = value.kind === 'number' ? undefined : enclosing(view, value);
+    const placed = place === undefined ? -1 : placementStart(view, place.before);
+    if (place !== undefined && placed !== -1) {
+      out.push({ kind: 'assignment', start: placed, end: place.end });
+      previous = value;
+      continue;
+    }
     // Code names (a subcommand or a term in backticks, `get-url`, `session-id`, included) and command-line flags are
     // no values to bind.
     if (!DATA_VALUE.test(text) || text.startsWith('-') || /^#[0-9a-fA-F]{3,8}$|^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(text)) {
@@ -306,13 +345,14 @@ export function findBindings(
       continue;
     }
     const { before, end } = enclosing(view, value);
-    const start = bindingStart(view, before, previous);
+    const start = bindingStart(view, before, previous, value.kind === 'identifier' && isTrackerKey(text));
     const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
     if (start !== -1 && start < before && specific) out.push({ kind: 'assignment', start, end });
     else if (start === -1 && value.kind !== 'number') unbound.push(value);
     previous = value;
   }
   findDefinitions(view, unbound, out);
+  findGlossary(view, out);
   // A branch name no label bound is bound to the word that calls it a branch, with a heading word that opens its line
   // before it ("On branch alex/ent-108-…").
   for (const { name, binding } of branches) {

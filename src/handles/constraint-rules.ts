@@ -115,6 +115,24 @@ function acceptOnly(before: string, prev: string[], next: string[], rest: string
   return /^\s*[.!]?\s*$/.test(rest) && prev.length > 0 && (first === 'you' || first === 'we' || first === 'please');
 }
 
+/** Words a sentence's speaker may open with before saying who it is about ("yeah let's …", "ok so we …"); not "please". */
+const LEAD_IN = new Set(CLAUSE_LEAD_WORDS.split(' ').filter((word) => word !== 'please'));
+
+/**
+ * The word that says who a sentence is about: its first word, or the subject after the words it may open with ("yeah
+ * we …", "ok so you …"); `we` for "let's" / "let us", which include the listener ("yeah let's do length only" restricts
+ * like "we do length only").
+ */
+function subjectWord(sentence: string): string {
+  const opening = words(sentence.slice(0, 60));
+  let index = 0;
+  while (index < opening.length - 1 && LEAD_IN.has(opening[index] ?? '')) index++;
+  const word = opening[index] ?? '';
+  if (word === "let's" || (word === 'let' && opening[index + 1] === 'us')) return 'we';
+  // past the lead-in only a subject counts: "But `test.json` …" is about a file, not an order to test
+  return word === 'we' || word === 'you' ? word : (opening[0] ?? '');
+}
+
 /** Imperative verbs that open the speaker's own plan or a causative ("Let me …", "Have it …", "Get it …"). */
 const NOT_IMPERATIVE_OPENERS = new Set('let have get'.split(' '));
 /** Prefixes of `X-only` compounds that restrict access or use (`read-only`, `internal-only`), not describe (`POSIX-only`). */
@@ -185,7 +203,7 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
     return isPredicativeOnly(key === '-only' ? before : 'read', after, clause, before);
   switch (key) {
     case 'only':
-      return acceptOnly(before, prev, next, after, words(sentence.slice(0, 40))[0] ?? '');
+      return acceptOnly(before, prev, next, after, subjectWord(sentence));
     case 'do not':
     case "don't":
       if (COGNITION.has(verb) || ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you')) return false;

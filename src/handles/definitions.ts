@@ -82,3 +82,31 @@ export function findDefinitions(view: string, values: readonly Candidate[], out:
     out.push({ kind: 'assignment', start, end });
   }
 }
+
+/**
+ * A glossary line that defines a term with `==` (`step == rewindable points between checkpoints`): the term (one to three
+ * words of letters opening its line, after a list marker: `old_name` and `SQL1` are code) and its definition in prose
+ * (letters first, two words or more, no code punctuation), bound whole up to {@link MAX_GLOSSARY} characters. `x == y`
+ * in code has code around it or no prose after.
+ */
+const GLOSSARY =
+  /^[ \t]*(?:[-*+•][ \t]+)?([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,2}) == ([A-Za-z][^\n(){};<>|&=`'"[\]]*)$/gm;
+/** Words that open a comparison in code (`assert total == expected sum`), not a term. */
+const CODE_OPENERS: ReadonlySet<string> = new Set(
+  'if elif while assert return and or not when unless until'.split(' '),
+);
+/** Longest glossary line bound, in characters. */
+const MAX_GLOSSARY = 120;
+
+/** Adds an `assignment` candidate for every glossary line of `view` (see {@link GLOSSARY}). */
+export function findGlossary(view: string, out: Candidate[]): void {
+  if (!view.includes(' == ')) return;
+  GLOSSARY.lastIndex = 0;
+  for (let match = GLOSSARY.exec(view); match !== null; match = GLOSSARY.exec(view)) {
+    const definition = (match[2] ?? '').trimEnd();
+    const opener = (match[1] ?? '').split(' ')[0]?.toLowerCase() ?? '';
+    if (!/\s\S/.test(definition) || match[0].trim().length > MAX_GLOSSARY || CODE_OPENERS.has(opener)) continue;
+    const start = match.index + match[0].indexOf(match[1] ?? '');
+    out.push({ kind: 'assignment', start, end: start + (match[1] ?? '').length + 4 + definition.length });
+  }
+}

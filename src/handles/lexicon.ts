@@ -57,6 +57,14 @@ export const JS_LIBRARY_NAMES: ReadonlySet<string> = new Set(
 /** Uppercase prefixes of `ABC-123` shapes that are standards, not tickets. */
 export const NON_TICKET_PREFIXES: ReadonlySet<string> = new Set('UTF ISO SHA MD TLS SSL HTTP IPV'.split(' '));
 
+/**
+ * Words that name an issue tracker or one of its items: alone before a tracker key (`linear ENT-108`, `ticket OPS-7`,
+ * `jira PAY-12`) one of them says what the key is, as a label of two words would.
+ */
+export const TRACKER_WORDS: ReadonlySet<string> = new Set(
+  'issue ticket story epic bug task card linear jira youtrack shortcut asana clickup'.split(' '),
+);
+
 /** Lowercase prefixes of `word-12` shapes that are prose, not ids. */
 export const NON_ID_HYPHEN_PREFIXES: ReadonlySet<string> = new Set(
   'utf top covid sha md step day week phase part level tier type year page chapter line round'.split(' '),

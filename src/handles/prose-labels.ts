@@ -40,6 +40,9 @@ const CONNECTORS: ReadonlySet<string> = new Set(
 /** Words that open a prose label and say which value of it this is: the label they open is the rest. */
 const MODIFIERS: ReadonlySet<string> = new Set(['new', 'old', 'current']);
 
+/** Words for a thing said before: a label that ends in one ("document it in x") says where, not what, it is. */
+const PRONOUNS: ReadonlySet<string> = new Set('it them this that these those'.split(' '));
+
 /** A label word with its separator attached ("region:" in "primary region: eu-west-1"): the label's last word. */
 const ATTACHED_LABEL = /^[A-Za-z][\w-]*[:=]$/;
 
@@ -73,7 +76,9 @@ function actionLabel(label: readonly string[], linked: boolean): boolean {
 /** The binding of a prose label's words (`label`), its value and what it replaced, with a modifier read off. */
 function labelled(label: readonly string[], value: string, replaced: readonly string[], heading: Heading): Binding {
   const modifier = label.length > 1 ? (label[0] ?? '').toLowerCase() : '';
-  const action = heading !== 'none' && actionLabel(label, heading === 'linked');
+  // "add it to a.json", then "add them to b.json": a label ending in a pronoun names a different thing each time
+  const pronoun = label.length > 1 && PRONOUNS.has((label.at(-1) ?? '').toLowerCase());
+  const action = pronoun || (heading !== 'none' && actionLabel(label, heading === 'linked'));
   const plain = {
     value,
     replaced,
@@ -90,6 +95,8 @@ type Heading = 'none' | 'heading' | 'linked';
 
 /** "label [connectors] value" (see `handles/bindings.ts`), or a measure phrase ("pool size of 40 connections"). */
 export function proseBinding(text: string, minimumLabelWords: number): Binding | undefined {
+  // a glossary line ("step == rewindable points") defines a term, it sets no value a later line could change
+  if (text.includes(' == ')) return undefined;
   const words = text.trim().split(/\s+/);
   if (words.length < 2) return undefined;
   let index = 0;

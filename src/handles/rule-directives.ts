@@ -126,6 +126,8 @@ const ONLY_SCOPE = new GuardedPattern(/\s(?:only|just)\s+(?:for|in|on|inside|wit
 /** A request put as a question ("though can we stick to the workflow …?", "could you always use pnpm?"). */
 const POLITE_REQUEST =
   /^(?:(?:though|but|and|also|so|then)\s+)?(?:can|could|would|will)\s+(?:we|you)\s+(?:please\s+)?(?=[a-z])/i;
+/** "let's not …" / "let us not …": a ban the speaker lays on both ("so let's not jump to other explanations yet"). */
+const LETS_NOT = /^let(?:['’]s|\s+us)\s+not\s+([a-z]+)/i;
 const ALWAYS_RULE_VERBS = new Set('keep stay stick avoid refrain limit restrict confine cap prefer ensure'.split(' '));
 const MODAL_SUBJECT = new RegExp(
   String.raw`^(?:you\s+(?:really\s+)?(?:must|should|need to|have to|are (?:required|expected|supposed) to|shall|` +
@@ -327,6 +329,9 @@ function isRuleClause(raw: string, sentence: string, reported: boolean, options:
   const [first = '', second = ''] = words;
   if (first === '') return false;
   if (isImperativeRule(clause, first)) return true;
+  // a ban in the speaker's own voice, not quoted from a document; "let's not worry" is talk
+  const letsNot = options.quoted === true ? null : LETS_NOT.exec(clause);
+  if (letsNot !== null) return !COGNITION.has((letsNot[1] ?? '').toLowerCase());
   if (first === 'only' && IMPERATIVE_VERBS.has(second) && CONTRAST.test(clause)) return true;
   if (
     reported &&
