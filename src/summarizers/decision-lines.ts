@@ -4,7 +4,8 @@
  * the work reached, then the agent's reasoning aloud.
  */
 import { NAMES_SOMETHING, isAnalysis, isFiller } from './narration.js';
-import { decides } from './sentence-weight.js';
+import { decides, ordersChoice } from './sentence-weight.js';
+import type { QuietCap } from './line-choice.js';
 import type { Candidate } from './task-lines.js';
 import { words } from './word-overlap.js';
 
@@ -31,11 +32,27 @@ const CHOICE =
 /** Lines of reasoning aloud the Decisions may hold at most, however much room is left: they decide nothing. */
 const MAX_ANALYSIS_LINES = 2;
 
+/**
+ * Lines of state the Decisions may hold at most that carry nothing new: they name nothing (no code, path, number or
+ * quoted value) or only what the summary's lines chosen before them name already ("Good, the build is green again.",
+ * "`parse` is still used in `cli.ts`." after a line naming both). A decision is never one of them. They wait until
+ * every other line had its turn (`line-choice.ts`): a line naming something new is never left out for one of them.
+ */
+const MAX_QUIET_LINES = 3;
+/** What a line names: a code-ish token (see `NAMES_SOMETHING`), a number of three characters or more, a quoted value. */
+const NAMED = new RegExp(String.raw`${NAMES_SOMETHING.source}|\b\d[\w.:-]{2,}|"[^"\n]{2,}"`, 'g');
+
+/** Whether a line names nothing `shown` does not name already. */
+function namesNothingNew(text: string, shown: string): boolean {
+  for (const match of text.matchAll(NAMED)) if (!shown.includes(match[0].replace(/^`|`$/g, ''))) return false;
+  return true;
+}
+
 /** How a Decisions candidate ranks: a decision, then a state reached, then reasoning aloud. */
 const TIER = { decision: 2, state: 1, analysis: 0 } as const;
 
 function tierOf(candidate: Candidate, fromUser: ReadonlySet<Candidate>): number {
-  if (fromUser.has(candidate) || decides(candidate.text)) return TIER.decision;
+  if (fromUser.has(candidate) || decides(candidate.text) || ordersChoice(candidate.text)) return TIER.decision;
   // reasoning that names something (a path, a symbol, a number, a quoted value) carries it into the window: a state
   const names = NAMES_SOMETHING.test(candidate.text) || /[\d"]/.test(candidate.text);
   return isAnalysis(candidate.text) && !names ? TIER.analysis : TIER.state;
@@ -49,9 +66,13 @@ function tierOf(candidate: Candidate, fromUser: ReadonlySet<Candidate>): number 
  * at most. Within each tier by word weight, recency, choice wording ("instead", "because") above result wording
  * ("fixed", "pass"), and whether they name something. Filler, small talk, questions and the options offered to the
  * user ("B) Close out the PR") are left out, and so is a plan ("I'll add …") without a choice in it: a plan still
- * ahead is a next step, one already carried out is told by the files changed and the state that followed.
+ * ahead is a next step, one already carried out is told by the files changed and the state that followed. With the
+ * lines, the cap on the state lines that carry nothing new ({@link MAX_QUIET_LINES}).
  */
-export function rankedDecisions(all: readonly Candidate[], userDecisions: readonly Candidate[]): Candidate[] {
+export function rankedDecisions(
+  all: readonly Candidate[],
+  userDecisions: readonly Candidate[],
+): { lines: Candidate[]; quietCap: QuietCap } {
   const assistant = all.filter(
     (candidate) =>
       !isFiller(candidate.text) &&
@@ -78,5 +99,12 @@ export function rankedDecisions(all: readonly Candidate[], userDecisions: readon
   });
   const ranked = scored.sort((a, b) => b.tier - a.tier || b.score - a.score || a.candidate.order - b.candidate.order);
   const analysis = ranked.filter((entry) => entry.tier === TIER.analysis).slice(MAX_ANALYSIS_LINES);
-  return ranked.filter((entry) => !analysis.includes(entry)).map((entry) => entry.candidate);
+  const deciding = new Set(ranked.filter((entry) => entry.tier === TIER.decision).map((entry) => entry.candidate));
+  return {
+    lines: ranked.filter((entry) => !analysis.includes(entry)).map((entry) => entry.candidate),
+    quietCap: {
+      quiet: (candidate, shown) => !deciding.has(candidate) && namesNothingNew(candidate.text, shown),
+      max: MAX_QUIET_LINES,
+    },
+  };
 }

@@ -68,7 +68,15 @@ export class UnitLines {
   /** A user turn's sentences with where each goes (`userSentence`), small talk left out. */
   userSentences(text: string): readonly UserSentence[] {
     return this.remembered(this.user, text, (value) => {
-      const options = { maxChars: this.maxSentenceChars, lowercaseStart: true, minLineWords: 2, leadIns: true };
+      // a short decision ("Postgres it is.") is kept though it is too short to read as prose
+      const keepShort = (sentence: string) => isDecidingOrder(sentence) || decides(sentence);
+      const options = {
+        maxChars: this.maxSentenceChars,
+        lowercaseStart: true,
+        minLineWords: 2,
+        leadIns: true,
+        keepShort,
+      };
       return cleanSentences(value, options).flatMap((sentence) => userSentence(sentence) ?? []);
     });
   }

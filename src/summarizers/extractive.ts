@@ -3,15 +3,16 @@ import { foldConfusables } from '../text/confusables.js';
 import type { Claim } from '../types.js';
 import { errorLines } from './errors-seen.js';
 import { looksLikeInjection, looksLikeOverride } from './injection.js';
-import { SECTION_TITLES, fitSummary, renderSections } from './sections.js';
+import { fitSummary, renderSections } from './sections.js';
 import type { SectionLine, SectionName } from './sections.js';
-import { decides, isSmallTalk } from './sentence-weight.js';
+import { decides, isSmallTalk, settlesInLaterTurn } from './sentence-weight.js';
 import { NEXT_STEP, rankedDecisions } from './decision-lines.js';
 import { isFiller } from './narration.js';
 import { taskCandidates } from './task-lines.js';
 import type { Candidate } from './task-lines.js';
 import { UnitLines, userSentence } from './extractive-units.js';
-import { overlapsOver, words } from './word-overlap.js';
+import { words } from './word-overlap.js';
+import { LineChoice } from './line-choice.js';
 import type { UserSentence } from './extractive-units.js';
 import type { SourceUnit, SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 
@@ -40,6 +41,16 @@ function memoized<T>(compute: (text: string) => T): (text: string) => T {
     }
     return value;
   };
+}
+
+/**
+ * Whether a user's sentence is a reply after the opening request that settles something ("yes, ideally both paths
+ * share one parser"): a decision too, shown under Decisions when its turn is not the latest request (then it is the
+ * Task's). `opening` is the turn of the first sentence that asked for something, set on the first such sentence.
+ */
+function laterAnswer(sentence: UserSentence, turn: string, opening: { turn: string | undefined }): boolean {
+  if (opening.turn === undefined && sentence.task) opening.turn = turn;
+  return !sentence.decision && opening.turn !== undefined && turn !== opening.turn && settlesInLaterTurn(sentence.text);
 }
 
 /** Lines of the region by section, each a verbatim extract of the unit it cites. */
@@ -87,10 +98,12 @@ function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): 
   };
   // the user's sentence where `userSentence` sends it: the Task, the Decisions, or both; a rule the ledger pins as a
   // constraint is shown there verbatim already, so it takes no Decisions line (and comes last among its request's lines)
+  const opening = { turn: undefined as string | undefined };
   const addUser = (sentence: UserSentence | undefined, unit: SourceUnit, index: number) => {
     if (sentence === undefined) return;
+    const answer = laterAnswer(sentence, unit.spanIds[0] ?? `unit-${index}`, opening);
     const pinned = isPinned(sentence.text);
-    if (sentence.decision && !pinned) push(gathered.userDecisions, sentence.text, unit, index);
+    if ((sentence.decision || answer) && !pinned) push(gathered.userDecisions, sentence.text, unit, index);
     if (sentence.task || pinned) push(gathered.task, sentence.text, unit, index);
     if (pinned) gathered.pinned.add(sentence.text);
   };
@@ -174,7 +187,8 @@ function flatSummary(candidates: readonly Candidate[], budget: number, request: 
  * - Task: sentences of the first and the latest user request, in the user's own words;
  * - Decisions and current state: the sentences that settle a choice, then the state reached,
  *   then the agent's reasoning aloud (see `decision-lines.ts`); filler ("Now I have the full
- *   picture.") and plans without a choice in them are left out;
+ *   picture.") and plans without a choice in them are left out, and only a few lines of state
+ *   that name nothing new are kept, after every other line;
  * - Files changed: the paths of edit- and write-like tool calls, verbatim;
  * - Errors seen: the latest sighting of each distinct error line of tool results (numbers
  *   and times do not make an error distinct; a bare `Exit code 2` only when its output has no
@@ -197,10 +211,6 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
       const budget = request.budgetTokens;
       const gathered = gather(request, maxChars, unitLines);
-      const chosen = new Map<SectionName, Candidate[]>();
-      const seen: ReadonlySet<string>[] = [];
-      const used = new Set<string>();
-      let spent = 0;
       // Both passes read the same lines: each line's count and word set are computed once per summary.
       const tokensOf = memoized((text: string) => request.counter.count(text));
       const wordSetOf = memoized((text: string): ReadonlySet<string> => new Set(words(text)));
@@ -208,41 +218,19 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
       const replaced = [...supersededHandles(request.handles)]
         .filter((handle) => handle.kind === 'constraint' || bindingOf(handle) !== undefined)
         .map((handle) => handle.text);
-      const take = (section: SectionName, candidates: readonly Candidate[], share: number) => {
-        const members = chosen.get(section) ?? [];
-        let cost = members.length === 0 ? tokensOf(SECTION_TITLES[section]) + 2 : 0;
-        let sectionSpent = members.reduce((sum, candidate) => sum + tokensOf(candidate.text) + 2, 0);
-        const limit = Math.floor(budget * share);
-        for (const candidate of candidates) {
-          if (used.has(candidate.text) || replaced.some((text) => candidate.text.includes(text))) continue;
-          const candidateWords = wordSetOf(candidate.text);
-          if (
-            section !== 'files' &&
-            section !== 'errors' &&
-            seen.some((other) => overlapsOver(candidateWords, other, 0.6))
-          )
-            continue;
-          const lineCost = tokensOf(candidate.text) + 2;
-          if (sectionSpent + cost + lineCost > limit || spent + cost + lineCost > budget) continue;
-          members.push(candidate);
-          seen.push(candidateWords);
-          used.add(candidate.text);
-          cost += lineCost;
-          sectionSpent += lineCost;
-        }
-        if (members.length === 0) return;
-        chosen.set(section, members);
-        spent += cost;
-      };
+      const choice = new LineChoice(budget, { tokensOf, wordSetOf, replaced });
+      const decisions = rankedDecisions(gathered.assistant, gathered.userDecisions);
       const sections: [SectionName, Candidate[]][] = [
         ['task', taskCandidates(gathered.task, gathered.pinned)],
         ['errors', [...gathered.errors.values()].reverse()],
         ['files', [...gathered.files.values()].reverse()],
         ['next', nextCandidates(gathered)],
-        ['decisions', rankedDecisions(gathered.assistant, gathered.userDecisions)],
+        ['decisions', decisions.lines],
       ];
-      for (const [section, candidates] of sections) take(section, candidates, SHARES[section]);
-      for (const [section, candidates] of sections) take(section, candidates, 1);
+      const capOf = (section: SectionName) => (section === 'decisions' ? decisions.quietCap : undefined);
+      for (const [section, candidates] of sections) choice.take(section, candidates, SHARES[section], capOf(section));
+      for (const [section, candidates] of sections) choice.take(section, candidates, 1, capOf(section));
+      const chosen = choice.chosen;
       if (chosen.size === 0)
         return flatSummary(
           sections.flatMap(([, candidates]) => candidates),

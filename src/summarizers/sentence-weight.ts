@@ -121,7 +121,7 @@ const ASK_VERBS = new Set(
   (
     'implement investigate explain find look review refactor write design debug profile optimize speed measure ' +
     'compare summarize draft plan set make figure try port convert generate show list describe analyze audit ' +
-    'start finish resume wire integrate support extend split extract inline simplify document'
+    'start finish resume wire integrate support extend split extract inline simplify document capture'
   ).split(' '),
 );
 
@@ -136,24 +136,35 @@ const CHOICE_GERUNDS =
   String.raw`leaving|skipping|removing|replacing|ditching|deferring|postponing|scrapping|adopting|avoiding)`;
 const DECIDES = new RegExp(
   [
-    String.raw`\b(?:we|let's|lets)(?:'ll| will| are going to|'re going to| should| decided to| agreed to| chose to)?\s+`,
+    String.raw`\b(?:we|let's|lets)(?:(?:'ll| will| are going to|'re going to| should| decided to| agreed to| chose to)`,
+    String.raw`(?: just| simply| also| still)?| can (?:just|simply))?\s+`,
     CHOICE_VERBS,
     String.raw`\b|\bi(?:'ll| will| decided to| chose to)\s+(?:use|go with|keep|stick with|stay with|pick|choose)\b`,
     String.raw`|\b(?:we're|we are|i'm|i am)\s+`,
     CHOICE_GERUNDS,
-    String.raw`\b|\blet's not\b|\b(?:went|opted|settled) (?:with|for|on)\b|\bbetter (?:to|off)\b.*\bthan\b`,
+    String.raw`\b|\blet's not\b|\b(?:went|opted|settled) (?:with|for|on)\b`,
     // "Postgres it is.", "Option A then.", "Go for option B."
     String.raw`|^[\w.-]+(?: [\w.-]+)? it is[.!]*$|\boption [a-z0-9#]{1,3}\b(?: then| please| it is)?[.!]*$`,
     String.raw`|\b(?:decided|decision|chose|chosen|settled on|agreed (?:on|to)|going with|go with|opted (?:for|to)|`,
     String.raw`stick(?:ing)? with|instead of|rather than|in favou?r of)\b`,
     String.raw`|\b(?:we|i)(?:\s+|(?='re\b))(?:won't|will not|are not going to|'re not going to|do not want to|don't want to)\b`,
     // "I'd rather keep …", "Let's punt on …", "Decided against …", "the old flag stays as an alias"
-    String.raw`|\b(?:i|we)(?:'d| would) rather\b|\bi(?:'d| would)? prefer\b|\bpunt on\b|\bdecided against\b`,
+    String.raw`|\b(?:i|we)(?:'d| would) rather\b|\bi(?:'d| would)? prefer(?:e|red)?\b|\bpunt on\b|\bdecided against\b`,
+    // what the agent settles it should do: "I should rename the flag to match the docs." (not "I should check …")
+    String.raw`|\bi should (?!(?:(?:not|just|also|instead|probably) )?(?:see|expect|get|now|be|check|look|verify|first|`,
+    String.raw`have)\b)[a-z]+`,
+    // a course judged the better one: "It's cleaner to keep the parser pure.", "safer to retry once than to fail",
+    // a trade-off accepted: "… but this is acceptable for a nightly job."
+    String.raw`|\b(?:would be|it's|it is)\s+(?:\w+\s+)?(?:reasonable|better|best|cleaner|simpler|safer|wiser|preferable) to\b`,
+    String.raw`|\b(?:this|that|which)(?: is|'s) (?:acceptable|fine by me|good enough)\b`,
     // "The second option, please.", "Redis is the way to go."
     String.raw`|^(?:the )?(?:first|second|third|last|latter|former)(?: one| option| approach| variant)?(?:,? please| then)?[.!]*$`,
     String.raw`|\bis the way to go\b|\bthe right call\b|\bthe (?:right|better|best|safer) (?:approach|fix|choice|option)\b`,
-    // the agent's choice told without a subject: "The fix is to …", "Going forward, …", "Using a trie because …"
-    String.raw`|^(?:the (?:fix|approach|plan|solution|decision) (?:is|will be) to|going forward|from now on)\b`,
+    String.raw`|\b(?:safer|cleaner|simpler|better) (?:to|off)\b.*\bthan\b`,
+    // the agent's choice told without a subject: "The fix is to …", "The fix was pinning …", "Going forward, …",
+    // "This way, …" (the reason given for a choice just made), "Using a trie because …"
+    String.raw`|^(?:going forward|from now on|this way|that way)\b|\bthe (?:fix|approach|plan|solution|decision) (?:is|was|will be)`,
+    String.raw`(?: still| simply| just)? (?:to\b|(?:the same)?:|(?!working\b|failing\b|missing\b)[a-z]+ing\b)`,
     String.raw`|^(?:using|keeping|switching to|dropping|sticking with|leaving|skipping|moving to|adopting|avoiding) .*`,
     String.raw`\b(?:instead|rather|because|so that|since|to keep|to avoid)\b`,
     String.raw`|\b(?:stays?|is staying|will stay|remains?) (?:as (?:is|it is)|unchanged|untouched|in place|as an?)\b`,
@@ -196,7 +207,36 @@ export function decides(text: string): boolean {
 
 /** Whether a sentence is an order that settles a choice ("Keep the v1 API.", "Switch to pnpm.", "Don't add retries."). */
 export function isDecidingOrder(text: string): boolean {
-  return !/\?\s*$/.test(text) && (DECIDING_ORDER.test(opening(text)) || isProhibition(text));
+  return !/\?\s*$/.test(text) && (ordersChoice(text) || isProhibition(text));
+}
+
+/**
+ * Whether a sentence orders a choice, whoever says it: "Keep the v1 API.", "Switch to pnpm.", and a restriction, "Only
+ * deploy on Tuesdays." (an agent's list of what it settled reads the same way). Prohibitions aside.
+ */
+export function ordersChoice(text: string): boolean {
+  if (/\?\s*$/.test(text)) return false;
+  const start = opening(text);
+  const only = /^only ([a-z]+)\b/i.exec(start)?.[1]?.toLowerCase();
+  return DECIDING_ORDER.test(start) || (only !== undefined && (IMPERATIVE_VERBS.has(only) || ASK_VERBS.has(only)));
+}
+
+/**
+ * The user's reply in a later turn that settles something (issue 36, part 5): an answer that judges rather than orders
+ * ("yes, ideally both paths share one parser", "no, the old format is fine as it is"), an option picked ("I think
+ * B) is better, …"). A go-ahead with an object ("yes, run the benchmarks", "ok, let's add it") asks for work.
+ */
+const ANSWER =
+  /^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|no|nope|nah|right|correct|exactly|agreed)\b[,.!]?\s+(\S+(?:\s+\S+){2,})$/i;
+const OPTION_PICKED = /^(?:i think |i'd say |probably |i'd go with )?(?:option )?[a-h1-9]\)/i;
+
+/** Whether a user's sentence said after the opening request settles something (see {@link ANSWER}). */
+export function settlesInLaterTurn(text: string): boolean {
+  if (/\?\s*$/.test(text) || isSmallTalk(text)) return false;
+  const plain = text.trim().replace(/[’‘]/g, "'");
+  if (decides(plain) || isDecidingOrder(plain) || OPTION_PICKED.test(plain)) return true;
+  const rest = ANSWER.exec(plain)?.[1];
+  return rest !== undefined && !opensWithAction(rest) && !/^(?:let'?s|please)\b/i.test(rest);
 }
 
 /**

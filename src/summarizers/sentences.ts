@@ -45,13 +45,24 @@ export interface CleanSentenceOptions {
   readonly minLineWords: number;
   /** A whole line ending in a colon is kept: a lead-in to what follows ("Implement the following plan:"). */
   readonly leadIns?: boolean;
+  /**
+   * Keeps a clean sentence too short in words to read as prose by {@link isProse} (a user's "Postgres it is." has no
+   * two words of three lower-case letters): the summarizer passes the test of a decision.
+   */
+  readonly keepShort?: (sentence: string) => boolean;
 }
 
-/** True for text that reads as prose: mostly letters and spaces, two real words at least. */
+/** True for text that reads as prose: mostly letters and spaces, two real words at least (see `keepShort`). */
 export function isProse(sentence: string): boolean {
   if (/^[{[<|#>-]/.test(sentence)) return false;
   const letters = sentence.match(/[A-Za-z ]/g)?.length ?? 0;
   return letters / sentence.length >= 0.75 && /\b[a-z]{3,}\b.*\b[a-z]{3,}\b/.test(sentence);
+}
+
+/** Three words or more, mostly letters, one of three letters at least: prose too short for {@link isProse}. */
+function isShortProse(sentence: string): boolean {
+  const letters = sentence.match(/[A-Za-z ]/g)?.length ?? 0;
+  return letters / sentence.length >= 0.75 && /[A-Za-z]{3}/.test(sentence) && sentence.split(/\s+/).length >= 3;
 }
 
 /** True when a sentence carries markup, terminal escapes, JSON escapes, control or disguised characters. */
@@ -119,7 +130,8 @@ export function cleanSentences(text: string, options: CleanSentenceOptions): str
         !(options.leadIns === true ? /[,;]$/ : /[:,;]$/).test(sentence) &&
         sentence.split(/\s+/).length >= options.minLineWords;
       if (!TERMINAL.test(sentence) && !whole) return;
-      if (isUnclean(sentence) || !isProse(sentence) || !text.includes(sentence)) return;
+      if (isUnclean(sentence) || !text.includes(sentence)) return;
+      if (!isProse(sentence) && !(options.keepShort?.(sentence) === true && isShortProse(sentence))) return;
       result.push(sentence);
     });
   });
