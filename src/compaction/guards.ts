@@ -23,7 +23,7 @@ export function handleCost(handle: Handle): number {
 
 /** Token cost of showing a handle set in the index (near-identical lines once, handles inside longer ones free). */
 export function handleSetCost(handles: readonly Handle[], visibleText = ''): number {
-  return placeHandles(handles, Number.POSITIVE_INFINITY, visibleText, new LongTextPieces(), true).used;
+  return placeHandles(handles, Number.POSITIVE_INFINITY, visibleText).used;
 }
 
 /** A constraint said by the user or system: pinned, and ranked before every other handle. */
@@ -75,21 +75,49 @@ function placementOrder(ranked: readonly Handle[], budgetTokens: number): readon
   return [...instructions, ...quotedFirst, ...rest];
 }
 
+/**
+ * The cost of listing every handle of `order` (in placement order), near-identical copies once but a handle inside
+ * another charged too: an upper bound of what `placeHandles` uses without a budget, in linear time.
+ */
+function costOfAll(order: readonly Handle[]): number {
+  const collapsed = new Map<string, number>();
+  const labels = new Set<string>();
+  let used = 0;
+  for (const handle of order) {
+    const key = collapseKey(handle);
+    const copies = key === undefined ? undefined : collapsed.get(key);
+    if (key !== undefined && copies !== undefined) {
+      // Near-identical to a listed handle: the first copy adds the note, the others nothing.
+      used += copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
+      collapsed.set(key, copies + 1);
+      continue;
+    }
+    const label = sectionOf(handle) === 'index' ? groupLabel(handle) : sectionOf(handle);
+    used += entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
+    labels.add(label);
+    if (key !== undefined) collapsed.set(key, 0);
+  }
+  return used;
+}
+
+/** What placing a handle gives back when nothing is inside it. */
+const NO_REFUND: { readonly tokens: number; readonly handles: readonly Handle[] } = { tokens: 0, handles: [] };
+
 /** After this many handles in a row that do not fit, the placement stops: the rest spills. */
 const MAX_CONSECUTIVE_REJECTIONS = 200;
 
 /**
- * Greedy placement in placement order: what fits, at what cost. Without `containment` the
- * cost is an upper bound (handles inside others are charged too), computed in linear time.
+ * Greedy placement in placement order: what fits, at what cost (a handle verbatim inside the summary or inside a
+ * longer kept handle costs nothing).
  */
 function placeHandles(
   ranked: readonly Handle[],
   budgetTokens: number,
   visibleText: string,
-  pieces: LongTextPieces,
-  containment = true,
 ): { kept: Handle[]; used: number; shown: ShownTexts; checks: Map<Handle, PlacedCheck> } {
   const order = placementOrder(ranked, budgetTokens);
+  // The summary's piece starts are found once for both lists.
+  const pieces = new LongTextPieces();
   const kept: Handle[] = [];
   const keptTexts = new ShownTexts(visibleText.length > 0 ? [visibleText] : [], pieces);
   const visibleOnly = new ShownTexts(visibleText.length > 0 ? [visibleText] : [], pieces);
@@ -110,7 +138,7 @@ function placeHandles(
     let label: string | undefined;
     let check: PlacedCheck | undefined;
     if (key !== undefined && copies !== undefined) cost = copies === 0 ? SIMILAR_NOTE_TOKENS : 0;
-    else if (containment && key === undefined && shownInside(handle, full ? visibleOnly : keptTexts)) {
+    else if (key === undefined && shownInside(handle, full ? visibleOnly : keptTexts)) {
       // Inside the summary or a kept text: inside the texts of the final layout too (texts are only added).
       check = true;
       cost = 0;
@@ -120,23 +148,21 @@ function placeHandles(
       cost = entryCost(handle) + (labels.has(label) ? 0 : GROUP_HEADER_TOKENS);
     }
     // A kept handle verbatim inside this one is no longer listed on its own: its cost comes back.
-    const refund = containment && !full && copies === undefined ? charged.refund(handle) : { tokens: 0, handles: [] };
+    const refund = !full && copies === undefined ? charged.refund(handle) : NO_REFUND;
     if (used + cost - refund.tokens > budgetTokens) {
       rejected++;
       continue;
     }
     rejected = 0;
     // Not full, so not inside any text shown so far: the layout searches only the texts added from here on.
-    if (containment && key === undefined) checks.set(handle, check ?? keptTexts.mark());
+    if (key === undefined) checks.set(handle, check ?? keptTexts.mark());
     for (const inside of refund.handles) charged.set(inside, 0);
     used += cost - refund.tokens;
     kept.push(handle);
-    // Only a placement that checks containment asks for refunds.
-    if (containment && key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
+    if (key === undefined && label !== undefined) charged.set(handle, entryCost(handle));
     if (label !== undefined) labels.add(label);
     if (key !== undefined) collapsed.set(key, copies === undefined ? 0 : copies + 1);
-    // Only a placement that checks containment reads the kept texts.
-    if (containment && copies === undefined) keptTexts.add(handle.text);
+    if (copies === undefined) keptTexts.add(handle.text);
   }
   return { kept, used, shown: keptTexts, checks };
 }
@@ -178,10 +204,10 @@ export function fitHandleBudget(
       },
     );
   }
-  // The summary's piece starts are found once for every list of both placements.
-  const pieces = new LongTextPieces();
-  const all = placeHandles(ranked, Number.POSITIVE_INFINITY, visibleText, pieces, false);
-  const placed = all.used <= budgetTokens ? undefined : placeHandles(ranked, budgetTokens, visibleText, pieces);
+  // Everything, in placement order, at a cost that is an upper bound: when it fits, no placement is needed.
+  const order = placementOrder(ranked, Number.POSITIVE_INFINITY);
+  const all = { kept: order, used: costOfAll(order) };
+  const placed = all.used <= budgetTokens ? undefined : placeHandles(ranked, budgetTokens, visibleText);
   const { kept } = placed ?? all;
   if (kept.length < handles.length && onOverflow === 'throw') {
     throw new HandleBudgetExceededError(

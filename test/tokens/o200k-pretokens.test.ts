@@ -40,6 +40,21 @@ describe('o200k pre-tokens', () => {
     }
   });
 
+  it('agree with the split regex on random text of symbols above U+007F beside every other character class', () => {
+    const symbols = ['→', '─', '│', '✓', '·', '…', '“', '”', '€', '©', '°', '±', '\u00ad', '\u200b', '\ue000'];
+    const others = ['a', 'Z', '7', ' ', '\n', '\r', '/', "'", 's', '.', 'é', '\u0301', '²', '\u00a0', '😀', '\ud800'];
+    const alphabet = [...symbols, ...symbols, ...others];
+    let state = 11;
+    for (let count = 0; count < 20_000; count++) {
+      let text = '';
+      for (let part = 0; part < 1 + (count % 12); part++) {
+        state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+        text += alphabet[state % alphabet.length] ?? '';
+      }
+      expect(scannedRanges(text), JSON.stringify(text)).toEqual(regexRanges(text));
+    }
+  });
+
   it.skipIf(DATA === undefined)('agree with the split regex on the real transcripts', () => {
     let pre = 0;
     for (const text of realTexts()) {
@@ -57,6 +72,9 @@ describe('o200k pre-tokens', () => {
       for (let at = 0; at < text.length; at = fresh.preTokenEnd(text, at));
     };
     scan("Run the migration check for PAY-4820 again.\n  ./scripts/check.sh 20 && echo 'ok' # don't");
+    expect(fresh.splitRegexMade()).toBe(false);
+    // Symbols above U+007F (arrows, box drawing, check marks) are read as ASCII punctuation is: no regex either.
+    scan('step 1 → step 2 ─── ✓ done… “quoted” · 5 € →x\n│ ├── a\n└── b');
     expect(fresh.splitRegexMade()).toBe(false);
     const text = 'pool_size=40 — ünïcode 🙂';
     const ranges: number[] = [];
