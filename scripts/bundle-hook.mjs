@@ -19,6 +19,8 @@
  * version, other flags) or one that is missing is passed over: the chunk is then compiled as before. The cache is
  * written at the end of one Stop call of the built hook on a small transcript, so it holds the functions a Stop
  * compiles as it runs, not only the chunk's top level (a failed call leaves the top level's cache).
+ *
+ * The rest of the command line (`dist/cli/program.js`) is bundled too, into `dist/cli-bundle/` (see the end).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,20 +42,20 @@ const external = (id) => packages.some((name) => id === name || id.startsWith(`$
 /** `new URL('./x' or '../x', import.meta.url)`: a file found next to the module. */
 const NEXT_TO_ITSELF = /new URL\((['"])(\.\.?\/[^'"]+)\1,\s*import\.meta\.url\)/g;
 
-/** Rewrites each file a module finds next to itself to the same file seen from `dist/hook/`. */
-const filesNextToModules = {
+/** Rewrites each file a module finds next to itself to the same file seen from the bundle's folder `outDir`. */
+const filesNextToModules = (outDir) => ({
   name: 'files-next-to-modules',
   transform(code, id) {
     if (!code.includes('import.meta.url')) return null;
     const rebased = code.replace(NEXT_TO_ITSELF, (_match, quote, path) => {
-      const target = relative(out, resolve(dirname(id), path))
+      const target = relative(outDir, resolve(dirname(id), path))
         .split(sep)
         .join('/');
       return `new URL(${quote}${target.startsWith('.') ? target : `./${target}`}${quote}, import.meta.url)`;
     });
     return rebased === code ? null : { code: rebased, map: null };
   },
-};
+});
 
 /**
  * The modules every Stop call loads, in one chunk: what the hook command imports, and what the two lazy imports every
@@ -85,7 +87,7 @@ await build({
   input: { 'hook-command': resolve(dist, 'cli/hook-command.js') },
   platform: 'node',
   external,
-  plugins: [filesNextToModules],
+  plugins: [filesNextToModules(out)],
   logLevel: 'warn',
   output: {
     dir: out,
@@ -184,3 +186,24 @@ function warmCodeCache() {
 }
 
 if (stopChunk !== undefined) warmCodeCache();
+
+/**
+ * The rest of the command line (`dist/cli/program.js`: commander and every command), bundled the same way into
+ * `dist/cli-bundle/`, each command's module a chunk its action loads: `replay FILE` loaded some 300 modules one by one
+ * (resolved, read, compiled and linked as ES modules) before reading its file. zod is bundled into the importers that
+ * import it (their schemas are their own): loading the package's ~95 files cost a replay about a sixth of its time. The
+ * MCP server's zod stays the package's, which the MCP SDK checks its tool schemas with.
+ */
+const cliOut = resolve(dist, 'cli-bundle');
+const importersZod = (id, importer) =>
+  id === 'zod' && importer !== undefined && importer.includes(`${sep}importers${sep}`);
+await build({
+  input: { program: resolve(dist, 'cli/program.js') },
+  platform: 'node',
+  external: (id, importer) => external(id) && !importersZod(id, importer),
+  plugins: [filesNextToModules(cliOut)],
+  // store-spec.js is imported dynamically by one command and statically by others: it stays in a shared chunk
+  checks: { ineffectiveDynamicImport: false },
+  logLevel: 'warn',
+  output: { dir: cliOut, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+});

@@ -3,8 +3,8 @@
  * The `context-ledger` executable. A hook call (`hook claude-code`, `hook codex`), which Claude Code and Codex run
  * after every answer, runs straight from its module, bundled by the build into `dist/hook/` (one CommonJS file and the
  * few chunks the call needs; the plain modules when a build skipped that step, see `scripts/bundle-hook.mjs`); every other
- * call loads the command line (`program.ts`). Only this file's imports load before that choice, so it imports nothing
- * else at the top.
+ * call loads the command line (`program.ts`), bundled the same way into `dist/cli-bundle/`. Only this file's imports load
+ * before that choice, so it imports nothing else at the top.
  *
  * On Node 22.1 and later, the compiled code of the modules loaded after this point is cached on disk
  * (`module.enableCompileCache`, as TypeScript's own CLI does; `NODE_DISABLE_COMPILE_CACHE=1` turns it off): a hook
@@ -21,7 +21,7 @@ type HookModule = typeof HookCommand;
 /** CommonJS `require`: the bundle is CommonJS, and `node:fs` taken this way skips building its ES namespace. */
 const require = nodeModule.createRequire(import.meta.url);
 const hook = hookCallOf(process.argv.slice(2));
-if (hook === undefined) await import('./program.js');
+if (hook === undefined) await programModule();
 else {
   const { hookClaudeCodeCommand } = await hookModule();
   await hookClaudeCodeCommand(hook.options, hook.agent);
@@ -40,4 +40,16 @@ async function hookModule(): Promise<HookModule> {
   if (process.env.CONTEXT_LEDGER_HOOK_BUNDLE === '0' || !existsSync(new URL(bundle, import.meta.url)))
     return import('./hook-command.js');
   return require(bundle) as HookModule;
+}
+
+/**
+ * The command line: its bundle (CommonJS, see `scripts/bundle-hook.mjs`) when the build wrote it, else (or with
+ * `CONTEXT_LEDGER_CLI_BUNDLE=0`) the plain module.
+ */
+async function programModule(): Promise<unknown> {
+  const bundle = '../cli-bundle/program.cjs';
+  const { existsSync } = require('node:fs') as typeof NodeFs;
+  if (process.env.CONTEXT_LEDGER_CLI_BUNDLE === '0' || !existsSync(new URL(bundle, import.meta.url)))
+    return import('./program.js');
+  return require(bundle) as unknown;
 }
