@@ -10,34 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadedUrls, writeModuleTrace } from './module-trace.js';
 import { CLI } from './run-cli.js';
 
-/** Hooks that print every module a process loads: ES modules through the loader, CommonJS files through `require`. */
+/** Preload arguments that print every module a process loads (`module-trace.ts`). */
 async function traceHooks(directory: string): Promise<string[]> {
-  const hooks = join(directory, 'trace-hooks.mjs');
-  await writeFile(
-    hooks,
-    "export async function load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n",
-  );
-  const register = join(directory, 'register.mjs');
-  await writeFile(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  const requireHook = join(directory, 'trace-require.cjs');
-  await writeFile(
-    requireHook,
-    [
-      "const Module = require('node:module');",
-      "const { pathToFileURL } = require('node:url');",
-      "const { writeSync } = require('node:fs');",
-      "const load = Module._extensions['.js'];",
-      "Module._extensions['.js'] = function (module, file) {",
-      "  writeSync(2, 'LOADED ' + pathToFileURL(file).href + '\\n');",
-      '  return load.call(this, module, file);',
-      '};',
-    ].join('\n') + '\n',
-  );
+  const { register, requireHook } = await writeModuleTrace(directory);
   return ['--import', pathToFileURL(register).href, '--require', requireHook];
 }
 
@@ -66,7 +44,7 @@ function run(preload: readonly string[], args: readonly string[], env: NodeJS.Pr
     status: result.status,
     stdout: result.stdout,
     stderr: lines.filter((line) => !line.startsWith('LOADED ')).join('\n'),
-    loaded: lines.filter((line) => line.startsWith('LOADED ')).map((line) => line.slice('LOADED '.length)),
+    loaded: loadedUrls(result.stderr),
   };
 }
 

@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS } from '../../src/cli/transcript-formats.js';
 import { IMPORT_FORMATS } from '../../src/importers/registry.js';
+import { loadedUrls, writeModuleTrace } from './module-trace.js';
 
 const CLI = join(process.cwd(), 'dist/cli/main.js');
 
@@ -30,36 +31,7 @@ async function loadedBy(
   traceEsm = true,
 ): Promise<string[]> {
   const directory = await mkdtemp(join(tmpdir(), 'cl-lazy-'));
-  const hooks = join(directory, 'trace-hooks.mjs');
-  await writeFile(
-    hooks,
-    "export async function load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n",
-  );
-  const register = join(directory, 'register.mjs');
-  await writeFile(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  const requireHook = join(directory, 'trace-require.cjs');
-  await writeFile(
-    requireHook,
-    [
-      "const Module = require('node:module');",
-      "const { pathToFileURL } = require('node:url');",
-      // written to descriptor 2 directly: `process.stderr` over a pipe would load the network modules itself
-      "const { writeSync } = require('node:fs');",
-      "const load = Module._extensions['.js'];",
-      "Module._extensions['.js'] = function (module, file) {",
-      "  writeSync(2, 'LOADED ' + pathToFileURL(file).href + '\\n');",
-      '  return load.call(this, module, file);',
-      '};',
-      // the built-in modules, as `node:name` URLs, when the process exits
-      "process.on('exit', () => {",
-      '  for (const name of process.moduleLoadList)',
-      "    if (name.startsWith('NativeModule ')) writeSync(2, 'LOADED node:' + name.slice(13) + '\\n');",
-      '});',
-    ].join('\n') + '\n',
-  );
+  const { register, requireHook } = await writeModuleTrace(directory, { builtins: true });
   // (the loader's hooks run in a worker: without them the built-in modules listed are the call's own)
   const preload = [...(traceEsm ? ['--import', pathToFileURL(register).href] : []), '--require', requireHook];
   const result = spawnSync(process.execPath, [...preload, CLI, ...args], {
@@ -69,10 +41,7 @@ async function loadedBy(
     timeout: 120_000,
   });
   expect(result.status, result.stderr).toBe(0);
-  return result.stderr
-    .split('\n')
-    .filter((line) => line.startsWith('LOADED '))
-    .map((line) => line.slice('LOADED '.length));
+  return loadedUrls(result.stderr);
 }
 
 /** The URLs one Stop call of `hook claude-code` loads, on a transcript of one turn (the call goes through the ingest). */
