@@ -5,11 +5,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { pathsFoundNextToChunks } from './bundle-paths.js';
 import { loadedUrls, writeModuleTrace } from './module-trace.js';
 import { CLI } from './run-cli.js';
 
@@ -78,15 +79,7 @@ describe('the command line bundle', () => {
   });
 
   it('bundles each file a module finds next to itself as the same file seen from dist/cli-bundle', async () => {
-    const directory = join(process.cwd(), 'dist/cli-bundle');
-    const found: string[] = [];
-    for (const name of await readdir(directory)) {
-      const code = await readFile(join(directory, name), 'utf8');
-      for (const [, path] of code.matchAll(
-        /new URL\("(\.\.?\/[^"]+)", require\("url"\)\.pathToFileURL\(__filename\)\.href\)/g,
-      ))
-        found.push(relative(process.cwd(), resolve(directory, path ?? '')));
-    }
+    const found = await pathsFoundNextToChunks('dist/cli-bundle');
     // the audit's worker (run from the plain modules) and the tokenizer's rank table
     expect(found.sort()).toEqual(['dist/cli/audit-worker.js', 'dist/tokens/o200k-rank-table.bin']);
     for (const path of found) expect(existsSync(path), path).toBe(true);

@@ -8,13 +8,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS } from '../../src/cli/transcript-formats.js';
 import { IMPORT_FORMATS } from '../../src/importers/registry.js';
+import { pathsFoundNextToChunks } from './bundle-paths.js';
 import { loadedUrls, writeModuleTrace } from './module-trace.js';
 
 const CLI = join(process.cwd(), 'dist/cli/main.js');
@@ -135,15 +136,7 @@ describe('lazy command loading', () => {
   });
 
   it('bundles each file a module finds next to itself as the same file seen from dist/hook', async () => {
-    const directory = join(process.cwd(), 'dist/hook');
-    const found: string[] = [];
-    for (const name of await readdir(directory)) {
-      const code = await readFile(join(directory, name), 'utf8');
-      for (const [, path] of code.matchAll(
-        /new URL\("(\.\.?\/[^"]+)", require\("url"\)\.pathToFileURL\(__filename\)\.href\)/g,
-      ))
-        found.push(relative(process.cwd(), resolve(directory, path ?? '')));
-    }
+    const found = await pathsFoundNextToChunks('dist/hook');
     // the tokenizer's rank table: without it every hook call would build the table from the rank list
     expect(found).toEqual(['dist/tokens/o200k-rank-table.bin']);
     for (const file of found) expect(existsSync(file), file).toBe(true);
