@@ -82,6 +82,21 @@ export function handleAt(text: string, kind: HandleKind = 'identifier', role: Ro
   };
 }
 
+/** A frozen handle at `seq` (span `s<seq>`), keyed by its exact text, of 1 + length/4 tokens: the placement tests' unit. */
+export function placedHandle(value: string, kind: HandleKind, role: Role, seq: number): Handle {
+  return Object.freeze({
+    kind,
+    text: value,
+    key: value,
+    start: 0,
+    end: value.length,
+    spanId: `s${seq}`,
+    seq,
+    role,
+    tokens: 1 + Math.ceil(value.length / 4),
+  });
+}
+
 /** A summary record of session `s` over seqs 0-9 with no handles, claims or ancestors; `fields` override any field. */
 export function summaryRecord(fields: Partial<CompactionRecord> = {}): CompactionRecord {
   return {

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fitHandleBudget } from '../../src/compaction/guards.js';
 import { HandleBudgetExceededError } from '../../src/errors.js';
-import type { Handle, HandleKind, Role } from '../../src/types.js';
+import { placedHandle } from '../helpers.js';
 
-function handle(value: string, kind: HandleKind, role: Role, seq: number): Handle {
-  return Object.freeze({
-    kind,
-    text: value,
-    key: value,
-    start: 0,
-    end: value.length,
-    spanId: `s${seq}`,
-    seq,
-    role,
-    tokens: 1 + Math.ceil(value.length / 4),
-  });
-}
+const handle = placedHandle;
 
 const outer = handle('lib/src/retry.ts', 'path', 'tool', 0); // 5 tokens: 7 listed, + 4 for the path header
 const inner = handle('src/retry.ts', 'path', 'tool', 1); // 4 tokens: 6 listed (inside `outer`, charged all the same)

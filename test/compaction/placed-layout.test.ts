@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitHandleBudget } from '../../src/compaction/guards.js';
 import { layoutIndex } from '../../src/handle-index/index-layout.js';
-import type { Handle, HandleKind, Role } from '../../src/types.js';
+import type { HandleKind, Role } from '../../src/types.js';
+import { placedHandle } from '../helpers.js';
 
 const word = fc.constantFrom('src', 'lib', 'retry', 'a.ts', 'b_c', 'x1', 'timeout', 'must', 'not', '7', '2026-11-01');
 const text = fc
@@ -11,19 +12,7 @@ const text = fc
 const kind = fc.constantFrom<HandleKind>('path', 'identifier', 'constraint', 'error');
 const role = fc.constantFrom<Role>('tool', 'user', 'assistant');
 
-function handle(value: string, handleKind: HandleKind, handleRole: Role, seq: number): Handle {
-  return Object.freeze({
-    kind: handleKind,
-    text: value,
-    key: value,
-    start: 0,
-    end: value.length,
-    spanId: `s${seq}`,
-    seq,
-    role: handleRole,
-    tokens: 1 + Math.ceil(value.length / 4),
-  });
-}
+const handle = placedHandle;
 
 describe('the layout of a placement', () => {
   it('is the layout the kept handles and the summary give on their own, whatever the budget', () => {
