@@ -15,11 +15,21 @@
  * it: entire/ Claude Code 0.867 → 0.876 (held-out half 0.863 → 0.866), Codex 0.591 → 0.601 (0.602 → 0.615),
  * claude-code/ 0.859 → 0.866. Names only seen in a command's output were tried as answers too and left out: the
  * held-out halves lost (Claude Code 0.863 → 0.851, Codex 0.602 → 0.590). Error lines as answers changed nothing.
+ *
+ * One kind of name is an answer all the same: the field names of a JSON answer (`subscriptions_url`,
+ * `performed_via_github_app`, `node_id` of `curl https://api.github.com/…` or `gh pr view --json`). A name (an
+ * `identifier`) seen as the key of a JSON object (`"node_id":`) in a command's output, and never outside a command's
+ * output (a jq filter the agent wrote, `.updated_at`, keeps it in place) nor in a file read, is ranked with the answers.
+ * On `hook-context-entire` the 105 such names shown at its 18 compactions took 1,450 characters and held 1
+ * future-needed handle; with them last: entire/ Codex 0.658 → 0.663 (tuned rollout 0.682 → 0.673, held out
+ * 0.627 → 0.651), entire/ Claude Code and claude-code/ unchanged (0.8726, 0.8655); on the sessions outside the data
+ * (`scripts/outside-sessions.mjs`: 6 Codex rollouts, 50 Claude Code sessions) Codex 0.4920 → 0.4928 and Claude Code
+ * 0.8385 → 0.8400.
  */
 import { handleIdentity } from '../../handles/handle-sets.js';
 import type { Handle, HandleKind, SourceKind } from '../../types.js';
 
-/** Kinds that a command's answer is made of (names, paths and error lines keep their rank). */
+/** Kinds that a command's answer is made of (paths, error lines and names but a JSON answer's keys keep their rank). */
 const ANSWER_KINDS: ReadonlySet<HandleKind> = new Set<HandleKind>(['assignment', 'url']);
 
 /**
@@ -32,6 +42,17 @@ const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['task', 'agent']);
 export interface OutputSpan {
   readonly kind: SourceKind;
   readonly toolName?: string | undefined;
+  /** The span's text (to tell a JSON field name from a name the output uses otherwise); unknown: not a field name. */
+  readonly text?: string | undefined;
+}
+
+/** A key of a JSON object: a quoted string without escapes, then a colon. */
+const JSON_KEY = /"([^"\\\n]{1,200})"\s*:/g;
+
+/** The keys of the JSON objects `text` holds (none when it is unknown; a text with no `":` is not scanned). */
+function jsonKeys(text: string | undefined): Set<string> {
+  if (text === undefined || !/"\s*:/.test(text)) return new Set();
+  return new Set([...text.matchAll(JSON_KEY)].map((match) => match[1] ?? ''));
 }
 
 /** Whether `span` is the output of a command (a tool result other than a subagent's report). */
@@ -40,9 +61,9 @@ function commandOutput(span: OutputSpan | undefined): boolean {
 }
 
 /**
- * The candidates that are only a command's answer (see the module comment): of an {@link ANSWER_KINDS} kind, every
- * occurrence in `occurrences` (one per span holding a handle) inside a `tool-result` span of `spans`, and no file
- * (`fileOf`) they were read from.
+ * The candidates that are only a command's answer (see the module comment): of an {@link ANSWER_KINDS} kind or a name
+ * that a command's output holds as a JSON key, every occurrence in `occurrences` (one per span holding a handle) inside
+ * a `tool-result` span of `spans`, and no file (`fileOf`) they were read from.
  */
 export function commandAnswers(
   candidates: readonly Handle[],
@@ -51,13 +72,26 @@ export function commandAnswers(
   fileOf: (handle: Handle) => string | undefined,
 ): Set<Handle> {
   const saidElsewhere = new Set<string>();
+  const fields = new Set<string>();
+  // The JSON keys of each command output holding a name, read once per span.
+  const keysOf = new Map<string, Set<string>>();
+  const keys = (spanId: string, span: OutputSpan | undefined) => {
+    const known = keysOf.get(spanId) ?? jsonKeys(span?.text);
+    keysOf.set(spanId, known);
+    return known;
+  };
   for (const occurrence of occurrences) {
-    if (!ANSWER_KINDS.has(occurrence.kind)) continue;
-    if (!commandOutput(spans.get(occurrence.spanId))) saidElsewhere.add(handleIdentity(occurrence));
+    if (!ANSWER_KINDS.has(occurrence.kind) && occurrence.kind !== 'identifier') continue;
+    const span = spans.get(occurrence.spanId);
+    if (!commandOutput(span)) saidElsewhere.add(handleIdentity(occurrence));
+    else if (occurrence.kind === 'identifier' && keys(occurrence.spanId, span).has(occurrence.text))
+      fields.add(handleIdentity(occurrence));
   }
   const answers = new Set<Handle>();
   for (const handle of candidates) {
-    if (!ANSWER_KINDS.has(handle.kind) || saidElsewhere.has(handleIdentity(handle))) continue;
+    const identity = handleIdentity(handle);
+    if (!ANSWER_KINDS.has(handle.kind) && !fields.has(identity)) continue;
+    if (saidElsewhere.has(identity)) continue;
     if (fileOf(handle) === undefined) answers.add(handle);
   }
   return answers;
