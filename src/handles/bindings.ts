@@ -261,11 +261,13 @@ function specificAmountLabel(view: string, start: number, valueStart: number): b
  * `s3://acme` ``) or in parentheses after its label (`` the lock file (`.entire/wingman.lock`) ``) is bound with them,
  * so the binding stays balanced verbatim text.
  */
-function enclosing(view: string, value: Candidate): { before: number; end: number } {
+function enclosing(view: string, value: Candidate, quoted = false): { before: number; end: number } {
   let before = value.start;
   let end = value.end;
-  // Backticks only: a value in '…' or "…" is mostly code (`mode: "read-only"`), which stays unbound.
-  if (view.charAt(before - 1) === '`' && view.charAt(end) === '`') {
+  // Backticks only: a value in '…' or "…" is mostly code (`mode: "read-only"`), which stays unbound; `quoted`: a branch
+  // name as git quotes it ("Created shadow branch 'entire/ca151eb-e3b0c4'") is a name, not code.
+  const quote = view.charAt(before - 1);
+  if ((quote === '`' || (quoted && (quote === "'" || quote === '"'))) && view.charAt(end) === quote) {
     before--;
     end++;
   }
@@ -308,6 +310,7 @@ export function findBindings(
   amounts: readonly Candidate[] = findAmountsIn(view),
 ): void {
   const branches = findBranchNames(view);
+  const branchNames: ReadonlySet<Candidate> = new Set(branches.map((branch) => branch.name));
   const amountCandidates = amountValues(view, amounts);
   const detected = candidates.filter((candidate) => VALUE_KINDS.has(candidate.kind));
   // Names a change states ("migration from entire/sessions to entire/checkpoints/v1") that no detector took.
@@ -344,7 +347,7 @@ export function findBindings(
       previous = value;
       continue;
     }
-    const { before, end } = enclosing(view, value);
+    const { before, end } = enclosing(view, value, branchNames.has(value));
     const start = bindingStart(view, before, previous, value.kind === 'identifier' && isTrackerKey(text));
     const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
     if (start !== -1 && start < before && specific) out.push({ kind: 'assignment', start, end });

@@ -1,17 +1,23 @@
 /**
  * Git branch names the text calls branches: `On branch alex/ent-108-add-ai-summaries`, "the shadow branch
- * `entire/ca151eb-e3b0c4`", `git checkout -b fix-login/step-2`. A name with a `/` and no conventional prefix
+ * `entire/ca151eb-e3b0c4`", "Created shadow branch 'entire/ca151eb-e3b0c4'", `git checkout -b fix-login/step-2`, "merge with
+ * parent alex/ent-221-state-tracking". A name with a `/` and no conventional prefix
  * (`feature/`, `release/`, `origin/` are identifiers anyway, see identifiers.ts) cannot be told from a path or from
- * prose (`before/after`) on its own shape; the word `branch` (or a branch-creating flag) before it says what it is.
+ * prose (`before/after`) on its own shape; the word `branch` (or a branch-creating flag, or `merge`/`rebase` with a
+ * preposition) before it says what it is. The name may be quoted as git prints it (`'…'`, `"…"`) or as inline code.
  * Each is a value (`identifier`) and, bound to the word, an `assignment` (`branch alex/ent-108-…`), so the index
  * shows it as a branch.
  */
 import type { Candidate } from './candidate.js';
 
-/** `branch NAME`, `branch: NAME`, `branch is NAME`, `branch `NAME``, `checkout -b NAME`, `switch -c NAME`. */
+/**
+ * `branch NAME`, `branch: NAME`, `branch is NAME`, `branch 'NAME'`, `branch `NAME``, `checkout -b NAME`, `switch -c
+ * NAME`, `merge with parent NAME`, `rebase onto NAME` (a bare `merge NAME` is mostly a command line or a commit title).
+ */
 const BRANCH = new RegExp(
-  String.raw`\b(?:branch(?:es)?(?:\s+(?:is|named|called|to))?[\s:]+|(?:checkout|switch)\s+-[bcBC]\s+)` +
-    String.raw`(\`?)([A-Za-z0-9][\w.-]*(?:\/[\w.-]*[\w-])+)\1(?![\w/-]|\.\w)`,
+  String.raw`\b(?:branch(?:es)?(?:\s+(?:is|named|called|to))?[\s:]+|(?:checkout|switch)\s+-[bcBC]\s+|` +
+    String.raw`(?:merge|rebase)\s+(?:with|into|onto|from)\s+(?:(?:the\s+)?(?:parent|base|upstream)(?:\s+branch)?\s+)?)` +
+    String.raw`([\`'"]?)([A-Za-z0-9][\w.-]*(?:\/[\w.-]*[\w-])+)\1(?![\w/-]|\.\w)`,
   'gi',
 );
 /** A last segment with a file extension names a file, not a branch (`branch src/app.ts` is prose about a file). */

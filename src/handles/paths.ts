@@ -86,17 +86,15 @@ function isPathBody(body: string): boolean {
   if (!RELATIVE.test(body)) return false;
   const segments = body.split('/');
   const first = segments[0] ?? '';
-  if (!HAS_LETTER.test(first)) return false;
-  if (body.endsWith('/')) return true;
   const last = withoutCopySuffix(segments[segments.length - 1] ?? '');
   const extension = extensionOf(last);
-  if (
-    extension !== undefined &&
-    FILE_EXTENSIONS.has(extension) &&
-    HAS_LETTER.test(last.slice(0, -extension.length - 1) || 'x')
-  )
-    return true;
-  return KNOWN_DIRS.has(first);
+  const name = extension === undefined ? '' : last.slice(0, -extension.length - 1);
+  const file = extension !== undefined && FILE_EXTENSIONS.has(extension) && HAS_LETTER.test(name || 'x');
+  // A first segment of digits (a sharded store's `66/259f1a9213/0/content_hash.txt`, a dated `2026/02/notes.md`) opens a
+  // path only when its last segment names a file: `1/2`, `24/7` and `10/20/30` are numbers.
+  if (!HAS_LETTER.test(first)) return /^\d+$/.test(first) && file && HAS_LETTER.test(name);
+  if (body.endsWith('/')) return true;
+  return file || KNOWN_DIRS.has(first);
 }
 
 /**
