@@ -57,8 +57,9 @@ function isWordCode(code: number): boolean {
 /** A candidate is clean when it overlaps no markup and neither starts nor ends inside a word of the view. */
 function isClean(view: string, markup: MarkupView, candidate: Candidate): boolean {
   const { start, end } = candidate;
-  if (isWordCode(view.charCodeAt(start)) && isWordCode(view.charCodeAt(start - 1))) return false;
-  if (isWordCode(view.charCodeAt(end - 1)) && isWordCode(view.charCodeAt(end))) return false;
+  // No read before the view's start or past its end (NaN is no word character; such a read deoptimizes this).
+  if (start > 0 && isWordCode(view.charCodeAt(start)) && isWordCode(view.charCodeAt(start - 1))) return false;
+  if (end < view.length && isWordCode(view.charCodeAt(end - 1)) && isWordCode(view.charCodeAt(end))) return false;
   return !markup.masked || !markup.isMasked(start, end);
 }
 

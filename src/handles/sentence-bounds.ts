@@ -22,8 +22,10 @@ function endsSentence(text: string, index: number, lineEnd: number): boolean {
   if (text.charCodeAt(next) === 34 && /^"(?:[,:}\]]|\s*$)/.test(text.slice(next, next + 2))) return true;
   if (!isSpace(text.charCodeAt(next))) return false;
   while (next < lineEnd && isSpace(text.charCodeAt(next))) next++;
+  // At the line's end no read (it may be the text's end, and a read past that deoptimizes this).
+  if (next >= lineEnd) return true;
   const code = text.charCodeAt(next);
-  if (next >= lineEnd || !(code >= 97 && code <= 122)) return true;
+  if (!(code >= 97 && code <= 122)) return true;
   // People often start a sentence in lower case ("Rename it. keep the old key too."); an abbreviation's stop
   // ("e.g. foo", "vs. bar") or a single letter's ("J. doe") does not end one.
   return text.charCodeAt(index) === 46 && !ABBREVIATION.test(text.slice(Math.max(0, index - 8), index));

@@ -252,7 +252,9 @@ function isInert(text: string, start: number, end: number): boolean {
     return true;
   }
   // A word before `()` is a call.
-  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122)) || text.charCodeAt(stop) === 40) return false;
+  // (`stop` may be the text's end: no read there, which would deoptimize this.)
+  const called = stop < text.length && text.charCodeAt(stop) === 40;
+  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122)) || called) return false;
   for (let index = start + 1; index < stop; index++) {
     const code = text.charCodeAt(index);
     if (code < 97 || code > 122) return false;

@@ -62,7 +62,11 @@ for (const char of '{}()[];=<>|&$\\') CODE_SYMBOL[char.charCodeAt(0)] = 1;
 /** How many code symbols `line` holds (counted in place: no array of matches). */
 function codeSymbols(line: string): number {
   let count = 0;
-  for (let at = 0; at < line.length; at++) if (CODE_SYMBOL[line.charCodeAt(at)] === 1) count++;
+  for (let at = 0; at < line.length; at++) {
+    // Only ASCII codes index the table (a read past its end deoptimizes the loop).
+    const code = line.charCodeAt(at);
+    if (code < 128 && CODE_SYMBOL[code] === 1) count++;
+  }
   return count;
 }
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s/;

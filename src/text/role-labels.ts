@@ -35,12 +35,13 @@ for (const char of '[pchkPCHK') LABEL_FIRST[char.charCodeAt(0)] = 1;
  * imitate a label. Char codes are read in place: this runs on every line of a tool output.
  */
 function mayImitate(line: string): boolean {
+  const length = line.length;
   let at = 0;
-  let code = line.charCodeAt(at);
+  // -1 at the end of the line (no read past it), which is neither.
+  let code = length > 0 ? line.charCodeAt(0) : -1;
   while (code === 9 || code === 32 || code === 45 || code === 42 || code === 43 || code === 62)
-    code = line.charCodeAt(++at);
-  // NaN (the end of the line) is neither
-  return code >= 0x80 || LABEL_FIRST[code] === 1;
+    code = ++at < length ? line.charCodeAt(at) : -1;
+  return code >= 0x80 || (code >= 0 && LABEL_FIRST[code] === 1);
 }
 
 /** How much of a line a label check reads: labels and headings are at its start. */

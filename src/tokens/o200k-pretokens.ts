@@ -110,9 +110,11 @@ function regexEnd(text: string, at: number): number {
 
 /** The end of `'s`, `'d`, `'m`, `'t`, `'ll`, `'ve` or `'re` (either case) at `at`, else `at`. */
 function contractionEnd(text: string, at: number): number {
-  if (text.charCodeAt(at) !== 39) return at;
+  // Reads stay inside the text: a char code read past its end (NaN) deoptimizes the optimized scan.
+  if (at + 1 >= text.length || text.charCodeAt(at) !== 39) return at;
   const first = text.charCodeAt(at + 1) | 0x20;
   if (first === 115 || first === 100 || first === 109 || first === 116) return at + 2;
+  if (at + 2 >= text.length) return at;
   const second = text.charCodeAt(at + 2) | 0x20;
   if ((first === 108 && second === 108) || (first === 118 && second === 101) || (first === 114 && second === 101)) {
     return at + 3;
@@ -133,8 +135,11 @@ function punctuationEnd(text: string, from: number): number {
   let end = from;
   while (classAt(text, end) === PUNCT) end += 1;
   if (classAt(text, end) === OTHER) return -1;
-  for (let code = text.charCodeAt(end); code === 10 || code === 13 || code === 47; code = text.charCodeAt(end))
+  const length = text.length;
+  for (let code = end < length ? text.charCodeAt(end) : -1; code === 10 || code === 13 || code === 47;) {
     end += 1;
+    code = end < length ? text.charCodeAt(end) : -1;
+  }
   return end;
 }
 

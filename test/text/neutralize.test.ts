@@ -79,6 +79,11 @@ describe('neutralizeLines (recent turns, summaries)', () => {
     expect(imitatesLabel(label)).toBe(true);
   });
 
+  it('reads a line of blanks and list markers to its end as no label', () => {
+    for (const line of ['', ' ', '\t- ', ' - * + > ']) expect(imitatesLabel(line)).toBe(false);
+    expect(imitatesLabel('  [user]')).toBe(true);
+  });
+
   it('returns text without an imitating line as the same string', () => {
     for (const plain of [
       'see [user] docs\n[1, 2] is an array',
