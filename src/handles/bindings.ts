@@ -266,17 +266,27 @@ function enclosing(view: string, value: Candidate, quoted = false): { before: nu
   let end = value.end;
   // Backticks only: a value in '…' or "…" is mostly code (`mode: "read-only"`), which stays unbound; `quoted`: a branch
   // name as git quotes it ("Created shadow branch 'entire/ca151eb-e3b0c4'") is a name, not code.
-  const quote = view.charAt(before - 1);
-  if ((quote === '`' || (quoted && (quote === "'" || quote === '"'))) && view.charAt(end) === quote) {
+  const quote = charBefore(view, before);
+  if ((quote === '`' || (quoted && (quote === "'" || quote === '"'))) && charAtEnd(view, end) === quote) {
     before--;
     end++;
   }
-  if (view.charAt(before - 1) === '(' && view.charAt(end) === ')') {
+  if (charBefore(view, before) === '(' && charAtEnd(view, end) === ')') {
     // The label sits before the parenthesis: "lock file (…)"; blanks between them are the label's.
     before--;
     end++;
   }
   return { before, end };
+}
+
+/** The character before `at`, '' at the start (read inside the bounds: a read past them de-optimises the caller). */
+function charBefore(view: string, at: number): string {
+  return at > 0 ? view.charAt(at - 1) : '';
+}
+
+/** The character at `at`, '' at the end. */
+function charAtEnd(view: string, at: number): string {
+  return at < view.length ? view.charAt(at) : '';
 }
 
 /**
