@@ -109,7 +109,23 @@ export function isCodeAssignment(handle: Pick<Handle, 'kind' | 'text'>): boolean
   if (handle.kind !== 'assignment') return false;
   const key = /\s/.test(handle.text.split('=')[0] ?? '') ? undefined : TOKEN_KEY.exec(handle.text)?.[1];
   if (key !== undefined) return key !== key.toUpperCase();
-  return SPACED_ASSIGNMENT.test(handle.text);
+  return SPACED_ASSIGNMENT.test(handle.text) || isCodeField(handle.text);
+}
+
+/** `key: value` where the value is code: an atom (`:terminal`), a call (`Ash.UUID.generate()`) or `nil`. */
+const CODE_FIELD = /^([a-z_]\w*):\s*(?::[a-z_]\w*|[A-Za-z_][\w.]*\(.*\)|nil)$/;
+/** `key: value` where the value reads a field of a variable: `start_row: ann.start_row`, `session_id: session.id`. */
+const FIELD_READ = /^([a-z_]\w*):\s*[a-z_]\w*(?:\.[a-z_]\w*)*\.([a-z_]\w*)$/;
+
+/**
+ * A field of a map or struct built in code (Elixir keyword lists, JS objects, Ruby hashes): the value is an atom, a
+ * call, `nil`, or the same field read from a variable (its last name ends the key: `message_id: msg.id`). A config
+ * value such as `host: db.internal` or `enabled: true` is none of these, and stays a fact a later value replaces.
+ */
+function isCodeField(text: string): boolean {
+  if (CODE_FIELD.test(text)) return true;
+  const read = FIELD_READ.exec(text);
+  return read !== null && (read[1] === read[2] || (read[1] ?? '').endsWith(`_${read[2] ?? ''}`));
 }
 
 /**

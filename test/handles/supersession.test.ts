@@ -81,9 +81,23 @@ describe('supersession: code is not a fact that a later value replaces', () => {
       '--max-connections=200',
       "app_label = 'test'",
       'SECRET_KEY = "x"',
+      'selection_source: :terminal',
+      'session_id: Ash.UUID.generate()',
+      'selected_text: nil',
+      'start_row: ann.start_row',
+      'session_id: session.id',
     ])
       expect(isCodeAssignment(handle('assignment', text)), text).toBe(true);
-    for (const text of ['DB_HOST=db-ro-3', '-TIMEOUT_MS=3000', 'max_connections: 150', 'deploy bucket is s3://b-eu'])
+    for (const text of [
+      'DB_HOST=db-ro-3',
+      '-TIMEOUT_MS=3000',
+      'max_connections: 150',
+      'deploy bucket is s3://b-eu',
+      'host: db.internal',
+      'enabled: true',
+      'api_url: api.example.com',
+      'region: eu.west',
+    ])
       expect(isCodeAssignment(handle('assignment', text)), text).toBe(false);
   });
 
