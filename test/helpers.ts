@@ -17,6 +17,18 @@ export const SEED_OPENING: TranscriptMessage = {
     'We are debugging the payments deploy. Use PAYMENTS_DB_REPLICA=eu-west-2b for the database. The eu-west-1 replica is read-only, do not target it. Keep the retry ceiling of 7 from the config.',
 };
 
+/** The two turns of the agent reading a file: its Read call (`id`) and the tool result holding `content`. */
+export function readTurns(file: string, content: string, intro: string, id = 'r1'): TranscriptMessage[] {
+  return [
+    {
+      role: 'assistant',
+      content: intro,
+      toolCalls: [{ id, name: 'Read', arguments: JSON.stringify({ file_path: file }) }],
+    },
+    { role: 'tool', toolCallId: id, toolName: 'Read', content },
+  ];
+}
+
 /** Filler turns of an agent session: n rounds of a tool call, a log-like result and a comment. */
 export function fillerTurns(rounds: number, start = 0): TranscriptMessage[] {
   const messages: TranscriptMessage[] = [];

@@ -9,7 +9,7 @@ import { groupByFile } from '../../src/integrations/claude-code/hook-context-gro
 import { fileReadBy, printedFile, resultFiles } from '../../src/integrations/claude-code/hook-context-sources.js';
 import type { SourceSpan } from '../../src/integrations/claude-code/hook-context-sources.js';
 import type { Handle } from '../../src/types.js';
-import { handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
+import { handleAt, memoryLedger, readTurns, SEED_OPENING } from '../helpers.js';
 
 const call = (toolName: string, args: unknown) => ({
   kind: 'tool-call' as const,
@@ -93,17 +93,11 @@ describe('buildHookContext and files', () => {
     const file = '/repo/cmd/entire/cli/list/data.go';
     await session.append([
       SEED_OPENING,
-      {
-        role: 'assistant',
-        content: 'Reading the list data code.',
-        toolCalls: [{ id: 'r1', name: 'Read', arguments: JSON.stringify({ file_path: file }) }],
-      },
-      {
-        role: 'tool',
-        toolCallId: 'r1',
-        toolName: 'Read',
-        content: 'func load(repo *git.Repository) error {\n\treturn errors.New("no branch")\n}\n',
-      },
+      ...readTurns(
+        file,
+        'func load(repo *git.Repository) error {\n\treturn errors.New("no branch")\n}\n',
+        'Reading the list data code.',
+      ),
       {
         role: 'assistant',
         content: `Next I edit ${file} to wrap errors.New with the git.Repository name.`,

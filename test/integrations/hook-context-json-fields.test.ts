@@ -4,11 +4,11 @@
  * answers after every other candidate of the SessionStart context.
  */
 import { describe, expect, it } from 'vitest';
-import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
 import { commandAnswers } from '../../src/integrations/claude-code/hook-context-output.js';
 import type { OutputSpan } from '../../src/integrations/claude-code/hook-context-output.js';
 import type { Handle } from '../../src/types.js';
-import { handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
+import { handleAt } from '../helpers.js';
+import { contextAfterCommandRuns } from './command-runs-session.js';
 
 /** `handle` stored again in span `spanId`. */
 const occurrence = (handle: Handle, spanId: string): Handle => ({ ...handle, spanId });
@@ -57,41 +57,15 @@ describe('commandAnswers and JSON field names', () => {
 
 describe('buildHookContext and JSON field names', () => {
   it('ranks the field names of an API answer last, after a name the agent read in a file', async () => {
-    const ledger = memoryLedger();
-    const session = await ledger.session('json-fields-1');
-    const file = 'packages/core/src/projects.ts';
     const answer = (run: number) =>
       `[{"number": ${run}, "subscriptions_url": "x", "performed_via_github_app": null, "html_url": "y"}]`;
-    await session.append([
-      SEED_OPENING,
-      {
-        role: 'assistant',
-        content: 'Reading the registry.',
-        toolCalls: [{ id: 'r1', name: 'Read', arguments: JSON.stringify({ file_path: file }) }],
-      },
-      {
-        role: 'tool',
-        toolCallId: 'r1',
-        toolName: 'Read',
-        content: 'export function loadProjectRegistry(dir: string) {\n  return readRegistryFile(dir);\n}\n',
-      },
-      // The latest turns, three calls of one API: recency and mentions alone would rank its field names first.
-      ...[1, 2, 3].flatMap((run) => [
-        {
-          role: 'assistant' as const,
-          content: `Listing the issues (${run}).`,
-          toolCalls: [
-            { id: `g${run}`, name: 'Bash', arguments: JSON.stringify({ command: `gh api issues?page=${run}` }) },
-          ],
-        },
-        { role: 'tool' as const, toolCallId: `g${run}`, toolName: 'Bash', content: answer(run) },
-      ]),
-    ]);
-    await session.importExternalSummary({
+    const context = await contextAfterCommandRuns({
+      sessionId: 'json-fields-1',
+      intro: (run) => `Listing the issues (${run}).`,
+      command: (run) => `gh api issues?page=${run}`,
+      output: answer,
       summary: 'Triaging the issues and reading the project registry.',
-      summarizer: { name: 'claude-code', version: '2.1.0' },
     });
-    const context = await buildHookContext({ ledger, sessionId: 'json-fields-1' });
     const ranked = (context?.ranked ?? []).map((handle) => handle.text);
     const fields = ['subscriptions_url', 'performed_via_github_app', 'html_url'].filter((name) =>
       ranked.includes(name),

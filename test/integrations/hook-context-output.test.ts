@@ -4,11 +4,11 @@
  * candidate of the SessionStart context.
  */
 import { describe, expect, it } from 'vitest';
-import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
 import { commandAnswers } from '../../src/integrations/claude-code/hook-context-output.js';
 import type { OutputSpan } from '../../src/integrations/claude-code/hook-context-output.js';
 import type { Handle } from '../../src/types.js';
-import { handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
+import { handleAt } from '../helpers.js';
+import { contextAfterCommandRuns } from './command-runs-session.js';
 
 /** `handle` stored again in span `spanId`. */
 const occurrence = (handle: Handle, spanId: string): Handle => ({ ...handle, spanId });
@@ -72,45 +72,16 @@ describe('commandAnswers', () => {
 
 describe('buildHookContext and command answers', () => {
   it('ranks what a command printed last, after older names the agent read', async () => {
-    const ledger = memoryLedger();
-    const session = await ledger.session('answers-1');
-    const file = 'packages/core/src/projects.ts';
-    await session.append([
-      SEED_OPENING,
-      {
-        role: 'assistant',
-        content: 'Reading the registry.',
-        toolCalls: [{ id: 'r1', name: 'Read', arguments: JSON.stringify({ file_path: file }) }],
-      },
-      {
-        role: 'tool',
-        toolCallId: 'r1',
-        toolName: 'Read',
-        content: 'export function loadProjectRegistry(dir: string) {\n  return readRegistryFile(dir);\n}\n',
-      },
-      // The latest turns, three runs of one command: recency and mentions alone would rank its output first.
-      ...[1, 2, 3].flatMap((run) => [
-        {
-          role: 'assistant' as const,
-          content: `Checking the pull request (${run}).`,
-          toolCalls: [{ id: `g${run}`, name: 'Bash', arguments: JSON.stringify({ command: 'git status' }) }],
-        },
-        {
-          role: 'tool' as const,
-          toolCallId: `g${run}`,
-          toolName: 'Bash',
-          content: `On branch main\n\tmodified:   src/app.ts\nlast_run: ${run}\nsee https://ci.example.com/runs/4412\n`,
-        },
-      ]),
-    ]);
-    await session.importExternalSummary({
-      summary: 'Reviewing the pull request and the project registry.',
-      summarizer: { name: 'claude-code', version: '2.1.0' },
-    });
-    const context = await buildHookContext({ ledger, sessionId: 'answers-1' });
-    const ranked = context?.ranked ?? [];
     const printed = (run: number) =>
       `On branch main\n\tmodified:   src/app.ts\nlast_run: ${run}\nsee https://ci.example.com/runs/4412\n`;
+    const context = await contextAfterCommandRuns({
+      sessionId: 'answers-1',
+      intro: (run) => `Checking the pull request (${run}).`,
+      command: () => 'git status',
+      output: printed,
+      summary: 'Reviewing the pull request and the project registry.',
+    });
+    const ranked = context?.ranked ?? [];
     const answer = (handle: Handle) =>
       (handle.kind === 'url' || handle.kind === 'assignment') &&
       [1, 2, 3].some((run) => printed(run).includes(handle.text));
