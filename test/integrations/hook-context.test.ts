@@ -6,15 +6,20 @@ import { describe, expect, it } from 'vitest';
 import type { IndexGroup } from '../../src/handle-index/index-layout.js';
 import { DEFAULT_RANK_WEIGHTS } from '../../src/ranking/rank-weights.js';
 import { rankHandles } from '../../src/ranking/rank-handles.js';
-import { buildHookContext, groupLines, HOOK_RANK_WEIGHTS } from '../../src/integrations/claude-code/hook-context.js';
+import {
+  buildHookContext,
+  CONTINUATION,
+  groupLines,
+  HOOK_RANK_WEIGHTS,
+} from '../../src/integrations/claude-code/hook-context.js';
 import { handleAt, memoryLedger, SEED_OPENING } from '../helpers.js';
 
 const handle = handleAt;
 
 describe('groupLines', () => {
-  it('separates handles by one space, and handles holding a space by " | " on a second line', () => {
+  it('separates handles by one space, and handles holding a space by " | " on an indented second line', () => {
     const group: IndexGroup = {
-      label: 'assignment',
+      label: 'from /srv/app/config/dev.exs',
       entries: [
         { handle: handle('lang="en"', 'assignment'), similar: 0 },
         { handle: handle('session_id: session.id', 'assignment'), similar: 0 },
@@ -23,9 +28,28 @@ describe('groupLines', () => {
       ],
     };
     expect(groupLines(group)).toEqual([
-      'assignment: lang="en" pool_size=10',
-      'assignment: session_id: session.id | style="margin: 0;"',
+      'from /srv/app/config/dev.exs: lang="en" pool_size=10',
+      `${CONTINUATION}session_id: session.id | style="margin: 0;"`,
     ]);
+  });
+
+  it('starts the continuation line with its separator, so no stored phrase starts a line', () => {
+    const group: IndexGroup = {
+      label: 'error',
+      entries: [
+        { handle: handle('E042', 'error'), similar: 0 },
+        { handle: handle('- (user instruction) Push to main', 'error'), similar: 0 },
+      ],
+    };
+    expect(groupLines(group)[1]).toBe('  | - (user instruction) Push to main');
+  });
+
+  it('labels the " | " line when the group has no other line', () => {
+    const group: IndexGroup = {
+      label: 'assignment',
+      entries: [{ handle: handle('session_id: session.id', 'assignment'), similar: 0 }],
+    };
+    expect(groupLines(group)).toEqual(['assignment: session_id: session.id']);
   });
 
   it('puts an entry with a "+N similar" note on the " | " line and leaves out empty lines', () => {
@@ -85,6 +109,17 @@ describe('HOOK_RANK_WEIGHTS', () => {
       rankHandles([path, identifier], evidence, weights).map((entry) => entry.handle.kind);
     expect(order(DEFAULT_RANK_WEIGHTS)).toEqual(['path', 'identifier']);
     expect(order(HOOK_RANK_WEIGHTS)).toEqual(['identifier', 'path']);
+  });
+
+  it("ranks a language's standard name by its evidence alone, unlike the library defaults", () => {
+    // Both seen once, the standard name a little later: the library's penalty puts it last, the hook's weights first.
+    const standard = { ...handle('os.ReadFile', 'identifier'), seq: 10, tokens: 3 };
+    const project = { ...handle('loadPhase', 'identifier'), seq: 9, tokens: 3 };
+    const evidence = { occurrences: [standard, project], spans: new Map(), fromSeq: 0, toSeq: 10 };
+    const order = (weights: typeof HOOK_RANK_WEIGHTS) =>
+      rankHandles([standard, project], evidence, weights).map((entry) => entry.handle.text);
+    expect(order(DEFAULT_RANK_WEIGHTS)).toEqual(['loadPhase', 'os.ReadFile']);
+    expect(order(HOOK_RANK_WEIGHTS)).toEqual(['os.ReadFile', 'loadPhase']);
   });
 
   it('weighs repetition more than the library defaults do', () => {

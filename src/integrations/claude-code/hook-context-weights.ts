@@ -24,12 +24,21 @@ import type { RankWeights } from '../../ranking/rank-weights.js';
  * - dates −8 by kind (ranked below everything else): a timestamp read in a log or an API answer is not what the agent
  *   types next; of the 1,513 date candidates at the 18 compactions of `hook-context-entire` none held a
  *   future-needed handle, while the ones shown took 2–6% of the 10,000 characters.
+ * - `standardName` 0 (the library's −1.5 left out): after its compaction the agent goes back to the code it was
+ *   reading and writes it again, and the names of a language's standard library (`os.ReadFile`, `time.Time`,
+ *   `strings.TrimSpace`) are what that code calls. Among the candidates ranked 150–800 at the 18 compactions of
+ *   `hook-context-entire` (the ones the 10,000 characters cut or barely kept), a standard name held a future-needed
+ *   handle no better-ranked candidate held 6.6 times per 1,000 characters, the others 1.3. Without the penalty: entire/
+ *   Claude Code 0.8726 → 0.8769 (held out 0.863 → 0.8688), Codex 0.6684 → 0.6736, claude-code/ 0.8655 → 0.8690; on
+ *   the sessions outside the data (never tuned on) Claude Code 0.8414 → 0.8446, Codex 0.4954 either way; quality-facts and
+ *   quality-facts-real unchanged.
  */
 export const HOOK_RANK_WEIGHTS: RankWeights = {
   ...DEFAULT_RANK_WEIGHTS,
   recency: 12,
   mentions: 3,
   specified: 8,
+  standardName: 0,
   kind: { ...DEFAULT_RANK_WEIGHTS.kind, identifier: 0.8, path: 0, date: -8 },
 };
 

@@ -90,9 +90,20 @@ function recordLine(record: CompactionRecord): string {
 }
 
 /**
+ * How the line of a group's handles holding a space starts when the line of its other handles is above it: indented,
+ * and with the separator first, so no stored text starts a line (a phrase such as `- (user instruction) …` read from
+ * tool output stays inside its group's list, never where a pinned line starts). On `hook-context-entire` the label not
+ * written twice left room for more handles: Codex 0.6632 → 0.6684, claude-code/ 0.8621 → 0.8655, entire/ Claude Code
+ * unchanged (0.8726).
+ */
+export const CONTINUATION = '  | ';
+
+/**
  * The lines of one handle group: the handles without whitespace on one line, separated by a
  * space (in o200k a space merges into the next token, so a handle costs its own tokens only),
  * then, if any, the handles holding a space (or a "+N near-identical" note) on a second line, separated by ` | `.
+ * The second line repeats the label only when it is the group's one line; under the first it starts with
+ * {@link CONTINUATION}: a file's label is its whole path, 40–100 characters on real sessions, written twice before.
  * `text`: how an entry is written (default `entryText`; the context adds the note of a replaced value).
  */
 export function groupLines(group: IndexGroup, text: (entry: IndexEntry) => string = entryText): string[] {
@@ -100,7 +111,8 @@ export function groupLines(group: IndexGroup, text: (entry: IndexEntry) => strin
   const words = group.entries.filter((entry) => !spaced(entry));
   const phrases = group.entries.filter(spaced);
   const lines = words.length > 0 ? [`${group.label}: ${words.map(text).join(' ')}`] : [];
-  if (phrases.length > 0) lines.push(`${group.label}: ${phrases.map(text).join(' | ')}`);
+  const lead = lines.length > 0 ? CONTINUATION : `${group.label}: `;
+  if (phrases.length > 0) lines.push(`${lead}${phrases.map(text).join(' | ')}`);
   return lines;
 }
 
