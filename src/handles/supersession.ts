@@ -101,19 +101,50 @@ function withoutLabelEmphasis(text: string): string {
 
 /**
  * An assignment written as code rather than stated as a setting: a keyword argument, log field or option
- * (`max_length=20`, `request_id=req-1`: a `key=value` token whose key is not upper case) or a variable set in code
- * (`app_label = 'test'`, `SECRET_KEY = "x"`: blanks before the `=`). The same name in two calls, files or log lines
- * names two things. Environment-style `KEY=VALUE`, `key: value` config lines and prose bindings are not code.
+ * (`max_length=20`, `request_id=req-1`: a `key=value` token whose key is not upper case), an upper-case keyword
+ * argument whose value only code writes (`FILE_UPLOAD_PERMISSIONS=0o777` in `override_settings(…)`, see
+ * {@link CODE_LITERAL}, and in tool output {@link LISTED_CODE_LITERAL}), a variable set in code (`app_label = 'test'`,
+ * `SECRET_KEY = "x"`: blanks before the `=`) or a docstring's parameter line ({@link DOC_PARAMETER}). The same name in
+ * two calls, files or log lines names two things. Environment-style `KEY=VALUE`, `key: value` config lines and prose
+ * bindings are not code.
  */
-export function isCodeAssignment(handle: Pick<Handle, 'kind' | 'text'>): boolean {
+export function isCodeAssignment(handle: Pick<Handle, 'kind' | 'text'> & Partial<Pick<Handle, 'role'>>): boolean {
   if (handle.kind !== 'assignment') return false;
   const key = /\s/.test(handle.text.split('=')[0] ?? '') ? undefined : TOKEN_KEY.exec(handle.text)?.[1];
-  if (key !== undefined) return key !== key.toUpperCase();
-  return SPACED_ASSIGNMENT.test(handle.text) || isCodeField(handle.text);
+  if (key !== undefined) {
+    if (key !== key.toUpperCase()) return true;
+    const value = handle.text.slice(handle.text.indexOf('=') + 1);
+    return CODE_LITERAL.test(value) || (handle.role === 'tool' && LISTED_CODE_LITERAL.test(value));
+  }
+  return SPACED_ASSIGNMENT.test(handle.text) || DOC_PARAMETER.test(handle.text) || isCodeField(handle.text);
 }
 
-/** `key: value` where the value is code: an atom (`:terminal`), a call (`Ash.UUID.generate()`) or `nil`. */
-const CODE_FIELD = /^([a-z_]\w*):\s*(?::[a-z_]\w*|[A-Za-z_][\w.]*\(.*\)|nil)$/;
+/**
+ * A parameter line of a docstring (`result_mask : ndarray`, `transform : Model`: numpydoc writes a blank before the
+ * colon, a config file does not): every function documents its own.
+ */
+const DOC_PARAMETER = /^[A-Za-z_]\w*[ \t]+:[ \t]/;
+
+/**
+ * A value written the way code writes it, never an environment setting's: Python's `None`, an octal literal
+ * (`0o644`), a name of the module (`__name__`) or a shell command's output (`$(cat port)`). Django's tests set settings
+ * as keyword arguments (`self.settings(FILE_UPLOAD_PERMISSIONS=0o777)`, `@override_settings(ROOT_URLCONF=__name__)`):
+ * each call sets its own, and none replaces another.
+ */
+const CODE_LITERAL = /^(?:None|0o[0-7]+|__\w+__|"?\$\(.*)$/s;
+
+/**
+ * Values that are code in a listing a tool printed, though a person may type them as a setting (`DEBUG=False`,
+ * `API_URL='https://…'`): a string in single quotes (`@override_settings(MEDIA_URL='/media/')`, `f'{x}'`) and
+ * Python's `True` and `False`. In tool output they are rebound by code only and ranked last, never dropped.
+ */
+const LISTED_CODE_LITERAL = /^(?:True|False|[fFrRbB]?'.*')$/s;
+
+/**
+ * `key: value` where the value is code: an atom (`:terminal`), a call (`Ash.UUID.generate()`), `nil`, or a field of a
+ * printed Python dict set to `None` (`"verbose_name": None`).
+ */
+const CODE_FIELD = /^([a-z_]\w*):\s*(?::[a-z_]\w*|[A-Za-z_][\w.]*\(.*\)|nil)$|^"[a-z_]\w*":\s*None$/;
 /** `key: value` where the value reads a field of a variable: `start_row: ann.start_row`, `session_id: session.id`. */
 const FIELD_READ = /^([a-z_]\w*):\s*[a-z_]\w*(?:\.[a-z_]\w*)*\.([a-z_]\w*)$/;
 

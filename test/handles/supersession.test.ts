@@ -86,6 +86,11 @@ describe('supersession: code is not a fact that a later value replaces', () => {
       'selected_text: nil',
       'start_row: ann.start_row',
       'session_id: session.id',
+      'FILE_UPLOAD_PERMISSIONS=0o777',
+      'ROOT_URLCONF=__name__',
+      'PORT="$(cat port)"',
+      '"verbose_name": None',
+      'result_mask : ndarray',
     ])
       expect(isCodeAssignment(handle('assignment', text)), text).toBe(true);
     for (const text of [
@@ -97,6 +102,9 @@ describe('supersession: code is not a fact that a later value replaces', () => {
       'enabled: true',
       'api_url: api.example.com',
       'region: eu.west',
+      'LOG_FORMAT=json',
+      'DB_POOL=79',
+      '"proxy_url": "http://proxy.internal:3128"',
     ])
       expect(isCodeAssignment(handle('assignment', text)), text).toBe(false);
   });
@@ -121,6 +129,32 @@ describe('supersession: code is not a fact that a later value replaces', () => {
     expect(texts(new Set(applied.superseded))).toEqual(['DB_HOST=db-ro-3']);
     expect(applied.candidates).toEqual([oldCode, newCode, newFact, other]);
     expect(applied.ranked).toEqual([newCode, newFact, other, oldCode]);
+  });
+});
+
+describe('supersession: keyword arguments of code in tool output', () => {
+  it('reads a single-quoted or True/False value as code in tool output only: a person may type it as a setting', () => {
+    for (const text of ["MEDIA_URL='/media/'", 'DEBUG=True', "SQL='x IS NULL'"]) {
+      expect(isCodeAssignment({ ...handle('assignment', text), role: 'tool' }), text).toBe(true);
+      expect(isCodeAssignment({ ...handle('assignment', text), role: 'user' }), text).toBe(false);
+    }
+    const said = handle('assignment', 'DEBUG=True', 1, 'user');
+    const changed = handle('assignment', 'DEBUG=False', 2, 'user');
+    expect(texts(supersededHandles([said, changed]))).toEqual(['DEBUG=True']);
+  });
+
+  it('keeps each call its own upper-case keyword argument: ranked last when set again, never dropped', () => {
+    const first = handle('assignment', 'FILE_UPLOAD_PERMISSIONS=0o777', 1, 'tool');
+    const second = handle('assignment', 'FILE_UPLOAD_PERMISSIONS=0o654', 3, 'tool');
+    const bare = handle('identifier', '0o777', 1, 'tool');
+    const envOld = handle('assignment', 'TIMEOUT_MS=3000', 2, 'tool');
+    const envNew = handle('assignment', 'TIMEOUT_MS=4500', 4, 'tool');
+    const candidates = [first, second, bare, envOld, envNew];
+    const applied = applySupersession(candidates, [first, bare, envOld, second, envNew]);
+    expect(texts(new Set(applied.superseded))).toEqual(['TIMEOUT_MS=3000']);
+    expect(applied.candidates).toEqual([first, second, bare, envNew]);
+    // The first call's value follows it to the end (a copy of what only code set), like the rebound code itself.
+    expect(applied.ranked).toEqual([second, envNew, first, bare]);
   });
 });
 
