@@ -6,9 +6,10 @@
  * `from X to` between the connector and the value is kept, so a change reads as one handle. It is extracted as an
  * `assignment` (label → value), beside the value's own handle: the value stays recallable on its own, and the index
  * shows the bound form. A bare value, or one after a verb or a preposition alone ("switch to db-2", "checking
- * eu-west-1"), has no binding; two shapes say what a value is without a label noun: a place a thing is put ("document
- * it in known_limitations", bound whatever the value's shape, an item of a list) and a tracker key after its tracker
- * word ("linear ENT-108"). See ARCHITECTURE invariant 11.
+ * eu-west-1"), has no binding; three shapes say what a value is without a label noun: a place a thing is put ("document
+ * it in known_limitations", bound whatever the value's shape, an item of a list), a tracker key after its tracker
+ * word ("linear ENT-108") and a version printed after its package (`(phoenix 1.8.3) lib/…`, `package-versions.ts`).
+ * See ARCHITECTURE invariant 11.
  */
 import { findAmounts } from './amounts.js';
 import { findBranchNames } from './branch-names.js';
@@ -16,6 +17,7 @@ import { findChangeNames } from './change-names.js';
 import type { Candidate } from './candidate.js';
 import { findDefinitions, findGlossary } from './definitions.js';
 import { NON_TICKET_PREFIXES, TRACKER_WORDS } from './lexicon.js';
+import { packageVersionStart } from './package-versions.js';
 
 /** Kinds a binding can end in. */
 const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'identifier', 'version', 'email']);
@@ -340,6 +342,13 @@ export function findBindings(
   const unbound: Candidate[] = [];
   for (const value of values) {
     if (assigned(value)) {
+      previous = value;
+      continue;
+    }
+    // A package printed with its version (a listing line, a stack frame's application) is what the version is of.
+    const packaged = value.kind === 'version' ? packageVersionStart(view, value.start, value.end) : -1;
+    if (packaged !== -1) {
+      out.push({ kind: 'assignment', start: packaged, end: value.end });
       previous = value;
       continue;
     }
