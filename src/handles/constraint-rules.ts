@@ -48,6 +48,8 @@ const THIRD_PERSON_OPENERS = new Set('all both they it these those he she this w
 function isThirdPerson(word: string): boolean {
   return word.length > 3 && word.endsWith('s') && !/(?:ss|us|is|ys)$/.test(word);
 }
+/** After "don't": a cognition verb in an idiom that forbids the work named ("bother running", "even think about"). */
+const IDIOM_BAN = /^\s+(?:(?:even\s+)?bother\s+(?:with\b|\w+ing\b)|even\s+think\s+(?:about|of)\s+\w+ing\b)/i;
 /** Negations that need the verb they negate. */
 const ELLIPTICAL =
   /^(?:do not|don't|never|must(?:n't| not| never)|should(?:n't| not| never)|shall not|cannot|can't|can not|may not)$/;
@@ -70,9 +72,9 @@ const OPERATIONS = new Set(
 );
 /** Words that may stand between a clause boundary and a prohibition ("so please don't", "no, never"). */
 const CLAUSE_LEAD_WORDS =
-  'please and so but then just also or instead no yes ok okay yeah oh nope actually absolutely strictly seriously really';
+  'please kindly and so but then just also or instead no yes ok okay yeah oh nope actually absolutely strictly seriously really';
 const CLAUSE_START = new RegExp(
-  `(?:^|[,;:(—–]|\\s-)\\s*["'“‘*]*(?:(?:${CLAUSE_LEAD_WORDS.replaceAll(' ', '|')})[,!]?\\s+)*["'“‘*]*$`,
+  `(?:^|[,;:(—–]|\\s-)\\s*["'“‘*]*\\s*(?:(?:${CLAUSE_LEAD_WORDS.replaceAll(' ', '|')})[,!]?\\s+)*["'“‘*]*\\s*$`,
   'i',
 );
 import { IMPERATIVE_VERBS } from './lexicon.js';
@@ -203,10 +205,13 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
     return isPredicativeOnly(key === '-only' ? before : 'read', after, clause, before);
   switch (key) {
     case 'only':
-      return acceptOnly(before, prev, next, after, subjectWord(sentence));
+      // "Only ever use …" restricts like "Only use …"
+      return acceptOnly(before, prev, next[0] === 'ever' ? next.slice(1) : next, after, subjectWord(sentence));
     case 'do not':
     case "don't":
-      if (COGNITION.has(verb) || ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you')) return false;
+      if ((p2 === 'if' || p2 === 'when' || p2 === 'unless') && p1 === 'you') return false;
+      // "don't bother running …", "don't even think about touching …": idioms that forbid the work they name
+      if (COGNITION.has(verb) && !(clause && IDIOM_BAN.test(after))) return false;
       return clause || conjoined || p1 === 'you' || p1 === 'we' || p1 === 'please';
     case 'never':
       // "never checking for trailers" describes
@@ -229,6 +234,11 @@ export function isRestriction(sentence: string, offset: number, trigger: string)
       return !/\d{3}\s*$/.test(before) && !/\b(?:was|were|wasn't|weren't)\s*$/i.test(before);
     case 'under no circumstances':
       return true;
+    case 'at no time':
+    case 'at no point':
+    case 'in no case':
+      // "At no point did it fail" tells what happened
+      return !/^\s*(?:did|was|were|had|has|have|does|is|are)\b/i.test(after);
     case 'no longer':
       return /^(?:use|used|using|supported|valid|available|allowed|deploy|target|call|run|maintained|accepted|in)$/.test(
         next[0] ?? '',

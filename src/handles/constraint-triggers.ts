@@ -3,6 +3,7 @@
  * anchor a prohibition (`TRIGGER`), and the words that can anchor a rule without a negation (`DIRECTIVE_TRIGGER`, see
  * `rule-directives.ts`). The pattern runs only from a word that may open a trigger (`trigger-words.ts`).
  */
+import { LANGUAGES } from './rule-phrasings.js';
 import { triggerWordAt } from './trigger-words.js';
 
 const TRIGGER = new RegExp(
@@ -28,6 +29,8 @@ const TRIGGER = new RegExp(
       'disallowed',
       'not (?:allowed|permitted)',
       'under no circumstances',
+      'at no (?:time|point)',
+      'in no case',
       'no longer',
     ].join('|') +
     ')\\b' +
@@ -118,6 +121,34 @@ const DIRECTIVE_TRIGGER = new RegExp(
       'mirror',
       'adhere',
       'conform',
+      // less common phrasings (`rule-phrasings.ts`)
+      'defer',
+      'postpone',
+      'shelve',
+      'hold',
+      'steer',
+      'out of scope',
+      'off the table',
+      'non-negotiable',
+      'ok(?:ay)? (?:to|for)',
+      'fine (?:to|for)',
+      'acceptable (?:to|for)',
+      'free to',
+      'careful',
+      'take care',
+      'before',
+      'everything (?:inside|within|through|via|in|only)',
+      'without (?:touching|changing|modifying|breaking|editing|deleting|rewriting|renaming)',
+      'henceforth',
+      'from here on',
+      'for the rest of',
+      'until further notice',
+      'rather (?:you|we|not)',
+      'try (?:hard )?not',
+      'important\\*{0,2}:',
+      'critical\\*{0,2}:',
+      'discouraged',
+      ...LANGUAGES.split(' '),
     ].join('|') +
     ')\\b',
   'i',

@@ -27,6 +27,8 @@ import { inParentheses, isLoud, isQuotedRule } from './tool-rules.js';
  */
 const LOG_LINE =
   /^\s*(?:\[?\d{2,4}[-/:.]\d{2}[-/:.]\d{2}|\d+-\s|[\w./-]+\.\w+[-:]\d+[-:]|[0-9a-f]{7,40}\s|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)/;
+/** A warning written to the reader, not logged: "WARNING: Do not use …", "NOTE: always run …". */
+const ADMONITION = /^\s*(?:WARNING|NOTE|IMPORTANT|CAUTION):\s+(?:do not|don't|never|always|only|make sure|you must)\b/i;
 const CODE_END = /(?:[{;([]|\)\s*do|->|=>|:=)\s*$/;
 const CODE_START = /^\s*(?:[{}\])]|%\{|\|>|#\{|<<|\w+\s*:=|(?:return|raise)\s+[\w.]+\(|throw new\b)/;
 const CODE_OPERATORS = /=>|==|!=|&&|\|\||\|>|\+=|\);|\)\s*\{|\b[a-z_][\w.]*\s=\s[\w"'[{(]/;
@@ -101,7 +103,8 @@ function enterLine(
   const line = text.slice(state.start, state.end);
   // a `//` comment line in a message is pasted code: it holds a rule only when written loud ("// DO NOT EDIT")
   const comment = /^\s*\/[/*]/.test(line) && !isLoud(line);
-  state.kind = comment || gutterLines.has(state.start) || isCodeLine(line) || LOG_LINE.test(line) ? 'skip' : 'prose';
+  const log = LOG_LINE.test(line) && !ADMONITION.test(line);
+  state.kind = comment || gutterLines.has(state.start) || isCodeLine(line) || log ? 'skip' : 'prose';
 }
 
 /**

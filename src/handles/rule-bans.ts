@@ -25,6 +25,24 @@ const ABSENT_THING = new RegExp(
   'i',
 );
 
+/**
+ * Words of how work is done that make a terse "No …" a ban with neither verb nor scope ("no silent truncation", "No
+ * hardcoded secrets", "no drive-by refactors"): a spec's or a reviewer's rule, where "No errors" reports.
+ */
+const MANNER: ReadonlySet<string> = new Set(
+  (
+    'silent silently implicit hidden hardcoded hard-coded magic manual raw inline unsafe arbitrary speculative ' +
+    'unrelated unnecessary unused dead duplicate duplicated redundant global blocking destructive forced premature ' +
+    'placeholder commented-out drive-by ad-hoc mocked fake'
+  ).split(' '),
+);
+
+/** Whether `clause` opens `sentence` (markers aside) or follows a `;` in it. */
+function opensSentence(clause: string, sentence: string): boolean {
+  const at = sentence.indexOf(clause);
+  return at !== -1 && /(?:^[\s"'“‘*_-]*|;\s*)$/.test(sentence.slice(0, at));
+}
+
 /** The words `at most` / `no more than` / `not more than` open with. */
 const BAN_CAPS: ReadonlySet<string> = new Set(['at', 'no', 'not']);
 
@@ -46,6 +64,8 @@ export function isBan(clause: string, words: readonly string[], sentence: string
   if (BAN_CAPS.has(first) && /^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
   if (first === 'nothing') return /\bwithout\b/i.test(clause);
   if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
+  // after a comma a terse ban goes on with what came before ("Uses the shared component, no duplicate code" describes)
+  if (MANNER.has(second) && !FINITE.test(clause)) return opensSentence(clause, sentence);
   return (
     !FINITE.test(clause) &&
     (BAN_SCOPE.test(clause) || /\b(?:just|only)\b[^,;]*,\s*no\b|,\s*(?:just|only)\b/i.test(sentence))

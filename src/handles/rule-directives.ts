@@ -14,6 +14,7 @@
 import { GuardedPattern, holdsAny, leadingWord, OpeningPattern } from '../text/match-guards.js';
 import { IMPERATIVE_VERBS } from './lexicon.js';
 import { isBan } from './rule-bans.js';
+import { isDescription, isPhrasedRule, isProposedDeferral } from './rule-phrasings.js';
 
 const CLAUSE_SPLIT =
   /(\s*(?:[;:]|\s[-—–]+\s|,(?!\s*(?:not|but not)\b)\s*(?:(?:and|but|so|then)\s+)?|\s(?:and|but|so|then)\s+(?=[a-z]+\s)(?!not\b))\s*)/i;
@@ -106,7 +107,7 @@ const OPENING_WORDS = new Set(
 /** Openers that address the reader even after a bare "and" / "but": "… but make sure tests pass". */
 const STRONG_OPENER = /^(?:make sure|be sure|remember to|please)\b/i;
 const KEEP_EXCEPTIONS = /^keep\s+(?:up|going|trying|it up|me posted|in touch)\b|^stay\s+tuned\b/i;
-const LEAVE = /^leave\s+.*\b(?:alone|as (?:it is|is|they are)|untouched|unchanged|in place|intact)\b/i;
+const LEAVE = /^leave\s+.*\b(?:alone|as (?:it is|is|they are)|untouched|unchanged|in place|intact|to (?:me|us))\b/i;
 const CONTINUE = /^(?:continue|go on|carry on)\s+(?:with|using|to use)\s+(?!the (?:next|last|remaining|rest)\b)/i;
 /**
  * A conformance rule: "match the existing test style", "follow our naming conventions", "mirror the current layout",
@@ -211,7 +212,8 @@ interface ClausePlace extends DirectiveOptions {
 const ANY_CLAUSE: ClausePlace = { banAllowed: true };
 
 function leadStripped(clause: string): string {
-  const opened = clause.replace(OPENERS, '');
+  // bold markers after a label's colon ("**Note:** Always …") leave a blank before the clause's first word
+  const opened = clause.replace(OPENERS, '').trimStart();
   return LEAD_OPENERS.has(leadingWord(opened)) ? opened.replace(LEAD, '').replace(OPENERS, '') : opened;
 }
 
@@ -245,7 +247,9 @@ function isImperativeRule(clause: string, verb: string): boolean {
   }
   if (verb === 'remember') return /^remember\s+to\b/i.test(clause);
   if (CONFORMANCE.test(clause)) return true;
-  if (UNIVERSAL.test(clause) || BUDGET.test(clause) || /\bbefore\s+\w+ing\b/i.test(clause)) return true;
+  if (UNIVERSAL.test(clause) || BUDGET.test(clause)) return true;
+  // "Force flag removes hooks before reinstalling" says what a thing does: its verb is the third word's
+  if (/\bbefore\s+\w+ing\b/i.test(clause)) return !isDescription(clause);
   if (ONLY_SCOPE.test(clause)) return true;
   return SCOPE_VERBS.has(verb) && CONTRAST.test(clause);
 }
@@ -340,7 +344,10 @@ function isRuleClause(raw: string, sentence: string, reported: boolean, options:
   )
     return true;
   if (options.banAllowed === true && isBan(clause, words, sentence, options.quoted === true)) return true;
-  return isStatedRule(clause, words, sentence, options);
+  return (
+    isStatedRule(clause, words, sentence, options) ||
+    isPhrasedRule(clause, sentence, options.quoted === true, options.listItem === true)
+  );
 }
 
 /**
@@ -349,7 +356,8 @@ function isRuleClause(raw: string, sentence: string, reported: boolean, options:
  * quotes ("User told me \"don't amend commits\"") counts too.
  */
 export function isDirective(sentence: string, reported = false, options: DirectiveOptions = {}): boolean {
-  if (/\?\s*["”'’)]*\s*$/.test(sentence)) return options.quoted !== true && isRequestedRule(sentence);
+  if (/\?\s*["”'’)]*\s*$/.test(sentence))
+    return options.quoted !== true && (isRequestedRule(sentence) || isProposedDeferral(sentence));
   const body = sentence.replace(OPENERS, '');
   if (LISTING_ENTRY.test(body) && !/\b(?:always|must)\b/i.test(body)) return false;
   if (options.quoted === true && PURPOSE.test(body)) return false;

@@ -5,6 +5,8 @@
  * costs compiling it first, more than a short text's whole extraction, so the pattern runs only from such a word.
  */
 
+import { LANGUAGES } from './rule-phrasings.js';
+
 /** A trigger word that opens a trigger by itself. */
 const ALONE: readonly string[] = [];
 const SPACE = [' '];
@@ -43,6 +45,9 @@ const TRIGGER_WORDS: ReadonlyMap<string, readonly string[]> = new Map<string, re
     'always sure ensure remember need needs require requires required mandatory keep stay stick refrain limit restrict',
     'confine cap prefer leave continue ask confirm ping consult seek approval approvals signoff reviewer reviewers',
     'permission allowed permitted every whenever each nothing told said asked feedback match follow mirror adhere conform',
+    // less common phrasings (`rule-phrasings.ts`)
+    'defer postpone shelve hold steer careful before henceforth discouraged',
+    LANGUAGES,
   ]
     .join(' ')
     .split(' ')
@@ -65,15 +70,33 @@ const TRIGGER_WORDS: ReadonlyMap<string, readonly string[]> = new Map<string, re
   ['is', [' fine']],
   ['are', [' fine']],
   ['all', [' new', ' future']],
-  ['for', [' all']],
-  ['from', [' now on']],
+  ['for', [' all', ' the rest of']],
+  ['from', [' now on', ' here on']],
   ['going', [' forward']],
-  ['at', [' most']],
+  ['at', [' most', ' no time', ' no point']],
   ['more', [' than']],
   ['up', [' to']],
-  ['rather', [' than']],
+  ['in', [' no case']],
+  ['rather', [' than', ' you', ' we', ' not']],
   ['instead', [' of']],
   ['hands', [' off']],
+  ['out', [' of scope']],
+  ['non', ['-negotiable']],
+  ['take', [' care']],
+  ['try', [' not', ' hard not']],
+  ['ok', [' to', ' for']],
+  ['okay', [' to', ' for']],
+  ['fine', [' to', ' for']],
+  ['acceptable', [' to', ' for']],
+  ['free', [' to']],
+  ['everything', [' inside', ' within', ' through', ' via', ' in', ' only']],
+  [
+    'without',
+    [' touching', ' changing', ' modifying', ' breaking', ' editing', ' deleting', ' rewriting', ' renaming'],
+  ],
+  ['important', [':', '*:', '**:']],
+  ['critical', [':', '*:', '**:']],
+  ['until', [' further notice']],
 ]);
 
 /** Letters of the longest word of {@link TRIGGER_WORDS}: a longer run of letters is none of them. */

@@ -10,6 +10,7 @@ import {
   ADDED_TOOL_NON_RULE_OUTPUTS,
   ADDED_TOOL_RULE_OUTPUTS,
 } from './fixtures/rules-added.js';
+import { PHRASING_NON_RULE_SENTENCES, PHRASING_RULE_SENTENCES } from './fixtures/rules-added-phrasings.js';
 import { RULE_SENTENCES } from './fixtures/rules-positive.js';
 import { NON_RULE_SENTENCES } from './fixtures/rules-negative.js';
 import {
@@ -49,7 +50,8 @@ function flatten(groups: Readonly<Record<string, readonly string[]>>, rule: bool
 }
 
 /**
- * Every written labelled sentence with its part; the sentences of `fixtures/rules-added.ts`, written while tuning,
+ * Every written labelled sentence with its part; the sentences of `fixtures/rules-added.ts` and
+ * `fixtures/rules-added-phrasings.ts`, written while tuning,
  * after the others and all `tune` (the held-out part stays what it was).
  */
 export const WRITTEN_RULE_SET: readonly LabelledSentence[] = [
@@ -57,7 +59,12 @@ export const WRITTEN_RULE_SET: readonly LabelledSentence[] = [
     ...item,
     part: partOf(index),
   })),
-  ...[...flatten(ADDED_RULE_SENTENCES, true), ...flatten(ADDED_NON_RULE_SENTENCES, false)].map((item) => ({
+  ...[
+    ...flatten(ADDED_RULE_SENTENCES, true),
+    ...flatten(ADDED_NON_RULE_SENTENCES, false),
+    ...flatten(PHRASING_RULE_SENTENCES, true),
+    ...flatten(PHRASING_NON_RULE_SENTENCES, false),
+  ].map((item) => ({
     ...item,
     part: 'tune' as const,
   })),
