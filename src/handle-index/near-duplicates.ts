@@ -18,6 +18,22 @@ const NUMBER = /\d+(?:\.\d+)?/g;
  */
 export function collapseKey(handle: Pick<Handle, 'kind' | 'text' | 'role'>): string | undefined {
   if (!LINE_KINDS.has(handle.kind)) return undefined;
+  const known = collapseKeys.get(handle);
+  if (known !== undefined) return known ?? undefined;
+  const key = lineKey(handle);
+  if (Object.isFrozen(handle)) collapseKeys.set(handle, key ?? null);
+  return key;
+}
+
+/**
+ * The key of each frozen line-like handle, found once: a compaction asks it of every carried handle (its placement
+ * and its layout), and carries most of them again the next time. Safe module-level: a frozen handle's kind, text and
+ * role cannot change, so an entry is what computing the key again gives; weak, so it holds no handle alive.
+ */
+const collapseKeys = new WeakMap<object, string | null>();
+
+/** `collapseKey` of a line-like handle, computed. */
+function lineKey(handle: Pick<Handle, 'kind' | 'text' | 'role'>): string | undefined {
   const stamped = handle.text.replace(TIMESTAMP, '<ts>').replace(CLOCK, '<time>').replace(HEX_ID, '<hex>');
   const instruction = handle.role === 'user' || handle.role === 'system';
   const shape = instruction ? stamped : stamped.replace(NUMBER, '#');

@@ -52,16 +52,20 @@ function changedTexts(evidence: RankEvidence): string[] {
 }
 
 /**
- * `text.includes(needle)` for many needles: a needle of 4 or more characters whose first or last 4 characters
- * occur nowhere in `text` is not searched for.
+ * `text.includes(needle)` for many needles: a needle of 4 or more characters is searched for only when `text` holds
+ * its last 4 characters and every 4 characters it starts with at a multiple of 4 (a text holding the needle holds
+ * each of its pieces; the first and last pieces alone let most needles of a long window through to the search).
  */
 function includedIn(text: string | undefined): (needle: string) => boolean {
   if (text === undefined) return () => false;
   const grams = new Set<number>();
   for (let at = 0; at + 4 <= text.length; at++) grams.add(gramKey(text, at));
-  return (needle) =>
-    (needle.length < 4 || (grams.has(gramKey(needle, 0)) && grams.has(gramKey(needle, needle.length - 4)))) &&
-    text.includes(needle);
+  const mayHold = (needle: string): boolean => {
+    if (!grams.has(gramKey(needle, needle.length - 4))) return false;
+    for (let at = 0; at + 4 <= needle.length; at += 4) if (!grams.has(gramKey(needle, at))) return false;
+    return true;
+  };
+  return (needle) => (needle.length < 4 || mayHold(needle)) && text.includes(needle);
 }
 
 /** What a caller already knows of the handles it ranks, each list in their order (a compaction keeps both). */

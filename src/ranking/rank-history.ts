@@ -6,7 +6,8 @@
  * lookback, not by the session: `forget` drops what no later compaction can ask for.
  */
 import { mergeHandles } from '../handles/handle-sets.js';
-import type { LedgerStore } from '../stores/store.js';
+import { buildHandle, orderEntryHandles } from '../stores/store-input.js';
+import type { AppendEntry, LedgerStore } from '../stores/store.js';
 import type { Handle, SpanOccurrence } from '../types.js';
 import type { EvidenceTallies, RankSpan } from './rank-evidence.js';
 import { DistinctStretch } from './distinct-stretch.js';
@@ -71,6 +72,11 @@ class SeqStretch<T> {
     return this.low + this.values.length;
   }
 
+  /** Whether nothing is held. */
+  get empty(): boolean {
+    return this.values.length === 0;
+  }
+
   /** Whether `seq` is held. */
   has(seq: number): boolean {
     return seq >= this.low && seq < this.end;
@@ -88,6 +94,11 @@ class SeqStretch<T> {
   put(fromSeq: number, values: readonly T[]): void {
     if (values.length === 0) return;
     const putEnd = fromSeq + values.length;
+    if (this.values.length > 0 && fromSeq === this.end) {
+      // Continued at its end (an append): pushed in place, not copied with what is held.
+      for (const value of values) this.values.push(value);
+      return;
+    }
     if (this.values.length === 0 || fromSeq > this.end || putEnd < this.low) {
       this.low = fromSeq;
       this.values = [...values];
@@ -155,6 +166,22 @@ export class RankHistory {
       held = this.handleRows.get(fromSeq, toSeq) ?? bySeq(rows, fromSeq, toSeq);
     }
     return held;
+  }
+
+  /**
+   * The session appended `entries` at seqs `fromSeq`, `fromSeq + 1`, …: their handle rows, as the store gives them
+   * back (each entry's handles in store order, `buildHandle` at its seq), are held when they continue the held
+   * stretch (or nothing is held), so the compaction of those seqs does not read them back. Else they are read when
+   * asked, as before.
+   */
+  appended(fromSeq: number, entries: readonly AppendEntry[]): void {
+    if (entries.length === 0 || (!this.handleRows.empty && this.handleRows.end !== fromSeq)) return;
+    this.handleRows.put(
+      fromSeq,
+      entries.map((entry, index) =>
+        orderEntryHandles(entry.handles).map((handle) => buildHandle(handle, fromSeq + index)),
+      ),
+    );
   }
 
   /** The occurrences and handle rows of the lookback range before a region starting at `regionFrom`. */

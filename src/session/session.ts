@@ -134,6 +134,7 @@ export class LedgerSession {
       if (entries.length === 0) return [];
       const written = await store.append(this.id, this.nextSeq, entries);
       appendAll(this.originals, written);
+      this.history.appended(this.nextSeq, entries);
       this.nextSeq += written.length;
       this.byteEnd = byteEnd;
       const spans = foreign ? written.slice(foreign.start, foreign.end) : [];

@@ -7,6 +7,8 @@
  */
 import { extractHandles } from '../handles/extract.js';
 import { bindingOf, isCodeAssignment } from '../handles/supersession.js';
+import type { Binding } from '../handles/supersession.js';
+import { TextMemo } from '../collections/text-memo.js';
 import type { CompactionRecord, Handle } from '../types.js';
 
 /** What a record's kept bindings say is current: per label the bindings shown, and per replaced value its successor. */
@@ -64,16 +66,36 @@ function withNote(line: string, text: string | undefined): string {
   return text === undefined ? line : `${line} (replaced since: ${text})`;
 }
 
+/**
+ * The bindings of the assignments a summary line states (not code), in order, per line: a summary carries most lines
+ * of the one before it, and every compaction's block marks them again. Safe module-level: a pure function of the
+ * line, bounded by `TextMemo`.
+ */
+const lineBindings = new TextMemo<readonly Binding[]>();
+
+/** The bindings `line` states (`extractHandles` of its assignments, code left out), remembered per line. */
+function bindingsOfLine(line: string): readonly Binding[] {
+  let found = lineBindings.get(line);
+  if (found === undefined) {
+    const bindings: Binding[] = [];
+    for (const handle of extractHandles(line, { kinds: ['assignment'] })) {
+      if (isCodeAssignment(handle)) continue;
+      const binding = bindingOf(handle);
+      if (binding !== undefined) bindings.push(binding);
+    }
+    found = bindings;
+    lineBindings.set(line, found);
+  }
+  return found;
+}
+
 /** The current binding that replaced what `line` states, if it states a replaced value. */
 function replacement(line: string, current: CurrentBindings): string | undefined {
   const by = replacedBy(line, current.replaced);
   if (by !== undefined) return by;
-  for (const handle of extractHandles(line, { kinds: ['assignment'] })) {
-    if (isCodeAssignment(handle)) continue;
-    const binding = bindingOf(handle);
-    const now = binding === undefined ? undefined : current.byLabel.get(binding.label);
-    if (binding !== undefined && now !== undefined && !now.values.has(binding.value) && !line.includes(now.text))
-      return now.text;
+  for (const binding of bindingsOfLine(line)) {
+    const now = current.byLabel.get(binding.label);
+    if (now !== undefined && !now.values.has(binding.value) && !line.includes(now.text)) return now.text;
   }
   return undefined;
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +14,7 @@ import { mergeHandles } from '../../src/handles/handle-sets.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import type { LedgerStore } from '../../src/stores/store.js';
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js';
+import { createSqliteStore } from '../../src/stores/sqlite/index.js';
 import { createLedger } from '../../src/session/ledger.js';
 import { fillerTurns, SEED_OPENING } from '../helpers.js';
 
@@ -142,8 +146,56 @@ describe('RankHistory', () => {
     const spans = await inner.nextSeq('long');
     expect(spans).toBeGreaterThan(HISTORY_LOOKBACK_SEQS);
     expect(session.records().length).toBeGreaterThan(50);
-    // Before, every compaction re-read the handle rows and occurrences of up to 1,000 seqs.
-    expect(Math.max(...counted.handleReads.values())).toBe(1);
+    // Before, every compaction re-read the handle rows and occurrences of up to 1,000 seqs; now the rows the session
+    // appended are held from its appends, and none is read back.
+    expect(counted.handleReads.size).toBe(0);
     expect(counted.occurrenceReads.size).toBe(0);
   }, 120_000);
+
+  it('holds the handle rows of appended entries exactly as the store gives them back (memory and SQLite)', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'context-ledger-history-'));
+    try {
+      const long = `Deploy notes.\n${Array.from({ length: 400 }, (_, line) => `line ${line}: set RETRY_LIMIT=${line} in /srv/app/conf-${line}.yaml`).join('\n')}`;
+      const messages = [
+        SEED_OPENING,
+        ...fillerTurns(12),
+        { role: 'tool' as const, content: long, toolCallId: 'call_11' },
+      ];
+      for (const inner of [createMemoryStore(), createSqliteStore({ path: join(directory, 'ledger.db') })]) {
+        const counted = countingStore(inner);
+        // A history fed from the start, and one made after the first appends (a resumed session), both fed.
+        const fed = new RankHistory(counted.store, 'fed');
+        let resumed: RankHistory | undefined;
+        let resumedAt = 0;
+        const store: LedgerStore = Object.create(counted.store) as LedgerStore;
+        store.append = async (sessionId, expectedNextSeq, entries) => {
+          const written = await counted.store.append(sessionId, expectedNextSeq, entries);
+          fed.appended(expectedNextSeq, entries);
+          resumed?.appended(expectedNextSeq, entries);
+          return written;
+        };
+        const session = await createLedger({ store }).session('fed', { window: { maxTokens: 1_000_000 } });
+        for (const [index, message] of messages.entries()) {
+          if (index === 5) {
+            resumed = new RankHistory(counted.store, 'fed');
+            resumedAt = await inner.nextSeq('fed');
+          }
+          await session.append(message);
+        }
+        const spans = await inner.nextSeq('fed');
+        expect(spans).toBeGreaterThan(messages.length);
+        const stored = await inner.handles('fed', { fromSeq: 0, toSeq: spans - 1 });
+        expect(stored.length).toBeGreaterThan(400);
+        expect(await fed.handles(0, spans - 1)).toEqual(stored);
+        expect(counted.handleReads.size).toBe(0);
+        // The resumed history reads the seqs before its first append from the store, the rest it holds.
+        expect(await resumed?.handles(0, spans - 1)).toEqual(stored);
+        expect(resumedAt).toBeGreaterThan(0);
+        expect([...counted.handleReads.keys()].sort((a, b) => a - b)).toEqual([...Array(resumedAt).keys()]);
+        await inner.close();
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });

@@ -29,6 +29,22 @@ describe('a summary line stating a value a current binding replaced is marked wh
     expect(markReplacedValues(summary, [handle('REDIS_HOST=cache-2')])).toBe(summary);
   });
 
+  it('marks a line read again (its bindings remembered) against the bindings of each record alike', () => {
+    const line = '- Point the workers at QUEUE_URL=amqp://mq-3 (QUEUE_URL=amqp://mq-3).';
+    const summary = `${line}\n- Tests pass locally.`;
+    // The same lines, marked against the bindings of one record, then of others, then of the first again.
+    for (let round = 0; round < 2; round++) {
+      expect(markReplacedValues(summary, [handle('QUEUE_URL=amqp://mq-5')]).split('\n')).toEqual([
+        `${line} (replaced since: QUEUE_URL=amqp://mq-5)`,
+        '- Tests pass locally.',
+      ]);
+      expect(markReplacedValues(summary, [handle('QUEUE_URL=amqp://mq-3')])).toBe(summary);
+      expect(markReplacedValues(summary, [handle('QUEUE_URL=amqp://mq-7')]).split('\n')[0]).toBe(
+        `${line} (replaced since: QUEUE_URL=amqp://mq-7)`,
+      );
+    }
+  });
+
   it('leaves code, bare values and a summary with no replaced value as they are', () => {
     const summary = '- The loop uses timeout=3 on each call.\n- The replica is db-ro-4.';
     expect(markReplacedValues(summary, [handle('timeout=30'), handle('db-ro-9', 'identifier')])).toBe(summary);

@@ -66,6 +66,9 @@ export class CarriedHandleIds {
     if (this.idsOfLastRecords?.sessionId !== sessionId)
       this.idsOfLastRecords = { sessionId, idByJson: new BoundedMemo<string, number>(MEMO_ENTRIES) };
     const memo = this.idsOfLastRecords.idByJson;
+    // Started over before it fills, not midway (that kept only the tail of this record's handles): the next record
+    // finds every handle of this one.
+    if (memo.size + ids.length > MEMO_ENTRIES) memo.clear();
     ids.forEach((id, index) => memo.set(parts.handles[index] as string, id));
   }
 

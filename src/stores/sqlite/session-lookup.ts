@@ -22,8 +22,13 @@ export class SqliteSessionLookup {
     private readonly location: string,
   ) {}
 
-  /** The session's tenant, read now (inside a write transaction); throws `NotFoundError` when the session does not exist. */
+  /**
+   * The session's tenant; throws `NotFoundError` when the session does not exist. Read now (inside a write
+   * transaction) unless a read already found the session: a session row is never changed nor deleted (triggers refuse
+   * both), so its tenant and its being there hold from then on.
+   */
   require(sessionId: string, operation: string): string | undefined {
+    if (this.tenantBySession.has(sessionId)) return this.tenantBySession.get(sessionId);
     const row = this.statements.session.get(sessionId);
     if (!row) {
       throw new NotFoundError(
@@ -31,6 +36,7 @@ export class SqliteSessionLookup {
         { sessionId, location: this.location },
       );
     }
+    this.tenantBySession.set(sessionId, row.tenant_id ?? undefined);
     return row.tenant_id ?? undefined;
   }
 
