@@ -85,8 +85,9 @@ export interface RankWeights {
  * - `standardName` −1.5: `fmt.Errorf`, `t.Fatalf`, `os.Stderr`, `path/filepath`, `/dev/null` were the longest lines of
  *   the index on real Go sessions (entire/ at 8,000 tokens) though the agent writes them from the language, not the
  *   index. −1.5 rather than more: the agent does write them again, so the string yardstick of hook-context-entire counts
- *   them (Claude Code 0.868 without the penalty, 0.864 at −1.5, 0.861 at −3); the SessionStart context binds one labelled
- *   fact more with it (quality-facts-real, hook arm 0.682 -> 0.705).
+ *   them (Claude Code 0.868 without the penalty, 0.864 at −1.5, 0.861 at −3). The SessionStart context no longer uses
+ *   it (`HOOK_RANK_WEIGHTS.standardName` 0, hook-context-weights.ts): once the facts it once protected were bound in
+ *   other ways, the hook arm of quality-facts-real was the same without it, and the hook's own yardstick higher.
  * - kinds: paths, assignments, error lines and quoted constraints name concrete things;
  *   identifiers are many and often incidental; bare numbers and dates are rarely reused alone.
  */
