@@ -15,6 +15,9 @@ import { findAmounts } from './amounts.js';
 import { findBranchNames } from './branch-names.js';
 import { findChangeNames } from './change-names.js';
 import type { Candidate } from './candidate.js';
+import { isBlankCode } from './char-classes.js';
+import { lastWordIn, wordsIn } from './words-in.js';
+import type { Word } from './words-in.js';
 import { findDefinitions, findGlossary } from './definitions.js';
 import { NON_TICKET_PREFIXES, TRACKER_WORDS } from './lexicon.js';
 import { packageVersionStart } from './package-versions.js';
@@ -76,6 +79,8 @@ const PLACING: ReadonlySet<string> = new Set(
 );
 const PLACED: ReadonlySet<string> = new Set('it them this that these those'.split(' '));
 const PLACES: ReadonlySet<string> = new Set('in to into under inside'.split(' '));
+/** The last letters of {@link PLACES} (char codes, lower case: a code ORed with 32 is matched). */
+const PLACE_ENDS: ReadonlySet<number> = new Set([...'nore'].map((char) => char.charCodeAt(0)));
 
 /** Longest label + connector a binding may carry, in characters. */
 const MAX_PREFIX = 60;
@@ -98,30 +103,13 @@ function unemphasized(word: string): string {
   return `${core[1] ?? ''}${core[2] ?? ''}`;
 }
 
-interface Word {
-  readonly text: string;
-  readonly start: number;
-}
-
-/** The words of `text[from, to)`, split on blanks, with their offsets. */
-function wordsIn(text: string, from: number, to: number): Word[] {
-  const words: Word[] = [];
-  const pattern = /[^\s]+/g;
-  pattern.lastIndex = from;
-  for (let match = pattern.exec(text); match !== null && match.index < to; match = pattern.exec(text)) {
-    const end = Math.min(match.index + match[0].length, to);
-    words.push({ text: text.slice(match.index, end), start: match.index });
-  }
-  return words;
-}
-
 /** Where the clause holding `start` begins on its line: after a line break, a sentence end, `(`, `;` or a comma. */
 function clauseStart(view: string, start: number): number {
   const floor = Math.max(0, start - MAX_PREFIX);
   for (let index = start - 1; index >= floor; index--) {
     const code = view.charCodeAt(index);
     if (code === 10 || code === 13 || code === 40 || code === 59 || code === 44) return index + 1;
-    if ((code === 46 || code === 33 || code === 63) && /\s/.test(view.charAt(index + 1))) return index + 1;
+    if ((code === 46 || code === 33 || code === 63) && isBlankCode(view.charCodeAt(index + 1))) return index + 1;
   }
   return floor;
 }
@@ -151,7 +139,14 @@ function isTrackerKey(text: string): boolean {
 
 /** The start of "verb it in" right before `start` (see {@link PLACING}), or -1. */
 function placementStart(view: string, start: number): number {
-  const words = wordsIn(view, clauseStart(view, start), start);
+  // Every place word ends in `n`, `o`, `r` or `e`: most values fail here, before their clause is looked for.
+  let end = start;
+  const floor = Math.max(0, start - MAX_PREFIX);
+  while (end > floor && isBlankCode(view.charCodeAt(end - 1))) end--;
+  if (end === floor || !PLACE_ENDS.has(view.charCodeAt(end - 1) | 32)) return -1;
+  const from = clauseStart(view, start);
+  if (!PLACES.has(lastWordIn(view, from, start))) return -1;
+  const words = wordsIn(view, from, start);
   const [verb, thing, place] = words.slice(-3).map((word) => word.text.toLowerCase());
   if (words.length < 3 || !PLACING.has(verb ?? '') || !PLACED.has(thing ?? '') || !PLACES.has(place ?? '')) return -1;
   return words[words.length - 3]?.start ?? -1;
