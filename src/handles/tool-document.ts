@@ -11,7 +11,7 @@
  */
 import { LEDGER_MARKER, RECALL_HINT } from '../text/block-headings.js';
 import { imitatesLabel } from '../text/role-labels.js';
-import { FENCE, gutterWidth, lineKind } from './tool-lines.js';
+import { ADMONITION, FENCE, gutterWidth, lineKind } from './tool-lines.js';
 import type { LineKind, ToolLine, ToolLineJudge } from './tool-lines.js';
 
 /** A unified diff's hunk header: from it on, `+`, `-`, ` ` and `\` lines are the diff's, never a document's prose. */
@@ -154,7 +154,8 @@ export class BlockedLines {
       const error =
         !isBlank(line) &&
         mayBeError(line) &&
-        (ERROR_LINE.test(line) || (line.includes('level=') && LOG_LEVEL.test(line)));
+        (ERROR_LINE.test(line) || (line.includes('level=') && LOG_LEVEL.test(line))) &&
+        !ADMONITION.test(line);
       known = error ? 2 : 1;
       this.errors[index] = known;
     }

@@ -36,6 +36,12 @@ const TEST_MARK =
 const ASSERTION = /^\s*(?:left|right|expected|actual|got|want|received|diff)\s*:/i;
 const LOG_LINE =
   /^\s*(?:\[?\d{2,4}[-/:.]\d{2}[-/:.]\d{2}|\d+-\s|[\w./-]+\.\w+[-:]\d+[-:]|[0-9a-f]{7,40}\s|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)/;
+/**
+ * A warning written loud that opens with an order to the reader ("WARNING: Do not use …"): a document's admonition, not
+ * a program's warning (a compiler's `warning: …` stays one).
+ */
+export const ADMONITION =
+  /^\s*WARNING\s*:\s*(?:[Dd]o not|DO NOT|[Dd]on't|DON'T|[Nn]ever|NEVER|[Aa]lways|ALWAYS|[Mm]ust|MUST)\b/;
 const GREP_HIT = /^\s*(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.[A-Za-z]\w{0,7}(?::(?:\d+:)?|-\d+-)/;
 const STRING_LITERAL = /^\s*(?:[rbfuRBFU]{0,2}["'](?!\s*$)|_\(\s*["'])/;
 /** A harness reminder addressed to the model, printed inside tool output (not a rule of the project). */
@@ -93,8 +99,8 @@ export function lineKind(line: string, gutter: boolean, indented: boolean): Line
   if (FENCE.test(line)) return 'fence';
   if (!gutter && DIFF_OR_OPTION.test(line)) return 'skip';
   const content = gutter ? line.trimStart() : line;
-  if (TEST_MARK.test(content) || ASSERTION.test(content) || LOG_LINE.test(content) || GREP_HIT.test(content))
-    return 'skip';
+  const log = LOG_LINE.test(content) && !ADMONITION.test(content);
+  if (TEST_MARK.test(content) || ASSERTION.test(content) || log || GREP_HIT.test(content)) return 'skip';
   if (NUMBERED_GUTTER.test(content) || BOILERPLATE_LINE.test(content) || imitatesLabel(content.trim())) return 'skip';
   // an indented comment sits in a block of code
   if (COMMENT.test(content)) return indented ? 'note' : 'comment';

@@ -113,8 +113,10 @@ function isOutOfForm(sentence: string, place: QuotedPlace): boolean {
   if (EXAMPLE.test(sentence) || STEP.test(sentence) || NOTE_LABEL.test(sentence) || TRANSITION.test(sentence))
     return true;
   if (QUOTED_SUBJECT.test(sentence)) return true;
-  // in running prose a sentence opening in lower case is a fragment; a list item or a comment may ("# never …")
-  if (place.wrapped || (/^[a-z]/.test(sentence) && !place.listItem)) return true;
+  // in running prose a sentence opening in lower case is a fragment; a list item or a comment may ("# never …"), and so
+  // may an order on a line of its own (a user's words quoted by the tool: "don't check this in")
+  if (place.wrapped || (/^[a-z]/.test(sentence) && !place.listItem && !(place.ownLine && isAddressed(sentence))))
+    return true;
   if (isTitle(sentence) && !LOUD.test(sentence)) return true;
   return /:[*_]*\s*$/.test(sentence) && (!isAddressed(sentence) || sentence.split(/\s+/).length < 3);
 }

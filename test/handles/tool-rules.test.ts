@@ -43,6 +43,22 @@ describe('rules in tool output', () => {
     expect(quoted(generated)).toEqual(['DO NOT EDIT.']);
   });
 
+  it("pins a document's warning that opens with an order, not a program's warning", () => {
+    const readme = '## Running\n\nWARNING: Do not use the development server in a production deployment.\n';
+    expect(quoted(readme)).toEqual(['WARNING: Do not use the development server in a production deployment.']);
+    expect(quoted('WARNING: This is a development server. Do not use it in a production deployment.\n')).toEqual([]);
+  });
+
+  it('pins an order in lower case on a line of its own, not a lower-case fragment or status', () => {
+    const rejected = "The tool use was rejected. To tell you how to proceed, the user said:\ndon't check this in\n";
+    expect(quoted(rejected)).toEqual(["don't check this in"]);
+    for (const output of [
+      'The worker restarts itself when the queue\nnever drains, so the alarm fires twice\n',
+      'On branch main\nno changes added to commit (use "git add")\n',
+    ])
+      expect(quoted(output), output).toEqual([]);
+  });
+
   it('pins nothing from code, comments on code, diffs, logs, tests, examples or errors', () => {
     for (const output of [
       'func (s *Store) Close() error {\n\t// Do not close the socket here; the pool owns it.\n\treturn s.pool.Release()\n}\n',
