@@ -99,19 +99,61 @@ const TRIGGER_WORDS: ReadonlyMap<string, readonly string[]> = new Map<string, re
   ['until', [' further notice']],
 ]);
 
-/** Letters of the longest word of {@link TRIGGER_WORDS}: a longer run of letters is none of them. */
-const LONGEST = Math.max(...[...TRIGGER_WORDS.keys()].map((word) => word.length));
-
-function isLetter(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+/** A node of {@link TRIE}: its children by lower-case letter (`a` at 0), and what must follow its word if it is one. */
+interface TrieNode {
+  readonly children: (TrieNode | undefined)[];
+  next: readonly string[] | undefined;
 }
 
-/** Whether the run of letters `[start, end)` of `text` may open a trigger. */
-function opensTrigger(text: string, start: number, end: number): boolean {
-  if (end - start > LONGEST) return false;
-  const next = TRIGGER_WORDS.get(text.slice(start, end).toLowerCase());
-  if (next === undefined) return false;
+function trieNode(): TrieNode {
+  return { children: new Array<TrieNode | undefined>(26).fill(undefined), next: undefined };
+}
+
+/** {@link TRIGGER_WORDS} letter by letter: a run of letters is looked up without copying or lower-casing it. */
+const TRIE = trieNode();
+for (const [word, next] of TRIGGER_WORDS) {
+  let node = TRIE;
+  for (let i = 0; i < word.length; i++) {
+    const letter = word.charCodeAt(i) - 97;
+    node = node.children[letter] ??= trieNode();
+  }
+  node.next = next;
+}
+
+/** The letter at `index` of `text` as 0 (`a` or `A`) to 25, or 26 and more for anything else (NaN past the end). */
+function letterAt(text: string, index: number): number {
+  return ((text.charCodeAt(index) | 32) - 97) >>> 0;
+}
+
+/** Whether one of `next` (what must follow a trigger word, see {@link TRIGGER_WORDS}) follows offset `end` of `text`. */
+function opensWith(text: string, end: number, next: readonly string[]): boolean {
   if (next.length === 0) return true;
+  for (const words of next) {
+    const found = follows(text, end, words);
+    if (found === undefined) return followsLowered(text, end, next);
+    if (found) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `words` (lower case) follows offset `end` of `text` in any ASCII case; undefined when a character outside
+ * ASCII decides it (lower-casing one may yield ASCII letters: {@link followsLowered} settles it).
+ */
+function follows(text: string, end: number, words: string): boolean | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const code = text.charCodeAt(end + i);
+    const want = words.charCodeAt(i);
+    if (code === want) continue;
+    if (code > 127) return undefined;
+    // NaN (past the end) fails both tests
+    if (!(want >= 97 && want <= 122 && code >= 65 && code <= 90 && (code | 32) === want)) return false;
+  }
+  return true;
+}
+
+/** Whether one of `next` follows offset `end` of `text` once the characters after it are lower-cased. */
+function followsLowered(text: string, end: number, next: readonly string[]): boolean {
   const after = text.slice(end, end + 17).toLowerCase();
   return next.some((words) => after.startsWith(words));
 }
@@ -122,18 +164,22 @@ function opensTrigger(text: string, start: number, end: number): boolean {
  * (after `\b`) or is `-only`, one character before the run `only`.
  */
 export function triggerWordAt(text: string, from: number): number {
+  const length = text.length;
   let index = from;
-  while (index < text.length && index > 0 && isLetter(text.charCodeAt(index)) && isLetter(text.charCodeAt(index - 1)))
-    index++;
-  while (index < text.length) {
-    if (!isLetter(text.charCodeAt(index))) {
+  while (index < length && index > 0 && letterAt(text, index) < 26 && letterAt(text, index - 1) < 26) index++;
+  while (index < length) {
+    let letter = letterAt(text, index);
+    if (letter >= 26) {
       index++;
       continue;
     }
-    let end = index + 1;
-    while (end < text.length && isLetter(text.charCodeAt(end))) end++;
-    if (opensTrigger(text, index, end)) return index;
-    index = end;
+    // walk the run of letters down the trie; a run off the trie is skipped whole
+    const start = index;
+    let node = TRIE.children[letter];
+    while (++index < length && (letter = letterAt(text, index)) < 26)
+      if (node !== undefined) node = node.children[letter];
+    const next = node?.next;
+    if (next !== undefined && opensWith(text, index, next)) return start;
   }
   return -1;
 }

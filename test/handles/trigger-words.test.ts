@@ -162,6 +162,17 @@ describe('trigger words', () => {
     }
   });
 
+  it('reads what must follow a word in any case, up to the end of the text, lower-casing what is not ASCII', () => {
+    expect(triggerWordAt('x Run THe tests', 0)).toBe(2);
+    expect(triggerWordAt('x run tx', 0)).toBe(-1);
+    expect(triggerWordAt('x wait fo', 0)).toBe(-1);
+    expect(triggerWordAt('x do', 0)).toBe(-1);
+    expect(triggerWordAt('x can’t', 0)).toBe(2);
+    // the Kelvin sign lower-cases to `k`
+    expect(triggerWordAt('x without brea\u212Aing it', 0)).toBe(2);
+    expect(triggerWordAt('x without bre\u00E4king it', 0)).toBe(-1);
+  });
+
   it('finds `-only` at its word, one character after the dash', () => {
     expect(triggerWordAt('an append-only log', 0)).toBe(10);
   });
