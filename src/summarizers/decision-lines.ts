@@ -3,8 +3,8 @@
  * decides something is never left out while status or narration is kept: first what settles a choice, then the state
  * the work reached, then the agent's reasoning aloud.
  */
-import { NAMES_SOMETHING, isAnalysis, isFiller } from './narration.js';
-import { decides, ordersChoice } from './sentence-weight.js';
+import { NAMES_SOMETHING, afterReaction, isAnalysis, isFiller } from './narration.js';
+import { decides, opensWithAction, ordersChoice } from './sentence-weight.js';
 import type { QuietCap } from './line-choice.js';
 import type { Candidate } from './task-lines.js';
 import { words } from './word-overlap.js';
@@ -15,6 +15,27 @@ export const NEXT_STEP = new RegExp(
     String.raw`plan to|will now)\b`,
   'i',
 );
+/**
+ * The agent's order to itself ("Close ticket 5, commit, and continue.", "Add types to `store.ts`"): a step still
+ * ahead told as an imperative, as much a next step as "I'll …". Not a label ("Fix: …"), and nothing that tells a state
+ * reached after its first word ("Test updated to …", "Build passes.", "Lint clean now."): a noun may look like a verb.
+ */
+function ordersItself(text: string): boolean {
+  const rest = text.replace(/^\W*\w+/, '');
+  return opensWithAction(text) && !rest.startsWith(':') && !STATE_WORD.test(rest);
+}
+/** Words that tell a state reached: a verb's past or present tense, or how the work stands. */
+const STATE_WORD = new RegExp(
+  String.raw`\b(?:is|are|was|were|has|have|had|now|still|already|\w+ed|passes|fails|works|runs|builds|compiles|exists|` +
+    String.raw`succeeds|done|complete|green|clean|ready|in place)\b`,
+  'i',
+);
+
+/** Whether an assistant sentence tells a step still ahead: a plan ({@link NEXT_STEP}) or an order to itself. */
+function isNextStep(text: string): boolean {
+  return NEXT_STEP.test(text) || ordersItself(text);
+}
+
 /** Wording of a result: what was found, changed, fixed, passes or fails. */
 const RESULT = new RegExp(
   String.raw`\b(root cause|the (issue|problem|bug|fix)|found|implement|added|created|updated|changed|replaced|fixed|` +
@@ -37,6 +58,8 @@ const MAX_ANALYSIS_LINES = 2;
  * quoted value) or only what the summary's lines chosen before them name already ("Good, the build is green again.",
  * "`parse` is still used in `cli.ts`." after a line naming both). A decision is never one of them. They wait until
  * every other line had its turn (`line-choice.ts`): a line naming something new is never left out for one of them.
+ * A reaction to the output just read ("Expected — the `Parser` class is not written yet.") is one of them too, whatever
+ * it names: it tells a moment already past.
  */
 const MAX_QUIET_LINES = 3;
 /** What a line names: a code-ish token (see `NAMES_SOMETHING`), a number of three characters or more, a quoted value. */
@@ -55,6 +78,8 @@ function tierOf(candidate: Candidate, fromUser: ReadonlySet<Candidate>): number 
   if (fromUser.has(candidate) || decides(candidate.text) || ordersChoice(candidate.text)) return TIER.decision;
   // reasoning that names something (a path, a symbol, a number, a quoted value) carries it into the window: a state
   const names = NAMES_SOMETHING.test(candidate.text) || /[\d"]/.test(candidate.text);
+  // a reaction to the output just read ("Expected — the `Parser` class is not written yet.") tells a passing moment
+  if (afterReaction(candidate.text) !== undefined) return TIER.analysis;
   return isAnalysis(candidate.text) && !names ? TIER.analysis : TIER.state;
 }
 
@@ -78,7 +103,10 @@ export function rankedDecisions(
       !isFiller(candidate.text) &&
       !/\?\s*$/.test(candidate.text) &&
       !OPTION.test(candidate.text) &&
-      (!NEXT_STEP.test(candidate.text) || CHOICE.test(candidate.text) || decides(candidate.text)),
+      (!isNextStep(candidate.text) ||
+        CHOICE.test(candidate.text) ||
+        decides(candidate.text) ||
+        ordersChoice(candidate.text)),
   );
   const candidates = [...assistant, ...userDecisions];
   const frequency = new Map<string, number>();
@@ -103,7 +131,9 @@ export function rankedDecisions(
   return {
     lines: ranked.filter((entry) => !analysis.includes(entry)).map((entry) => entry.candidate),
     quietCap: {
-      quiet: (candidate, shown) => !deciding.has(candidate) && namesNothingNew(candidate.text, shown),
+      quiet: (candidate, shown) =>
+        !deciding.has(candidate) &&
+        (afterReaction(candidate.text) !== undefined || namesNothingNew(candidate.text, shown)),
       max: MAX_QUIET_LINES,
     },
   };
