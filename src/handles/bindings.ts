@@ -15,7 +15,7 @@ import { findAmounts } from './amounts.js';
 import { findBranchNames } from './branch-names.js';
 import { findChangeNames } from './change-names.js';
 import type { Candidate } from './candidate.js';
-import { isBlankCode } from './char-classes.js';
+import { isBlankCode } from '../text/blank-codes.js';
 import { lastWordIn, wordsIn } from './words-in.js';
 import type { Word } from './words-in.js';
 import { findDefinitions, findGlossary } from './definitions.js';

@@ -7,7 +7,8 @@
  * Y`) and supersedes X like any other.
  */
 import type { Candidate } from './candidate.js';
-import { isBlankCode, isLetterCode } from './char-classes.js';
+import { isBlankCode } from '../text/blank-codes.js';
+import { isLetterCode } from './char-classes.js';
 
 /** A name: letters, digits and `/ _ . - @ :` inside, a letter or digit at each end. */
 const NAME = String.raw`[A-Za-z0-9](?:[\w./@:-]*[A-Za-z0-9])?`;

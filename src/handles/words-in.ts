@@ -2,7 +2,7 @@
  * The words of a stretch of text, split on blanks (what the class `\s` matches) by char code, with their offsets: the
  * words before a value that a label or a placement is read from (`bindings.ts`).
  */
-import { isBlankCode } from './char-classes.js';
+import { isBlankCode } from '../text/blank-codes.js';
 
 /** A word and its offset in the text. */
 export interface Word {

@@ -2,29 +2,13 @@
  * The o200k_base count in linear time: the text is counted in pieces of about 1,000 characters cut
  * at pre-token boundaries (see `countO200kTokens`).
  */
+import { isBlankCode } from '../text/blank-codes.js';
 import { countO200kPiece } from './o200k-bpe.js';
 
 /** Pieces are cut near this many UTF-16 units, at a pre-token boundary. */
 export const COUNT_PIECE_TARGET = 1_000;
 /** Longest piece: a run with no pre-token boundary this long is cut here (the only inexact case). */
 export const COUNT_PIECE_CAP = 2_000;
-
-/** True for the UTF-16 units JavaScript's `\s` matches (the o200k pre-tokenizer's whitespace). */
-function isWhitespace(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
 
 /**
  * True when o200k's pre-tokenizer always has a token boundary before `index`, so counting the
@@ -35,8 +19,8 @@ function isWhitespace(code: number): boolean {
 export function isPreTokenBoundary(text: string, index: number): boolean {
   const previous = text.charCodeAt(index - 1);
   const next = text.charCodeAt(index);
-  if (next === 32 || next === 9) return !isWhitespace(previous);
-  return previous === 10 && !isWhitespace(next) && next !== 47;
+  if (next === 32 || next === 9) return !isBlankCode(previous);
+  return previous === 10 && !isBlankCode(next) && next !== 47;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findChangeNames } from '../../src/handles/change-names.js';
-import { isBlankCode } from '../../src/handles/char-classes.js';
+import { isBlankCode } from '../../src/text/blank-codes.js';
 import { extractHandles } from '../../src/handles/extract.js';
 
 const CHANGES: ReadonlySet<string> = new Set(['renamed', 'migration', 'moved']);
