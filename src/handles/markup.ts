@@ -9,7 +9,9 @@
  *   holds a Windows drive path (`C:\new\x` keeps its backslashes); a `\n` escape becomes a
  *   space and a line feed, so line-based detectors see the line break it encodes;
  * - markup tags: `<tag>`, `</tag>`, `<tag/>`, and the name and brackets of `<tag attr="…">`
- *   (attribute values stay visible);
+ *   (attribute values stay visible); not a placeholder in a template, `results/<utc_ts>-<rand6>`: a
+ *   lowercase `<name>` without attributes glued to a `/ - _ .` of the template, whose name no `</name>`
+ *   closes and that is no void HTML tag (`<br>`), stays visible, so its name is read as a word;
  * - line-number gutters at line starts: `   101→` anywhere, `101\t`, `  12: ` and grep's
  *   `1157:` before a non-digit (`1157:.row {`) in tool output.
  *
@@ -48,6 +50,12 @@ const DRIVE = /(?:^|[^A-Za-z0-9])[A-Za-z]:\\(?!\\)/;
 /** A tag name has no dots: `<django.db.Field: a>` is a Python repr, whose dotted name is a handle. */
 const TAG = /<(\/?)([A-Za-z][\w:-]*)(?=[\s>]|\/>)/g;
 const ATTRIBUTES = /[^<>]{0,2000}?>/y;
+/** The name of a template placeholder: lowercase letters, digits, `_` and `-`. */
+const PLACEHOLDER_NAME = /^[a-z][a-z0-9_-]*$/;
+/** HTML elements that have no closing tag, so a `<br>-` is markup even though no `</br>` follows. */
+const VOID_TAGS: ReadonlySet<string> = new Set(
+  'area base br col embed hr img input link meta param source track wbr'.split(' '),
+);
 const ARROW_GUTTER = /^[ \t]*\d{1,7}→/gm;
 const TOOL_GUTTER = /^[ \t]*\d{1,7}(?:→|\t|: |:(?=[^\d\s:/]))/gm;
 /** Longest stretch looked back over for a Windows drive before a control escape. */
@@ -184,6 +192,34 @@ function findEscapes(text: string, out: Masked[]): void {
   }
 }
 
+/** Whether the code is one of `/ - _ .`, which join a placeholder to the rest of a template. */
+function isTemplateJoint(code: number): boolean {
+  return code === 47 || code === 45 || code === 95 || code === 46;
+}
+
+/** Whether the text closes a `<name>` somewhere: `</name>` or `</name …>`. */
+function isClosed(view: string, name: string): boolean {
+  const closing = `</${name}`;
+  for (let at = view.indexOf(closing); at !== -1; at = view.indexOf(closing, at + 1)) {
+    const after = view.charCodeAt(at + closing.length);
+    if (after === 62 || after === 32 || after === 9 || after === 10) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the bare `<name>` over `[at, close)` is a placeholder of a template (`results/<utc_ts>-<rand6>`,
+ * `YYYY-MM-DD-<agent-session-uuid>`): a lowercase name glued to a `/ - _ .` on either side, no void tag, never closed,
+ * not a regular expression's named group.
+ */
+function isPlaceholder(view: string, at: number, close: number, name: string): boolean {
+  if (!isTemplateJoint(view.charCodeAt(at - 1)) && !isTemplateJoint(view.charCodeAt(close))) return false;
+  // A regular expression's named group, `(?P<path>.+)` or `(?<id>\d+)`, names no template part.
+  if (view.charCodeAt(at - 1) === 63 || (view.charCodeAt(at - 1) === 80 && view.charCodeAt(at - 2) === 63))
+    return false;
+  return PLACEHOLDER_NAME.test(name) && !VOID_TAGS.has(name) && !isClosed(view, name);
+}
+
 function findTags(view: string, out: Masked[]): void {
   TAG.lastIndex = 0;
   for (let match = TAG.exec(view); match !== null; match = TAG.exec(view)) {
@@ -194,6 +230,10 @@ function findTags(view: string, out: Masked[]): void {
     if (rest === null) continue;
     const close = nameEnd + rest[0].length;
     const attributes = rest[0].slice(0, -1);
+    if (attributes === '' && match[1] === '' && isPlaceholder(view, at, close, match[2] ?? '')) {
+      TAG.lastIndex = close;
+      continue;
+    }
     if (match[1] === '/' || attributes.trim() === '' || attributes.trim() === '/') {
       out.push({ start: at, end: close, fill: blank(close - at) });
     } else {

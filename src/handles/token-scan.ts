@@ -104,8 +104,8 @@ function matchSelector(
 }
 
 /**
- * The last classifier: an identifier, or a hyphenated word the verbatim text quotes whole, or a letter-only one
- * inside a code span or a tool call's command (`code-words.ts`).
+ * The last classifier: an identifier, or a hyphenated word the verbatim text quotes whole (or a template's `<name>`
+ * placeholder the view shows), or a letter-only one inside a code span or a tool call's command (`code-words.ts`).
  */
 function identifierOrCodeWord(
   text: string,
@@ -118,7 +118,8 @@ function identifierOrCodeWord(
   memo: TokenMemo | undefined,
 ): void {
   if (matchIdentifier(text, start, end, out, token, classes)) return;
-  if (isQuotedWhole(source, start, end)) {
+  // A placeholder of a template the markup view left visible (`YYYY-MM-DD-<agent-session-uuid>`) is quoted by its brackets.
+  if (isQuotedWhole(source, start, end) || (text.charCodeAt(start - 1) === 60 && text.charCodeAt(end) === 62)) {
     matchCodeWord(start, end, token, out);
     return;
   }

@@ -113,6 +113,29 @@ describe('markup tags', () => {
     expect(pairs('<a href="https://x.io/docs">docs</a>')).toContain('url:https://x.io/docs');
   });
 
+  it('leave the placeholders of a path or name template visible, so their names are handles', () => {
+    expect(pairs('pushed to `agentv/results-sync/<utc_ts>-<branch_slug>-<rand6>` on conflict')).toEqual([
+      'path:agentv/results-sync/',
+      'identifier:utc_ts',
+      'identifier:branch_slug',
+      'identifier:rand6',
+    ]);
+    expect(pairs('// The format is: YYYY-MM-DD-<agent-session-uuid>', true)).toEqual(['identifier:agent-session-uuid']);
+    expect(pairs('Shadow branches are named entire/<base-commit-short-hash>.')).toContain(
+      'identifier:base-commit-short-hash',
+    );
+    expect(maskMarkup('runs/<run_id>/out').view).toBe('runs/<run_id>/out');
+  });
+
+  it('still mask tags next to a dash or slash: closed, void, with attributes, self-closing, or a regex group', () => {
+    for (const text of ['<td>-</td>', 'a<br>-b', 'x/<span class="k">-', 'a-<br/>', 'see <module> here']) {
+      expect(maskMarkup(text).view).not.toContain('<');
+    }
+    expect(pairs('<li>-<b>x_y</b></li>')).toEqual(['identifier:x_y']);
+    expect(maskMarkup('(?P<path>.+)/').view).toBe('(?P      .+)/');
+    expect(pairs('<system-reminder>-note</system-reminder>')).toEqual([]);
+  });
+
   it('are never inside a constraint', () => {
     expect(pairs('Always use <span>, never <pre><code>.')).toEqual([]);
   });
