@@ -187,10 +187,18 @@ export function handleRoleOf(kind: SourceKind): Role {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
+ * `String.prototype.isWellFormed` (ES2024, in every Node this package supports: V8 11.1 and later), undefined on an
+ * older engine, where the regular expression answers. It answers the same question in one native pass: on a replay of a
+ * real Claude Code session at a 200,000-token window the expression took about 2 % of the CPU (every message text and
+ * every appended span text is checked).
+ */
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
+/**
  * True when the text is well-formed UTF-16 (no lone surrogates). Ill-formed text cannot be
  * stored verbatim: UTF-8 encoding turns every lone surrogate into U+FFFD, so two different
  * strings would share one content address.
  */
 export function isWellFormedText(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
+  return nativeIsWellFormed === undefined ? !LONE_SURROGATE.test(text) : nativeIsWellFormed.call(text);
 }

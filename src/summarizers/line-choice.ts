@@ -51,13 +51,18 @@ export class LineChoice {
     let sectionSpent = members.reduce((sum, candidate) => sum + tokensOf(candidate.text) + 2, 0);
     const limit = Math.floor(this.budget * share);
     const repeats = section !== 'files' && section !== 'errors';
-    /** Takes the candidate when it fits and repeats nothing taken; whether it did. */
+    /**
+     * Takes the candidate when it fits and repeats nothing taken; whether it did. Each test is a pure function of the
+     * candidate and what was taken, so the cheap one (does it fit?) runs before the searches through the replaced
+     * bindings and the lines taken: once a section is full, its remaining candidates cost a memoized count each.
+     */
     const tryTake = (candidate: Candidate): boolean => {
-      if (this.used.has(candidate.text) || replaced.some((text) => candidate.text.includes(text))) return false;
-      const candidateWords = wordSetOf(candidate.text);
-      if (repeats && this.seen.some((other) => overlapsOver(candidateWords, other, 0.6))) return false;
+      if (this.used.has(candidate.text)) return false;
       const lineCost = tokensOf(candidate.text) + 2;
       if (sectionSpent + cost + lineCost > limit || this.spent + cost + lineCost > this.budget) return false;
+      if (replaced.some((text) => candidate.text.includes(text))) return false;
+      const candidateWords = wordSetOf(candidate.text);
+      if (repeats && this.seen.some((other) => overlapsOver(candidateWords, other, 0.6))) return false;
       members.push(candidate);
       this.seen.push(candidateWords);
       this.used.add(candidate.text);
