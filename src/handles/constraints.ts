@@ -15,7 +15,7 @@ import { isRestriction } from './constraint-rules.js';
 import { isLedgerText } from './ledger-text.js';
 import { isDirective } from './rule-directives.js';
 import { sentenceAround } from './sentence-bounds.js';
-import { BULLET, LINE_OPENER, leadLength } from './sentence-lead.js';
+import { BULLET, LINE_OPENER, isLeadIn, leadLength, underProposal } from './sentence-lead.js';
 import { toolLineJudge } from './tool-document.js';
 import { isSourceLine } from './tool-lines.js';
 import type { ToolLine, ToolLineJudge } from './tool-lines.js';
@@ -158,14 +158,6 @@ function isQuoted(
 }
 
 /**
- * A sentence that only introduces what follows ("Each response should include:", "You MUST use this EXACT command to
- * submit:"): the rule is in the lines after it, so pinned alone it tells the reader nothing and costs the window.
- */
-function isLeadIn(sentence: string): boolean {
-  return sentence.endsWith(':');
-}
-
-/**
  * Finds constraint sentences in the whole text; lines starting at an offset in `gutterLines` (line-numbered file
  * dumps) are skipped, except in tool output (see {@link ConstraintOptions}).
  */
@@ -217,6 +209,9 @@ export function findConstraints(
     }
     acceptedEnd = span[1];
     if (isLedgerText(sentence) || isLeadIn(sentence)) continue;
+    // an order over its list or code under a proposal's heading ("## The Fix") is the fix's step (tool output reads
+    // the whole document: `tool-document.ts`)
+    if (judge === undefined && sentence.endsWith(':') && underProposal(text, line.start)) continue;
     out.push({ kind: 'constraint', start: span[0] + lead, end: span[0] + lead + sentence.length });
   }
 }

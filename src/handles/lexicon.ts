@@ -83,7 +83,7 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
     'ensure remember ask check confirm wait get have let ping talk consult seek stop pause spend work build create ' +
     'open close wrap sign pin respond reply answer email format lint document tag backup back clean cache ' +
     'switch go pick choose put place fetch save load import export copy move handle validate sanitize redact ' +
-    'hash encrypt rely depend treat follow affect amend fix match mirror adhere conform'
+    'hash encrypt rely depend treat follow affect amend fix match mirror adhere conform squash'
   ).split(' '),
 );
 

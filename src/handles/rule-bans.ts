@@ -1,6 +1,7 @@
 /**
  * Bans and caps that open a clause without a verb (`rule-directives.ts`): "No network calls from the tests", "No more
- * than 3 retries", "Hands off the billing schema", "Nothing ships without a review" — and the status lines of programs
+ * than 3 retries", "Hands off the billing schema", "Nothing ships without a review", "Nobody merges without a green
+ * build", a loud "**NO** debug mode" — and the status lines of programs
  * that open the same way and ban nothing ("No changes added to commit", "No local changes to save").
  */
 import { IMPERATIVE_VERBS, NO_INTERJECTIONS } from './lexicon.js';
@@ -62,8 +63,12 @@ export function isBan(clause: string, words: readonly string[], sentence: string
   if (quoted && isStatusLine(clause)) return false;
   if (first === 'hands' && second === 'off') return true;
   if (BAN_CAPS.has(first) && /^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
-  if (first === 'nothing') return /\bwithout\b/i.test(clause);
+  // "Nothing ships without a review", "Nobody merges without a green build"
+  if (first === 'nothing' || first === 'nobody' || (first === 'no' && second === 'one'))
+    return /\bwithout\b/i.test(clause) && !/\b(?:was|were|did|had)\b/i.test(clause);
   if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
+  // a "NO" written loud and bold before a thing in lower case is a ban whatever follows ("**NO** debug mode")
+  if (/^NO[*_]{1,2}\s+[a-z]/.test(clause) && !FINITE.test(clause)) return opensSentence(clause, sentence);
   // after a comma a terse ban goes on with what came before ("Uses the shared component, no duplicate code" describes)
   if (MANNER.has(second) && !FINITE.test(clause)) return opensSentence(clause, sentence);
   return (

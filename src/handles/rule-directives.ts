@@ -14,7 +14,7 @@
 import { GuardedPattern, holdsAny, leadingWord, OpeningPattern } from '../text/match-guards.js';
 import { IMPERATIVE_VERBS } from './lexicon.js';
 import { isBan } from './rule-bans.js';
-import { isDescription, isPhrasedRule, isProposedDeferral } from './rule-phrasings.js';
+import { isDescription, isPhrasedRule, isProposedDeferral, isSetupStep, isStopDoing } from './rule-phrasings.js';
 
 const CLAUSE_SPLIT =
   /(\s*(?:[;:]|\s[-—–]+\s|,(?!\s*(?:not|but not)\b)\s*(?:(?:and|but|so|then)\s+)?|\s(?:and|but|so|then)\s+(?=[a-z]+\s)(?!not\b))\s*)/i;
@@ -65,6 +65,11 @@ const CONTRAST = new GuardedPattern(/,\s*not\s+\w|\brather than\b|\binstead of\b
   'instead of',
   'over',
 ]);
+/**
+ * Verbs of changing the work that a contrast after a comma limits ("Fix the root cause, not the symptom"); "Change X to
+ * return Y instead of Z" is one change.
+ */
+const CHANGE_VERBS = new Set('change edit modify touch fix update'.split(' '));
 const SCOPE_VERBS = new Set(
   'use prefer write choose pick target go deploy run build respond reply answer work'.split(' '),
 );
@@ -155,7 +160,11 @@ const UNIVERSAL_SUBJECT = new OpeningPattern(
   ['every', 'each', 'all', 'any', 'no'],
 );
 const STATE_RULE = new GuardedPattern(
-  /\b(?:is|are|remains?|stays?)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|mandatory|required)\b|^it is mandatory\b/i,
+  new RegExp(
+    String.raw`\b(?:is|are|remains?|stays?)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|mandatory|required)\b|` +
+      String.raw`^it(?:['’]s|\s+is)\s+mandatory\b`,
+    'i',
+  ),
   ['limits', 'mandatory', 'required'],
 );
 /** People a document's rule may bind without addressing the reader ("Contributors must sign off every commit"). */
@@ -166,10 +175,12 @@ const PEOPLE_SUBJECT = new RegExp(
 );
 /** A universal subject's verb that states a fact, not a rule: "No duplicates should exist". */
 const STATE_VERB =
-  /\b(?:must|should|may)\s+(?:exist|remain|appear|occur|happen|have|be\s+(?:the|a|an|in|at|on|there)\b)/i;
+  /\b(?:must|should|may)\s+(?:exist|remain|appear|occur|happen|have\s+(?:been|\w+ed|\w+en)\b|be\s+(?:the|a|an|in|at|on|there)\b)/i;
+/** An order said as what is to be done: "All commits are to be signed" ("This is to be expected" is a guess). */
+const TO_BE_DONE = /\b(?:is|are)\s+(?:always\s+|only\s+)?to\s+be\s+(?!expected\b)[a-z]+(?:ed|en|wn)\b/i;
 /** A pronoun subject of "… is required": "Both are required for corruption" states a fact. */
 const PRONOUN_SUBJECT =
-  /^(?:both|they|these|those|this|that|which|all|each)\b|^it\b(?!\s+is\s+(?:mandatory|required)\s+to\b)/i;
+  /^(?:both|they|these|those|this|that|which|all|each)\b|^it\b(?!(?:['’]s|\s+is)\s+(?:mandatory|required)\s+(?:to|that)\b)/i;
 /**
  * A command listing's entry: a command line or a flag in inline code and what it does after a dash or a colon
  * ("`mise run fmt` — format all new Go files"); it documents the command, it orders nothing unless it says so
@@ -242,6 +253,7 @@ function isImperativeRule(clause: string, verb: string): boolean {
   if (verb === 'let') return false;
   if (ALWAYS_RULE_VERBS.has(verb)) return !KEEP_EXCEPTIONS.test(clause) && !/^stop\b/i.test(clause);
   if (verb === 'leave') return LEAVE.test(clause);
+  if (verb === 'stop' && isStopDoing(clause)) return true;
   if (verb === 'continue' || verb === 'go' || verb === 'carry') {
     if (CONTINUE.test(clause)) return true;
   }
@@ -249,9 +261,11 @@ function isImperativeRule(clause: string, verb: string): boolean {
   if (CONFORMANCE.test(clause)) return true;
   if (UNIVERSAL.test(clause) || BUDGET.test(clause)) return true;
   // "Force flag removes hooks before reinstalling" says what a thing does: its verb is the third word's
-  if (/\bbefore\s+\w+ing\b/i.test(clause)) return !isDescription(clause);
+  // "Export the URL before starting." is the first step of a how-to, not a gate before an action it names
+  if (/\bbefore\s+\w+ing\b/i.test(clause)) return !isDescription(clause) && !isSetupStep(clause);
   if (ONLY_SCOPE.test(clause)) return true;
-  return SCOPE_VERBS.has(verb) && CONTRAST.test(clause);
+  if (CHANGE_VERBS.has(verb)) return /,\s*not\s+\w/.test(clause);
+  return SCOPE_VERBS.has(verb) && (CONTRAST.test(clause) || /\b(?:everywhere|throughout)\b/i.test(clause));
 }
 
 /** Whether a permission's verb is an action ("may push", "may be used"), not a cognition or a guess ("may be wrong"). */
@@ -279,6 +293,7 @@ function isStatedRule(clause: string, words: readonly string[], sentence: string
   if (UNIVERSAL_SUBJECT.test(clause))
     return options.quoted !== true || !(STATE_VERB.test(clause) || CHANGE_TO_MAKE.test(clause));
   if (STATE_RULE.test(clause)) return options.quoted !== true || !PRONOUN_SUBJECT.test(clause);
+  if (TO_BE_DONE.test(clause)) return !/^(?:it|this|that|these|those|they|which|what|who)\b/i.test(clause);
   if (NEEDS_APPROVAL.test(clause)) return true;
   if (SURE_OPENERS.has(opening) && /^(?:make|be)\s+sure\b|^ensure\b|^(?:don't|do not) forget\b/i.test(clause))
     return true;
@@ -375,7 +390,9 @@ export function isDirective(sentence: string, reported = false, options: Directi
     if (bare && !addressed && !STRONG_OPENER.test(leadStripped(parts[index] ?? ''))) continue;
     // in a quoted document a ban after a comma or a dash is a list of traits ("simpler, no false positives")
     // (after an order a ban goes on with it: "Do this with SQL only, no application code")
-    const opensClause = index === 0 || addressed || /;/.test(parts[index - 1] ?? '');
+    // and a ban goes on with a restriction before it: "Pure logic only, no behavior change"
+    const opensClause =
+      index === 0 || addressed || /;/.test(parts[index - 1] ?? '') || /\bonly\s*$/i.test(parts[index - 2] ?? '');
     const place = options.quoted !== true ? ANY_CLAUSE : opensClause ? { ...options, banAllowed: true } : options;
     if (isRuleClause(parts[index] ?? '', body, reported, place)) return true;
   }

@@ -5,8 +5,11 @@
  * permission put as a judgement ("It's fine to use mocks here", "You're free to rename variables", "You can skip
  * review for typo fixes", "No need to touch the changelog"), a care order ("Be careful not to drop the fixtures"),
  * an order to go on until something holds ("Keep going until the suite is green"), a step to take before another
- * ("Before merging, rebase on main"; "We should fix every call site before committing") and a rule a summary
- * reports of the user ("The user wants the path fixed only for Gemini sessions").
+ * ("Before merging, rebase on main"; "We should fix every call site before committing"; "Export the URL before
+ * starting." is a how-to's first step), a rule a summary reports of the user ("The user wants the path fixed only for
+ * Gemini sessions"), a ban or an order said as a wish ("I don't want any new dependencies", "I want every function
+ * documented") or as what matters ("It's important that you run the linter first"), a ban on a place ("There should be
+ * no network calls in unit tests") and a ban on work going on ("Stop using the v1 client").
  */
 import { GuardedPattern, holdsAny, leadingWord } from '../text/match-guards.js';
 import { IMPERATIVE_VERBS } from './lexicon.js';
@@ -80,6 +83,24 @@ const RATHER_NOT = new RegExp(
     String.raw`(?:didn['’]t|did not|not|don['’]t|do not|never)\s+([a-z]+)`,
   'i',
 );
+/** "I don't want you touching the billing code", "I don't want any new dependencies": a ban said as a wish. */
+const WANT_NOT = new RegExp(
+  String.raw`^i\s+(?:really\s+)?(?:don['’]t|do not)\s+want\s+(?:you\s+(?:to\s+)?([a-z]+?)(?:ing)?\b|` +
+    String.raw`any\s+(?:new\s+|more\s+)?[a-z])`,
+  'i',
+);
+/** "There should be no network calls in unit tests": a ban on a place ("There should be no errors now" expects). */
+const THERE_BE_NO =
+  /^there\s+(?:should|must|shall)\s+(?:never\s+)?be\s+no\s+[a-z][^,;]*?\s(?:in|from|on|inside|during|within)\s/i;
+/** "I want every function documented", "I need you to run the tests after each change": a wish for all the work. */
+const WANT_ALWAYS = /^i\s+(?:want|need|expect)\s+(?:you\s+to\s+[a-z]+|every|each|all)\b/i;
+const WANT_EVERY = /\b(?:every|each|always|whenever|all)\b/i;
+/** What matters, said of an order: "it's important that you …", "it is essential to …". */
+const MATTERS = new RegExp(
+  String.raw`^it(?:['’]s|\s+is)\s+(?:really\s+|very\s+|absolutely\s+)?(?:important|essential|crucial|critical|vital)\s+` +
+    String.raw`(?:that\s+(?:you|we)\s+(?:always\s+)?([a-z]+)|(?:for\s+(?:you|us)\s+)?to\s+(?:always\s+)?([a-z]+))`,
+  'i',
+);
 /** An order that names what not to make ("Make no changes to the API", "Add no new dependencies"). */
 const ORDER_NO = /^([a-z]+)\s+no\s+(?!(?:more|less|longer|later|sooner|mistake)\b)[a-z]/i;
 /** An order limited by what it must leave be: "Fix it without touching the schema". */
@@ -96,8 +117,9 @@ const LABELLED_ORDER = new RegExp(
 );
 /** "You are not to …": a ban said as what the reader is (not) to do. */
 const NOT_TO = /^you(?:['’]re|\s+are)\s+not\s+to\s+([a-z]+)/i;
-/** "Just fix the test, nothing else": an order and the scope that closes it. */
-const NOTHING_ELSE = /^(?:(?:just|only|please)\s+)*([a-z]+)\b[^.;]*,\s*(?:and\s+)?nothing\s+(?:else|more)\b/i;
+/** "Just fix the test, nothing else", "Target Node 20 and nothing older": an order and the scope that closes it. */
+const NOTHING_ELSE =
+  /^(?:(?:just|only|please)\s+)*([a-z]+)\b[^.;]*(?:,\s*(?:and\s+)?|\s+and\s+)nothing\s+(?:else|more|older|newer|earlier|later)\b/i;
 
 /** The language to write or answer in: "Write the docs in British English", "Reply in Spanish". */
 const IN_LANGUAGE = new RegExp(
@@ -138,10 +160,25 @@ const beforeThen: OpeningTest = (clause, sentence) => {
   return before === null ? undefined : isWorkVerb(before[1] ?? '');
 };
 /** Shapes only a user says, or a document in a list of its rules ("error: --x is not an option" is a parser's). */
-const wish: OpeningTest = (clause, _sentence, _quoted, addressed) =>
-  addressed ? isAction(RATHER_NOT.exec(clause)?.[1] ?? '') || undefined : undefined;
-const noNeed: OpeningTest = (clause, _sentence, _quoted, addressed) =>
-  addressed ? isAction(NO_NEED.exec(clause)?.[1] ?? '') || undefined : undefined;
+const wish: OpeningTest = (clause, _sentence, _quoted, addressed) => {
+  if (!addressed) return undefined;
+  if (isAction(RATHER_NOT.exec(clause)?.[1] ?? '')) return true;
+  const unwanted = WANT_NOT.exec(clause);
+  if (unwanted !== null) return unwanted[1] === undefined || isAction(unwanted[1]) || undefined;
+  return (WANT_ALWAYS.test(clause) && WANT_EVERY.test(clause)) || undefined;
+};
+/** "It's important that you run …", "It is essential to back up …": an order said as what matters. */
+const mattersOrder: OpeningTest = (clause) => {
+  const matters = MATTERS.exec(clause);
+  if (matters === null) return judged(clause, clause, false, true);
+  // "It's important to stay positive" is advice on a state of mind
+  const verb = matters[1] ?? matters[2] ?? '';
+  return isAction(verb) && !/^(?:stay|remain)$/i.test(verb);
+};
+const noNeed: OpeningTest = (clause, _sentence, _quoted, addressed) => {
+  if (THERE_BE_NO.test(clause) && !/\b(?:now|anymore|any more|left|yet|after|once)\b/i.test(clause)) return true;
+  return addressed ? isAction(NO_NEED.exec(clause)?.[1] ?? '') || undefined : undefined;
+};
 const userWants: OpeningTest = (clause, _sentence, _quoted, addressed) =>
   addressed ? USER_WANTS.test(clause) || undefined : undefined;
 
@@ -155,7 +192,7 @@ const OPENING_TESTS: ReadonlyMap<string, OpeningTest> = new Map<string, OpeningT
     .split(' ')
     .map((word): [string, OpeningTest] => [word, inLanguage]),
   ['you', addressedToYou],
-  ['it', judged],
+  ['it', mattersOrder],
   ['that', judged],
   ['try', tryNot],
   ['before', beforeThen],
@@ -249,3 +286,19 @@ export function isDescription(clause: string): boolean {
 const DETERMINERS = new Set('the a an all any your our my these those this that each every it them'.split(' '));
 /** Words after a verb that are not its object: "Run unit tests in CI", "… tests before merging". */
 const NOT_AN_OBJECT = new Set('only on in at for from to against with by when if before after first'.split(' '));
+
+/** A step before the work starts, the work unnamed: "… before starting.", "… before you begin". */
+const SETUP_STEP = /\bbefore\s+(?:starting|beginning|you\s+(?:start|begin))\s*[.!]?\s*$/i;
+
+/** Whether an order "before …ing" is the first step of a how-to ("Export the URL before starting."), not a gate. */
+export function isSetupStep(clause: string): boolean {
+  return SETUP_STEP.test(clause);
+}
+
+/** Whether a clause "Stop …ing …" bans work going on ("Stop using the v1 client"; "Stop worrying" is talk). */
+export function isStopDoing(clause: string): boolean {
+  const gerund = /^stop\s+([a-z]+)ing\s+\S/i.exec(clause)?.[1]?.toLowerCase();
+  if (gerund === undefined) return false;
+  // using -> use, adding -> add, committing -> commit
+  return [gerund, `${gerund}e`, gerund.replace(/([b-df-hj-np-tv-z])\1$/, '$1')].some(isAction);
+}

@@ -3,14 +3,16 @@
  * around it, so the output is read as a document, cheaply and only as far as it is asked about:
  *
  * - one pass of cheap tests over every line carries the state that runs from line to line: a fenced block, a
- *   multi-line string of code (an odd number of backticks opens or closes one), the lines under an example lead, the
- *   few lines after an error, a ledger block read back, a unified diff after its first hunk header;
+ *   multi-line string of code (an odd number of backticks opens or closes one), the lines under an example lead or a
+ *   proposal's heading, the few lines after an error, a ledger block read back, a unified diff after its first hunk
+ *   header;
  * - a line's own kind (`lineKind`, a dozen patterns) is read only for the lines asked about, their neighbours (a
  *   comment next to a line of code is a comment on code) and a sample of at most {@link SAMPLE_LINES} lines that
  *   tells whether the document is a source file (a quarter of its lines code).
  */
 import { LEDGER_MARKER, RECALL_HINT } from '../text/block-headings.js';
 import { imitatesLabel } from '../text/role-labels.js';
+import { PROPOSAL_HEAD, RULED_HEADING } from './sentence-lead.js';
 import { ADMONITION, FENCE, gutterWidth, lineKind } from './tool-lines.js';
 import type { LineKind, ToolLine, ToolLineJudge } from './tool-lines.js';
 
@@ -99,7 +101,9 @@ function exampleEnd(lines: readonly string[], index: number, heading: boolean): 
   let seen = false;
   for (; end < lines.length; end++) {
     const line = lines[end] ?? '';
-    if (heading ? line.includes('#') && HEADING.test(line) : isBlank(line) && seen) break;
+    const nextHeading =
+      heading && ((line.includes('#') && HEADING.test(line)) || (line.includes('==') && RULED_HEADING.test(line)));
+    if (heading ? nextHeading : isBlank(line) && seen) break;
     if (!isBlank(line)) seen = true;
   }
   return end;
@@ -201,6 +205,9 @@ export class BlockedLines {
         !this.isErrorMessage(index)
       ) {
         this.exampleUntil = exampleEnd(lines, index, HEADING.test(line));
+      } else if (line.length < 60 && !ruledOut && PROPOSAL_HEAD.test(line)) {
+        // a proposal's heading holds its section, its label the list under it (see `sentence-lead.ts`)
+        this.exampleUntil = exampleEnd(lines, index, !endsWithColon(line));
       }
     }
     this.next = Math.max(this.next, to);

@@ -7,7 +7,8 @@
  *   items), a command-line option's help, a test run's check marks and assertion diffs, an error or log line and the
  *   few lines after an error (`fatal: …` then "Please make sure you have the correct access rights"), a grep hit
  *   (`src/a.py:  # …`), a string literal, a config value line, a fenced block, the lines under an example lead
- *   ("Examples:", an "Examples" heading), a ledger block read back (from its `[context-ledger]` marker to its
+ *   ("Examples:", an "Examples" heading), the lines under a proposal ("## Proposed Solution", "Implementation:"), a
+ *   ledger block read back (from its `[context-ledger]` marker to its
  *   closing line), its labelled lines, its headings and the lines under them, a harness reminder addressed to the
  *   model (the malware notice, the todo-list nudge);
  * - `skip` too: a line of source code, a multi-line string of code, and an indented block (a docstring, a quoted

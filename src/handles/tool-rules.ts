@@ -44,6 +44,9 @@ const TRANSITION = /→|->|=>/;
 const QUOTED_SUBJECT = /^["'`][\w.:/-]+["'`]\s(?!\s*[—–-]{1,2}\s)/;
 /** A component restricted to read-only operations ("Tools are restricted to read-only operations"): how it is built. */
 const BUILT_READ_ONLY = /^(?!(?:you|we)\b)[^,;]*\b(?:is|are)\s+(?:restricted|limited|confined)\s+to\s+read-?only\b/i;
+/** Who alone may do a thing: "Only the CLI package may import the loader" ("Only admins can see it" says what is). */
+const ONLY_WHO_MAY =
+  /^only\s+(?:[\w@./-]+\s+){1,3}(?:may|must|should|(?:is|are)\s+(?:allowed|permitted)\s+to)\s+[a-z]/i;
 /** Words that open a sentence addressed to the reader besides imperative verbs. */
 const ADDRESSED_OPENERS = new Set("always never don't do only please you we make be ensure".split(' '));
 
@@ -131,7 +134,8 @@ export function isQuotedRule(sentence: string, place: QuotedPlace, trigger: stri
   if (trigger === undefined)
     return isDirective(sentence, false, { quoted: true, listItem: place.listItem || place.ownLine });
   const key = trigger.toLowerCase();
-  if (key === 'only') return (place.bullet || isAddressed(sentence)) && !opensWithSubject(sentence);
+  if (key === 'only')
+    return ((place.bullet || isAddressed(sentence)) && !opensWithSubject(sentence)) || ONLY_WHO_MAY.test(sentence);
   if (/^read-?only$/.test(key) && BUILT_READ_ONLY.test(sentence)) return false;
   if (/^(?:cannot|can['’]?t|can not|may not)$/.test(key)) return place.listItem || isAddressed(sentence);
   return true;

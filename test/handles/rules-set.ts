@@ -11,6 +11,10 @@ import {
   ADDED_TOOL_RULE_OUTPUTS,
 } from './fixtures/rules-added.js';
 import { PHRASING_NON_RULE_SENTENCES, PHRASING_RULE_SENTENCES } from './fixtures/rules-added-phrasings.js';
+import {
+  EVERY_PHRASING_NON_RULE_SENTENCES,
+  EVERY_PHRASING_RULE_SENTENCES,
+} from './fixtures/rules-added-every-phrasing.js';
 import { RULE_SENTENCES } from './fixtures/rules-positive.js';
 import { NON_RULE_SENTENCES } from './fixtures/rules-negative.js';
 import {
@@ -50,8 +54,8 @@ function flatten(groups: Readonly<Record<string, readonly string[]>>, rule: bool
 }
 
 /**
- * Every written labelled sentence with its part; the sentences of `fixtures/rules-added.ts` and
- * `fixtures/rules-added-phrasings.ts`, written while tuning,
+ * Every written labelled sentence with its part; the sentences of `fixtures/rules-added.ts`,
+ * `fixtures/rules-added-phrasings.ts` and `fixtures/rules-added-every-phrasing.ts`, written while tuning,
  * after the others and all `tune` (the held-out part stays what it was).
  */
 export const WRITTEN_RULE_SET: readonly LabelledSentence[] = [
@@ -64,6 +68,8 @@ export const WRITTEN_RULE_SET: readonly LabelledSentence[] = [
     ...flatten(ADDED_NON_RULE_SENTENCES, false),
     ...flatten(PHRASING_RULE_SENTENCES, true),
     ...flatten(PHRASING_NON_RULE_SENTENCES, false),
+    ...flatten(EVERY_PHRASING_RULE_SENTENCES, true),
+    ...flatten(EVERY_PHRASING_NON_RULE_SENTENCES, false),
   ].map((item) => ({
     ...item,
     part: 'tune' as const,
