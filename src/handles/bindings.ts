@@ -9,6 +9,8 @@
  * eu-west-1"), has no binding; three shapes say what a value is without a label noun: a place a thing is put ("document
  * it in known_limitations", bound whatever the value's shape, an item of a list), a tracker key after its tracker
  * word ("linear ENT-108") and a version printed after its package (`(phoenix 1.8.3) lib/…`, `package-versions.ts`).
+ * Labels after the value are read elsewhere: a definition line (`definitions.ts`), a predicate ("OPS-17 is the only
+ * blocker", `predicates.ts`); so are a tracker scope (`tracker-scopes.ts`) and an interface caption (`ui-captions.ts`).
  * See ARCHITECTURE invariant 11.
  */
 import { findAmounts } from './amounts.js';
@@ -21,6 +23,9 @@ import type { Word } from './words-in.js';
 import { findDefinitions, findGlossary } from './definitions.js';
 import { NON_TICKET_PREFIXES, TRACKER_WORDS } from './lexicon.js';
 import { packageVersionStart } from './package-versions.js';
+import { findTrackerScopes } from './tracker-scopes.js';
+import { findCaptions } from './ui-captions.js';
+import { findPredicates } from './predicates.js';
 
 /** Kinds a binding can end in. */
 const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'identifier', 'version', 'email']);
@@ -335,6 +340,8 @@ export function findBindings(
   let previous: Candidate | undefined;
   // Values worth binding that no label before them binds: a line may define them after (`definitions.ts`).
   const unbound: Candidate[] = [];
+  // Values worth binding, for a predicate after them ("`x/y` is the internal name", `predicates.ts`).
+  const worth: Candidate[] = [];
   for (const value of values) {
     if (assigned(value)) {
       previous = value;
@@ -361,6 +368,7 @@ export function findBindings(
       previous = value;
       continue;
     }
+    if (value.kind !== 'number') worth.push(value);
     const { before, end } = enclosing(view, value, branchNames.has(value));
     const start = bindingStart(view, before, previous, value.kind === 'identifier' && isTrackerKey(text));
     const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
@@ -369,7 +377,10 @@ export function findBindings(
     previous = value;
   }
   findDefinitions(view, unbound, out);
+  findPredicates(view, worth, out);
   findGlossary(view, out);
+  findTrackerScopes(view, out);
+  findCaptions(view, out);
   // A branch name no label bound is bound to the word that calls it a branch, with a heading word that opens its line
   // before it ("On branch alex/ent-108-…").
   for (const { name, binding } of branches) {

@@ -11,11 +11,11 @@
 import type { Candidate } from './candidate.js';
 
 /**
- * Words of the description a binding keeps at most: a title's head (`Extract parser module`, `New struct returned`).
- * Three, not more: each word costs room in a tight window (hook-context-entire kept one future-needed handle fewer with
- * four).
+ * Words of the description a binding keeps at most: a title's head (`Extract parser module`, `New struct returned`,
+ * `Move invoice rendering pipeline`). Four: a ticket's title often says what it is in its fourth word, and a
+ * fifth costs room in a tight window.
  */
-const MAX_WORDS = 3;
+const MAX_WORDS = 4;
 
 /** Characters that may stand before the value on its line. */
 const MAX_OPENING = 48;
@@ -27,14 +27,34 @@ const LINE_OPENING = /^[ \t]*(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?(?:\[[^\]\n]{0,2
  * Closing markup, then the separator: a colon or a spaced dash, one blank, and a capitalised word (a title or a
  * sentence). A grep line (`./a.py:    if not x`, `a.py: return s`) runs into code: blanks or a lower-case word.
  */
-const SEPARATOR = /^[`*_]*(?::|[ \t]+[—–-]) (?=[A-Z])/;
+const SEPARATOR = /^[`*_]*(?::|[ \t]+[—–-]) (?=[A-Z]|`[A-Za-z_])/;
 
-/** One word of a description: letters, with inner apostrophes or dashes. */
-const WORD = /^[A-Za-z][A-Za-z'’-]*(?=[ \t]|[,.;:!?)]|$)/;
+/**
+ * One word of a description: letters, with inner apostrophes or dashes, or a name in backticks (`` `Fetcher`
+ * interface ``).
+ */
+const WORD = /^(?:[A-Za-z][A-Za-z'’-]*|`[A-Za-z_][\w.()]*`)(?=[ \t]|[,.;:!?)]|$)/;
+
+/** A location right after a description, with the blank before it: `(line 88)`, `(lines 79-122)`, `(~line 51)`. */
+const LOCATION_AFTER = / ?\(~?lines? \d{1,6}(?:[-–]\d{1,6})?\)/y;
+
+/**
+ * Where a location that follows right at `at` ends ("— Constructor signature (line 88)": the description says
+ * what is there, the location where), or `at` when none does. A location the parenthesis goes on past ("(~line 297,
+ * before …)") is left out.
+ */
+function afterLocation(view: string, at: number): number {
+  if (view.charCodeAt(at) !== 32 && view.charCodeAt(at) !== 40) return at;
+  LOCATION_AFTER.lastIndex = at;
+  return LOCATION_AFTER.test(view) ? LOCATION_AFTER.lastIndex : at;
+}
 
 /** Words a description does not end on: it would stop mid-phrase (`the read replica in`). */
 const TRAILING: ReadonlySet<string> = new Set(
-  'a an the and or in of to by for from with at on as into than'.split(' '),
+  (
+    'a an the and or but nor so yet not in of to by for from with at on as into onto than before after until ' +
+    'about over under between through during without within via per that which who whose is are was were be'
+  ).split(' '),
 );
 
 /**
@@ -79,7 +99,8 @@ export function findDefinitions(view: string, values: readonly Candidate[], out:
     // The opening markup the value sits in (`**`, a backtick) belongs to the binding: it stays balanced text.
     let start = value.start;
     while (start > lineStart && /[`*_]/.test(view.charAt(start - 1))) start--;
-    out.push({ kind: 'assignment', start, end });
+    // A location after the description is what it describes too: "— Constructor signature (line 88)".
+    out.push({ kind: 'assignment', start, end: afterLocation(view, end) });
   }
 }
 

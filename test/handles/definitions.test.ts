@@ -17,6 +17,22 @@ describe('term-definition lines: a value that opens a line, bound to the words t
     ],
     ['- db-ro-3: The read replica in eu-west-1', 'db-ro-3: The read replica'],
     ['* OPS-4411 - Rotate staging certificates before Friday', 'OPS-4411 - Rotate staging certificates'],
+    // a ticket title keeps its fourth word, not a trailing function word
+    [
+      '4. [● P1] [task] proj-9.1: Move invoice rendering pipeline to workers',
+      'proj-9.1: Move invoice rendering pipeline',
+    ],
+    // a description may open with a name in backticks, and a location after it is kept
+    [
+      '**`cache/policy.go`** — `Fetcher` interface (line 210-233):',
+      '**`cache/policy.go`** — `Fetcher` interface (line 210-233)',
+    ],
+    [
+      '**`a/client.go`** — Constructor signature (lines 88-97):',
+      '**`a/client.go`** — Constructor signature (lines 88-97)',
+    ],
+    // a parenthesis that goes on past the location is left out
+    ['- `a/worker.go` — The early exit branch (~line 51, after the loop)', '`a/worker.go` — The early exit branch'],
   ])('%s', (text, binding) => {
     expect(assignments(text)).toContain(binding);
   });
