@@ -58,7 +58,8 @@ async function run(context: BenchContext): Promise<BenchResult> {
   const notes = [
     'Sentence-level: a sentence counts as pinned when extractHandles finds a constraint in it.',
     'Written set: test/handles/fixtures/rules-positive.ts and rules-negative.ts; every fourth sentence held out. ' +
-      'The sentences and tool outputs of rules-added.ts (second round) and rules-added-phrasings.ts (third round) were written while tuning: tune only.',
+      'The sentences and tool outputs of rules-added.ts (second round), rules-added-phrasings.ts (third round) and ' +
+      'rules-added-every-phrasing.ts (fourth round) were written while tuning: tune only.',
     'Real set: references in test/handles/fixtures/rules-real.ts (no data-set text in the repository); ' +
       'the second batch was labelled after looking at the detector output and counts as tune only.',
     'Tool output: a sentence counts as pinned when extractHandles, reading its whole output as tool output, finds a ' +
