@@ -15,6 +15,8 @@ const BAN_SCOPE =
 const STATUS_NO =
   /^no\s+(?:[\w-]+\s+){1,2}(?:\w+ed|found|given|set|done|made|run|seen|shown|happens|occurs|exists|applies|remains|works)\b/i;
 const NOTHING_TO = /^no\s+(?:[\w-]+\s+){1,2}to\s+(\w+)/i;
+/** The whole clause is "No <thing> to <verb>.": there is nothing to do ("No migrations to apply."), in any voice. */
+const NOTHING_LEFT_TO = /^no\s+(?:[\w-]+\s+){1,2}to\s+(\w+)[.!]?$/i;
 /**
  * A "No …" line naming a thing by its state ("No pending REVIEW.md for the current session", "No installed app with
  * label …", "No matching files") or by its path in code ("No `.git/objects/pack/` directory …"): a report of what is
@@ -61,6 +63,10 @@ function isStatusLine(clause: string): boolean {
 export function isBan(clause: string, words: readonly string[], sentence: string, quoted: boolean): boolean {
   const [first = '', second = ''] = words;
   if (quoted && isStatusLine(clause)) return false;
+  // a program's output pasted into a request reports that nothing is left to do ("Running migrations: No migrations to
+  // apply."), as a user's "No changes to commit." does; "No pushes to main" names a place, not a verb, and stays a ban
+  const leftTo = NOTHING_LEFT_TO.exec(clause.trim())?.[1]?.toLowerCase();
+  if (leftTo !== undefined && IMPERATIVE_VERBS.has(leftTo)) return false;
   if (first === 'hands' && second === 'off') return true;
   if (BAN_CAPS.has(first) && /^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
   // "Nothing ships without a review", "Nobody merges without a green build"

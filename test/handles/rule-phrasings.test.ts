@@ -58,6 +58,15 @@ describe('rules in less common words', () => {
       expect(constraints(rule), rule).toEqual([rule]);
   });
 
+  it('reads "No <thing> to <verb>." as nothing left to do, in a request as in tool output, and keeps bans to a place', () => {
+    // program output pasted into a request (an issue text quoting a migrate run)
+    expect(constraints('Running migrations:\n  No migrations to apply.\nDone.')).toEqual([]);
+    expect(constraints('No changes to commit.')).toEqual([]);
+    expect(constraints('No tests to run.', true)).toEqual([]);
+    expect(constraints('No force pushes to main.')).toEqual(['No force pushes to main.']);
+    expect(constraints('No writes to prod.')).toEqual(['No writes to prod.']);
+  });
+
   it('pins a deferral proposed as a question', () => {
     const text = 'sqlite or similar? defer locking for now until we migrate?';
     expect(constraints(text)).toEqual([text]);
