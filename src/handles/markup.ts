@@ -9,7 +9,7 @@
  *   holds a Windows drive path (`C:\new\x` keeps its backslashes); a `\n` escape becomes a
  *   space and a line feed, so line-based detectors see the line break it encodes;
  * - markup tags: `<tag>`, `</tag>`, `<tag/>`, and the name and brackets of `<tag attr="…">`
- *   (attribute values stay visible); not a placeholder in a template, `results/<utc_ts>-<rand6>`: a
+ *   (attribute values stay visible); not a placeholder in a template, `logs/<build_ts>-<rand4>`: a
  *   lowercase `<name>` without attributes glued to a `/ - _ .` of the template, whose name no `</name>`
  *   closes and that is no void HTML tag (`<br>`), stays visible, so its name is read as a word;
  * - line-number gutters at line starts: `   101→` anywhere, `101\t`, `  12: ` and grep's
@@ -208,8 +208,8 @@ function isClosed(view: string, name: string): boolean {
 }
 
 /**
- * Whether the bare `<name>` over `[at, close)` is a placeholder of a template (`results/<utc_ts>-<rand6>`,
- * `YYYY-MM-DD-<agent-session-uuid>`): a lowercase name glued to a `/ - _ .` on either side, no void tag, never closed,
+ * Whether the bare `<name>` over `[at, close)` is a placeholder of a template (`logs/<build_ts>-<rand4>`,
+ * `YYYY-MM-DD-<worker-run-uuid>`): a lowercase name glued to a `/ - _ .` on either side, no void tag, never closed,
  * not a regular expression's named group.
  */
 function isPlaceholder(view: string, at: number, close: number, name: string): boolean {

@@ -66,7 +66,7 @@ const CONTRAST = new GuardedPattern(/,\s*not\s+\w|\brather than\b|\binstead of\b
   'over',
 ]);
 /**
- * Verbs of changing the work that a contrast after a comma limits ("Fix the root cause, not the symptom"); "Change X to
+ * Verbs of changing the work that a contrast after a comma limits ("Fix the parser, not the tests"); "Change X to
  * return Y instead of Z" is one change.
  */
 const CHANGE_VERBS = new Set('change edit modify touch fix update'.split(' '));
@@ -390,7 +390,7 @@ export function isDirective(sentence: string, reported = false, options: Directi
     if (bare && !addressed && !STRONG_OPENER.test(leadStripped(parts[index] ?? ''))) continue;
     // in a quoted document a ban after a comma or a dash is a list of traits ("simpler, no false positives")
     // (after an order a ban goes on with it: "Do this with SQL only, no application code")
-    // and a ban goes on with a restriction before it: "Pure logic only, no behavior change"
+    // and a ban goes on with a restriction before it: "Types only, no runtime change"
     const opensClause =
       index === 0 || addressed || /;/.test(parts[index - 1] ?? '') || /\bonly\s*$/i.test(parts[index - 2] ?? '');
     const place = options.quoted !== true ? ANY_CLAUSE : opensClause ? { ...options, banAllowed: true } : options;

@@ -42,8 +42,8 @@ const POINTS_AHEAD = /\b(?:this|these|those|following|below|follows|here)\b/i;
 const ORDER_OPENERS: ReadonlySet<string> = new Set(['always', 'never', "don't", 'do', 'only']);
 
 /**
- * Whether a sentence only introduces what follows ("Each response should include:", "You MUST use this EXACT command
- * to submit:", "Keep it for now since:", "Use X so all graders must pass:"): the rule is in the lines after it, so
+ * Whether a sentence only introduces what follows ("Every reply should contain:", "You MUST run this exact script
+ * to finish:", "Keep it for now since:", "Use X so all graders must pass:"): the rule is in the lines after it, so
  * pinned alone it tells the reader nothing and costs the window. An order complete before its colon ("Keep `create`
  * compatible with current callers:", "Use `NewAccessibleForm()` instead of `huh.NewForm()`:") is a rule of its own,
  * whatever list or code follows.

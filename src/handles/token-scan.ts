@@ -118,7 +118,7 @@ function identifierOrCodeWord(
   memo: TokenMemo | undefined,
 ): void {
   if (matchIdentifier(text, start, end, out, token, classes)) return;
-  // A placeholder of a template the markup view left visible (`YYYY-MM-DD-<agent-session-uuid>`) is quoted by its brackets.
+  // A placeholder of a template the markup view left visible (`YYYY-MM-DD-<worker-run-uuid>`) is quoted by its brackets.
   if (isQuotedWhole(source, start, end) || (text.charCodeAt(start - 1) === 60 && text.charCodeAt(end) === 62)) {
     matchCodeWord(start, end, token, out);
     return;

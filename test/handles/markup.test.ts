@@ -114,15 +114,15 @@ describe('markup tags', () => {
   });
 
   it('leave the placeholders of a path or name template visible, so their names are handles', () => {
-    expect(pairs('pushed to `agentv/results-sync/<utc_ts>-<branch_slug>-<rand6>` on conflict')).toEqual([
-      'path:agentv/results-sync/',
-      'identifier:utc_ts',
-      'identifier:branch_slug',
-      'identifier:rand6',
+    expect(pairs('pushed to `ci/nightly-logs/<build_ts>-<job_slug>-<rand4>` on conflict')).toEqual([
+      'path:ci/nightly-logs/',
+      'identifier:build_ts',
+      'identifier:job_slug',
+      'identifier:rand4',
     ]);
-    expect(pairs('// The format is: YYYY-MM-DD-<agent-session-uuid>', true)).toEqual(['identifier:agent-session-uuid']);
-    expect(pairs('Shadow branches are named entire/<base-commit-short-hash>.')).toContain(
-      'identifier:base-commit-short-hash',
+    expect(pairs('// Names look like: YYYY-MM-DD-<worker-run-uuid>', true)).toEqual(['identifier:worker-run-uuid']);
+    expect(pairs('Backup branches are named backup/<parent-commit-short-sha>.')).toContain(
+      'identifier:parent-commit-short-sha',
     );
     expect(maskMarkup('runs/<run_id>/out').view).toBe('runs/<run_id>/out');
   });

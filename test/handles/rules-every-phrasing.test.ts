@@ -25,8 +25,8 @@ describe('orders before a colon', () => {
 
   it('drops a lead-in that leaves its sentence open or points at what follows', () => {
     for (const lead of [
-      'Each response should include:',
-      'You MUST use this EXACT command to submit:',
+      'Every reply should contain:',
+      'You MUST run this exact script to finish:',
       'Do not change any of the following files:',
       'Keep it in the strategy package for now since:',
       'Run the checks below:',
@@ -65,7 +65,7 @@ describe('bans and limits in other words', () => {
       'No one deploys without a rollback plan.',
       "It's mandatory to pin dependency versions.",
       'Target Node 20 and nothing older.',
-      'Fix the root cause, not the symptom.',
+      'Fix the parser, not the tests.',
       'All commits are to be signed.',
       'Always squash before merging.',
       'Use UTC everywhere.',
@@ -85,12 +85,12 @@ describe('bans and limits in other words', () => {
       'Only the CLI package may import the config loader.',
       'It is required that all secrets live in the vault.',
       'Every new endpoint must have an integration test.',
-      'Pure logic only, no behavior change, no hook wiring',
+      'Types only, no runtime change, no new exports',
       '**NO** debug mode',
     ])
       expect(constraints(doc(rule), true), rule).toEqual([rule]);
-    expect(constraints('PR 1: state machine\n  → Pure logic only, no behavior change\n')).toEqual([
-      'Pure logic only, no behavior change',
+    expect(constraints('PR 1: parser types\n  → Types only, no runtime change\n')).toEqual([
+      'Types only, no runtime change',
     ]);
   });
 
@@ -98,7 +98,7 @@ describe('bans and limits in other words', () => {
     for (const text of [
       'Export $PAYMENTS_DB_URL before starting.',
       'Change `readCommitted` to return the summary instead of the result.',
-      'Now update the callers to use `errors.Is` instead of string matching.',
+      'Now update the handlers to use `errors.As` instead of type switches.',
       'Stop worrying about the flaky test.',
       'Nobody merged anything without review last week, as far as I know? No.',
       'Nobody merged anything yesterday.',
