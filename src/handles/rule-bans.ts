@@ -63,16 +63,16 @@ function isStatusLine(clause: string): boolean {
 export function isBan(clause: string, words: readonly string[], sentence: string, quoted: boolean): boolean {
   const [first = '', second = ''] = words;
   if (quoted && isStatusLine(clause)) return false;
-  // a program's output pasted into a request reports that nothing is left to do ("Running migrations: No migrations to
-  // apply."), as a user's "No changes to commit." does; "No pushes to main" names a place, not a verb, and stays a ban
-  const leftTo = NOTHING_LEFT_TO.exec(clause.trim())?.[1]?.toLowerCase();
-  if (leftTo !== undefined && IMPERATIVE_VERBS.has(leftTo)) return false;
   if (first === 'hands' && second === 'off') return true;
   if (BAN_CAPS.has(first) && /^(?:at most|no more than|not more than)\b/i.test(clause)) return true;
   // "Nothing ships without a review", "Nobody merges without a green build"
   if (first === 'nothing' || first === 'nobody' || (first === 'no' && second === 'one'))
     return /\bwithout\b/i.test(clause) && !/\b(?:was|were|did|had)\b/i.test(clause);
   if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
+  // a program's output pasted into a request reports that nothing is left to do ("Running migrations: No migrations to
+  // apply."), as a user's "No changes to commit." does; "No pushes to main" names a place, not a verb, and stays a ban
+  const leftTo = NOTHING_LEFT_TO.exec(clause.trim())?.[1]?.toLowerCase();
+  if (leftTo !== undefined && IMPERATIVE_VERBS.has(leftTo)) return false;
   // a "NO" written loud and bold before a thing in lower case is a ban whatever follows ("**NO** debug mode")
   if (/^NO[*_]{1,2}\s+[a-z]/.test(clause) && !FINITE.test(clause)) return opensSentence(clause, sentence);
   // after a comma a terse ban goes on with what came before ("Uses the shared component, no duplicate code" describes)
