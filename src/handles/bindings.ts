@@ -8,7 +8,7 @@
  * shows the bound form. A bare value, or one after a verb or a preposition alone ("switch to db-2", "checking
  * eu-west-1"), has no binding; three shapes say what a value is without a label noun: a place a thing is put ("document
  * it in known_limitations", bound whatever the value's shape, an item of a list), a tracker key after its tracker
- * word ("linear ENT-108") and a version printed after its package (`(phoenix 1.8.3) lib/…`, `package-versions.ts`).
+ * word ("linear KAP-342") and a version printed after its package (`(falcon 2.4.1) lib/…`, `package-versions.ts`).
  * Labels after the value are read elsewhere: a definition line (`definitions.ts`), a predicate ("OPS-17 is the only
  * blocker", `predicates.ts`); so are a tracker scope (`tracker-scopes.ts`) and an interface caption (`ui-captions.ts`).
  * See ARCHITECTURE invariant 11.
@@ -36,8 +36,8 @@ const COPULAS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Words that name a change of value: one of them alone labels a "from X to Y" ("the migration from entire/sessions to
- * entire/checkpoints/v1", "the upgrade from 3.11.4 to 3.12.1"), as a copula would. Copying ("copy the file
+ * Words that name a change of value: one of them alone labels a "from X to Y" ("the migration from ledger/runs to
+ * ledger/snapshots/v2", "the upgrade from 3.11.4 to 3.12.1"), as a copula would. Copying ("copy the file
  * from a to b") is no change of what a label names, so `copy` is not one.
  */
 const CHANGES: ReadonlySet<string> = new Set(
@@ -76,7 +76,7 @@ const COMMANDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * A place a thing already named is put ("document it in known_limitations", "add them to session/state.go"): a verb of
+ * A place a thing already named is put ("record it in open_questions", "add them to session/state.go"): a verb of
  * placing, the pronoun and the preposition before the value are its label, whatever the value's shape.
  */
 const PLACING: ReadonlySet<string> = new Set(
@@ -92,7 +92,7 @@ const MAX_PREFIX = 60;
 const LABEL_WORD = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** A code name in a label (`sessionID`, `AgentLines`): a lower-case letter followed by a capital. */
 const CAMEL = /[a-z][A-Z]/;
-/** A tracker key (`ENT-108`, `PAY-12`): an upper-case project prefix, a dash and the item's number. */
+/** A tracker key (`KAP-342`, `PAY-12`): an upper-case project prefix, a dash and the item's number. */
 const TRACKER_KEY = /^([A-Z][A-Z0-9]{1,9})-\d+$/;
 /** A value worth binding holds a digit, a path or URL separator, `@` or a dash: data, not a code name. */
 const DATA_VALUE = /[\d/@:-]/;
@@ -136,7 +136,7 @@ function headingStart(view: string, start: number): number {
   return opensLine(view, at) ? at : start;
 }
 
-/** Whether `text` is a tracker key (`ENT-108`), not a standard's name (`UTF-8`, `ISO-8601`). */
+/** Whether `text` is a tracker key (`KAP-342`), not a standard's name (`UTF-8`, `ISO-8601`). */
 function isTrackerKey(text: string): boolean {
   const prefix = TRACKER_KEY.exec(text)?.[1];
   return prefix !== undefined && !NON_TICKET_PREFIXES.has(prefix.replace(/\d+$/, ''));
@@ -160,7 +160,7 @@ function placementStart(view: string, start: number): number {
 /**
  * The start of the binding that ends in the value at `start`, or -1 when no label names it. `previous`: the value
  * candidate before it on the same clause, for the `from X to` form. `key`: the value is a tracker key, which a tracker
- * word alone before it labels ("have a look at linear ENT-108").
+ * word alone before it labels ("take a peek at linear KAP-342").
  */
 function bindingStart(view: string, start: number, previous: Candidate | undefined, key = false): number {
   const from = clauseStart(view, start);
@@ -219,7 +219,7 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   const copula = attached || change || connectors.some((connector) => COPULAS.has(connector));
   // One label word needs a copula ("dashboard is at X"), a modifier with it too ("created the new file X" binds
   // nothing); a verb or preposition alone ("switch to X") is no label. A tracker word right before a tracker key is
-  // one ("linear ENT-108", "ticket OPS-7"): the key's shape says it is an item, the word names its tracker.
+  // one ("linear KAP-342", "ticket OPS-7"): the key's shape says it is an item, the word names its tracker.
   const tracker = key && connectors.length === 0 && TRACKER_WORDS.has((labels.at(-1)?.text ?? '').toLowerCase());
   if (labels.length - (modified ? 1 : 0) === 1 && !copula && !tracker) return -1;
   // A preposition alone ("look at X", "key from X") is no binding; "from X to Y" was taken above.
@@ -260,14 +260,14 @@ function specificAmountLabel(view: string, start: number, valueStart: number): b
 
 /**
  * Where the label of `value` must end, and where its binding ends: a value written as inline code (`` the deploy bucket
- * `s3://acme` ``) or in parentheses after its label (`` the lock file (`.entire/wingman.lock`) ``) is bound with them,
+ * `s3://acme` ``) or in parentheses after its label (`` the lock file (`.orbit/pilot.lock`) ``) is bound with them,
  * so the binding stays balanced verbatim text.
  */
 function enclosing(view: string, value: Candidate, quoted = false): { before: number; end: number } {
   let before = value.start;
   let end = value.end;
   // Backticks only: a value in '…' or "…" is mostly code (`mode: "read-only"`), which stays unbound; `quoted`: a branch
-  // name as git quotes it ("Created shadow branch 'entire/ca151eb-e3b0c4'") is a name, not code.
+  // name as git quotes it ("Created shadow branch 'orbit/7d2f9a1-b4c8e2'") is a name, not code.
   const quote = charBefore(view, before);
   if ((quote === '`' || (quoted && (quote === "'" || quote === '"'))) && charAtEnd(view, end) === quote) {
     before--;
@@ -325,7 +325,7 @@ export function findBindings(
   const branchNames: ReadonlySet<Candidate> = new Set(branches.map((branch) => branch.name));
   const amountCandidates = amountValues(view, amounts);
   const detected = candidates.filter((candidate) => VALUE_KINDS.has(candidate.kind));
-  // Names a change states ("migration from entire/sessions to entire/checkpoints/v1") that no detector took.
+  // Names a change states ("migration from ledger/runs to ledger/snapshots/v2") that no detector took.
   const changed = findChangeNames(view, CHANGES, detected);
   out.push(...changed);
   const values = detected

@@ -1,11 +1,11 @@
 /**
- * Git branch names the text calls branches: `On branch alex/ent-108-add-ai-summaries`, "the shadow branch
- * `entire/ca151eb-e3b0c4`", "Created shadow branch 'entire/ca151eb-e3b0c4'", `git checkout -b fix-login/step-2`, "merge with
- * parent alex/ent-221-state-tracking". A name with a `/` and no conventional prefix
+ * Git branch names the text calls branches: `On branch mira/kap-342-queue-retries`, "the shadow branch
+ * `orbit/7d2f9a1-b4c8e2`", "Created shadow branch 'orbit/7d2f9a1-b4c8e2'", `git checkout -b fix-login/step-2`, "merge with
+ * parent mira/kap-118-lease-renewal". A name with a `/` and no conventional prefix
  * (`feature/`, `release/`, `origin/` are identifiers anyway, see identifiers.ts) cannot be told from a path or from
  * prose (`before/after`) on its own shape; the word `branch` (or a branch-creating flag, or `merge`/`rebase` with a
  * preposition) before it says what it is. The name may be quoted as git prints it (`'…'`, `"…"`) or as inline code.
- * Each is a value (`identifier`) and, bound to the word, an `assignment` (`branch alex/ent-108-…`), so the index
+ * Each is a value (`identifier`) and, bound to the word, an `assignment` (`branch mira/kap-342-…`), so the index
  * shows it as a branch.
  */
 import type { Candidate } from './candidate.js';

@@ -105,7 +105,7 @@ export function findDefinitions(view: string, values: readonly Candidate[], out:
 }
 
 /**
- * A glossary line that defines a term with `==` (`step == rewindable points between checkpoints`): the term (one to three
+ * A glossary line that defines a term with `==` (`shard == slice of rows kept on one node`): the term (one to three
  * words of letters opening its line, after a list marker: `old_name` and `SQL1` are code) and its definition in prose
  * (letters first, two words or more, no code punctuation), bound whole up to {@link MAX_GLOSSARY} characters. `x == y`
  * in code has code around it or no prose after.

@@ -90,7 +90,7 @@ function isPathBody(body: string): boolean {
   const extension = extensionOf(last);
   const name = extension === undefined ? '' : last.slice(0, -extension.length - 1);
   const file = extension !== undefined && FILE_EXTENSIONS.has(extension) && HAS_LETTER.test(name || 'x');
-  // A first segment of digits (a sharded store's `66/259f1a9213/0/content_hash.txt`, a dated `2026/02/notes.md`) opens a
+  // A first segment of digits (a sharded store's `3c/8e41d07b52/0/blob_digest.txt`, a dated `2026/02/notes.md`) opens a
   // path only when its last segment names a file: `1/2`, `24/7` and `10/20/30` are numbers.
   if (!HAS_LETTER.test(first)) return /^\d+$/.test(first) && file && HAS_LETTER.test(name);
   if (body.endsWith('/')) return true;

@@ -95,7 +95,7 @@ type Heading = 'none' | 'heading' | 'linked';
 
 /** "label [connectors] value" (see `handles/bindings.ts`), or a measure phrase ("pool size of 40 connections"). */
 export function proseBinding(text: string, minimumLabelWords: number): Binding | undefined {
-  // a glossary line ("step == rewindable points") defines a term, it sets no value a later line could change
+  // a glossary line ("shard == slice of rows") defines a term, it sets no value a later line could change
   if (text.includes(' == ')) return undefined;
   const words = text.trim().split(/\s+/);
   if (words.length < 2) return undefined;
@@ -123,7 +123,7 @@ export function proseBinding(text: string, minimumLabelWords: number): Binding |
   const from = FROM_TO.exec(text);
   if (from?.[1] !== undefined) return labelled(label, words[words.length - 1] ?? '', [from[1]], heading);
   while (index < words.length - 1 && CONNECTORS.has((words[index] ?? '').toLowerCase())) index++;
-  // A value bound in parentheses or quotes ("lock file (`.entire/wingman.lock`)") is the text inside them.
+  // A value bound in parentheses or quotes ("lock file (`.orbit/pilot.lock`)") is the text inside them.
   const value = words
     .slice(index)
     .join(' ')

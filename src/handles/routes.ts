@@ -1,5 +1,5 @@
 /**
- * API route patterns with parameter segments: `/sessions/:session_id/agents/:agent_id`, `/users/{id}/posts`. Each is
+ * API route patterns with parameter segments: `/teams/:team_id/members/:member_id`, `/users/{id}/posts`. Each is
  * one `path` handle (a route without a method is a path, as `/api/v1/charges` is; `METHOD /route` stays an endpoint,
  * see `endpoints.ts`). A route starts at a `/` after whitespace, a quote, a bracket or the text start, holds at least
  * one whole-segment parameter (`:name` or `{name}`) and one literal segment with a letter, and ends at whitespace, a

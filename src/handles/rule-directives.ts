@@ -116,7 +116,7 @@ const LEAVE = /^leave\s+.*\b(?:alone|as (?:it is|is|they are)|untouched|unchange
 const CONTINUE = /^(?:continue|go on|carry on)\s+(?:with|using|to use)\s+(?!the (?:next|last|remaining|rest)\b)/i;
 /**
  * A conformance rule: "match the existing test style", "follow our naming conventions", "mirror the current layout",
- * "stick to the workflow of subagent dev and review" — an order to do as the code or the team already does, which
+ * "stick to the workflow of pair review and demo" — an order to do as the code or the team already does, which
  * holds for all the work after it (an imperative with no such object, "Match the brackets", is a step).
  */
 const CONFORMANCE = new OpeningPattern(
@@ -127,7 +127,7 @@ const CONFORMANCE = new OpeningPattern(
   ),
   ['match', 'follow', 'mirror', 'adhere', 'conform', 'stick', 'keep', 'stay'],
 );
-/** An order limited to a scope: "fix that path only for gemini sessions", "run it only in staging". */
+/** An order limited to a scope: "fix that check only for mobile clients", "run it only in staging". */
 const ONLY_SCOPE = new GuardedPattern(/\s(?:only|just)\s+(?:for|in|on|inside|within|against)\s/i, ['only', 'just']);
 /** A request put as a question ("though can we stick to the workflow …?", "could you always use pnpm?"). */
 const POLITE_REQUEST =
@@ -178,17 +178,17 @@ const STATE_VERB =
   /\b(?:must|should|may)\s+(?:exist|remain|appear|occur|happen|have\s+(?:been|\w+ed|\w+en)\b|be\s+(?:the|a|an|in|at|on|there)\b)/i;
 /** An order said as what is to be done: "All commits are to be signed" ("This is to be expected" is a guess). */
 const TO_BE_DONE = /\b(?:is|are)\s+(?:always\s+|only\s+)?to\s+be\s+(?!expected\b)[a-z]+(?:ed|en|wn)\b/i;
-/** A pronoun subject of "… is required": "Both are required for corruption" states a fact. */
+/** A pronoun subject of "… is required": "Both are required for a quorum" states a fact. */
 const PRONOUN_SUBJECT =
   /^(?:both|they|these|those|this|that|which|all|each)\b|^it\b(?!(?:['’]s|\s+is)\s+(?:mandatory|required)\s+(?:to|that)\b)/i;
 /**
  * A command listing's entry: a command line or a flag in inline code and what it does after a dash or a colon
- * ("`mise run fmt` — format all new Go files"); it documents the command, it orders nothing unless it says so
+ * ("`just lint` — check all new Rust files"); it documents the command, it orders nothing unless it says so
  * ("always", "must"). A path and an order ("`auto_commit.go` — Keep HEAD's version") is an order about that file.
  */
 const LISTING_ENTRY = /^`(?:-[^`\n]*|[^`\n]*\s[^`\n]*)`\s*(?:[—–:]|--?)\s/;
 /**
- * A change to make now, not a standing rule: "Each call site needs to be updated to pass worktreeID" (a plan's step
+ * A change to make now, not a standing rule: "Each caller needs to be updated to pass tenantID" (a plan's step
  * about the code in front of it; "Every endpoint needs to be documented" holds for all the work after it).
  */
 const CHANGE_TO_MAKE =
@@ -327,7 +327,7 @@ function isPermission(clause: string, sentence: string): boolean {
 
 /**
  * Whether a question asks for a rule: a clause "can we / could you …" whose request is an order that lays down a rule
- * ("can we stick to the workflow of subagent dev and review?"); a request for one step ("can you check the logs?") is not.
+ * ("can we stick to the workflow of pair review and demo?"); a request for one step ("can you check the logs?") is not.
  */
 function isRequestedRule(sentence: string): boolean {
   const parts = splitClauses(sentence.replace(OPENERS, ''));

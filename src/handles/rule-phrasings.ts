@@ -171,7 +171,7 @@ const wish: OpeningTest = (clause, _sentence, _quoted, addressed) => {
 const mattersOrder: OpeningTest = (clause) => {
   const matters = MATTERS.exec(clause);
   if (matters === null) return judged(clause, clause, false, true);
-  // "It's important to stay positive" is advice on a state of mind
+  // "It's important to stay calm" is advice on a state of mind
   const verb = matters[1] ?? matters[2] ?? '';
   return isAction(verb) && !/^(?:stay|remain)$/i.test(verb);
 };
@@ -263,7 +263,7 @@ function isAction(verb: string): boolean {
 }
 
 /**
- * Whether a question proposes a deferral ("sqlite or similar? defer locking for now until we migrate?"): an order
+ * Whether a question proposes a deferral ("redis or similar? defer caching for now until we launch?"): an order
  * to put work off, with when it ends, asked for agreement.
  */
 export function isProposedDeferral(question: string): boolean {

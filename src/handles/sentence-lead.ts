@@ -45,7 +45,7 @@ const ORDER_OPENERS: ReadonlySet<string> = new Set(['always', 'never', "don't", 
  * Whether a sentence only introduces what follows ("Every reply should contain:", "You MUST run this exact script
  * to finish:", "Keep it for now since:", "Use X so all graders must pass:"): the rule is in the lines after it, so
  * pinned alone it tells the reader nothing and costs the window. An order complete before its colon ("Keep `create`
- * compatible with current callers:", "Use `NewAccessibleForm()` instead of `huh.NewForm()`:") is a rule of its own,
+ * compatible with current callers:", "Use `NewLazyPanel()` instead of `kite.NewPanel()`:") is a rule of its own,
  * whatever list or code follows.
  */
 export function isLeadIn(sentence: string): boolean {

@@ -102,7 +102,7 @@ function withoutLabelEmphasis(text: string): string {
 /**
  * An assignment written as code rather than stated as a setting: a keyword argument, log field or option
  * (`max_length=20`, `request_id=req-1`: a `key=value` token whose key is not upper case), an upper-case keyword
- * argument whose value only code writes (`FILE_UPLOAD_PERMISSIONS=0o777` in `override_settings(…)`, see
+ * argument whose value only code writes (`MEDIA_DIR_MODE=0o750` in `override_settings(…)`, see
  * {@link CODE_LITERAL}, and in tool output {@link LISTED_CODE_LITERAL}), a variable set in code (`app_label = 'test'`,
  * `SECRET_KEY = "x"`: blanks before the `=`) or a docstring's parameter line ({@link DOC_PARAMETER}). The same name in
  * two calls, files or log lines names two things. Environment-style `KEY=VALUE`, `key: value` config lines and prose
@@ -128,7 +128,7 @@ const DOC_PARAMETER = /^[A-Za-z_]\w*[ \t]+:[ \t]/;
 /**
  * A value written the way code writes it, never an environment setting's: Python's `None`, an octal literal
  * (`0o644`), a name of the module (`__name__`) or a shell command's output (`$(cat port)`). Django's tests set settings
- * as keyword arguments (`self.settings(FILE_UPLOAD_PERMISSIONS=0o777)`, `@override_settings(ROOT_URLCONF=__name__)`):
+ * as keyword arguments (`self.settings(MEDIA_DIR_MODE=0o750)`, `@override_settings(ROOT_URLCONF=__name__)`):
  * each call sets its own, and none replaces another.
  */
 const CODE_LITERAL = /^(?:None|0o[0-7]+|__\w+__|"?\$\(.*)$/s;

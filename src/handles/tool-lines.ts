@@ -5,7 +5,7 @@
  *
  * - `skip`: never a rule — a diff's lines (after its first hunk header, or `+`/`-` lines that are no list
  *   items), a command-line option's help, a test run's check marks and assertion diffs, an error or log line and the
- *   few lines after an error (`fatal: …` then "Please make sure you have the correct access rights"), a grep hit
+ *   few lines after an error (`fatal: …` then "Check that the remote exists and that you may read it"), a grep hit
  *   (`src/a.py:  # …`), a string literal, a config value line, a fenced block, the lines under an example lead
  *   ("Examples:", an "Examples" heading), the lines under a proposal ("## Proposed Solution", "Implementation:"), a
  *   ledger block read back (from its `[context-ledger]` marker to its

@@ -3,7 +3,7 @@
  * in a tool's output is pinned as quoted output, never as an instruction; what is pinned must still be a rule:
  *
  * - on a line of source code (a comment, a docstring) only a loud rule (`DO NOT EDIT`, `NEVER`, `MUST NOT`) counts:
- *   the rest describes the code ("It should not be used directly.");
+ *   the rest describes the code ("It should not be called from handlers.");
  * - a harness reminder addressed to the model ("… you MUST refuse to improve or augment the code", "Ensure that you
  *   continue to use the todo list") is boilerplate, not a rule of the project;
  * - a message template (`%s`, `{0}`, `${name}`), an error's advice ("… and try again"), an example ("e.g. never
@@ -42,7 +42,7 @@ const NOTE_LABEL =
 const TRANSITION = /→|->|=>/;
 /** A quoted name as a sentence's subject ("`foo` is …"); one followed by a dash labels the order after it. */
 const QUOTED_SUBJECT = /^["'`][\w.:/-]+["'`]\s(?!\s*[—–-]{1,2}\s)/;
-/** A component restricted to read-only operations ("Tools are restricted to read-only operations"): how it is built. */
+/** A component restricted to read-only operations ("Workers are restricted to read-only queries"): how it is built. */
 const BUILT_READ_ONLY = /^(?!(?:you|we)\b)[^,;]*\b(?:is|are)\s+(?:restricted|limited|confined)\s+to\s+read-?only\b/i;
 /** Who alone may do a thing: "Only the CLI package may import the loader" ("Only admins can see it" says what is). */
 const ONLY_WHO_MAY =

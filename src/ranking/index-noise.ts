@@ -5,7 +5,7 @@ const MARKUP_ATTRIBUTE =
 /** A config-shaped line whose value is code: an atom (`:user`), a member of a variable (`ann.id`), a call (`now()`). */
 const CODE_VALUE = /^[A-Za-z_][\w-]*\s*(?::|=)\s*(?::[a-z_]\w*|[a-z_]\w*(?:\.[A-Za-z_]\w*)+|[\w.]+\(\))$/;
 /**
- * A field of code or data set to a bare literal: `selection_start_row: nil`, `"concurrent_warning_shown": false`,
+ * A field of code or data set to a bare literal: `filter_start_row: nil`, `"banner_dismissed": false`,
  * `hasConflicts = true`, `items: []`. It names no value a reader can act on; a setting written `KEY=value`
  * (`DEBUG=false`, `force=true`) is not this shape and stays.
  */
@@ -27,7 +27,7 @@ const STYLE_VALUE = new RegExp(
 /** A style sheet's declaration, closed by its semicolon: `margin-bottom: 2px;`, `cursor: pointer;`. */
 const STYLE_DECLARATION = /^[a-z]+(?:-[a-z]+)*:\s*[^;{}:]+;$/;
 /**
- * A field of printed JSON whose value names nothing to look up: a word or words (`"hook_event_name": "SessionStart"`,
+ * A field of printed JSON whose value names nothing to look up: a word or words (`"event_kind": "RunStarted"`,
  * `"type": "command"`) or a small count (`"count": 1`). A value with a digit, a path or an id (`"session_id": "2026-…"`,
  * `"path": "cmd/x.go"`) is not this shape and stays.
  */

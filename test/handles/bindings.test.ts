@@ -60,13 +60,13 @@ describe('prose bindings: a value shown with the label that says what it is', ()
     '-rw-r--r-- 1 app app 85533 Nov 27 src/lib/view_31.go',
     'I will look at src/api/handler.py next and then run tests/test_api.py.',
     'Run git rev-parse --git-common-dir to find it.',
-    'AuthorName:          author.Name',
+    'OwnerEmail:          owner.Email',
     'color: #999; background: #1a1a2e',
     'Set PAYMENTS_DB_REPLICA=eu-west-2b before the deploy.',
     'Never deploy service-0 on a Friday.',
     'Always restart worker-3 after the migration.',
-    'bun agentv eval examples/features/composite/evals/dataset.eval.yaml',
-    'bd show spotter-gqc.2',
+    'bun tasker run examples/flows/nested/specs/suite.spec.yaml',
+    'bd show lumen-kx7.4',
     'Warning: session N (`session-id`) has no agent metadata.',
   ])(
     'binds nothing in %j (a verb, a preposition, code, a flag, a colour, a KEY=VALUE token, a command line or a code word)',
@@ -105,7 +105,7 @@ describe('prose bindings: a value shown with the label that says what it is', ()
 
 describe('bindings of a value in parentheses or inline code, and branch names', () => {
   it.each([
-    ['- If lock file (`.entire/wingman.lock`) exists, skip.', ['lock file (`.entire/wingman.lock`)']],
+    ['- If lock file (`.orbit/pilot.lock`) exists, skip.', ['lock file (`.orbit/pilot.lock`)']],
     ['Our deploy bucket `s3://acme-deploy-eu` holds the builds.', ['deploy bucket `s3://acme-deploy-eu`']],
     ['Use the config file (/etc/app/config.yaml) for this.', ['config file (/etc/app/config.yaml)']],
   ])('binds %j with its brackets, so the binding stays balanced verbatim text', (text, expected) => {
@@ -123,14 +123,14 @@ describe('bindings of a value in parentheses or inline code, and branch names', 
 
   it('reads a name the text calls a branch as an identifier, bound to its label or to the word branch', () => {
     const pairs = (text: string) => extractHandles(text).map((handle) => `${handle.kind}:${handle.text}`);
-    expect(pairs('On branch alex/ent-108-add-ai-summaries\nnothing to commit')).toEqual(
+    expect(pairs('On branch mira/kap-342-queue-retries\nnothing to commit')).toEqual(
       expect.arrayContaining([
-        'identifier:alex/ent-108-add-ai-summaries',
-        'assignment:On branch alex/ent-108-add-ai-summaries',
+        'identifier:mira/kap-342-queue-retries',
+        'assignment:On branch mira/kap-342-queue-retries',
       ]),
     );
-    expect(pairs('The shadow branch `entire/ca151eb-e3b0c4` exists.')).toEqual(
-      expect.arrayContaining(['identifier:entire/ca151eb-e3b0c4', 'assignment:shadow branch `entire/ca151eb-e3b0c4`']),
+    expect(pairs('The shadow branch `orbit/7d2f9a1-b4c8e2` exists.')).toEqual(
+      expect.arrayContaining(['identifier:orbit/7d2f9a1-b4c8e2', 'assignment:shadow branch `orbit/7d2f9a1-b4c8e2`']),
     );
     expect(pairs('git checkout -b fix-login/step-2')).toEqual(expect.arrayContaining(['identifier:fix-login/step-2']));
     // A file after the word, or a checkout of a path, is no branch.
@@ -139,10 +139,10 @@ describe('bindings of a value in parentheses or inline code, and branch names', 
   });
 
   it('reads the value of a bracketed binding without its brackets, for supersession', () => {
-    const text = 'The lock file (`.entire/wingman.lock`) is stale.';
+    const text = 'The lock file (`.orbit/pilot.lock`) is stale.';
     const binding = extractHandles(text).find((handle) => handle.kind === 'assignment');
-    expect(binding?.text).toBe('lock file (`.entire/wingman.lock`)');
-    expect(bindingOf(binding as Handle)).toMatchObject({ label: 'lock file', value: '.entire/wingman.lock' });
+    expect(binding?.text).toBe('lock file (`.orbit/pilot.lock`)');
+    expect(bindingOf(binding as Handle)).toMatchObject({ label: 'lock file', value: '.orbit/pilot.lock' });
   });
 });
 

@@ -24,8 +24,8 @@ describe('member chains', () => {
       'TextEnum',
       'e.args',
     ]);
-    expect(texts('from django.contrib.auth.migrations.0011_update_proxy_permissions import f', 'identifier')).toEqual([
-      'django.contrib.auth.migrations.0011_update_proxy_permissions',
+    expect(texts('from harbor.contrib.billing.migrations.0007_add_invoice_totals import f', 'identifier')).toEqual([
+      'harbor.contrib.billing.migrations.0007_add_invoice_totals',
     ]);
     expect(texts('e.g. this, i.e. that, at 5 a.m. today', 'identifier')).toEqual([]);
     expect(texts('use v1.2 and 1.2.3', 'identifier')).toEqual([]);
@@ -50,7 +50,9 @@ describe('member chains', () => {
       'settings.configured',
       'right.shape',
     ]);
-    expect(texts('from django.db.models.sql.query import Query', 'identifier')).toEqual(['django.db.models.sql.query']);
+    expect(texts('from harbor.db.models.sql.planner import Planner', 'identifier')).toEqual([
+      'harbor.db.models.sql.planner',
+    ]);
     expect(texts('pass re.IGNORECASE to compile; collections.Mapping is gone', 'identifier')).toEqual([
       're.IGNORECASE',
       'collections.Mapping',
@@ -84,21 +86,15 @@ describe('sigils before a name', () => {
 
 describe('hyphenated names', () => {
   it('are identifiers when quoted whole or in a code span', () => {
-    expect(texts('transcript_dir: "test-dir",', 'identifier')).toContain('test-dir');
-    expect(texts('el.classList.add("is-jump-highlight")', 'identifier')).toContain('is-jump-highlight');
+    expect(texts('inbox_dir: "test-dir",', 'identifier')).toContain('test-dir');
+    expect(texts('el.classList.add("is-row-flash")', 'identifier')).toContain('is-row-flash');
     expect(texts('deploy `payments-api` first', 'identifier')).toEqual(['payments-api']);
-    expect(texts('{"new_string": "class=\\"transcript-debug-grid\\""}', 'identifier')).toContain(
-      'transcript-debug-grid',
-    );
+    expect(texts('{"new_string": "class=\\"inbox-debug-grid\\""}', 'identifier')).toContain('inbox-debug-grid');
   });
 
   it('are CSS classes in a selector line', () => {
-    expect(texts('.transcript-thread {\n  margin: 0;\n}', 'identifier')).toEqual(['transcript-thread']);
-    expect(texts('.transcript-row.is-code .row-text {', 'identifier')).toEqual([
-      'transcript-row',
-      'is-code',
-      'row-text',
-    ]);
+    expect(texts('.inbox-thread {\n  margin: 0;\n}', 'identifier')).toEqual(['inbox-thread']);
+    expect(texts('.inbox-row.is-code .cell-text {', 'identifier')).toEqual(['inbox-row', 'is-code', 'cell-text']);
   });
 
   it('are prose otherwise', () => {
@@ -109,11 +105,11 @@ describe('hyphenated names', () => {
 
 describe('grep output', () => {
   it('masks `1157:` gutters of tool output and keeps the path of a `path:match` line', () => {
-    expect(texts('1157:.transcript-thread {\n1158-  margin-bottom: 2px;', 'identifier', { toolOutput: true })).toEqual([
-      'transcript-thread',
+    expect(texts('1157:.inbox-thread {\n1158-  margin-bottom: 2px;', 'identifier', { toolOutput: true })).toEqual([
+      'inbox-thread',
     ]);
-    expect(texts('/testbed/django/core/checks/database.py:from os import x', 'path')).toEqual([
-      '/testbed/django/core/checks/database.py',
+    expect(texts('/testbed/harbor/core/checks/storage.py:from os import x', 'path')).toEqual([
+      '/testbed/harbor/core/checks/storage.py',
     ]);
     expect(texts('at 10:30 the job ran', undefined, { toolOutput: true })).toEqual([]);
   });
@@ -135,10 +131,10 @@ describe('other code shapes', () => {
   });
 
   it('a name stamped with a date is one identifier; a date alone stays a date', () => {
-    expect(texts('under each branch: 2026-01-06-c93f3533 (1 checkpoints)', 'identifier')).toEqual([
-      '2026-01-06-c93f3533',
+    expect(texts('under each branch: 2026-03-14-a7e2d915 (1 checkpoints)', 'identifier')).toEqual([
+      '2026-03-14-a7e2d915',
     ]);
-    expect(pairs('log session-2026-02-10T23-57-9f5659bb and 2024-05-01-preview')).toContain(
+    expect(pairs('log session-2026-04-02T11-08-3b7d1e6a and 2024-05-01-preview')).toContain(
       'identifier:2024-05-01-preview',
     );
     expect(pairs('released on 2026-01-06 to all')).toEqual(['date:2026-01-06']);
@@ -146,8 +142,8 @@ describe('other code shapes', () => {
   });
 
   it('a Python repr is not a tag: its dotted name stays visible', () => {
-    expect(texts("'<django.db.models.fields.CharField: a>'", 'identifier')).toEqual([
-      'django.db.models.fields.CharField',
+    expect(texts("'<harbor.db.models.fields.SlugField: a>'", 'identifier')).toEqual([
+      'harbor.db.models.fields.SlugField',
     ]);
     expect(texts('<div class="x">hi</div>', 'identifier')).toEqual([]);
   });
@@ -165,9 +161,9 @@ describe('module members are not files', () => {
   });
 
   it('a copy suffix keeps a file a path', () => {
-    expect(pairs('cp astropy/io/fits/fitsrec.py astropy/io/fits/fitsrec.py.backup')).toEqual([
-      'path:astropy/io/fits/fitsrec.py',
-      'path:astropy/io/fits/fitsrec.py.backup',
+    expect(pairs('cp stellar/io/tiles/tilerec.py stellar/io/tiles/tilerec.py.backup')).toEqual([
+      'path:stellar/io/tiles/tilerec.py',
+      'path:stellar/io/tiles/tilerec.py.backup',
     ]);
     expect(pairs('copy .env.example to .env')).toEqual(['path:.env.example', 'path:.env']);
   });

@@ -47,8 +47,8 @@ describe('term-definition lines: a value that opens a line, bound to the words t
     // One word of description says too little.
     '- src/a.ts: Done',
     // A grep match line runs into code.
-    './django/contrib/admin/utils.py:    return s',
-    './django/contrib/admin/utils.py: return value.strip()',
+    './harbor/contrib/panel/utils.py:    return s',
+    './harbor/contrib/panel/utils.py: return value.strip()',
   ])('no definition binding in %s', (text) => {
     const value = assignments(text).filter((binding) => !/^(?:modified|see)\b/.test(binding));
     expect(value.filter((binding) => /[:—-]\s/.test(binding) && !binding.includes('='))).toEqual([]);

@@ -36,7 +36,7 @@ describe('bold and italic labels', () => {
     ['**File**: `cmd/agent/transcript.go`', '**File**: `cmd/agent/transcript.go`'],
     ['- **Session storage**: `~/.tool/agents/main`', '**Session storage**: `~/.tool/agents/main`'],
     ['### 1. **New file:** `cmd/buildinfo/buildinfo.go`', '**New file:** `cmd/buildinfo/buildinfo.go`'],
-    ['**Originating commit**: `6d61daaa`', '**Originating commit**: `6d61daaa`'],
+    ['**Parent commit**: `b83e0f4c`', '**Parent commit**: `b83e0f4c`'],
     ['Our **deploy bucket** is s3://acme-deploy-eu now.', '**deploy bucket** is s3://acme-deploy-eu'],
     ['- _Replica host_: db-ro-3.internal', '_Replica host_: db-ro-3.internal'],
     ['1. **Step one** **File:** `cmd/a/b.go`', '**File:** `cmd/a/b.go`'],

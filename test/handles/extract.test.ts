@@ -140,11 +140,11 @@ describe('extractHandles', () => {
   it('leaves talk with a conjoined "never" or "don\'t" unpinned', () => {
     for (const text of [
       'Keep going and never give up!',
-      "Keep up the good work and don't forget your passion for dance.",
+      "Keep up the fine effort and don't forget your knack for woodwork.",
       'The worker restarts and never crashes.',
       'I checked the logs and never found it.',
       'It passes locally but never on CI.',
-      'Pets make us so much happier and never let us down.',
+      'Good books make us so much wiser and never let us down.',
     ]) {
       expect(extractHandles(text, { kinds: ['constraint'] }), text).toEqual([]);
     }

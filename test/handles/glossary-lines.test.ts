@@ -1,5 +1,5 @@
 /**
- * Glossary lines: a term defined with `==` on a line of its own (`step == rewindable points between checkpoints`) is
+ * Glossary lines: a term defined with `==` on a line of its own (`shard == slice of rows kept on one node`) is
  * bound whole, so the term and its meaning stay together; a comparison in code is not a definition, and a definition
  * sets no value a later line could replace.
  */
@@ -29,7 +29,7 @@ describe('glossary lines', () => {
     'count == 3',
     'mode == fast',
     'SQL1 == SQL2: False',
-    'new_name if to_field_name == old_name else to_field_name',
+    'new_label if to_column_label == old_label else to_column_label',
   ])('binds nothing in %j', (text) => {
     expect(assignments(text)).toEqual([]);
   });

@@ -29,7 +29,7 @@ describe('dates in an `ls -l` listing', () => {
 
 describe('day-month-year dates', () => {
   it("read an RFC 850 date's day, month and year as one date, not a hyphenated name", () => {
-    expect(dates("parse_http_date('Sunday, 06-Nov-94 08:49:37 GMT')")).toEqual(['06-Nov-94']);
+    expect(dates("parse_http_date('Tuesday, 17-Mar-98 14:05:12 GMT')")).toEqual(['17-Mar-98']);
     expect(dates('rotated on 14-Nov-2026 at noon')).toEqual(['14-Nov-2026']);
     expect(dates('see 32-Nov-94 and abc-Nov-12')).toEqual([]);
   });

@@ -166,7 +166,7 @@ describe('line-number gutters', () => {
 describe('constraints are prose', () => {
   it('skips code-looking lines', () => {
     for (const line of [
-      '{:lazy_html, ">= 0.1.0", only: :test}',
+      '{:quick_check, ">= 0.3.0", only: :test}',
       'if (readOnly && !force) { return; }',
       'x = only_if(y) || never',
       '  |> Enum.filter(&(&1.only))',
@@ -182,7 +182,7 @@ describe('constraints are prose', () => {
 
   it('skips a trigger inside inline code but keeps prose around code', () => {
     expect(
-      pairs('Added `{:lazy_html, ">= 0.1.0", only: :test}` to mix.exs.').filter((pair) =>
+      pairs('Added `{:quick_check, ">= 0.3.0", only: :test}` to mix.exs.').filter((pair) =>
         pair.startsWith('constraint:'),
       ),
     ).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Values after a verb of placing: "document it in known_limitations" says where a thing already named goes; the verb,
+ * Values after a verb of placing: "record it in open_questions" says where a thing already named goes; the verb,
  * the pronoun and the preposition are the value's label, whatever its shape, and such a label names a different thing
  * each time (an item of a list, never a rebinding).
  */

@@ -126,8 +126,8 @@ describe('headings that say what was done are items of a list', () => {
   const tool = (text: string, seq: number): Handle => ({ ...assignment(text, seq), role: 'tool' });
 
   it.each([
-    ['Updated issue: proj-gqc.4', 'updated issue', 'proj-gqc.4'],
-    ['Copied transcript to: .entire/metadata/s-1/full.jsonl', 'copied transcript', '.entire/metadata/s-1/full.jsonl'],
+    ['Updated issue: proj-kx7.4', 'updated issue', 'proj-kx7.4'],
+    ['Copied transcript to: .orbit/metadata/s-1/full.jsonl', 'copied transcript', '.orbit/metadata/s-1/full.jsonl'],
     ['created successfully at: /home/u/src/a.ts', 'created successfully', '/home/u/src/a.ts'],
     ['Update File: /home/u/docs/README.md', 'update file', '/home/u/docs/README.md'],
   ])('reads %j as a listed item of %j', (text, label, value) => {
@@ -148,20 +148,20 @@ describe('headings that say what was done are items of a list', () => {
   });
 
   it('reads one message that gives a heading two values as a list of two', () => {
-    const first = assignment('Entire session ID: `2026-01-22-a6c3`', 5, 0);
-    const second = assignment('Entire session ID: `2026-01-23-a6c3`', 5, 60);
-    const copy: Handle = { ...assignment('2026-01-22-a6c3', 4), kind: 'identifier' };
+    const first = assignment('Orbit session ID: `2026-01-22-d41e`', 5, 0);
+    const second = assignment('Orbit session ID: `2026-01-23-d41e`', 5, 60);
+    const copy: Handle = { ...assignment('2026-01-22-d41e', 4), kind: 'identifier' };
     expect(superseded([copy, first, second])).toEqual([]);
-    const later = assignment('Entire session ID: `2026-01-24-a6c3`', 6);
+    const later = assignment('Orbit session ID: `2026-01-24-d41e`', 6);
     expect(superseded([copy, first, second, later]).sort()).toEqual([
-      '2026-01-22-a6c3',
-      'Entire session ID: `2026-01-22-a6c3`',
-      'Entire session ID: `2026-01-23-a6c3`',
+      '2026-01-22-d41e',
+      'Orbit session ID: `2026-01-22-d41e`',
+      'Orbit session ID: `2026-01-23-d41e`',
     ]);
   });
 
   it('reads a heading a program printed as an item of its output, and a plain label a person wrote as a change', () => {
-    const runs = [tool('First checkpoint ID: e0696ce7af2e', 1), tool('First checkpoint ID: 8c5945292520', 2)];
+    const runs = [tool('First checkpoint ID: 4b91d2c07e3a', 1), tool('First checkpoint ID: 7f08a3e6d154', 2)];
     expect(superseded(runs)).toEqual([]);
     const said = [assignment('primary region: eu-west-1', 1), assignment('primary region: us-east-2', 2)];
     expect(superseded(said)).toEqual(['primary region: eu-west-1']);

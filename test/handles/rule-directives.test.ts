@@ -20,7 +20,7 @@ describe('rules in every phrasing', () => {
       'No external network calls from the test suite.',
       'Use Python, not JavaScript.',
       'Keep spend under $200 unless I approve more.',
-      'Do not add a second syntax highlighting library; continue with highlight.js.',
+      'Do not add a second date formatting library; continue with luxon.',
       'You may push to staging until Friday.',
       'The billing database is off-limits.',
       'Make sure every new endpoint has a test.',
@@ -62,9 +62,9 @@ describe('rules in every phrasing', () => {
       'Should I stop and ask before deleting things?',
       'Let me make sure the docs build still passes.',
       'No worries, take your time.',
-      'Pets make us so much happier and never let us down.',
+      'Good books make us so much wiser and never let us down.',
       'The read-only replica lags by a few seconds.',
-      'flock is POSIX-only, SQLite solves cross-platform.',
+      'epoll is Linux-only, libuv solves cross-platform.',
       'Killed: out of memory (used 4.1 GB, limit 4 GB)',
       '2024-05-01T10:00:00Z WARN never retry payments',
       'return fmt.Errorf("invalid id %q: must be alphanumeric only", id)',
@@ -99,7 +99,7 @@ describe('rules typed the way people type them', () => {
   });
   it('pins a rule asked as a question, not a question that asks for one step', () => {
     expect(
-      constraints("let's go with #4 and #5 please, though can we stick to the workflow of subagent dev and review?"),
+      constraints("let's go with #2 and #3 please, though can we stick to the workflow of pair review and demo?"),
     ).toHaveLength(1);
     expect(constraints('Could you always use pnpm for installs?')).toEqual(['Could you always use pnpm for installs?']);
     for (const text of ['can you check the logs?', 'could you look at why it fails?', 'can we go with option 2?'])
@@ -107,9 +107,9 @@ describe('rules typed the way people type them', () => {
   });
 
   it('pins an order limited to a scope and "we should at least", not a guess or a step', () => {
-    expect(constraints('Fix that path only for gemini sessions.')).toEqual(['Fix that path only for gemini sessions.']);
+    expect(constraints('Fix that check only for mobile clients.')).toEqual(['Fix that check only for mobile clients.']);
     expect(constraints('Run the migration only against staging.')).toHaveLength(1);
-    expect(constraints('we should at least log that sessions that are skipped')).toHaveLength(1);
+    expect(constraints('we should at least log the uploads that are rejected')).toHaveLength(1);
     for (const text of [
       'We should probably refactor this.',
       'we should see the error now',

@@ -21,7 +21,7 @@ describe('rules in less common words', () => {
       'Force-pushing is a no-go.',
       'Adding a new dependency is not an option.',
       "It's fine to use mocks in unit tests.",
-      "It's always OK to pause and clarify.",
+      "It's always OK to stop and ask questions.",
       "You're free to rename variables.",
       'You can skip code review for typo fixes.',
       'No need to update the changelog.',
@@ -68,7 +68,7 @@ describe('rules in less common words', () => {
   });
 
   it('pins a deferral proposed as a question', () => {
-    const text = 'sqlite or similar? defer locking for now until we migrate?';
+    const text = 'redis or similar? defer caching for now until we launch?';
     expect(constraints(text)).toEqual([text]);
   });
 

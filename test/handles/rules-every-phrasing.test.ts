@@ -16,8 +16,8 @@ describe('orders before a colon', () => {
   it('pins an order complete before its list or code', () => {
     const spec = 'Technical specs:\n- Keep the `create` action compatible with current callers:\n  - accept `:state`\n';
     expect(constraints(spec, true)).toEqual(['Keep the `create` action compatible with current callers:']);
-    const guide = '### Forms\n\nUse `NewAccessibleForm()` instead of `huh.NewForm()`:\n\n```go\nform := x()\n```\n';
-    expect(constraints(guide, true)).toEqual(['Use `NewAccessibleForm()` instead of `huh.NewForm()`:']);
+    const guide = '### Panels\n\nUse `NewLazyPanel()` instead of `kite.NewPanel()`:\n\n```go\npanel := x()\n```\n';
+    expect(constraints(guide, true)).toEqual(['Use `NewLazyPanel()` instead of `kite.NewPanel()`:']);
     expect(constraints('Prefer small modules over one large file:\n- a\n- b\n')).toEqual([
       'Prefer small modules over one large file:',
     ]);
@@ -108,7 +108,7 @@ describe('bans and limits in other words', () => {
       'It is to be released next week.',
       "I don't want to lose the data.",
       'I need you to look at this log.',
-      "It's important to stay positive.",
+      "It's important to stay calm.",
       'It is important to understand the cause.',
       'There should be no errors in the log now.',
     ])

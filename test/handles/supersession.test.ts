@@ -82,11 +82,11 @@ describe('supersession: code is not a fact that a later value replaces', () => {
       "app_label = 'test'",
       'SECRET_KEY = "x"',
       'selection_source: :terminal',
-      'session_id: Ash.UUID.generate()',
+      'trace_id: Kite.UUID.generate()',
       'selected_text: nil',
       'start_row: ann.start_row',
       'session_id: session.id',
-      'FILE_UPLOAD_PERMISSIONS=0o777',
+      'MEDIA_DIR_MODE=0o750',
       'ROOT_URLCONF=__name__',
       'PORT="$(cat port)"',
       '"verbose_name": None',
@@ -144,9 +144,9 @@ describe('supersession: keyword arguments of code in tool output', () => {
   });
 
   it('keeps each call its own upper-case keyword argument: ranked last when set again, never dropped', () => {
-    const first = handle('assignment', 'FILE_UPLOAD_PERMISSIONS=0o777', 1, 'tool');
-    const second = handle('assignment', 'FILE_UPLOAD_PERMISSIONS=0o654', 3, 'tool');
-    const bare = handle('identifier', '0o777', 1, 'tool');
+    const first = handle('assignment', 'MEDIA_DIR_MODE=0o750', 1, 'tool');
+    const second = handle('assignment', 'MEDIA_DIR_MODE=0o640', 3, 'tool');
+    const bare = handle('identifier', '0o750', 1, 'tool');
     const envOld = handle('assignment', 'TIMEOUT_MS=3000', 2, 'tool');
     const envNew = handle('assignment', 'TIMEOUT_MS=4500', 4, 'tool');
     const candidates = [first, second, bare, envOld, envNew];

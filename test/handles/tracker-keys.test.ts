@@ -21,7 +21,7 @@ function handlesAt(text: string, seq: number): Handle[] {
 
 describe('tracker keys: a tracker word alone before a key says what the key is', () => {
   it.each([
-    ['have a look at linear ENT-108, we will work on that here', ['linear ENT-108']],
+    ['take a peek at linear KAP-342, we can tackle it in this session', ['linear KAP-342']],
     ['we start on ticket OPS-7 next', ['ticket OPS-7']],
     ['the bug is tracked as jira PAY-12 for now', ['jira PAY-12']],
     ['the fix for issue `WEB-3` landed', ['issue `WEB-3`']],

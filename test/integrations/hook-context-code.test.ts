@@ -14,14 +14,14 @@ describe('isCodeStatement', () => {
     for (const text of [
       'found = true',
       'm.cursor = 0',
-      'node.Expanded = true',
-      'ID:      cp.CheckpointID',
-      'AgentName:  ag.Name()',
+      'row.Collapsed = true',
+      'ID:      ls.LeaseID',
+      'OwnerName:  ow.Name()',
       'timestamp: DateTime.utc_now()',
       'kind: :tool_result',
       'thread_key: nil',
       'wantKeys: []string{}',
-      'kind: line_meta[:kind]',
+      'kind: row_meta[:kind]',
       'Message: %s',
     ])
       expect(binding(text), text).toBe(true);
@@ -35,11 +35,11 @@ describe('isCodeStatement', () => {
       'pr_author=$',
       'Phase=ENDED',
       'timeout: 30000',
-      '"review_applied": false',
-      '"worktree_path": "/Users/soph/Work/cli"',
-      'pool: Ecto.Adapters.SQL.Sandbox',
+      '"retry_applied": false',
+      '"worktree_path": "/Users/mira/code/cli"',
+      'pool: Kite.Adapters.SQL.Pool',
       'base_branch: origin/main',
-      'maxCheckpointsToScan = 50',
+      'maxLeasesToScan = 50',
     ])
       expect(binding(text), text).toBe(false);
     expect(isCodeStatement({ kind: 'identifier', text: 'found = true' })).toBe(false);
@@ -61,7 +61,7 @@ describe('buildHookContext and code statements', () => {
         role: 'tool',
         toolCallId: 'r1',
         toolName: 'Read',
-        content: 'func (m *Model) reset() {\n\tm.cursor = 0\n\tfound = true\n\tmaxCheckpointsToScan = 50\n}\n',
+        content: 'func (m *Model) reset() {\n\tm.cursor = 0\n\tfound = true\n\tmaxLeasesToScan = 50\n}\n',
       },
       { role: 'assistant', content: 'Running the list with ACCESSIBLE=1 to check the accessible form.' },
     ]);
@@ -71,7 +71,7 @@ describe('buildHookContext and code statements', () => {
     });
     const text = (await buildHookContext({ ledger, sessionId: 'code-1' }))?.text ?? '';
     expect(text).toContain('ACCESSIBLE=1');
-    expect(text).toContain('maxCheckpointsToScan = 50');
+    expect(text).toContain('maxLeasesToScan = 50');
     expect(text).not.toContain('m.cursor = 0');
     expect(text).not.toContain('found = true');
     await ledger.close();

@@ -13,7 +13,7 @@ describe('standard library import paths', () => {
   it('takes the Go and Node import paths an import block names', () => {
     const go = 'import (\n\t"context"\n\t"encoding/json"\n\t"os/exec"\n\t"path/filepath"\n\t"log/slog"\n)';
     expect(found(go)).toEqual(['path:encoding/json', 'path:os/exec', 'path:path/filepath', 'path:log/slog']);
-    expect(found("import { readFile } from 'node:fs/promises';")).toContain('path:node:fs/promises');
+    expect(found("import { opendir } from 'node:fs/promises';")).toContain('path:node:fs/promises');
     expect(found("const { pipeline } = require('stream/promises');")).toContain('path:stream/promises');
   });
 

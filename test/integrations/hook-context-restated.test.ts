@@ -1,6 +1,7 @@
 /**
  * A message the person sent again with one word fixed corrects the earlier one (quality-facts-real: the hook showed
- * `MCP-108` among the identifiers after the user had re-sent "have a look at linear ENT-108, …"): the injected context
+ * the mistyped issue key among the identifiers after the user had re-sent the message with the key fixed, as in
+ * "take a peek at linear RIV-342, …" then "… KAP-342, …"): the injected context
  * leaves out what the correction replaced, the corrected message too, and keeps the rest.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,12 +20,12 @@ const user = (seq: number, text: string, spanId = `s${seq}`) => ({
 describe('restatements', () => {
   it('finds a message sent again with one word changed, and nothing in two different requests', () => {
     const found = restatements([
-      user(1, 'have a look at linear MCP-108, we will work on that here'),
-      user(5, 'have a look at linear ENT-108, we will work on that here'),
+      user(1, 'take a peek at linear RIV-342, we can tackle it in this session'),
+      user(5, 'take a peek at linear KAP-342, we can tackle it in this session'),
       user(9, 'run the tests for pkg-a and pkg-b now'),
       user(12, 'run the tests for pkg-c and pkg-d now'),
     ]);
-    expect(found).toEqual([{ oldWord: 'MCP-108,', newWord: 'ENT-108,', oldSpanId: 's1', seq: 5 }]);
+    expect(found).toEqual([{ oldWord: 'RIV-342,', newWord: 'KAP-342,', oldSpanId: 's1', seq: 5 }]);
   });
 
   it('leaves short replies and messages far apart alone', () => {
@@ -53,21 +54,21 @@ describe('buildHookContext and a restated message', () => {
     const ledger = memoryLedger();
     const session = await ledger.session('restated');
     await session.append([
-      { role: 'user', content: 'have a look at linear MCP-108, we will work on that here' },
+      { role: 'user', content: 'take a peek at linear RIV-342, we can tackle it in this session' },
       {
         role: 'assistant',
-        content: 'Fetching MCP-108.',
-        toolCalls: [{ id: 'call-1', name: 'mcp__linear__get_issue', arguments: '{"id":"MCP-108"}' }],
+        content: 'Fetching RIV-342.',
+        toolCalls: [{ id: 'call-1', name: 'mcp__linear__get_issue', arguments: '{"id":"RIV-342"}' }],
       },
-      { role: 'tool', toolCallId: 'call-1', content: 'Entity not found: Issue - Could not find referenced Issue.' },
-      { role: 'user', content: 'have a look at linear ENT-108, we will work on that here' },
-      { role: 'assistant', content: 'ENT-108 is about summaries; the code lives in cmd/entire/cli/summarize.go.' },
+      { role: 'tool', toolCallId: 'call-1', content: 'Issue lookup failed: no issue has that key.' },
+      { role: 'user', content: 'take a peek at linear KAP-342, we can tackle it in this session' },
+      { role: 'assistant', content: 'KAP-342 is about queue retries; the code lives in cmd/kappa/cli/retry.go.' },
     ]);
     await session.importExternalSummary({ summary: 'Working on a Linear issue.', summarizer });
     const text = (await buildHookContext({ ledger, sessionId: 'restated' }))?.text ?? '';
-    expect(text).toContain('ENT-108');
-    expect(text).toContain('cmd/entire/cli/summarize.go');
-    expect(text).not.toContain('MCP-108');
+    expect(text).toContain('KAP-342');
+    expect(text).toContain('cmd/kappa/cli/retry.go');
+    expect(text).not.toContain('RIV-342');
     await ledger.close();
   });
 
@@ -90,13 +91,13 @@ describe('buildHookContext and a restated message', () => {
     const ledger = memoryLedger();
     const session = await ledger.session('restated-again');
     await session.append([
-      { role: 'user', content: 'have a look at linear MCP-108, we will work on that here' },
-      { role: 'user', content: 'have a look at linear ENT-108, we will work on that here' },
-      { role: 'assistant', content: 'ENT-108 links to MCP-108 as its parent; reading both.' },
+      { role: 'user', content: 'take a peek at linear RIV-342, we can tackle it in this session' },
+      { role: 'user', content: 'take a peek at linear KAP-342, we can tackle it in this session' },
+      { role: 'assistant', content: 'KAP-342 links to RIV-342 as its parent; reading both.' },
     ]);
     await session.importExternalSummary({ summary: 'Working on a Linear issue.', summarizer });
     const text = (await buildHookContext({ ledger, sessionId: 'restated-again' }))?.text ?? '';
-    expect(text).toContain('MCP-108');
+    expect(text).toContain('RIV-342');
     await ledger.close();
   });
 });

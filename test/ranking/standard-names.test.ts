@@ -25,11 +25,11 @@ describe('standard names: what every program in a language uses', () => {
   });
 
   it.each([
-    ['identifier', 'settings.IsWingmanEnabled()'],
-    ['identifier', 'strategy.GetOrCreateEntireSessionID'],
-    ['identifier', 'staleLockThreshold'],
-    ['identifier', 'ENTIRE_WINGMAN_APPLY'],
-    ['path', '.entire/wingman.lock'],
+    ['identifier', 'settings.IsPilotEnabled()'],
+    ['identifier', 'strategy.GetOrCreateOrbitRunID'],
+    ['identifier', 'staleLeaseWindow'],
+    ['identifier', 'ORBIT_PILOT_APPLY'],
+    ['path', '.orbit/pilot.lock'],
     ['path', '/dev/sda1'],
     ['assignment', 'fmt.Errorf=1'],
     ['identifier', 'path.startswith'],
@@ -40,7 +40,7 @@ describe('standard names: what every program in a language uses', () => {
   });
 
   it('ranks a standard call below a project name seen exactly as often', () => {
-    const text = 'if err != nil { return fmt.Errorf("x: %w", err) }\nok := settings.IsWingmanEnabled()';
+    const text = 'if err != nil { return fmt.Errorf("x: %w", err) }\nok := settings.IsPilotEnabled()';
     const span = createSpan({ kind: 'tool-result', text, tokens: 30 });
     const handle = (name: string, kind: HandleKind = 'identifier'): Handle => ({
       kind,
@@ -53,7 +53,7 @@ describe('standard names: what every program in a language uses', () => {
       role: 'tool',
       tokens: 4,
     });
-    const handles = [handle('fmt.Errorf'), handle('settings.IsWingmanEnabled()')];
+    const handles = [handle('fmt.Errorf'), handle('settings.IsPilotEnabled()')];
     const evidence: RankEvidence = {
       occurrences: handles,
       spans: new Map<string, RankSpan>([[span.id, span]]),
@@ -61,7 +61,7 @@ describe('standard names: what every program in a language uses', () => {
       toSeq: 0,
     };
     const ranked = rankHandles(handles, evidence);
-    expect(ranked.map((entry) => entry.handle.text)).toEqual(['settings.IsWingmanEnabled()', 'fmt.Errorf']);
+    expect(ranked.map((entry) => entry.handle.text)).toEqual(['settings.IsPilotEnabled()', 'fmt.Errorf']);
     expect(ranked[1]?.features.standardName).toBe(true);
     expect(ranked[0]?.features.standardName).toBe(false);
   });

@@ -301,17 +301,17 @@ describe('what each section keeps for a model resuming the work', () => {
 describe('errors seen', () => {
   it('keeps one line for an error re-printed under another label, the latest', async () => {
     const units = [
-      sourceUnit(0, 'user', 'Fix the numpy import in the helpers module.'),
-      sourceUnit(1, 'tool', "AttributeError: module 'numpy' has no attribute 'product'"),
-      sourceUnit(2, 'tool', "Error: module 'numpy' has no attribute 'product'"),
-      sourceUnit(3, 'tool', "AttributeError: module 'numpy' has no attribute 'trapz'"),
+      sourceUnit(0, 'user', 'Fix the quanta import in the helpers module.'),
+      sourceUnit(1, 'tool', "AttributeError: module 'quanta' has no attribute 'tally'"),
+      sourceUnit(2, 'tool', "Error: module 'quanta' has no attribute 'tally'"),
+      sourceUnit(3, 'tool', "AttributeError: module 'quanta' has no attribute 'squash'"),
     ];
     const result = await summarize(units);
     const lines = result.summary.split('\n');
     const start = lines.indexOf(SECTION_TITLES.errors);
     expect(lines.slice(start + 1).filter((line) => line.startsWith('- '))).toEqual([
-      "- Error: module 'numpy' has no attribute 'product'",
-      "- AttributeError: module 'numpy' has no attribute 'trapz'",
+      "- Error: module 'quanta' has no attribute 'tally'",
+      "- AttributeError: module 'quanta' has no attribute 'squash'",
     ]);
   });
 });
@@ -325,7 +325,7 @@ describe('task and decisions lines carry weight (issue 36, part 5)', () => {
     sourceUnit(4, 'user', 'Drop the IP-based fallback.'),
     sourceUnit(5, 'assistant', 'All 214 tests pass. Anything else pressing?'),
     sourceUnit(6, 'user', 'Sounds good, thanks!'),
-    sourceUnit(7, 'assistant', 'Sounds good. Let me know if you need anything else.'),
+    sourceUnit(7, 'assistant', 'Sounds good. Happy to help with anything else.'),
   ];
 
   it('shows the ask as the Task, never a trailing acknowledgement', async () => {

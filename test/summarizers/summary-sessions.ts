@@ -85,7 +85,7 @@ const AGENT_FILLER: readonly string[] = [
   'Let me check the tests.',
   'Great, that worked.',
   'Okay, moving on.',
-  'Let me know if you need anything else.',
+  'Happy to help with anything else.',
   'Perfect!',
   'This is a substantial task.',
   'Hope this helps!',

@@ -6,15 +6,15 @@ const noise = (kind: HandleKind, text: string) => looksLikeNoise({ kind, text })
 
 describe('index entries a reader throws away at a small window', () => {
   it('treats a printed JSON field whose value is only words or a small count as noise', () => {
-    expect(noise('assignment', '"hook_event_name": "SessionStart"')).toBe(true);
+    expect(noise('assignment', '"event_kind": "RunStarted"')).toBe(true);
     expect(noise('assignment', '"type": "command"')).toBe(true);
     expect(noise('assignment', '"count": 1')).toBe(true);
   });
 
   it('keeps a printed JSON field whose value can be looked up: an id, a path, a version', () => {
-    expect(noise('assignment', '"session_id": "2026-01-23-08940314-9e93-46b1-a598-06bada65ed55"')).toBe(false);
-    expect(noise('assignment', '"path": "cmd/entire/cli/state.go"')).toBe(false);
-    expect(noise('assignment', '"model": "claude-sonnet-4-5-20250929"')).toBe(false);
+    expect(noise('assignment', '"session_id": "2026-03-14-5f3c2a9e-71b4-4d0e-8c26-b19e7a04d3f1"')).toBe(false);
+    expect(noise('assignment', '"path": "cmd/orbit/cli/lease.go"')).toBe(false);
+    expect(noise('assignment', '"model": "kestrel-mini-3-2-20260115"')).toBe(false);
     expect(noise('assignment', '"max_connections": 134')).toBe(false);
   });
 

@@ -1,11 +1,11 @@
 /**
  * A value the session replaced, marked where the SessionStart context shows it. The context leaves out what a later
  * binding superseded (`supersededHandles`), but a handle said again after the change stays a candidate: the code the
- * agent read after "we did a migration from entire/sessions to entire/checkpoints/v1" still names `entire/sessions`.
+ * agent read after "we did a migration from ledger/runs to ledger/snapshots/v2" still names `ledger/runs`.
  * Listed bare after the summary, it reads as the current value. So an entry that states a value a `from X to Y`
  * binding of the session replaced (or a binding of a label the session bound to other values since) is shown with the
- * note the window gives such a summary line (`window/replaced-marks.ts`): `branches to entire/sessions (replaced
- * since: migration from entire/sessions to entire/checkpoints/v1)`. The note is rendering only; the handle stays
+ * note the window gives such a summary line (`window/replaced-marks.ts`): `branches to ledger/runs (replaced
+ * since: migration from ledger/runs to ledger/snapshots/v2)`. The note is rendering only; the handle stays
  * verbatim and recallable.
  */
 import { markReplacedValues } from '../../window/replaced-marks.js';

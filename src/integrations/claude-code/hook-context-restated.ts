@@ -1,8 +1,8 @@
 /**
  * A message the person sent again with one word changed: the later message corrects the earlier one.
  *
- * People fix a typo or a wrong id by sending the same words again ("have a look at linear MCP-108, we will work on
- * that here", interrupted, then "have a look at linear ENT-108, we will work on that here"). No binding says so (no
+ * People fix a typo or a wrong id by sending the same words again ("take a peek at linear RIV-342, we can tackle it
+ * in this session", interrupted, then "take a peek at linear KAP-342, we can tackle it in this session"). No binding says so (no
  * `KEY=`, no "was"), so `supersededHandles` does not see it, while after a compaction the old id shown among the
  * handles reads as a current one: the agent goes back to the issue that does not exist. The hook leaves out what such
  * a correction replaced: the handles inside the replaced word said only up to the correction, and the earlier message
