@@ -47,6 +47,17 @@ export function lineText(raw: string | undefined): string {
 
 const normalized = (text: string) => text.toLowerCase().replace(/[_\s-]+/g, ' ');
 
+/**
+ * Whether every occurrence of `value` in `text` goes on from a path separator (`tmp/<hash>/chats/<name>.json` for a
+ * value `<name>.json`): the scorer reads a value after a `/` as a part of a path, never a bound value of its own.
+ */
+export function insidePathOnly(text: string, value: string): boolean {
+  let at = text.indexOf(value);
+  if (at === -1 || value.startsWith('/')) return false;
+  for (; at !== -1; at = text.indexOf(value, at + 1)) if (text.charCodeAt(at - 1) !== 47) return false;
+  return true;
+}
+
 /** What is wrong with one label against its file's lines (empty when it matches). */
 export function labelProblems(label: RealLabel, lines: readonly string[]): string[] {
   const where = `${label.file}:${label.line}`;
@@ -54,6 +65,8 @@ export function labelProblems(label: RealLabel, lines: readonly string[]): strin
   const problems: string[] = [];
   const text = lineText(lines[label.line - 1]);
   if (!text.includes(label.value)) problems.push(`${where}: ${named}: value not on the line`);
+  else if (insidePathOnly(text, label.value))
+    problems.push(`${where}: ${named}: value only inside a path on the line (it never binds): label the whole path`);
   for (const word of label.labels)
     if (!normalized(text).includes(normalized(word)))
       problems.push(`${where}: ${named}: label "${word}" not on the line`);

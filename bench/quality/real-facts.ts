@@ -129,8 +129,14 @@ export const REAL_LABELS: readonly RealLabel[] = [
   value(S6D, 73, ['line number refs'], 'CodeLearning', 97),
   // 76: per-session agent when restoring logs.
   rule(S76, 425, 'Do not fallback', 'no fallback agent: warn that the session cannot be restored', 941),
-  value(S76, 731, ['latest gemini session path'], 'session-2026-02-10T23-57-9f5659bb.json', 929),
-  value(S76, 731, ['gemini session path'], 'c21e88c2222c11176465156df273ed8854ee1b358c89bc253f4fd08666c70d82', 929),
+  // the label names the whole path: its hash folder and file name are parts of it, not values of their own
+  value(
+    S76,
+    731,
+    ['latest gemini session path', 'gemini session path'],
+    'tmp/c21e88c2222c11176465156df273ed8854ee1b358c89bc253f4fd08666c70d82/chats/session-2026-02-10T23-57-9f5659bb.json',
+    929,
+  ),
   rule(S76, 582, 'log that sessions that are skipped', 'skipped sessions are logged', 941),
   value(S76, 6, ['New struct'], 'strategy/manual_commit_rewind.go', 415),
   value(S76, 6, ['LogsOnlyRestorer'], 'line 473-478', 736),

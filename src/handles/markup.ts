@@ -213,11 +213,58 @@ function isClosed(view: string, name: string): boolean {
  * not a regular expression's named group.
  */
 function isPlaceholder(view: string, at: number, close: number, name: string): boolean {
-  if (!isTemplateJoint(view.charCodeAt(at - 1)) && !isTemplateJoint(view.charCodeAt(close))) return false;
+  if (!isTemplateJoint(view.charCodeAt(at - 1)) && !isTemplateJoint(view.charCodeAt(close)))
+    return PLACEHOLDER_NAME.test(name) && !isClosed(view, name) && isCommandPlaceholder(view, at, close, name);
   // A regular expression's named group, `(?P<path>.+)` or `(?<id>\d+)`, names no template part.
   if (view.charCodeAt(at - 1) === 63 || (view.charCodeAt(at - 1) === 80 && view.charCodeAt(at - 2) === 63))
     return false;
   return PLACEHOLDER_NAME.test(name) && !VOID_TAGS.has(name) && !isClosed(view, name);
+}
+
+/** A fence that opens a shell block (```bash, ~~~sh …) at a line start. */
+const SHELL_FENCE = /^[ \t]*```[ \t]*(?:bash|sh|shell|zsh|console|shell-session|terminal)\b/;
+/** A shell command line: a `$ ` prompt, or a program word then its arguments, one of them an option (`-b`, `--status`). */
+const PROMPT_LINE = /^[ \t]*\$[ \t]+[a-z]/;
+const COMMAND_LINE = /^[ \t]*[a-z][\w.-]*[ \t]/;
+const OPTION = /[ \t]--?[A-Za-z]/;
+/** How far back a shell fence is looked for, in characters and in fence lines. */
+const FENCE_REACH = 20_000;
+const FENCE_LINES = 64;
+
+/** Whether the line starting at `lineStart` lies inside a fenced block opened as shell (```bash … ```). */
+function inShellFence(view: string, lineStart: number): boolean {
+  let inside = false;
+  let opening = '';
+  let seen = 0;
+  const from = Math.max(0, lineStart - FENCE_REACH);
+  // fence lines before the line, read back to front: the nearest one says whether the line is inside a block
+  for (let at = view.lastIndexOf('```', lineStart - 1); at >= from && seen < FENCE_LINES; seen++) {
+    const start = view.lastIndexOf('\n', at - 1) + 1;
+    if (/^[ \t]*$/.test(view.slice(start, at))) {
+      if (opening === '')
+        opening = view.slice(start, view.indexOf('\n', at) === -1 ? view.length : view.indexOf('\n', at));
+      inside = !inside;
+    }
+    at = start > 0 ? view.lastIndexOf('```', start - 1) : -1;
+  }
+  // an odd count of fences before the line is unknown past the reach: only an opening fence that says shell counts
+  return inside && SHELL_FENCE.test(opening);
+}
+
+/**
+ * Whether the bare `<name>` over `[at, close)` is a placeholder standing alone as an argument of a shell command
+ * (`deploy-tool attach <worker-slot> --follow`): a lowercase name of several words (`-` or `_`) between blanks on a
+ * line that is a command (a `$ ` prompt, options, or a line of a shell block).
+ */
+function isCommandPlaceholder(view: string, at: number, close: number, name: string): boolean {
+  if (!/[-_]/.test(name) || !/[ \t]/.test(view[at - 1] ?? '') || !/^(?:[ \t\n]|$)/.test(view[close] ?? ''))
+    return false;
+  const lineStart = view.lastIndexOf('\n', at - 1) + 1;
+  const lineEnd = view.indexOf('\n', close);
+  const line = view.slice(lineStart, lineEnd === -1 ? view.length : lineEnd);
+  if (PROMPT_LINE.test(line)) return true;
+  if (!COMMAND_LINE.test(line)) return false;
+  return OPTION.test(line) || inShellFence(view, lineStart);
 }
 
 function findTags(view: string, out: Masked[]): void {

@@ -29,6 +29,19 @@ const ABSENT_THING = new RegExp(
 );
 
 /**
+ * A finding of a search, not a ban: "No <thing> in <the searched whole>." as the whole clause ("No retry loops in the
+ * codebase.", "No debug imports in this file.", "No named captures anywhere in the regex"): what a look through code,
+ * a file or a log did not find, in any voice. A ban names where an action is barred ("No pushes to main", "No UI
+ * changes in this task") or goes on past the place ("No secrets in the repo, ever").
+ */
+const FINDING_IN = new RegExp(
+  String.raw`^no\s+(?:[\w.\`'"-]+\s+){1,4}(?:anywhere\s+)?in\s+(?:(?:the|this|that|these|those|its|our|your|any)\s+)?` +
+    String.raw`(?:[\w-]+\s+)?(?:code\s?base|repo|repository|source(?:\s+tree)?|sources|tree|work-?tree|files?|` +
+    String.raw`modules?|packages?|director(?:y|ies)|folders?|pattern|regex|logs?|output|diff|history)[.!]?[*_]*$`,
+  'i',
+);
+
+/**
  * Words of how work is done that make a terse "No …" a ban with neither verb nor scope ("no silent truncation", "No
  * hardcoded secrets", "no drive-by refactors"): a spec's or a reviewer's rule, where "No errors" reports.
  */
@@ -44,6 +57,13 @@ const MANNER: ReadonlySet<string> = new Set(
 function opensSentence(clause: string, sentence: string): boolean {
   const at = sentence.indexOf(clause);
   return at !== -1 && /(?:^[\s"'“‘*_-]*|;\s*)$/.test(sentence.slice(0, at));
+}
+
+/** Whether a "No …" clause is a finding ("No retry loops in the codebase.") that its sentence does not go on past. */
+function isFinding(clause: string, sentence: string): boolean {
+  if (!FINDING_IN.test(clause)) return false;
+  const at = sentence.indexOf(clause);
+  return at !== -1 && /^[\s.!*_"'”’)]*$/.test(sentence.slice(at + clause.length));
 }
 
 /** The words `at most` / `no more than` / `not more than` open with. */
@@ -69,6 +89,7 @@ export function isBan(clause: string, words: readonly string[], sentence: string
   if (first === 'nothing' || first === 'nobody' || (first === 'no' && second === 'one'))
     return /\bwithout\b/i.test(clause) && !/\b(?:was|were|did|had)\b/i.test(clause);
   if (first !== 'no' || NO_INTERJECTIONS.has(second)) return false;
+  if (isFinding(clause.trim(), sentence)) return false;
   // a program's output pasted into a request reports that nothing is left to do ("Running migrations: No migrations to
   // apply."), as a user's "No changes to commit." does; "No pushes to main" names a place, not a verb, and stays a ban
   const leftTo = NOTHING_LEFT_TO.exec(clause.trim())?.[1]?.toLowerCase();

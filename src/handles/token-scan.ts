@@ -103,6 +103,9 @@ function matchSelector(
   return found;
 }
 
+/** A placeholder's name that opens with a count: `8-char-tag`, `40-hex-sha`. */
+const COUNTED_NAME = /^\d{1,3}(?:-[a-z][a-z0-9]*){2,}$/;
+
 /**
  * The last classifier: an identifier, or a hyphenated word the verbatim text quotes whole (or a template's `<name>`
  * placeholder the view shows), or a letter-only one inside a code span or a tool call's command (`code-words.ts`).
@@ -120,7 +123,9 @@ function identifierOrCodeWord(
   if (matchIdentifier(text, start, end, out, token, classes)) return;
   // A placeholder of a template the markup view left visible (`YYYY-MM-DD-<worker-run-uuid>`) is quoted by its brackets.
   if (isQuotedWhole(source, start, end) || (text.charCodeAt(start - 1) === 60 && text.charCodeAt(end) === 62)) {
-    matchCodeWord(start, end, token, out);
+    // a placeholder may open with a count (`<8-char-tag>`): its name all the same
+    if (!matchCodeWord(start, end, token, out) && text.charCodeAt(start - 1) === 60 && COUNTED_NAME.test(token))
+      out.push({ kind: 'identifier', start, end });
     return;
   }
   if ((classes & HAS_HYPHEN) === 0 || !isLetterKebab(token)) return;

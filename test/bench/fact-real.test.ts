@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createO200kCounter } from '../../src/index.js';
 import { hookPoints, replayTexts, scoreUnit, unitsOf } from '../../bench/quality/fact-real-score.js';
 import type { RealLabel } from '../../bench/quality/real-facts.js';
-import { loadRealLabels, messageIndexAt } from '../../bench/quality/real-facts-load.js';
+import { insidePathOnly, labelProblems, loadRealLabels, messageIndexAt } from '../../bench/quality/real-facts-load.js';
+import { bindsOnLine } from '../../bench/quality/fact-score.js';
 import { claudeSession, jsonl } from '../integrations/claude-code-fixture.js';
 
 let dataDir: string;
@@ -90,6 +91,27 @@ describe('loadRealLabels', () => {
     expect(String(error)).toContain('old value "41"');
     expect(String(error)).toContain('label "prod database" not on the line');
     expect(String(error)).toContain('need line 1');
+  });
+});
+
+describe('a value inside a path', () => {
+  it('is refused as a label (the scorer never binds it) unless the label takes the whole path', () => {
+    const line = jsonl([
+      claudeSession('mini-2', '/work/shop').user('the newest run log is at var/runs/7f3a9c/out-0412.log'),
+    ]);
+    const part = label({ file: 'mini/run.jsonl', labels: ['newest run log'], value: 'out-0412.log', need: 2 });
+    const whole = { ...part, value: 'var/runs/7f3a9c/out-0412.log' };
+    const lines = [...line.trimEnd().split('\n'), ''];
+    expect(labelProblems(part, lines).join('\n')).toContain('value only inside a path on the line');
+    expect(labelProblems(whole, lines)).toEqual([]);
+    expect(bindsOnLine('the newest run log is at var/runs/7f3a9c/out-0412.log', part.value, part.labels)).toBe(false);
+    expect(bindsOnLine('the newest run log is at var/runs/7f3a9c/out-0412.log', whole.value, whole.labels)).toBe(true);
+  });
+
+  it('is a value of its own when it also stands alone on the line', () => {
+    expect(insidePathOnly('logs go to var/runs/out.log; tail out.log', 'out.log')).toBe(false);
+    expect(insidePathOnly('logs go to var/runs/out.log', 'out.log')).toBe(true);
+    expect(insidePathOnly('logs go to /var/runs/out.log', '/var/runs/out.log')).toBe(false);
   });
 });
 

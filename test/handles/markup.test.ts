@@ -136,6 +136,37 @@ describe('markup tags', () => {
     expect(pairs('<system-reminder>-note</system-reminder>')).toEqual([]);
   });
 
+  it('leave a placeholder standing alone in a shell command visible: after a prompt, beside options, in a shell block', () => {
+    expect(pairs('$ fleetctl attach <worker-slot>')).toEqual(['identifier:worker-slot']);
+    expect(pairs('fleetctl attach <worker-slot> --follow')).toContain('identifier:worker-slot');
+    expect(pairs('Run:\n\n```bash\nfleetctl drain <node_name>\n```\n', true)).toEqual(['identifier:node_name']);
+    expect(pairs('```sh\nfleetctl logs <job-id>\n```\n\n```html\n<nav-bar>\n```')).toEqual(['identifier:job-id']);
+  });
+
+  it('still mask a lone tag outside a command: in prose, in a block of markup, closed, one word, or a void tag', () => {
+    for (const text of [
+      'see <my-module> here',
+      '```html\n<nav-bar>\nx <side-panel> y\n```',
+      '```bash\necho done\n```\nthen <status-badge> shows',
+      '$ render <nav-bar>ok</nav-bar>',
+      '$ fleetctl attach <worker>',
+      'fleetctl attach <br> --follow',
+    ])
+      expect(maskMarkup(text).view, text).not.toMatch(/<[a-z]/);
+    expect(pairs('<app-shell>\n  <nav-bar></nav-bar>\n</app-shell>')).toEqual([]);
+  });
+
+  it('read a placeholder that opens with a count as a name', () => {
+    expect(pairs('Header: "Build: <8-char-tag>"')).toContain('identifier:8-char-tag');
+    expect(pairs('stored under shards/<2-char-prefix>/<rest-of-id>/meta.json')).toEqual([
+      'path:shards/',
+      'identifier:2-char-prefix',
+      'identifier:rest-of-id',
+      'path:/meta.json',
+    ]);
+    expect(pairs('widths of <12> and 3-col-grid')).toEqual([]);
+  });
+
   it('are never inside a constraint', () => {
     expect(pairs('Always use <span>, never <pre><code>.')).toEqual([]);
   });

@@ -67,6 +67,27 @@ describe('rules in less common words', () => {
     expect(constraints('No writes to prod.')).toEqual(['No writes to prod.']);
   });
 
+  it('reads "No <thing> in <the searched whole>." as a finding in any voice, and keeps bans to a place', () => {
+    for (const toolOutput of [false, true]) {
+      for (const finding of [
+        'No retry loops in the codebase.',
+        'No direct SQL calls anywhere in the repo. Let me check the workers next.',
+        'Searched:\n- No debug imports in this file\n- No cron entries configured',
+        '**No named captures in the regex.**',
+        'No stray timeouts in the scheduler module.',
+      ])
+        expect(constraints(finding, toolOutput), finding).toEqual([]);
+      for (const ban of [
+        'No pushes to main.',
+        'No force-push to the release branch.',
+        'No mocks in production code.',
+        'No schema changes in this task.',
+        'No secrets in the repo, ever.',
+      ])
+        expect(constraints(ban, toolOutput), ban).toEqual([ban]);
+    }
+  });
+
   it('pins a deferral proposed as a question', () => {
     const text = 'redis or similar? defer caching for now until we launch?';
     expect(constraints(text)).toEqual([text]);
