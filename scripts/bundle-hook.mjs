@@ -192,18 +192,106 @@ if (stopChunk !== undefined) warmCodeCache();
  * `dist/cli-bundle/`, each command's module a chunk its action loads: `replay FILE` loaded some 300 modules one by one
  * (resolved, read, compiled and linked as ES modules) before reading its file. zod is bundled into the importers that
  * import it (their schemas are their own): loading the package's ~95 files cost a replay about a sixth of its time. The
- * MCP server's zod stays the package's, which the MCP SDK checks its tool schemas with.
+ * MCP server's zod stays the package's, which the MCP SDK checks its tool schemas with. commander is bundled too (see
+ * `lazyChildProcess`).
  */
 const cliOut = resolve(dist, 'cli-bundle');
 const importersZod = (id, importer) =>
   id === 'zod' && importer !== undefined && importer.includes(`${sep}importers${sep}`);
+
+/** commander's eager load of `node:child_process` (for running `git-foo`-style executable subcommands). */
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+
+/**
+ * commander, bundled into the command line, with its `node:child_process` loaded only when it starts an executable
+ * subcommand (which this command line never defines): loaded at the top, it brought `net`, `dgram` and the stream
+ * modules into every call, `--help` too. A commander whose code no longer has that line, or that uses more of the
+ * module than `spawn`, fails the build here rather than ship a loader that breaks.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  transform(code, id) {
+    if (!id.includes(`${sep}node_modules${sep}commander${sep}`) || !code.includes('node:child_process')) return null;
+    const uses = code.match(/\bchildProcess\.\w+/g) ?? [];
+    if (!code.includes(COMMANDER_CHILD_PROCESS) || uses.some((use) => use !== 'childProcess.spawn'))
+      throw new Error(
+        `bundle-hook: ${id} loads node:child_process in a way this build does not know; see lazyChildProcess`,
+      );
+    const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+    return { code: code.replace(COMMANDER_CHILD_PROCESS, lazy), map: null };
+  },
+};
+
 await build({
-  input: { program: resolve(dist, 'cli/program.js') },
+  input: { commands: resolve(dist, 'cli/program.js') },
   platform: 'node',
-  external: (id, importer) => external(id) && !importersZod(id, importer),
-  plugins: [filesNextToModules(cliOut)],
+  external: (id, importer) => id !== 'commander' && external(id) && !importersZod(id, importer),
+  plugins: [filesNextToModules(cliOut), lazyChildProcess],
   // store-spec.js is imported dynamically by one command and statically by others: it stays in a shared chunk
   checks: { ineffectiveDynamicImport: false },
   logLevel: 'warn',
   output: { dir: cliOut, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
 });
+
+/**
+ * The command line's chunks load with V8's code cache of them (`<chunk>.v8cache`), as the hook's Stop chunk does (see
+ * `CODE_CACHE_LOADER`): the entry `dist/cli/main.js` loads (`program.cjs`, a few lines) takes over the loading of
+ * the `.cjs` files of its folder (the bundle's own entry, `commands.cjs`: commander and the command definitions, and
+ * every chunk), each compiled from its cache when V8 takes it (the same Node and flags: a replay that bounds the heap
+ * changes a flag, and the chunks it loads after that compile as before). Compiling the bundle's chunks was about a
+ * fifth of a small replay's instructions above a bare Node start. The caches are written at the end of one replay of
+ * the warm-up transcript into a temporary ledger, so they hold what a replay compiles as it runs.
+ */
+const CLI_CODE_CACHE_LOADER = `(() => {
+  const { readFileSync, writeFileSync } = require("node:fs");
+  const { Module } = require("node:module");
+  const { dirname } = require("node:path");
+  const { Script, constants } = require("node:vm");
+  const write = process.env.CONTEXT_LEDGER_WRITE_CODE_CACHE === "1";
+  function compileWithCodeCache(source, filename) {
+    let cachedData;
+    try {
+      cachedData = readFileSync(filename + ".v8cache");
+    } catch {}
+    const script = new Script(Module.wrap(source), {
+      filename,
+      cachedData,
+      importModuleDynamically: constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    // the build's warm-up replay: the cache written at its end holds what a replay compiled too
+    if (write) process.on("exit", () => writeFileSync(filename + ".v8cache", script.createCachedData()));
+    const require = Module.createRequire(filename);
+    return script.runInThisContext().call(this.exports, this.exports, require, this, filename, dirname(filename));
+  }
+  const load = Module._extensions[".js"];
+  Module._extensions[".js"] = function (module, filename) {
+    if (dirname(filename) === __dirname && filename.endsWith(".cjs")) module._compile = compileWithCodeCache;
+    return load.call(this, module, filename);
+  };
+})();
+`;
+
+writeFileSync(resolve(cliOut, 'program.cjs'), CLI_CODE_CACHE_LOADER + 'module.exports = require("./commands.cjs");\n');
+
+/** Replays the warm-up transcript with the built command line in a temporary folder, the chunks' caches written. */
+function warmCliCodeCache() {
+  const root = mkdtempSync(join(tmpdir(), 'cl-cli-warm-'));
+  try {
+    const transcript = join(root, 'session.jsonl');
+    writeFileSync(transcript, warmUpTranscript('warm-up', root) + '\n');
+    const args = ['replay', transcript, '--store', `sqlite:${join(root, 'ledger.db')}`, '--quiet'];
+    const result = spawnSync(process.execPath, [resolve(dist, 'cli/main.js'), ...args], {
+      env: { ...process.env, HOME: root, CONTEXT_LEDGER_WRITE_CODE_CACHE: '1' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (result.status !== 0)
+      process.stderr.write(
+        `bundle-hook: the warm-up replay failed; the command line runs without code caches. ${result.stderr}\n`,
+      );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+warmCliCodeCache();

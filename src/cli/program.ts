@@ -94,8 +94,8 @@ program
         quiet?: boolean;
       },
     ) => {
-      const { printReplay, replayFile, replayJson } = await import('./replay.js');
-      (await import('./heap-growth.js')).boundHeapGrowth();
+      const { printReplay, replayBoundsHeap, replayFile, replayJson } = await import('./replay.js');
+      if (await replayBoundsHeap(file)) (await import('./long-replay-flags.js')).tuneLongReplay();
       const outcome = await replayFile(file, options, (line) => process.stderr.write(line + '\n'));
       try {
         const { displayJson } = await import('../text/neutralize.js');

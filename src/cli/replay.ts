@@ -139,6 +139,19 @@ async function scanConversation(
  */
 export const REPLAY_HELD_ITEMS_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Transcripts from this size on, and any that is not a regular file (a pipe's size is not known), are replayed with
+ * V8's heap growth bounded and its interrupt budget raised (`long-replay-flags.ts`); a smaller one never runs long
+ * enough for either to matter, and loading `node:v8` to set them cost a small replay's start a few milliseconds.
+ */
+export const REPLAY_HEAP_BOUND_BYTES = 1024 * 1024;
+
+/** Whether the replay of `file` is a long one, run with V8's settings for that (see {@link REPLAY_HEAP_BOUND_BYTES}). */
+export async function replayBoundsHeap(file: string): Promise<boolean> {
+  const stats = await stat(file).catch(() => undefined);
+  return stats === undefined || !stats.isFile() || stats.size >= REPLAY_HEAP_BOUND_BYTES;
+}
+
 /** The held items in order, each let go once yielded (the array keeps no appended message alive). */
 async function* drainItems(items: (ReplayItem | undefined)[]): AsyncGenerator<ReplayItem> {
   for (let index = 0; index < items.length; index++) {

@@ -8,6 +8,7 @@ import { checkNotNewer } from '../schema-version.js';
 import { copyCarriedHandles } from './migrate-carried-handles.js';
 import { copyHandleRows } from './migrate-handle-rows.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { CURRENT_SCHEMA } from './schema-current.js';
 import { registerSpanKeyFunction } from './span-keys.js';
 import { registerPackSpanTextFunction } from './span-text.js';
 
@@ -31,6 +32,7 @@ const BEFORE_SQL: Readonly<Partial<Record<number, (db: Database.Database) => voi
  * Brings the database to `SCHEMA_VERSION`, each pending migration in one IMMEDIATE
  * transaction so two processes opening a fresh file at once do not both migrate. Foreign keys are off while the
  * migrations run (versions 9 and 10 drop and make again tables other tables refer to) and checked before the commit.
+ * A new file (version 0) is given the current schema directly (`schema-current.ts`), in the same transaction.
  */
 export function migrate(db: Database.Database, location: string): void {
   if (schemaVersion(db) === SCHEMA_VERSION) return;
@@ -40,7 +42,8 @@ export function migrate(db: Database.Database, location: string): void {
     db.transaction(() => {
       const current = schemaVersion(db);
       checkNotNewer(current, SCHEMA_VERSION, location);
-      for (let version = current; version < SCHEMA_VERSION; version += 1) applyMigration(db, version);
+      if (current === 0) db.exec(CURRENT_SCHEMA);
+      else for (let version = current; version < SCHEMA_VERSION; version += 1) applyMigration(db, version);
       checkForeignKeys(db, location);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }).immediate();

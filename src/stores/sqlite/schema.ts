@@ -1,6 +1,7 @@
 /**
  * The SQLite schema, versioned with `PRAGMA user_version`: `MIGRATIONS[n]` takes a database
- * from version n to n + 1. Never edit a shipped migration; append a new one.
+ * from version n to n + 1. Never edit a shipped migration; append a new one, and bring `schema-current.ts` (what a new
+ * file is made with) to the same schema.
  */
 
 /** Message raised by the immutability triggers on spans, occurrences and handles. */
@@ -15,7 +16,7 @@ export const IMMUTABLE_SESSIONS_MESSAGE = 'context-ledger: sessions are immutabl
  * no UPDATE, no DELETE, and no INSERT over an existing key (which would let
  * `INSERT OR REPLACE` delete the old row without firing a DELETE trigger).
  */
-function appendOnly(table: string, sameKey: string, message: string): string {
+export function appendOnly(table: string, sameKey: string, message: string): string {
   return `
 CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END;
 CREATE TRIGGER ${table}_no_delete BEFORE DELETE ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END;
@@ -25,7 +26,7 @@ CREATE TRIGGER ${table}_no_replace BEFORE INSERT ON ${table}
 }
 
 /** The key test of the occurrence_text_rows append-only trigger (see `appendOnly`). */
-const TEXT_ROW_SAME_KEY = 'old.row = NEW.row OR (old.session_id = NEW.session_id AND old.seq = NEW.seq)';
+export const TEXT_ROW_SAME_KEY = 'old.row = NEW.row OR (old.session_id = NEW.session_id AND old.seq = NEW.seq)';
 
 const VERSION_1 = `
 CREATE TABLE sessions (
