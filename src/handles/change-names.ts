@@ -1,6 +1,6 @@
 /**
- * Names a change states: "the migration from entire/sessions to entire/checkpoints/v1", "we renamed it from
- * store_v1 to store-v2". A slash-separated name with no conventional prefix (`entire/sessions`) cannot be told from
+ * Names a change states: "the migration from ledger/drafts to ledger/archive/v2", "we renamed it from
+ * store_v1 to store-v2". A slash-separated name with no conventional prefix (`ledger/drafts`) cannot be told from
  * prose (`and/or`, `before/after`) on its own shape, so no detector takes it; a word that names a change of value
  * (`migration`, `renamed`, `upgrade`, … see `bindings.ts`) followed by `from X to Y` says both are names of what
  * changed. Each such name that no detector took is a value (`identifier`), so the change binds (`migration from X to

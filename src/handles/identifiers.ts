@@ -1,7 +1,7 @@
 /**
  * Identifier detection for one token: UUIDs, hex hashes (≥ 7 hex chars with a digit and a
  * letter, `sha256:` prefix allowed, `a..b` ranges split), tickets (`PAY-4412`, `#1234`,
- * `spotter-gqc.1`), error codes (`E0382`, `TS2307`), ids and regions with a digit
+ * `harbor-kq7.1`), error codes (`E0382`, `TS2307`), ids and regions with a digit
  * (`acct-77f3`, `eu-west-2b`, `worker-3`), `snake_case` / `ENV_VARS`, `camelCase`,
  * multi-hump `PascalCase`, `Class.method`, dotted calls (`os.path.join()`), `module::fn`,
  * `fn()`, `--flags`, `@scope/pkg`, member chains of two or more names (`self.separable`,

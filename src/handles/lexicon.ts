@@ -58,7 +58,7 @@ export const JS_LIBRARY_NAMES: ReadonlySet<string> = new Set(
 export const NON_TICKET_PREFIXES: ReadonlySet<string> = new Set('UTF ISO SHA MD TLS SSL HTTP IPV'.split(' '));
 
 /**
- * Words that name an issue tracker or one of its items: alone before a tracker key (`linear ENT-108`, `ticket OPS-7`,
+ * Words that name an issue tracker or one of its items: alone before a tracker key (`linear KAP-342`, `ticket OPS-7`,
  * `jira PAY-12`) one of them says what the key is, as a label of two words would.
  */
 export const TRACKER_WORDS: ReadonlySet<string> = new Set(

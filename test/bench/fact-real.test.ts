@@ -195,14 +195,12 @@ describe('marksReplaced (the stale-value check of fact-score.ts)', () => {
   it('excuses an old value only when the mark is about it', async () => {
     const { marksReplaced } = await import('../../bench/quality/fact-score.js');
     expect(marksReplaced('pool size 64 (was 44)', '44')).toBe(true);
-    expect(marksReplaced('we moved from entire/sessions to entire/checkpoints/v1', 'entire/sessions')).toBe(true);
+    expect(marksReplaced('we moved from ledger/drafts to ledger/archive/v2', 'ledger/drafts')).toBe(true);
     expect(marksReplaced('db-ro-3 → db-ro-10', 'db-ro-3')).toBe(true);
     // A `from FILE:` group label and a "to" elsewhere on the line say nothing about the value.
     const grouped =
-      'from /Users/dev/cli/cmd/entire/cli/strategy/manual_commit_hooks.go: copies the checkpoint branches to entire/sessions';
-    expect(marksReplaced(grouped, 'entire/sessions')).toBe(false);
-    expect(marksReplaced(`${'x'.repeat(80)} entire/sessions ${'y'.repeat(80)} replaced`, 'entire/sessions')).toBe(
-      false,
-    );
+      'from /home/dev/orbit/internal/sync/branch_hooks.go: copies the checkpoint branches to ledger/drafts';
+    expect(marksReplaced(grouped, 'ledger/drafts')).toBe(false);
+    expect(marksReplaced(`${'x'.repeat(80)} ledger/drafts ${'y'.repeat(80)} replaced`, 'ledger/drafts')).toBe(false);
   });
 });

@@ -126,7 +126,7 @@ describe('other code shapes', () => {
     expect(texts('os.open(path, flags, 0o666) and mask 0x1f', 'identifier')).toEqual(['os.open', '0o666', '0x1f']);
     expect(texts('background: #1a3a1a; color: #fff;', 'identifier')).toEqual(['#1a3a1a']);
     expect(texts('send it as application/json', 'identifier')).toEqual(['application/json']);
-    expect(texts("branch set up to track 'origin/spotter-gqc'.", 'identifier')).toEqual(['origin/spotter-gqc']);
+    expect(texts("branch set up to track 'origin/harbor-kq7'.", 'identifier')).toEqual(['origin/harbor-kq7']);
     expect(texts('prose like and/or, begin/end and ASC/DESC')).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ function tokenPairs(text: string): string[] {
 
 describe('route patterns', () => {
   it.each([
-    ['see /sessions/:session_id/agents/:agent_id here', 'path:/sessions/:session_id/agents/:agent_id'],
+    ['see /projects/:project_id/builds/:build_id here', 'path:/projects/:project_id/builds/:build_id'],
     ['see /users/{id}/posts here', 'path:/users/{id}/posts'],
     ["route '/users/{user_id}' ok", 'path:/users/{user_id}'],
     ['call (/api/v1/items/:id) now', 'path:/api/v1/items/:id'],
