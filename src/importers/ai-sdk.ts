@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import type { TranscriptMessage, TranscriptToolCall } from '../ingest/messages.js';
 import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
+import { detectAiSdk } from './detect.js';
 import { recordError, readJsonFile, zodRecordError } from './json-file.js';
 import { skipOrThrow } from './jsonl-lines.js';
 import { jsonOrText, jsonText } from './json-text.js';
@@ -111,13 +112,6 @@ function convert(value: z.infer<typeof messageSchema>, label: string): Converted
   return { messages: [...own, ...results] };
 }
 
-const MARKERS = /"type"\s*:\s*"(tool-call|tool-result|reasoning)"|"toolCallId"\s*:|"providerOptions"\s*:/;
-
-function detect(head: string): boolean {
-  const start = head.trimStart();
-  return (start.startsWith('[') || start.startsWith('{')) && MARKERS.test(start);
-}
-
 async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const value = await readJsonFile(file, options);
   const list = z.union([z.array(z.unknown()), z.object({ messages: z.array(z.unknown()) }).loose()]).safeParse(value);
@@ -152,4 +146,4 @@ const provenance: FormatProvenance = {
 };
 
 /** Importer of AI SDK `ModelMessage[]` JSON. */
-export const aiSdkImporter = defineImporter({ format: 'ai-sdk', provenance, detect, readImported });
+export const aiSdkImporter = defineImporter({ format: 'ai-sdk', provenance, detect: detectAiSdk, readImported });

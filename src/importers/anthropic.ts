@@ -13,8 +13,9 @@ import { z } from 'zod';
 import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
 import { blocksText, convertAnthropicContent, isAnthropicContent } from './anthropic-blocks.js';
 import type { AnthropicContent } from './anthropic-blocks.js';
+import { detectAnthropic } from './detect.js';
 import { recordError, readJsonFile, zodRecordError } from './json-file.js';
-import { isRecord, skipOrThrow } from './jsonl-lines.js';
+import { skipOrThrow } from './jsonl-lines.js';
 import { defineImporter, typedMessage } from './provenance.js';
 
 const bodySchema = z.union([
@@ -24,28 +25,6 @@ const bodySchema = z.union([
     .loose(),
 ]);
 const messageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.unknown() }).loose();
-
-/** Any of these in a file's head marks Anthropic Messages JSON: content block types, tool_use_id, a top-level system, a source block. */
-const MARKERS = new RegExp(
-  [
-    /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"/.source,
-    /"tool_use_id"\s*:/.source,
-    /^\s*\{\s*"system"\s*:/.source,
-    /"source"\s*:\s*\{\s*"type"\s*:\s*"(base64|url|text|file)"/.source,
-  ].join('|'),
-);
-
-function detect(head: string): boolean {
-  const start = head.trimStart();
-  if (!start.startsWith('[') && !start.startsWith('{')) return false;
-  try {
-    const whole: unknown = JSON.parse(start);
-    if (isRecord(whole) && 'system' in whole && Array.isArray(whole.messages)) return true;
-  } catch {
-    // the head is cut off: fall back to markers
-  }
-  return MARKERS.test(start);
-}
 
 async function* readImported(file: string, options: ImportOptions): AsyncGenerator<ImportedEvent> {
   const body = bodySchema.safeParse(await readJsonFile(file, options));
@@ -86,4 +65,9 @@ const provenance: FormatProvenance = {
 };
 
 /** Importer of Anthropic Messages API JSON (request body or message array). */
-export const anthropicImporter = defineImporter({ format: 'anthropic', provenance, detect, readImported });
+export const anthropicImporter = defineImporter({
+  format: 'anthropic',
+  provenance,
+  detect: detectAnthropic,
+  readImported,
+});

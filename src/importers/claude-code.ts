@@ -29,21 +29,12 @@
  */
 import { basename } from 'node:path';
 import { blocksText, convertAnthropicContent, isAnthropicContent } from './anthropic-blocks.js';
+import { detectClaudeCode } from './detect.js';
 import { checkBoolean, checkObject, checkString, firstProblem, typedRecord } from './field-checks.js';
 import type { FormatProvenance, ImportedEvent, ImportOptions, TranscriptEvent } from './events.js';
-import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { invalidMessage } from './message-check.js';
 import { defineImporter, grantProvenance, quotedMessage, typedMessage } from './provenance.js';
-
-const RECORD_TYPES = new Set([
-  'user',
-  'assistant',
-  'progress',
-  'system',
-  'file-history-snapshot',
-  'queue-operation',
-  'summary',
-]);
 
 /** The fields of a `user` or `assistant` record this importer reads (checked by `messageRecordProblem`). */
 interface MessageRecord {
@@ -95,22 +86,6 @@ function messageRecordProblem(record: Record<string, unknown>) {
     checkBoolean(record, 'isSidechain', 'nullish'),
     checkObject(record, 'message'),
   );
-}
-
-/** True when the head looks like a Claude Code session: records with a known `type` and a `uuid`/`sessionId`. */
-function detect(head: string): boolean {
-  const records = headRecords(head).filter(isRecord);
-  if (records.length > 0) {
-    return records.some(
-      (record) =>
-        typeof record.type === 'string' &&
-        RECORD_TYPES.has(record.type) &&
-        (('uuid' in record && 'sessionId' in record) ||
-          record.type === 'file-history-snapshot' ||
-          'leafUuid' in record),
-    );
-  }
-  return /^\s*\{/.test(head) && /"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head);
 }
 
 /** State a Claude Code record converter carries from one record to the next (tool names, the pending boundary). */
@@ -233,4 +208,9 @@ const provenance: FormatProvenance = {
 };
 
 /** Importer of Claude Code session JSONL. */
-export const claudeCodeImporter = defineImporter({ format: 'claude-code', provenance, detect, readImported });
+export const claudeCodeImporter = defineImporter({
+  format: 'claude-code',
+  provenance,
+  detect: detectClaudeCode,
+  readImported,
+});

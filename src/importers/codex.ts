@@ -21,13 +21,12 @@
  */
 import type { TranscriptMessage } from '../ingest/messages.js';
 import type { FormatProvenance, ImportedEvent, ImportOptions, TranscriptEvent } from './events.js';
+import { detectCodex } from './detect.js';
 import { checkObject, checkOneOf, checkString, firstProblem, problemOf, typedRecord, under } from './field-checks.js';
 import type { FieldProblem } from './field-checks.js';
-import { headRecords, isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
+import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { jsonOrText } from './json-text.js';
 import { defineImporter, grantProvenance, quotedMessage, typedMessage } from './provenance.js';
-
-const LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 /** Line types whose payload this importer reads. */
 const READ_TYPES = new Set(['session_meta', 'response_item', 'compacted']);
@@ -170,17 +169,6 @@ function convert(payload: Record<string, unknown>, label: string, toolNames: Map
   }
 }
 
-function detect(head: string): boolean {
-  return headRecords(head).some(
-    (record) =>
-      isRecord(record) &&
-      typeof record.type === 'string' &&
-      LINE_TYPES.has(record.type) &&
-      isRecord(record.payload) &&
-      'timestamp' in record,
-  );
-}
-
 /** State a Codex rollout converter carries from one line to the next (tool names, the CLI version). */
 export interface CodexReaderState {
   /** Tool call id to tool name, filled by calls and read by their outputs. */
@@ -270,4 +258,4 @@ const provenance: FormatProvenance = {
 };
 
 /** Importer of OpenAI Codex CLI rollout JSONL. */
-export const codexImporter = defineImporter({ format: 'codex', provenance, detect, readImported });
+export const codexImporter = defineImporter({ format: 'codex', provenance, detect: detectCodex, readImported });

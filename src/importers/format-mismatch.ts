@@ -5,7 +5,7 @@
  */
 import { InvalidInputError } from '../errors.js';
 import type { ImportFormat } from './events.js';
-import { detectImportFormat, importerFor } from './registry.js';
+import { detectImportFormat, looksLike } from './registry.js';
 import { readHead } from './transcript-input.js';
 import type { TranscriptInputs } from './transcript-input.js';
 
@@ -35,7 +35,7 @@ export async function mismatchedFormat(
 ): Promise<ImportFormat | undefined> {
   const head = await readHead(file, HEAD_BYTES, inputs).catch(() => undefined);
   if (head === undefined || head.trim().length === 0) return undefined;
-  if (importerFor(format).detect(head, file)) return undefined;
+  if (looksLike(format, head, file)) return undefined;
   const detected = await detectImportFormat(file, inputs);
   return detected !== format && detected !== 'jsonl' ? detected : undefined;
 }

@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
+import { detectLocomo } from './detect.js';
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { skipOrThrow } from './jsonl-lines.js';
 import { defineImporter, typedMessage } from './provenance.js';
@@ -77,16 +78,6 @@ async function* readImported(file: string, options: ImportOptions): AsyncGenerat
   for (const [index, raw] of samples.entries()) yield* sampleEvents(file, index, raw, options);
 }
 
-function detect(head: string): boolean {
-  const start = head.trimStart();
-  if (!start.startsWith('[') && !start.startsWith('{')) return false;
-  return (
-    /"sample_id"\s*:/.test(start) ||
-    /"speaker_a"\s*:/.test(start) ||
-    /^\[\s*\{\s*"qa"\s*:\s*\[\s*\{\s*"question"\s*:/.test(start)
-  );
-}
-
 /** What a person wrote in a LoCoMo conversation: all of it. */
 const provenance: FormatProvenance = {
   typed: ['every turn of `speaker_a` (a person)', "the `Session N — DATE` heading (the data set's session date)"],
@@ -94,7 +85,7 @@ const provenance: FormatProvenance = {
 };
 
 /** Importer of LoCoMo conversation JSON. */
-export const locomoImporter = defineImporter({ format: 'locomo', provenance, detect, readImported });
+export const locomoImporter = defineImporter({ format: 'locomo', provenance, detect: detectLocomo, readImported });
 
 /** One LoCoMo question. */
 export interface LocomoQuestion {

@@ -7,6 +7,7 @@
  * `tool_call_id` (a tool's output placed in that role), which is source `harness`. `tool` / `function` messages are
  * tool results.
  */
+import { detectJsonl, detectOpenAi } from './detect.js';
 import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
 import { defineImporter } from './provenance.js';
 import { readTranscriptImported } from './read-transcript.js';
@@ -27,10 +28,7 @@ const provenance: FormatProvenance = {
 export const openAiImporter = defineImporter({
   format: 'openai',
   provenance,
-  detect: (head) => {
-    const start = head.trimStart();
-    return start.startsWith('[') || /^\{\s*"messages"\s*:/.test(start);
-  },
+  detect: detectOpenAi,
   readImported: reader('openai'),
 });
 
@@ -38,6 +36,6 @@ export const openAiImporter = defineImporter({
 export const jsonlImporter = defineImporter({
   format: 'jsonl',
   provenance,
-  detect: (head) => head.trimStart().startsWith('{'),
+  detect: detectJsonl,
   readImported: reader('jsonl'),
 });

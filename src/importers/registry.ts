@@ -2,28 +2,50 @@
  * Format detection and dispatch over every importer.
  */
 import { InvalidInputError } from '../errors.js';
-import { aiSdkImporter } from './ai-sdk.js';
-import { anthropicImporter } from './anthropic.js';
-import { claudeCodeImporter } from './claude-code.js';
-import { codexImporter } from './codex.js';
+import {
+  detectAiSdk,
+  detectAnthropic,
+  detectClaudeCode,
+  detectCodex,
+  detectJsonl,
+  detectLocomo,
+  detectOpenAi,
+  detectSweAgent,
+} from './detect.js';
 import type { Importer, ImportFormat, ImportOptions, TranscriptEvent } from './events.js';
 import { skipOrThrow } from './jsonl-lines.js';
-import { locomoImporter } from './locomo.js';
 import { invalidMessage, whereOf } from './message-check.js';
-import { jsonlImporter, openAiImporter } from './openai.js';
-import { sweAgentImporter } from './swe-agent.js';
 import { readHead, TranscriptInputs } from './transcript-input.js';
 
+/**
+ * One format: how to recognise it (zod-free, see detect.ts) and how to load its importer. An importer is loaded only
+ * when a file of its format is read: a replay of a Claude Code session never loads the JSON formats' zod schemas, a
+ * chat JSONL never loads Claude Code's or Codex's readers.
+ */
+interface ImporterEntry {
+  readonly format: ImportFormat;
+  readonly detect: (head: string, file: string) => boolean;
+  readonly load: () => Promise<Importer>;
+}
+
 /** Importers in detection order: most specific first, the generic OpenAI formats last. */
-const IMPORTERS: readonly Importer[] = [
-  claudeCodeImporter,
-  codexImporter,
-  sweAgentImporter,
-  locomoImporter,
-  aiSdkImporter,
-  anthropicImporter,
-  openAiImporter,
-  jsonlImporter,
+const IMPORTERS: readonly ImporterEntry[] = [
+  {
+    format: 'claude-code',
+    detect: detectClaudeCode,
+    load: async () => (await import('./claude-code.js')).claudeCodeImporter,
+  },
+  { format: 'codex', detect: detectCodex, load: async () => (await import('./codex.js')).codexImporter },
+  { format: 'swe-agent', detect: detectSweAgent, load: async () => (await import('./swe-agent.js')).sweAgentImporter },
+  { format: 'locomo', detect: detectLocomo, load: async () => (await import('./locomo.js')).locomoImporter },
+  { format: 'ai-sdk', detect: detectAiSdk, load: async () => (await import('./ai-sdk.js')).aiSdkImporter },
+  {
+    format: 'anthropic',
+    detect: detectAnthropic,
+    load: async () => (await import('./anthropic.js')).anthropicImporter,
+  },
+  { format: 'openai', detect: detectOpenAi, load: async () => (await import('./openai.js')).openAiImporter },
+  { format: 'jsonl', detect: detectJsonl, load: async () => (await import('./openai.js')).jsonlImporter },
 ];
 
 /** Every format `readEvents` reads, in detection order. */
@@ -38,15 +60,25 @@ export interface ReadEventsOptions extends ImportOptions {
   readonly format?: ImportFormat | 'auto' | undefined;
 }
 
-/** The importer of a format. */
-export function importerFor(format: ImportFormat): Importer {
-  const importer = IMPORTERS.find((candidate) => candidate.format === format);
-  if (!importer)
+/** The registry entry of a format; an unknown one is an `InvalidInputError` naming the formats. */
+function entryOf(format: ImportFormat): ImporterEntry {
+  const entry = IMPORTERS.find((candidate) => candidate.format === format);
+  if (!entry)
     throw new InvalidInputError(
       `Unknown transcript format "${String(format)}": use one of ${IMPORT_FORMATS.join(', ')}, or auto.`,
       { field: 'format' },
     );
-  return importer;
+  return entry;
+}
+
+/** The importer of a format (its module is loaded on the first call). */
+export async function importerFor(format: ImportFormat): Promise<Importer> {
+  return entryOf(format).load();
+}
+
+/** Whether `head` (the first ~64 KB of `file`) looks like `format`, by its detector alone (no importer is loaded). */
+export function looksLike(format: ImportFormat, head: string, file: string): boolean {
+  return entryOf(format).detect(head, file);
 }
 
 /**
@@ -68,7 +100,8 @@ export async function* readEvents(file: string, given: ReadEventsOptions = {}): 
   const inputs = given.inputs ?? new TranscriptInputs();
   const options: ReadEventsOptions = { ...given, inputs };
   const format = !options.format || options.format === 'auto' ? await detectImportFormat(file, inputs) : options.format;
-  for await (const event of importerFor(format).read(file, options)) {
+  const importer = await importerFor(format);
+  for await (const event of importer.read(file, options)) {
     if (event.type === 'message') {
       const invalid = invalidMessage(file, event.message, whereOf(file, event.message));
       if (invalid) {

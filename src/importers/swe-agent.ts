@@ -22,6 +22,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptMessage } from '../ingest/messages.js';
 import type { FormatProvenance, ImportedEvent, ImportOptions } from './events.js';
+import { detectSweAgent } from './detect.js';
 import { readJsonFile, recordError, zodRecordError } from './json-file.js';
 import { isRecord, lineError, readJsonLines, skipOrThrow } from './jsonl-lines.js';
 import { describeIssues } from './openai-message.js';
@@ -198,23 +199,6 @@ async function* readImported(file: string, given: ImportOptions): AsyncGenerator
   }
 }
 
-const MARKERS = [
-  /^\s*\{\s*"instance_id"\s*:/,
-  /"trajectory_format"\s*:\s*"mini-swe-agent/,
-  /^\s*\{\s*"(trajectory|history)"\s*:\s*\[/,
-];
-
-function detect(head: string): boolean {
-  const first = head.trimStart().split('\n', 1)[0] ?? '';
-  if (MARKERS.some((marker) => marker.test(head))) return true;
-  if (/"history"\s*:\s*\[/.test(head) && /"trajectory"\s*:\s*\[/.test(head)) return true;
-  if (/^\{\s*"info"\s*:/.test(head.trimStart()) && /"(mini_version|model_stats|exit_status)"\s*:/.test(head))
-    return true;
-  return (
-    first.startsWith('{') && /"instance_id"\s*:/.test(first) && /"(messages|history|trajectory)"\s*:\s*\[/.test(first)
-  );
-}
-
 /** What a person wrote in a SWE-agent trajectory, and what the agent harness wrote in the user and system roles. */
 const provenance: FormatProvenance = {
   typed: ['leading `system` messages (the configured system prompt)', 'the first `user` message: the task'],
@@ -227,4 +211,9 @@ const provenance: FormatProvenance = {
 };
 
 /** Importer of SWE-agent / mini-swe-agent trajectories (JSONL of trajectories, or one trajectory JSON). */
-export const sweAgentImporter = defineImporter({ format: 'swe-agent', provenance, detect, readImported });
+export const sweAgentImporter = defineImporter({
+  format: 'swe-agent',
+  provenance,
+  detect: detectSweAgent,
+  readImported,
+});

@@ -192,7 +192,7 @@ describe('importers under random input', () => {
   ];
   for (const [format, record] of jsonlCases) {
     it(`${format}: JSONL lines fail only with TranscriptParseError, and never under skipInvalid`, async () => {
-      const importer = importerFor(format as Importer['format']);
+      const importer = await importerFor(format as Importer['format']);
       await fc.assert(
         fc.asyncProperty(fc.array(line(record), { minLength: 1, maxLength: 6 }), async (lines) => {
           const file = await tempFile(
@@ -230,7 +230,7 @@ describe('importers under random input', () => {
   ];
   for (const [format, value] of jsonCases) {
     it(`${format}: whole JSON values fail only with TranscriptParseError`, async () => {
-      const importer = importerFor(format as Importer['format']);
+      const importer = await importerFor(format as Importer['format']);
       await fc.assert(
         fc.asyncProperty(value, async (json) => {
           const file = await tempFile(`fuzz-${format}.json`, JSON.stringify(json, null, 2));

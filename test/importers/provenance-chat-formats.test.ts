@@ -107,8 +107,9 @@ describe('locomo provenance', () => {
 });
 
 describe('the allow-list is structural', () => {
-  it('every importer declares what a person typed in its format', () => {
-    for (const format of IMPORT_FORMATS) expect(importerFor(format).provenance.typed.length, format).toBeGreaterThan(0);
+  it('every importer declares what a person typed in its format', async () => {
+    for (const format of IMPORT_FORMATS)
+      expect((await importerFor(format)).provenance.typed.length, format).toBeGreaterThan(0);
   });
 
   it('a user or system message nobody affirmed is harness; affirmed, quoted and non-user messages keep their source', () => {
