@@ -16,5 +16,13 @@ export const MIN_HOOK_CONTEXT_BUDGET = 100;
  */
 export const HOOK_OUTPUT_MAX_CHARACTERS = 10_000;
 
+/**
+ * UTF-8 bytes of `additionalContext` Codex passes on as it is: its hook output spiller (`codex-rs/hooks`,
+ * `output_spill.rs`) writes a text over 2,500 approximate tokens (4 bytes each) to a file and shows the model a
+ * head-and-tail preview instead. A character outside ASCII takes 2–4 of these bytes, so a text under
+ * {@link HOOK_OUTPUT_MAX_CHARACTERS} can be over this limit: after a Codex compaction the context stays under both.
+ */
+export const CODEX_HOOK_OUTPUT_MAX_BYTES = 10_000;
+
 /** How the agents whose hooks this package serves are named in messages and in the injected text. */
 export const HOOK_AGENT_NAMES: Readonly<Record<string, string>> = { 'claude-code': 'Claude Code', codex: 'Codex' };

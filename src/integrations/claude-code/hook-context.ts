@@ -25,7 +25,12 @@ import type { Ledger } from '../../session/ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
 import { SECTION_HEADINGS } from '../../text/block-headings.js';
 import { neutralizeInline } from '../../text/neutralize.js';
-import { DEFAULT_HOOK_CONTEXT_BUDGET, HOOK_AGENT_NAMES, HOOK_OUTPUT_MAX_CHARACTERS } from './hook-budget.js';
+import {
+  CODEX_HOOK_OUTPUT_MAX_BYTES,
+  DEFAULT_HOOK_CONTEXT_BUDGET,
+  HOOK_AGENT_NAMES,
+  HOOK_OUTPUT_MAX_CHARACTERS,
+} from './hook-budget.js';
 import { fileOfHandles } from './hook-context-sources.js';
 import { groupByFile } from './hook-context-groups.js';
 import { replacedMarker } from './hook-context-marks.js';
@@ -293,12 +298,13 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   let cut = false;
   // Room for the note a cut adds (its count can only be smaller than every candidate's).
   const noteRoom = JSON.stringify('\n' + cutNote(frame.agent, `${candidates.length} more handles`)).length - 2;
-  if (best.tokens > budget || !fitsHookOutput(best.text, noteRoom))
+  const summarizer = record.summarizer.name;
+  if (best.tokens > budget || !fitsHookOutput(best.text, noteRoom, summarizer))
     return { ...minimal(frame, candidates, budget, count), ranked };
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     const tried = attempt(middle);
-    const fits = fitsHookOutput(tried.text, noteRoom);
+    const fits = fitsHookOutput(tried.text, noteRoom, summarizer);
     if (tried.tokens <= budget && fits) {
       best = tried;
       low = middle;
@@ -321,10 +327,12 @@ export const OUTPUT_WRAPPER_RESERVE = 100;
 
 /**
  * Whether `text`, JSON-escaped as the hook prints it, leaves room under the agent's hook output limit for the wrapper
- * and `noteRoom` more characters (a cut note still to come).
+ * and `noteRoom` more characters (a cut note still to come). After a Codex compaction (`summarizer` `codex`) its
+ * UTF-8 bytes, and the note's, stay under {@link CODEX_HOOK_OUTPUT_MAX_BYTES} too.
  */
-export function fitsHookOutput(text: string, noteRoom = 0): boolean {
-  return JSON.stringify(text).length + noteRoom <= HOOK_OUTPUT_MAX_CHARACTERS - OUTPUT_WRAPPER_RESERVE;
+export function fitsHookOutput(text: string, noteRoom = 0, summarizer = 'claude-code'): boolean {
+  if (JSON.stringify(text).length + noteRoom > HOOK_OUTPUT_MAX_CHARACTERS - OUTPUT_WRAPPER_RESERVE) return false;
+  return summarizer !== 'codex' || Buffer.byteLength(text, 'utf8') + noteRoom <= CODEX_HOOK_OUTPUT_MAX_BYTES;
 }
 
 /** The line saying what the hook output limit cut. */
@@ -355,7 +363,7 @@ function minimal(
   for (const handle of instructions) {
     const line = pinnedLine({ handle, similar: 0 });
     const next = [...lines, line].join('\n');
-    cut = !fitsHookOutput(next, noteRoom);
+    cut = !fitsHookOutput(next, noteRoom, record.summarizer.name);
     if (cut || count(next) > budget) break;
     lines.push(line);
     shown.push(handle);
