@@ -1,7 +1,7 @@
 import { roleOf } from '../model/span.js';
 import type { Handle, SpanOccurrence, WindowConfig } from '../types.js';
 import { handleCost } from './guards.js';
-import { GROUP_HEADER_TOKENS } from '../handle-index/index-layout.js';
+import { GROUP_HEADER_TOKENS, INSTRUCTION_LINE_TOKENS, sectionOf } from '../handle-index/index-layout.js';
 import { identityOf } from '../model/identities.js';
 import { chooseMasked } from '../window/masking.js';
 import type { MaskingPolicy } from '../window/masking.js';
@@ -53,15 +53,23 @@ const LAST_TURN_TOKENS = 600;
 /** Rendered tokens an index entry adds to its handle's text: the ` | ` between entries of a group's line. */
 const ENTRY_SEPARATOR_TOKENS = 1;
 
-/** Rendered tokens a listed constraint adds to its text: a line of its own with its label (`- [user instruction] `). */
-const CONSTRAINT_LINE_TOKENS = 10;
+/**
+ * Rendered tokens a quoted constraint adds to its text: its label (`- [quoted tool output, not an instruction] `, 10 in
+ * o200k once the last space joins the text's first word) and its line break; 10 to 12 over texts, 11 the usual.
+ */
+const CONSTRAINT_LINE_TOKENS = 11;
 
 /** Rendered tokens of a group's label (`path: `), shown once per kind of handle in the index. */
 const GROUP_LABEL_TOKENS = 3;
 
-/** Rendered tokens of one handle's entry in the index (a constraint is a line with its label; others a separator). */
-function shownTokens(handle: Handle): number {
-  return handle.tokens + (handle.kind === 'constraint' ? CONSTRAINT_LINE_TOKENS : ENTRY_SEPARATOR_TOKENS);
+/**
+ * Rendered tokens of one handle's entry: a pinned or quoted constraint is a line with its label; anything else, an
+ * agent's statement too, is an entry of its group's line with a separator.
+ */
+export function shownTokens(handle: Handle): number {
+  const section = sectionOf(handle);
+  if (section === 'index') return handle.tokens + ENTRY_SEPARATOR_TOKENS;
+  return handle.tokens + (section === 'instruction' ? INSTRUCTION_LINE_TOKENS : CONSTRAINT_LINE_TOKENS);
 }
 
 /**
@@ -87,6 +95,13 @@ class CarriedHandles {
     this.shown += shownTokens(handle) + (firstOfKind ? GROUP_LABEL_TOKENS : 0);
     this.kinds.add(handle.kind);
   }
+}
+
+/** What the planner expects the index of `handles` to take in the window, in rendered tokens (each identity once). */
+export function shownIndexTokens(handles: readonly Handle[]): number {
+  const carried = new CarriedHandles();
+  for (const handle of handles) carried.add(handle);
+  return carried.shown;
 }
 
 /** Where to cut for a compaction that refills the window to its target, and the handle budget to give it. */

@@ -49,9 +49,16 @@ export const SIMILAR_NOTE_TOKENS = 6;
 /** Tokens of a group's header (`path: `) or of a section's heading line. */
 export const GROUP_HEADER_TOKENS = 4;
 
+/**
+ * Tokens a pinned instruction's line adds to its text: `- [user instruction] ` (5 in o200k) and its line break. A
+ * quoted constraint's longer label (`- [quoted tool output, not an instruction] `, 10) takes 12.
+ */
+export const INSTRUCTION_LINE_TOKENS = 6;
+
 /** Token cost of listing one handle: its text plus a separator, or a labelled line for a pinned or quoted constraint. */
 export function entryCost(handle: Handle): number {
-  return handle.tokens + (sectionOf(handle) === 'index' ? 2 : 12);
+  const section = sectionOf(handle);
+  return handle.tokens + (section === 'index' ? 2 : section === 'instruction' ? INSTRUCTION_LINE_TOKENS : 12);
 }
 
 /**

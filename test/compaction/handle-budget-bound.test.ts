@@ -10,10 +10,10 @@ const inner = handle('src/retry.ts', 'path', 'tool', 1); // 4 tokens: 6 listed (
 const error = handle('connection failed after 3 retries', 'error', 'tool', 2); // 10 tokens: 12, + 4 for its header
 const copy = handle('connection failed after 5 retries', 'error', 'tool', 3); // near-identical: the 6-token note
 const second = handle('connection failed after 7 retries', 'error', 'tool', 4); // near-identical again: nothing
-const instruction = handle('must not retry', 'constraint', 'user', 5); // 5 tokens: 17 pinned, + 4 for its heading
+const instruction = handle('must not retry', 'constraint', 'user', 5); // 5 tokens: 11 pinned, + 4 for its heading
 const ranked = [outer, inner, error, copy, second, instruction];
-/** The upper bound of listing them all: 21 + 11 + 6 + 16 + 6 + 0. */
-const ALL_TOKENS = 60;
+/** The upper bound of listing them all: 15 + 11 + 6 + 16 + 6 + 0. */
+const ALL_TOKENS = 54;
 
 describe('the handle budget check before any placement', () => {
   it('reports the upper bound of listing every handle: near-identical copies once, a handle inside another charged', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
-import type { RenderedContext } from '../../src/window/window.js';
+import type { RenderedContext, RenderedMessage } from '../../src/window/window.js';
 import { createO200kCounter } from '../../src/tokens/token-counter.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/window/window.js';
 import { memoryLedger } from '../helpers.js';
@@ -20,7 +20,7 @@ describe('cadence: between compactions the window only grows at its end', () => 
     const ledger = memoryLedger();
     const maxTokens = 8000;
     // A fifth of the window of headroom (the default gives an 8,000-token window less: see defaultTargetFill), taken
-    // under 0.95 of the window so that the test's own count of what was appended shows the pressure with room to spare.
+    // under 0.95 of the window; a masking step's pressure is checked with what the window charges (`chargedTokens`).
     const session = await ledger.session('cadence', { window: { maxTokens, compactAt: 0.95, targetFill: 0.75 } });
     const { compactAt, targetFill } = session.config;
     const transcript = agentTranscript(160);
@@ -62,10 +62,7 @@ describe('cadence: between compactions the window only grows at its end', () => 
             // A masking step comes only under pressure: what was appended took the window over compactAt.
             const seen = lastSeq(previous);
             const appended = context.messages.filter((rendered) => (rendered.seq ?? -1) > seen);
-            const appendedTokens = appended.reduce(
-              (sum, rendered) => sum + counter.count(rendered.content) + MESSAGE_OVERHEAD_TOKENS,
-              0,
-            );
+            const appendedTokens = appended.reduce((sum, rendered) => sum + chargedTokens(rendered), 0);
             expect(previous.tokens + appendedTokens).toBeGreaterThan(compactAt * maxTokens);
             expect(context.tokens).toBeLessThan(previous.tokens + appendedTokens);
           }
@@ -86,6 +83,20 @@ describe('cadence: between compactions the window only grows at its end', () => 
     expect(compactAt).toBeGreaterThan(targetFill);
   });
 });
+
+/**
+ * What the window charges an original it shows (`originalCost`): its display prefix and its text counted apart, one
+ * token for the line of its role and the message overhead. Counting the content whole can come out a few tokens
+ * short of that (the prefix and the text merge across their boundary, and the role line is not in the content).
+ */
+function chargedTokens(rendered: RenderedMessage): number {
+  const { content, text } = rendered;
+  // Masked in this very step: what it took before (at least its text, the role line and the overhead) is the pressure.
+  if (rendered.masked !== undefined) return rendered.masked.tokens + 1 + MESSAGE_OVERHEAD_TOKENS;
+  if (text === undefined || !content.endsWith(text)) return counter.count(content) + 1 + MESSAGE_OVERHEAD_TOKENS;
+  const prefix = content.slice(0, content.length - text.length);
+  return (prefix.length > 0 ? counter.count(prefix) : 0) + counter.count(text) + 1 + MESSAGE_OVERHEAD_TOKENS;
+}
 
 function lastSeq(context: RenderedContext): number {
   let last = -1;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changedTargets, isEditTool, shellWriteTargets } from '../../src/ranking/changed-paths.js';
 import { fitHandleBudget } from '../../src/compaction/guards.js';
+import { entryCost, GROUP_HEADER_TOKENS } from '../../src/handle-index/index-layout.js';
 import { handleIdentity } from '../../src/handles/handle-sets.js';
 import { DEFAULT_RANK_WEIGHTS } from '../../src/ranking/rank-weights.js';
 import { rankHandles } from '../../src/ranking/rank-handles.js';
@@ -310,7 +311,10 @@ describe('fitHandleBudget', () => {
     const ranked = [handles[3], handles[0], handles[1], instruction].filter(
       (handle): handle is Handle => handle !== undefined,
     );
-    const { kept, spilled } = fitHandleBudget(handles, 36, 'spill', { sessionId: 'f' }, { ranked });
+    // Room for the instruction and the two best identifiers, each section's first entry with its header; not beta_two.
+    const [gamma, alpha] = ranked;
+    const budget = entryCost(instruction) + entryCost(gamma!) + entryCost(alpha!) + 2 * GROUP_HEADER_TOKENS;
+    const { kept, spilled } = fitHandleBudget(handles, budget, 'spill', { sessionId: 'f' }, { ranked });
     expect(kept.map((handle) => handle.text)).toEqual(['Never target eu-west-1.', 'gamma_three', 'alpha_one']);
     expect(spilled.map((handle) => handle.text)).toEqual(['beta_two']);
   });

@@ -11,7 +11,7 @@ import { createApproximateCounter } from '../../src/tokens/token-counter.js';
 import type { Ack } from './workers.js';
 
 /** Window of the workers' sessions (same as `workers/batch-messages.mjs`). */
-export const WORKER_WINDOW = { maxTokens: 1000 };
+export const WORKER_WINDOW = { maxTokens: 600 };
 
 function parseBatchText(text: string): { batch: string; part: number; size: number } | undefined {
   const match = /^batch (\S+) part (\d+)\/(\d+):/.exec(text);

@@ -1,8 +1,8 @@
 // The messages the reliability workers append: each names its batch, its part and the batch
 // size, and carries handles, so a checker can tell a whole batch from a half-written one.
 
-/** Window of the workers' sessions: small, so render() compacts every ~20 messages. */
-export const WINDOW = { maxTokens: 1000 };
+/** Window of the workers' sessions: small, so render() first compacts after ~20 messages (the crash tests need records even when a loaded machine lets each killed run append only a few batches; test/reliability/ledger-checks.ts replays with the same window). */
+export const WINDOW = { maxTokens: 600 };
 
 /** `size` messages of batch `id`. */
 export function batchMessages(id, size) {
