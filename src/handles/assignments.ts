@@ -3,8 +3,10 @@
  * in text (not `==`, `=>`, and not query strings inside URLs). Lines: YAML/INI/JSON-like
  * config lines — `key: value`, `"key": value`, `key = scalar` — where prose is excluded:
  * a capitalised key (`Note:`) needs a single handle-like value (`Host: db.internal`), a
- * lowercase key at most two words of value, and `Error:`/`TODO:`-style keys never count; a
- * value that opens a block (`content: %{`, `opts: [`) or repeats its key (`id: id`) is code.
+ * lowercase key at most two words of value, and `Error:`/`TODO:`-style keys never count (nor a
+ * test assertion's `expected: 4` / `actual: 0`: a failure's detail, no setting); a
+ * value that opens a block (`content: %{`, `opts: [`) or repeats its key (`id: id`) is code. A
+ * named constant's declaration (`const retryWindow = 30 * time.Second`) binds its name to a scalar or a product.
  */
 import type { Candidate } from './candidate.js';
 import { isAlphanumericCode, isLetterCode } from './char-classes.js';
@@ -18,7 +20,8 @@ const HANDLE_LIKE = /[\d/._@:=-]/;
 const PROSE_KEYS: ReadonlySet<string> = new Set(
   (
     'error fatal panic warning warn note todo hint tip summary update important caused exception fixme ' +
-    'nb ps q a re fyi step answer question example output input result reason cause fix problem solution errors'
+    'nb ps q a re fyi step answer question example output input result reason cause fix problem solution errors ' +
+    'expected actual received got want'
   ).split(' '),
 );
 
@@ -103,7 +106,7 @@ function valueEnd(value: string, equals: boolean): number {
 function acceptsValue(key: string, quoted: boolean, equals: boolean, value: string): boolean {
   if (value.length === 0 || PROSE_KEYS.has(key.toLowerCase()) || /(?:Error|Exception|Warning|Fault)$/.test(key))
     return false;
-  if (equals || quoted) return SCALAR.test(value) || (quoted && /^[[{].*[\]}]$/.test(value));
+  if (equals || quoted) return SCALAR.test(value) || PRODUCT.test(value) || (quoted && /^[[{].*[\]}]$/.test(value));
   if (/^[[{]/.test(value) && !/[\]}]$/.test(value)) return false;
   if (/^[|>][-+]?$/.test(value)) return false;
   if (/[[{(]$|^%/.test(value) || value === key) return false;
@@ -148,9 +151,35 @@ function reachesSeparator(text: string, lineStart: number): boolean {
   return code === 61 && index > blanks;
 }
 
+/**
+ * A measure written as a product (`10 * time.Minute`, `30 * 60`, `4 * units.MiB`): a number times numbers or unit
+ * names. What a named constant is set to in code is often one: the value a reader needs, with its unit.
+ */
+const PRODUCT = /^\d[\d_.]*(?:[ \t]*\*[ \t]*(?:\d[\d_.]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?))+$/;
+
+/**
+ * A named constant's declaration line (`const retryWindow = 30 * time.Second`, `export const MAX_ROWS = 500;`,
+ * `let limit: number = 20`): the keyword is left out, the name and its scalar or product value are the assignment.
+ */
+const DECLARATION =
+  /[ \t]*(?:export[ \t]+)?(?:const|let|var|val|final)[ \t]+([A-Za-z_]\w*)(?:[ \t]*:[ \t]*[\w.]+)?[ \t]+=[ \t]+([^\n;]*)/y;
+
+/** Matches the line starting at `lineStart` as a named constant's declaration (see {@link DECLARATION}). */
+function matchDeclaration(text: string, lineStart: number, out: Candidate[]): boolean {
+  DECLARATION.lastIndex = lineStart;
+  const match = DECLARATION.exec(text);
+  if (match === null) return false;
+  const [whole, name = '', rawValue = ''] = match;
+  const value = rawValue.slice(0, valueEnd(rawValue.replace(/\r$/, '').replace(/[ \t]*\/\/.*$/, ''), true));
+  if (name.length < 2 || !(SCALAR.test(value) || PRODUCT.test(value))) return false;
+  const start = lineStart + whole.lastIndexOf(name, whole.length - rawValue.length);
+  out.push({ kind: 'assignment', start, end: lineStart + whole.length - rawValue.length + value.length });
+  return true;
+}
+
 /** Matches the line starting at `lineStart` as a config-style `key: value` / `key = value` line. */
 export function matchConfigLine(text: string, lineStart: number, out: Candidate[]): boolean {
-  if (!reachesSeparator(text, lineStart)) return false;
+  if (!reachesSeparator(text, lineStart)) return matchDeclaration(text, lineStart, out);
   CONFIG_LINE.lastIndex = lineStart;
   const match = CONFIG_LINE.exec(text);
   if (match === null) return false;
@@ -162,4 +191,21 @@ export function matchConfigLine(text: string, lineStart: number, out: Candidate[
   const valueStart = lineStart + match[0].length - rawValue.length;
   out.push({ kind: 'assignment', start: lineStart + prefix.length, end: valueStart + length });
   return true;
+}
+
+/**
+ * Whether a value lies inside an assignment (`KEY=value`, `key: value`), for values asked about in order of start: a
+ * sweep over the assignments sorted by start, keeping the furthest end of those starting at or before the value.
+ */
+export function insideAssignment(candidates: readonly Candidate[]): (value: Candidate) => boolean {
+  const assignments = candidates
+    .filter((candidate) => candidate.kind === 'assignment')
+    .sort((a, b) => a.start - b.start);
+  let next = 0;
+  let furthest = -Infinity;
+  return (value) => {
+    while (next < assignments.length && (assignments[next] as Candidate).start <= value.start)
+      furthest = Math.max(furthest, (assignments[next++] as Candidate).end);
+    return furthest >= value.end;
+  };
 }

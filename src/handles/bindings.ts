@@ -8,9 +8,10 @@
  * shows the bound form. A bare value, or one after a verb or a preposition alone ("switch to db-2", "checking
  * eu-west-1"), has no binding; three shapes say what a value is without a label noun: a place a thing is put ("document
  * it in known_limitations", bound whatever the value's shape, an item of a list), a tracker key after its tracker
- * word ("linear KAP-342") and a version printed after its package (`(falcon 2.4.1) lib/…`, `package-versions.ts`).
- * Labels after the value are read elsewhere: a definition line (`definitions.ts`), a predicate ("OPS-17 is the only
- * blocker", `predicates.ts`); so are a tracker scope (`tracker-scopes.ts`) and an interface caption (`ui-captions.ts`).
+ * word ("linear KAP-342"; a numbered reference after its word, with whose it is: "our PR #512") and a version
+ * printed after its package (`(falcon 2.4.1) lib/…`, `package-versions.ts`). Labels after the value are read
+ * elsewhere: a definition line and an annotated entry of a tree listing (`definitions.ts`), a predicate ("OPS-17 is
+ * the only blocker", `predicates.ts`); so are a tracker scope (`tracker-scopes.ts`) and an interface caption (`ui-captions.ts`).
  * See ARCHITECTURE invariant 11.
  */
 import { findAmounts } from './amounts.js';
@@ -20,12 +21,14 @@ import type { Candidate } from './candidate.js';
 import { isBlankCode } from '../text/blank-codes.js';
 import { lastWordIn, wordsIn } from './words-in.js';
 import type { Word } from './words-in.js';
-import { findDefinitions, findGlossary } from './definitions.js';
+import { findAnnotations, findDefinitions, findGlossary } from './definitions.js';
 import { NON_TICKET_PREFIXES, TRACKER_WORDS } from './lexicon.js';
 import { packageVersionStart } from './package-versions.js';
 import { findTrackerScopes } from './tracker-scopes.js';
 import { findCaptions } from './ui-captions.js';
 import { findPredicates } from './predicates.js';
+import { NUMBERED_REFERENCE, REFERENCE_WORDS, referenceBefore, referenceLabelStart } from './references.js';
+import { insideAssignment } from './assignments.js';
 
 /** Kinds a binding can end in. */
 const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'identifier', 'version', 'email']);
@@ -220,11 +223,24 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   // One label word needs a copula ("dashboard is at X"), a modifier with it too ("created the new file X" binds
   // nothing); a verb or preposition alone ("switch to X") is no label. A tracker word right before a tracker key is
   // one ("linear KAP-342", "ticket OPS-7"): the key's shape says it is an item, the word names its tracker.
-  const tracker = key && connectors.length === 0 && TRACKER_WORDS.has((labels.at(-1)?.text ?? '').toLowerCase());
+  const trackerWord = (labels.at(-1)?.text ?? '').toLowerCase();
+  const tracker =
+    key && connectors.length === 0 && (TRACKER_WORDS.has(trackerWord) || REFERENCE_WORDS.has(trackerWord));
+  // A numbered reference is labelled by its tracker word and whose it is ("our PR #512"), not by a verb before them.
+  const numbered = view.charCodeAt(start) === 35 || view.charCodeAt(start + 1) === 35;
+  if (tracker && numbered) return referenceLabelStart(words, labels.at(-1));
   if (labels.length - (modified ? 1 : 0) === 1 && !copula && !tracker) return -1;
   // A preposition alone ("look at X", "key from X") is no binding; "from X to Y" was taken above.
   if (!copula && connectors.length > 0) return -1;
   return labels[0]?.start ?? -1;
+}
+
+/**
+ * Code names (a subcommand or a term in backticks, `get-url`, `session-id`, included), colours and command-line flags:
+ * no values to bind. A `#` number after its tracker word ("PR #512") is a reference, not a colour: the caller asks.
+ */
+function isCodeName(text: string): boolean {
+  return !DATA_VALUE.test(text) || text.startsWith('-') || /^#[0-9a-fA-F]{3,8}$|^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(text);
 }
 
 function findAmountsIn(view: string): Candidate[] {
@@ -292,23 +308,6 @@ function charAtEnd(view: string, at: number): string {
 }
 
 /**
- * Whether a value lies inside an assignment (`KEY=value`, `key: value`), for values asked about in order of start: a
- * sweep over the assignments sorted by start, keeping the furthest end of those starting at or before the value.
- */
-function insideAssignment(candidates: readonly Candidate[]): (value: Candidate) => boolean {
-  const assignments = candidates
-    .filter((candidate) => candidate.kind === 'assignment')
-    .sort((a, b) => a.start - b.start);
-  let next = 0;
-  let furthest = -Infinity;
-  return (value) => {
-    while (next < assignments.length && (assignments[next] as Candidate).start <= value.start)
-      furthest = Math.max(furthest, (assignments[next++] as Candidate).end);
-    return furthest >= value.end;
-  };
-}
-
-/**
  * Adds a binding candidate (kind `assignment`, from the label's first word to the value's end) for every value
  * candidate a label names, and for every money amount a specific label names; a branch name the text calls a branch
  * (`branch-names.ts`) is added as an identifier, bound to its label or else to the word `branch`. `candidates` are the detectors'
@@ -362,21 +361,27 @@ export function findBindings(
       previous = value;
       continue;
     }
-    // Code names (a subcommand or a term in backticks, `get-url`, `session-id`, included) and command-line flags are
-    // no values to bind.
-    if (!DATA_VALUE.test(text) || text.startsWith('-') || /^#[0-9a-fA-F]{3,8}$|^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(text)) {
+    const reference =
+      value.kind === 'identifier' && NUMBERED_REFERENCE.test(text) && referenceBefore(view, value.start);
+    if (!reference && isCodeName(text)) {
       previous = value;
       continue;
     }
     if (value.kind !== 'number') worth.push(value);
     const { before, end } = enclosing(view, value, branchNames.has(value));
-    const start = bindingStart(view, before, previous, value.kind === 'identifier' && isTrackerKey(text));
+    const start = bindingStart(
+      view,
+      before,
+      previous,
+      reference || (value.kind === 'identifier' && isTrackerKey(text)),
+    );
     const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
     if (start !== -1 && start < before && specific) out.push({ kind: 'assignment', start, end });
     else if (start === -1 && value.kind !== 'number') unbound.push(value);
     previous = value;
   }
   findDefinitions(view, unbound, out);
+  findAnnotations(view, detected, out);
   findPredicates(view, worth, out);
   findGlossary(view, out);
   findTrackerScopes(view, out);

@@ -33,7 +33,7 @@ const SEPARATOR = /^[`*_]*(?::|[ \t]+[—–-]) (?=[A-Z]|`[A-Za-z_])/;
  * One word of a description: letters, with inner apostrophes or dashes, or a name in backticks (`` `Fetcher`
  * interface ``).
  */
-const WORD = /^(?:[A-Za-z][A-Za-z'’-]*|`[A-Za-z_][\w.()]*`)(?=[ \t]|[,.;:!?)]|$)/;
+const WORD = /^(?:[A-Za-z][A-Za-z'’-]*|`[A-Za-z_][\w.()]*`)(?=[ \t\r\n]|[,.;:!?)]|$)/;
 
 /** A location right after a description, with the blank before it: `(line 88)`, `(lines 79-122)`, `(~line 51)`. */
 const LOCATION_AFTER = / ?\(~?lines? \d{1,6}(?:[-–]\d{1,6})?\)/y;
@@ -101,6 +101,40 @@ export function findDefinitions(view: string, values: readonly Candidate[], out:
     while (start > lineStart && /[`*_]/.test(view.charAt(start - 1))) start--;
     // A location after the description is what it describes too: "— Constructor signature (line 88)".
     out.push({ kind: 'assignment', start, end: afterLocation(view, end) });
+  }
+}
+
+/**
+ * What may stand before an annotated value on its line: blanks, the branches of a tree listing (`├── `, `│   └── `), a
+ * list marker, opening markup.
+ */
+const TREE_OPENING = /^[ \t│├└─┬┼|`+-]*(?:[-*+•][ \t]+)?[`*_]*$/;
+
+/**
+ * Closing markup, then an annotation mark: an arrow (`←`, `<-`) after blanks, or a `#` comment after two blanks or
+ * more; then one blank or more. A tree listing or a layout sketch says what an entry is this way, in lower case as
+ * often as not (`full.log   ← main log`).
+ */
+const ANNOTATION = /^[`*_/]*(?:[ \t]+(?:←|<--?)|[ \t]{2,}#)[ \t]+(?=[A-Za-z`])/;
+
+/**
+ * Adds an `assignment` candidate for every value in `values` (any order) that opens its line, a tree listing's
+ * branches and a list marker aside, and is annotated after it with what it is (see {@link ANNOTATION}): the value, the
+ * blanks and the mark, and the first words of the annotation (two at least, as for a definition).
+ */
+export function findAnnotations(view: string, values: readonly Candidate[], out: Candidate[]): void {
+  if (!view.includes('←') && !view.includes('<-') && !view.includes('  #')) return;
+  for (const value of values) {
+    const from = Math.max(0, value.start - MAX_OPENING);
+    const lineStart = from + view.slice(from, value.start).lastIndexOf('\n') + 1;
+    if ((lineStart === from && from > 0) || !TREE_OPENING.test(view.slice(lineStart, value.start))) continue;
+    const mark = ANNOTATION.exec(view.slice(value.end, value.end + 48));
+    if (mark === null) continue;
+    const end = descriptionEnd(view, value.end + mark[0].length);
+    if (end === -1) continue;
+    let start = value.start;
+    while (start > lineStart && /[`*_]/.test(view.charAt(start - 1))) start--;
+    out.push({ kind: 'assignment', start, end });
   }
 }
 

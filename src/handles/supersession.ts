@@ -84,8 +84,19 @@ function bindingOfText(handle: Pick<Handle, 'kind' | 'text'>): Binding | undefin
   }
   // A label in emphasis heads an item of a document (a plan's "**New file:** a", then "**New file:** b"): the same label
   // again names the next item, not a change. Only a key that names one thing (above) is rebound from it.
-  return text === handle.text ? proseBinding(text, 1) : undefined;
+  if (text !== handle.text || ANNOTATED.test(text)) return undefined;
+  const binding = proseBinding(text, 1);
+  // A numbered reference ("PR #512", "our PR #512") is one item of many a session names: none replaces another.
+  return binding !== undefined && NUMBERED.test(binding.value) ? { ...binding, listed: true } : binding;
 }
+
+/**
+ * A value annotated after it (`events.ndjson   ← raw event log`, a tree listing's entry, `definitions.ts`): an item of
+ * a listing, which sets no label a later line could change.
+ */
+const ANNOTATED = /^\S+[ \t]+(?:←|<--?|#)[ \t]/;
+/** A numbered reference: `#512`. */
+const NUMBERED = /^#\d+$/;
 
 /**
  * The text of a binding with the Markdown emphasis around its label taken off ("**New file:** x", "**deploy bucket** is
