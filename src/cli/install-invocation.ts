@@ -91,8 +91,8 @@ function projectInvocation(context: InvocationContext, files: string): ChosenInv
   const found = onPath(COMMAND_NAME, context.environment);
   const where = found
     ? `found here at ${found}`
-    : 'NOT on PATH here: install it (npm i -g context-ledger from the package or a clone) or Claude Code cannot ' +
-      'start it';
+    : 'NOT on PATH here: from a clone of context-ledger, run `npm link` there (never `npm i -g context-ledger`: ' +
+      'that name on the npm registry is another package), or Claude Code cannot start it';
   return {
     invocation: { command: COMMAND_NAME, args: [] },
     note:

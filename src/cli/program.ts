@@ -11,6 +11,7 @@ import { DEFAULT_COMPACT_AT } from '../session/config.js';
 import { DEFAULT_STORE } from '../stores/store-spec.js';
 import { TRANSCRIPT_FORMATS } from './transcript-formats.js';
 import { registerIntegrationCommands } from './integration-commands.js';
+import { storeSpec } from './store-option.js';
 import { addHelpExamples, usageExit } from './usage.js';
 import { MCP_TOOL_NAMES } from '../integrations/mcp/tool-names.js';
 
@@ -57,7 +58,7 @@ program
       .choices(['auto', ...TRANSCRIPT_FORMATS])
       .default('auto'),
   )
-  .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', DEFAULT_STORE)
+  .option('--store <spec>', 'sqlite:PATH | memory: | postgres://…', storeSpec, DEFAULT_STORE)
   .option('--session <id>', 'session id (default: the file name, or the id of the --trajectory picked)')
   .option('--tenant <id>', 'the tenant the session belongs to (serve --tenant ID serves it; default none)')
   .option(

@@ -111,6 +111,21 @@ describe('commands that use a ledger never create one at a mistyped path', () =>
   });
 });
 
+describe('a mistyped --store spec is refused before replay reads its input', () => {
+  it.each([
+    ['nosuch:ledger', 'is not a store spec: use sqlite:PATH'],
+    ['sqlite:', 'give a file path after "sqlite:"'],
+    ['sqlite:ledger.db?durability=fast', '"fast" is not a durability'],
+  ])('--store %s: exit 2 naming the spec, not the file', async (spec, message) => {
+    // The file does not exist: an error about it means the input was read first.
+    const result = await cli(['replay', join(directory, 'not-yet-written.jsonl'), '--store', spec]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`option '--store <spec>' argument '${spec}' is invalid`);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain('cannot read the transcript');
+  });
+});
+
 describe('option errors exit 2, as the README says', () => {
   it.each([
     ['an unknown option', ['replay', 'x.jsonl', '--bogus'], "unknown option '--bogus'"],

@@ -101,7 +101,9 @@ describe('project scope: nothing of this machine in the files a team commits', (
   it('says so when `context-ledger` is not on PATH here (and still writes no path of this machine)', () => {
     const chosen = chooseInvocation(undefined, 'project', '.claude/settings.json and .mcp.json', context());
     expect(chosen.invocation).toEqual({ command: 'context-ledger', args: [] });
-    expect(chosen.note).toMatch(/NOT on PATH here: install it/);
+    expect(chosen.note).toMatch(/NOT on PATH here: from a clone of context-ledger, run `npm link` there/);
+    // The registry's package of that name is someone else's: the hint warns instead of sending the user there.
+    expect(chosen.note).toContain('that name on the npm registry is another package');
   });
 
   it("runs the project's own dependency through `npx --no` (npx never fetches it)", async () => {
