@@ -67,7 +67,10 @@ export function gapView(gap: Gap): GapView {
     droppedRange: droppedRangeWords(gap.droppedRange),
     originalsStored: gap.originalsStored,
     reasons: gap.reasons.slice(0, 3),
-    whatToDo: `${asSentence(gap.reread)} Do not fill this detail in from memory.`,
+    // Every reread already ends on not reconstructing from memory; a second warning would only repeat it.
+    whatToDo: /from memory/i.test(gap.reread)
+      ? asSentence(gap.reread)
+      : `${asSentence(gap.reread)} Do not fill this detail in from memory.`,
   };
 }
 

@@ -229,6 +229,22 @@ describe('gaps name an empty range in words', () => {
     expect(view.whatToDo).not.toMatch(/seq 0--1/);
   });
 
+  it('says "not from memory" once, and adds it to a reread that does not say it', async () => {
+    const { gapView } = await import('../../src/integrations/views.js');
+    const gap = {
+      recordId: 'rec-1',
+      type: 'summary' as const,
+      depth: 1,
+      droppedRange: { fromSeq: 3, toSeq: 9, byteStart: 10, byteEnd: 900 },
+      originalsStored: true,
+      reasons: [],
+      reread: 'read them with expand on record rec-1, or ask the user; do not reconstruct the detail from memory',
+    };
+    expect(gapView(gap).whatToDo.match(/from memory/gi)).toHaveLength(1);
+    const bare = gapView({ ...gap, reread: 're-read the source transcript' }).whatToDo;
+    expect(bare).toBe('Re-read the source transcript. Do not fill this detail in from memory.');
+  });
+
   it('a record over messages keeps its seq and byte range', async () => {
     const { droppedRangeWords } = await import('../../src/text/range-wording.js');
     expect(droppedRangeWords({ fromSeq: 3, toSeq: 41, byteStart: 120, byteEnd: 18233 })).toBe(

@@ -119,7 +119,8 @@ describe('createLedgerMcpServer over InMemoryTransport', () => {
     expect(gaps.gaps).toEqual([expect.objectContaining({ recordId: summary?.id, originalsStored: true })]);
     const gap = await json('recall', { session: 'compacted', query: 'eu-west-2c' });
     expect(gap).toMatchObject({ status: 'gap', gap: { recordId: summary?.id } });
-    expect(JSON.stringify(gap.gap)).toContain('Do not fill this detail in from memory');
+    expect(JSON.stringify(gap.gap)).toContain('do not reconstruct the detail from memory');
+    expect(JSON.stringify(gap.gap).match(/from memory/gi)).toHaveLength(1);
   });
 
   it('returns tool errors whose text starts with the LedgerError code', async () => {

@@ -23,7 +23,8 @@ async function sessionIdOf(scope: TenantScope, requested: string | undefined): P
     requested ?? (typeof scope.defaultSession === 'function' ? await scope.defaultSession() : scope.defaultSession);
   if (id === undefined)
     throw new InvalidInputError(
-      'No session given: pass "session", or start the server with a default session (--session ID).',
+      'No session given: pass "session" (the sessions tool lists the ones this server serves), or start the server ' +
+        'with a default session (--session ID).',
       {},
     );
   return id;
