@@ -10,7 +10,9 @@
  * to recall (`hook-context-code.ts`), what a command answered (a binding or URL only seen in a command's output) is
  * ranked last (`hook-context-output.ts`), and what a message the person re-sent with one word fixed replaced is left
  * out (`hook-context-restated.ts`). The candidates are ranked in `hook-context-rank.ts`, with the weights of the agent
- * that compacted (`hook-context-weights.ts`).
+ * that compacted (`hook-context-weights.ts`). An `apply_patch` file header and a git diff side are read as the
+ * file they name (`hook-context-patch.ts`), and a bare name the agent typed into a tool call stays a candidate whatever a later
+ * binding superseded (`hook-context-acted.ts`).
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { entryText, pinnedLine } from '../../handle-index/entry-lines.js';
@@ -36,6 +38,8 @@ import { groupByFile } from './hook-context-groups.js';
 import { replacedMarker } from './hook-context-marks.js';
 import type { ReplacedMarker } from './hook-context-marks.js';
 import { isCodeStatement } from './hook-context-code.js';
+import { patchedFilesRead } from './hook-context-patch.js';
+import { withoutActedOn } from './hook-context-acted.js';
 import { keptText, TYPED_KINDS } from './hook-context-kept.js';
 import { commandAnswers } from './hook-context-output.js';
 import { restatedHandles, restatements } from './hook-context-restated.js';
@@ -247,14 +251,15 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   const toSeq = record.droppedRange.toSeq;
   const count = (text: string) => ledger.counter.count(text);
   const stored = toSeq >= 0 ? await ledger.store.handles(sessionId, { fromSeq: 0, toSeq }) : [];
-  const before = stored.map((handle) => withoutLineMarker(handle, count));
+  const unmarked = stored.map((handle) => withoutLineMarker(handle, count));
+  const before = patchedFilesRead(unmarked, count);
   // Ranked on the same evidence a compaction uses: every mention, and the spans (the agent's tool calls, the user's words).
   const originals = toSeq >= 0 ? await ledger.store.occurrences(sessionId, { fromSeq: 0, toSeq }) : [];
   const spans = new Map(originals.map((occurrence) => [occurrence.spanId, occurrence.span]));
   // What is pinned is checked against its span first: a handle row changed in the store is dropped and logged.
   const kept = keptText(record, originals);
   const corrections = restatements(originals);
-  const superseded = supersededHandles(before);
+  const superseded = withoutActedOn(supersededHandles(before), spans);
   const checked = checkInstructions(candidatesOf(before, kept, corrections, superseded), spans);
   for (const rejected of checked.rejected) options.log?.(rejectedLine(sessionId, rejected));
   const candidates = checked.kept;
