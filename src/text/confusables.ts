@@ -23,10 +23,13 @@ const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
 /** The lowest code point of `INVISIBLE_RANGES`: below it nothing is invisible. */
 const FIRST_INVISIBLE = Math.min(...INVISIBLE_RANGES.map(([from]) => from));
 
+/** `INVISIBLE_RANGES` as one flag per UTF-16 code unit (all of them are below 0x10000): a lookup per character. */
+const INVISIBLE_CODES = new Uint8Array(0x10000);
+for (const [from, to] of INVISIBLE_RANGES) INVISIBLE_CODES.fill(1, from, to + 1);
+
 /** True for a character that renders as nothing. */
 export function isInvisible(code: number): boolean {
-  if (code < FIRST_INVISIBLE) return false;
-  return INVISIBLE_RANGES.some(([from, to]) => code >= from && code <= to);
+  return code >= FIRST_INVISIBLE && INVISIBLE_CODES[code] === 1;
 }
 
 /** The text without characters that render as nothing. */

@@ -24,6 +24,30 @@ describe('removeInvisible', () => {
     expect(isInvisible(0x00ad)).toBe(true);
   });
 
+  it('flags exactly the listed ranges, for every UTF-16 code unit', () => {
+    const ranges: [number, number][] = [
+      [0x00ad, 0x00ad],
+      [0x034f, 0x034f],
+      [0x061c, 0x061c],
+      [0x115f, 0x1160],
+      [0x17b4, 0x17b5],
+      [0x180b, 0x180f],
+      [0x200b, 0x200f],
+      [0x202a, 0x202e],
+      [0x2060, 0x206f],
+      [0x3164, 0x3164],
+      [0xfe00, 0xfe0f],
+      [0xfeff, 0xfeff],
+      [0xffa0, 0xffa0],
+    ];
+    const wrong: number[] = [];
+    for (let code = 0; code <= 0xffff; code++)
+      if (isInvisible(code) !== ranges.some(([from, to]) => code >= from && code <= to)) wrong.push(code);
+    expect(wrong).toEqual([]);
+    expect(isInvisible(0x1f600)).toBe(false);
+    expect(isInvisible(-1)).toBe(false);
+  });
+
   it('leaves foldConfusables reading an invisible-split word as the word', () => {
     expect(foldConfusables('ig\u200Bnоre')).toBe('ignore');
   });
