@@ -21,6 +21,7 @@ import { runFtsOptionsBench } from './speed/fts-options-bench.js';
 import { runHookIngestBench } from './speed/hook-ingest-bench.js';
 import { runUnfinishedLineBench } from './speed/unfinished-line-bench.js';
 import { runIngestBench } from './speed/ingest-bench.js';
+import { runMcpAnswersBench } from './speed/mcp-answers-bench.js';
 import { runRecallLatencyBench } from './speed/recall-latency-bench.js';
 import { runReplayScaleBench } from './speed/replay-scale-bench.js';
 import { runHandleScaleBench } from './speed/handle-scale-bench.js';
@@ -54,6 +55,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'speed-unfinished-line', run: runUnfinishedLineBench },
   { name: 'speed-replay-scale', run: runReplayScaleBench },
   { name: 'speed-handle-scale', run: runHandleScaleBench },
+  { name: 'mcp-answers', run: runMcpAnswersBench },
   storeBench,
   handlesQualityBench,
   rulesQualityBench,

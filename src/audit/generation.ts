@@ -4,6 +4,7 @@
  */
 import type { LedgerSession } from '../session/session.js';
 import type { CompactionRecord } from '../types.js';
+import { droppedRangeWords, rangeJson } from '../text/range-wording.js';
 import { containsEntry, countByKind, entriesOf, handleIdentityKey } from './handle-sets.js';
 import type { HandleEntry } from './handle-sets.js';
 import type { Timeline } from './timeline.js';
@@ -126,6 +127,7 @@ export function generationAudit(timeline: Timeline, input: GenerationInput): Gen
   const { record, checkpoint } = input.keeper;
   const holds = holder(input.keeper);
   const before = [...input.before.values()];
+  const { range, preLedger } = rangeJson(record.droppedRange);
   return {
     generation: input.generation,
     writer: input.writer,
@@ -133,8 +135,10 @@ export function generationAudit(timeline: Timeline, input: GenerationInput): Gen
     depth: record.depth,
     reversible: record.reversible,
     ancestors: [...record.ancestors],
-    fromSeq: record.droppedRange.fromSeq,
-    toSeq: record.droppedRange.toSeq,
+    fromSeq: range?.fromSeq ?? null,
+    toSeq: range?.toSeq ?? null,
+    range: droppedRangeWords(record.droppedRange, { bytes: false }),
+    ...(preLedger === undefined ? {} : { preLedger }),
     tokens: input.tokens,
     handlesBefore: countByKind(before),
     keptInWindow: countByKind(before.filter(holds.inWindow)),

@@ -219,7 +219,9 @@ function lineageCells(generation: GenerationAudit): string {
     `<td>${generation.depth}</td>`,
     `<td>${flag(generation.reversible)}</td>`,
     `<td data-testid="generation-tokens">${generation.tokens}</td>`,
-    `<td>${generation.fromSeq}–${generation.toSeq}</td>`,
+    `<td>${
+      generation.fromSeq === null ? escapeHtml(generation.range) : `${generation.fromSeq}–${generation.toSeq}`
+    }</td>`,
     `<td>${totalOf(generation.keptInWindow)} / ${totalOf(generation.handlesBefore)}</td>`,
     `<td>${totalOf(generation.keptInCheckpoint)}</td>`,
     `<td data-testid="generation-future-needed">${generation.futureNeededInWindow} / ${generation.futureNeeded}</td>`,

@@ -76,7 +76,7 @@ function printCompaction(print: (line: string) => void, compaction: CompactionAu
 function printGeneration(print: (line: string) => void, generation: GenerationAudit): void {
   print(
     `  generation ${generation.generation} ${generation.recordId}: depth ${generation.depth}, ${flag(generation.reversible)}, ` +
-      `${generation.tokens} tokens, seq ${generation.fromSeq}-${generation.toSeq}; ` +
+      `${generation.tokens} tokens, ${generation.range}; ` +
       `handles ${totalOf(generation.keptInWindow)} in the window, ${totalOf(generation.keptInCheckpoint)} in the checkpoint, ` +
       `of ${totalOf(generation.handlesBefore)}; ` +
       `future-needed ${generation.futureNeeded}: ${generation.futureNeededInWindow} in the window, ` +

@@ -112,10 +112,14 @@ export interface GenerationAudit {
   readonly reversible: boolean;
   /** Records it compacted. */
   readonly ancestors: readonly string[];
-  /** The seq range it dropped from the window. */
-  readonly fromSeq: number;
-  /** Last seq it dropped (inclusive). */
-  readonly toSeq: number;
+  /** First seq it dropped from the window; null when it covers no stored message (see `preLedger`). */
+  readonly fromSeq: number | null;
+  /** Last seq it dropped (inclusive); null when it covers no stored message. */
+  readonly toSeq: number | null;
+  /** The dropped range in words: `seq 3-41`, or what a range that covers no stored message stands for. */
+  readonly range: string;
+  /** Set when the range is null: what it covered, and that its originals were never stored. */
+  readonly preLedger?: string;
   /** Tokens it occupies in the window (agent: the summary; context-ledger: the ledger block). */
   readonly tokens: number;
   /** Distinct handles at seq ≤ toSeq, by kind. */

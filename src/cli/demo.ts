@@ -11,6 +11,7 @@ import { replayFile } from './replay.js';
 import type { ReplayOutcome } from './replay.js';
 import { openStore } from '../stores/store-spec.js';
 import { asSentence, counted } from '../text/wording.js';
+import { droppedRangeWords } from '../text/range-wording.js';
 
 /** Serialize transcript messages as OpenAI-style JSONL. */
 export function toOpenAiJsonl(messages: readonly TranscriptMessage[]): string {
@@ -47,8 +48,7 @@ function showRecall(print: Print, result: RecallResult): void {
     print(`    [${hit.status}] seq ${hit.seq} ${hit.spanId.slice(0, 19)}…  ${line}`);
   }
   if (result.gap) {
-    const { fromSeq, toSeq } = result.gap.droppedRange;
-    const dropped = toSeq < fromSeq ? 'history from before this ledger' : `seq ${fromSeq}-${toSeq}`;
+    const dropped = droppedRangeWords(result.gap.droppedRange, { bytes: false });
     print(`    gap: record ${result.gap.recordId}, dropped ${dropped}; ${asSentence(result.gap.reread)}`);
   }
 }
@@ -75,7 +75,6 @@ function showRecords(print: Print, outcome: ReplayOutcome): void {
   const { session } = outcome;
   print(`== ${session.records().length} records for ${outcome.spans} spans ==`);
   for (const record of session.records()) {
-    const { fromSeq, toSeq } = record.droppedRange;
     if (record.type === 'checkpoint') {
       print(
         `${record.id}  checkpoint: ${counted(record.handles.length, 'handle')} spilled out of the window, addressable by this id`,
@@ -83,9 +82,8 @@ function showRecords(print: Print, outcome: ReplayOutcome): void {
       continue;
     }
     const flag = record.reversible ? 'lossless' : 'LOSSY';
-    print(
-      `${record.id}  depth ${record.depth}  ${flag}  seq ${fromSeq}-${toSeq}  ancestors [${record.ancestors.join(', ')}]`,
-    );
+    const range = droppedRangeWords(record.droppedRange, { bytes: false });
+    print(`${record.id}  depth ${record.depth}  ${flag}  ${range}  ancestors [${record.ancestors.join(', ')}]`);
     const constraints = record.handles.filter((handle) => handle.kind === 'constraint');
     const checkpoint = record.checkpointId ? ` (+ checkpoint ${record.checkpointId})` : '';
     print(

@@ -2,6 +2,11 @@ import type { Gap } from '../model/gaps.js';
 import type { LedgerSession } from '../session/session.js';
 import type { RecordSummary } from '../session/session-records.js';
 import type { RenderedContext } from '../window/window.js';
+import { rangeJson } from '../text/range-wording.js';
+import type { DroppedRange } from '../types.js';
+
+/** A gap in `--json` output: its range null (with `preLedger`) when it covers no stored message. */
+export type GapJson = Omit<Gap, 'droppedRange'> & { droppedRange: DroppedRange | null; preLedger?: string };
 
 /** The `--json` shape of `replay`. */
 export interface ReplayJson {
@@ -13,26 +18,30 @@ export interface ReplayJson {
     depth: number;
     reversible: boolean;
     handles: number;
-    fromSeq: number;
-    toSeq: number;
+    /** First and last seq it dropped; both null when it covers no stored message (see `preLedger`). */
+    fromSeq: number | null;
+    toSeq: number | null;
+    preLedger?: string;
     summaryTokens: number;
     ancestors: string[];
   }[];
   context: { tokens: number; text: string; messages: { role: string; content: string }[] };
   handles: { kind: string; text: string; spanId: string }[];
-  gaps: Gap[];
+  gaps: GapJson[];
 }
 
 /** One record as shown in `--json` output. */
 export function recordJson(record: RecordSummary): ReplayJson['records'][number] {
+  const { range, preLedger } = rangeJson(record.droppedRange);
   return {
     id: record.id,
     type: record.type,
     depth: record.depth,
     reversible: record.reversible,
     handles: record.handles,
-    fromSeq: record.droppedRange.fromSeq,
-    toSeq: record.droppedRange.toSeq,
+    fromSeq: range?.fromSeq ?? null,
+    toSeq: range?.toSeq ?? null,
+    ...(preLedger === undefined ? {} : { preLedger }),
     summaryTokens: record.summaryTokens,
     ancestors: [...record.ancestors],
   };
@@ -51,6 +60,12 @@ export async function replayJson(session: LedgerSession, spans: number, context:
       messages: context.messages.map((message) => ({ role: message.role, content: message.content })),
     },
     handles: handles.map((handle) => ({ kind: handle.kind, text: handle.text, spanId: handle.spanId })),
-    gaps: session.gaps(),
+    gaps: session.gaps().map(gapJson),
   };
+}
+
+/** One gap as shown in `--json` output. */
+export function gapJson(gap: Gap): GapJson {
+  const { range, preLedger } = rangeJson(gap.droppedRange);
+  return { ...gap, droppedRange: range, ...(preLedger === undefined ? {} : { preLedger }) };
 }

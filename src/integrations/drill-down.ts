@@ -10,6 +10,7 @@ import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { verifySpan } from '../model/span.js';
 import { sourceField } from '../text/source-notes.js';
+import { isEmptyRange, rangeJson } from '../text/range-wording.js';
 import type { LedgerStore } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionRecord, Handle, HandleKind, Role, SpanOccurrence } from '../types.js';
@@ -22,7 +23,10 @@ export interface RecordDescription {
   readonly depth: number;
   /** True when the record is not a lossless projection of its range. */
   readonly lossy: boolean;
-  readonly range: { readonly fromSeq: number; readonly toSeq: number; readonly spans: number };
+  /** The range it dropped; null when it covers no stored message (history from before the ledger). */
+  readonly range: { readonly fromSeq: number; readonly toSeq: number; readonly spans: number } | null;
+  /** Set when `range` is null: what the record covered, and that its originals were never stored. */
+  readonly preLedger?: string | undefined;
   readonly summarizer: string;
   readonly summaryTokens: number;
   readonly ancestors: readonly string[];
@@ -103,17 +107,20 @@ export async function describeRecord(
   // The spill checkpoint chain the record names, read one record at a time.
   const chain = await loadChainHandles(record.checkpointId, (id) => store.record(sessionId, id));
   const carried = mergeHandles(record.handles, chain);
+  const empty = isEmptyRange(record.droppedRange);
   const dropped =
-    record.type === 'checkpoint' || toSeq < fromSeq
+    record.type === 'checkpoint' || empty
       ? { count: 0, byKind: {}, examples: [] }
       : await droppedHandles(store, sessionId, { fromSeq, toSeq }, new Set(carried.map(handleIdentity)));
+  const { range, preLedger } = rangeJson({ fromSeq, toSeq, spans: Math.max(0, toSeq - fromSeq + 1) });
   return {
     session: sessionId,
     id: record.id,
     type: record.type,
     depth: record.depth,
     lossy: !record.reversible,
-    range: { fromSeq, toSeq, spans: Math.max(0, toSeq - fromSeq + 1) },
+    range,
+    ...(preLedger === undefined ? {} : { preLedger }),
     summarizer: `${record.summarizer.name}@${record.summarizer.version}`,
     summaryTokens: record.summaryTokens,
     ancestors: record.ancestors,
@@ -121,10 +128,9 @@ export async function describeRecord(
     handlesByKind: countByKind(carried),
     dropped,
     findings: record.findings.slice(0, 5).map((finding) => finding.message),
-    next:
-      toSeq < fromSeq
-        ? 'The originals of this record were never in the ledger; nothing can be expanded.'
-        : `expand ${record.id} (or seq ${fromSeq}-${toSeq}) to read the originals, or grep them.`,
+    next: empty
+      ? 'Nothing to expand or grep: ask the user or re-read the original source for a detail of it.'
+      : `expand ${record.id} (or seq ${fromSeq}-${toSeq}) to read the originals, or grep them.`,
   };
 }
 
@@ -147,7 +153,10 @@ export interface OriginalView {
 export interface ExpandView {
   readonly session: string;
   readonly recordId?: string | undefined;
-  readonly range: { readonly fromSeq: number; readonly toSeq: number };
+  /** The range read; null when it holds no stored message (see `note`, and `preLedger` for such a record). */
+  readonly range: { readonly fromSeq: number; readonly toSeq: number } | null;
+  /** Set when the record expanded covers no stored message: what it covered, and that nothing of it is stored. */
+  readonly preLedger?: string | undefined;
   readonly originals: readonly OriginalView[];
   readonly tokens: number;
   /** Seq to pass as `fromSeq` for the next page; undefined when the range is done. */
@@ -186,12 +195,37 @@ function originalView(occurrence: SpanOccurrence, text: string, truncated: boole
   };
 }
 
+/** A range to expand; `empty` says why when it holds no stored message (then `preLedger` for such a record). */
+interface ExpandRange {
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  readonly empty?: string | undefined;
+  readonly preLedger?: string | undefined;
+}
+
+/** The range `options` asked for, with `empty` set when it holds no stored message. */
+function checkedRange(
+  fromSeq: number,
+  toSeq: number,
+  what: { readonly record?: CompactionRecord; readonly lastSeq?: number },
+): ExpandRange {
+  const { record, lastSeq } = what;
+  if (record && isEmptyRange(record.droppedRange)) {
+    const { preLedger } = rangeJson(record.droppedRange);
+    return { fromSeq, toSeq, preLedger, empty: `Nothing to expand: record ${record.id} covers no stored message.` };
+  }
+  if (toSeq >= fromSeq) return { fromSeq, toSeq };
+  const { fromSeq: first, toSeq: last } = record?.droppedRange ?? { fromSeq: 0, toSeq: lastSeq ?? -1 };
+  const outside = record ? `record ${record.id} covers seq ${first}-${last}` : `the session's last seq is ${last}`;
+  return {
+    fromSeq,
+    toSeq,
+    empty: last < 0 ? 'Nothing to expand: the session holds no message yet.' : `No stored message there: ${outside}.`,
+  };
+}
+
 /** The seq range to expand: a record's dropped range (narrowed by `fromSeq`/`toSeq`), or `fromSeq`-`toSeq`. */
-async function expandRange(
-  store: LedgerStore,
-  sessionId: string,
-  options: ExpandOptions,
-): Promise<{ fromSeq: number; toSeq: number }> {
+async function expandRange(store: LedgerStore, sessionId: string, options: ExpandOptions): Promise<ExpandRange> {
   if (options.fromSeq !== undefined && options.toSeq !== undefined && options.fromSeq > options.toSeq)
     throw new InvalidInputError(
       `expand in session ${sessionId}: fromSeq ${options.fromSeq} is after toSeq ${options.toSeq}; ` +
@@ -200,20 +234,26 @@ async function expandRange(
     );
   if (options.recordId !== undefined) {
     const record = await findRecord(store, sessionId, options.recordId);
-    return {
-      fromSeq: Math.max(record.droppedRange.fromSeq, options.fromSeq ?? record.droppedRange.fromSeq),
-      toSeq: Math.min(record.droppedRange.toSeq, options.toSeq ?? record.droppedRange.toSeq),
-    };
+    const { fromSeq, toSeq } = record.droppedRange;
+    return checkedRange(Math.max(fromSeq, options.fromSeq ?? fromSeq), Math.min(toSeq, options.toSeq ?? toSeq), {
+      record,
+    });
   }
   if (options.fromSeq === undefined)
     throw new InvalidInputError(`expand in session ${sessionId}: give a record id or fromSeq (and optionally toSeq)`, {
       sessionId,
     });
-  return { fromSeq: options.fromSeq, toSeq: options.toSeq ?? (await store.nextSeq(sessionId)) - 1 };
+  const lastSeq = (await store.nextSeq(sessionId)) - 1;
+  return checkedRange(options.fromSeq, Math.min(options.toSeq ?? lastSeq, lastSeq), { lastSeq });
 }
 
-/** Tokens counted for each original on top of its text (its place in the page). */
-const ORIGINAL_FRAME_TOKENS = 8;
+/**
+ * Tokens an original costs in the page on top of its text: its fields as JSON (a span id alone is about 40 tokens).
+ * Counting them, not a flat guess, keeps a page of many short originals within the cap.
+ */
+function frameTokens(counter: TokenCounter, original: OriginalView): number {
+  return counter.count(`${JSON.stringify({ ...original, text: '' })},`);
+}
 
 /** The originals that fit one page, their tokens, and where the next page starts (undefined: the range is done). */
 interface OriginalsPage {
@@ -229,14 +269,15 @@ function cutFirstOriginal(
   cap: number,
   toSeq: number,
 ): OriginalsPage {
+  const frame = frameTokens(counter, originalView(occurrence, '', true));
   const share = Math.max(
     1,
-    Math.floor((occurrence.span.text.length * (cap - ORIGINAL_FRAME_TOKENS)) / Math.max(1, occurrence.span.tokens)),
+    Math.floor((occurrence.span.text.length * Math.max(1, cap - frame)) / Math.max(1, occurrence.span.tokens)),
   );
   const original = originalView(occurrence, occurrence.span.text.slice(0, share), true);
   return {
     originals: [original],
-    tokens: counter.count(original.text) + ORIGINAL_FRAME_TOKENS,
+    tokens: counter.count(original.text) + frame,
     nextSeq: occurrence.seq + 1 <= toSeq ? occurrence.seq + 1 : undefined,
   };
 }
@@ -257,12 +298,13 @@ async function collectOriginals(
     const page = await store.occurrences(sessionId, { fromSeq: seq, toSeq: Math.min(toSeq, seq + PAGE_SPANS - 1) });
     if (page.length === 0) break;
     for (const occurrence of page) {
-      const cost = occurrence.span.tokens + ORIGINAL_FRAME_TOKENS;
+      const original = originalView(occurrence, occurrence.span.text, false);
+      const cost = occurrence.span.tokens + frameTokens(counter, original);
       if (tokens + cost > cap) {
         if (originals.length === 0) return cutFirstOriginal(counter, occurrence, cap, toSeq);
         return { originals, tokens, nextSeq: occurrence.seq };
       }
-      originals.push(originalView(occurrence, occurrence.span.text, false));
+      originals.push(original);
       tokens += cost;
     }
     seq = (page[page.length - 1]?.seq ?? toSeq) + 1;
@@ -296,14 +338,15 @@ export async function expandOriginals(
   const cap = Math.min(EXPAND_MAX_TOKENS, Math.max(100, options.maxTokens ?? EXPAND_DEFAULT_TOKENS));
   const range = await expandRange(store, sessionId, options);
   const { fromSeq, toSeq } = range;
-  if (fromSeq < 0 || toSeq < fromSeq) {
+  if (range.empty !== undefined) {
     return {
       session: sessionId,
       recordId: options.recordId,
-      range: { fromSeq, toSeq },
+      range: null,
+      ...(range.preLedger === undefined ? {} : { preLedger: range.preLedger }),
       originals: [],
       tokens: 0,
-      note: 'Empty range: no stored originals to expand.',
+      note: range.empty,
     };
   }
   const page = await collectOriginals(store, counter, sessionId, range, cap);

@@ -8,7 +8,7 @@ import { sourceField } from '../text/source-notes.js';
 import { UNRESOLVED_SPAN } from '../types.js';
 import type { CompactionRecord, Handle, HandleKind } from '../types.js';
 import { asSentence, counted } from '../text/wording.js';
-import { droppedRangeWords } from '../text/range-wording.js';
+import { droppedRangeWords, rangeJson } from '../text/range-wording.js';
 
 /** A gap as a model should read it: what was lost, where, and what to do. */
 export interface GapView {
@@ -107,8 +107,10 @@ export interface RecordView {
   readonly reversible: boolean;
   /** Records this one compacted. */
   readonly ancestors: readonly string[];
-  /** What it dropped from the window. */
-  readonly droppedRange: CompactionRecord['droppedRange'];
+  /** What it dropped from the window; null when it covers no stored message (history from before the ledger). */
+  readonly droppedRange: CompactionRecord['droppedRange'] | null;
+  /** Set when `droppedRange` is null: what the record covered, and that its originals were never stored. */
+  readonly preLedger?: string | undefined;
   /** Why it is lossy, if it is. */
   readonly findings: CompactionRecord['findings'];
   /** Number of handles it carries. */
@@ -125,13 +127,15 @@ export interface RecordView {
 
 /** A record's lineage: id, type, depth, reversible, ancestors, dropped range, findings. */
 export function recordView(record: CompactionRecord): RecordView {
+  const { range, preLedger } = rangeJson(record.droppedRange);
   return {
     id: record.id,
     type: record.type,
     depth: record.depth,
     reversible: record.reversible,
     ancestors: record.ancestors,
-    droppedRange: record.droppedRange,
+    droppedRange: range,
+    ...(preLedger === undefined ? {} : { preLedger }),
     findings: record.findings,
     handleCount: record.handles.length,
     checkpointId: record.checkpointId,

@@ -23,3 +23,21 @@ export function droppedRangeWords(range: DroppedRange, options: { readonly bytes
     ? `seq ${fromSeq}-${toSeq}`
     : `seq ${fromSeq}-${toSeq} (bytes ${byteStart}-${byteEnd})`;
 }
+
+/**
+ * What a view says beside a range that covers no stored message (its range shown as null): the range in words and
+ * that nothing of it can be read back. One sentence for every view (MCP, CLI, audit).
+ */
+export function preLedgerSentence(range: Pick<DroppedRange, 'fromSeq' | 'toSeq'>): string {
+  return (
+    `It covers ${droppedRangeWords({ ...range, byteStart: 0, byteEnd: 0 })}: ` +
+    'its originals were never stored, so none can be expanded or recalled verbatim.'
+  );
+}
+
+/** A range as JSON shows it: the range itself, or null with `preLedger` saying why when it covers no stored message. */
+export function rangeJson<R extends Pick<DroppedRange, 'fromSeq' | 'toSeq'>>(
+  range: R,
+): { readonly range: R | null; readonly preLedger?: string } {
+  return isEmptyRange(range) ? { range: null, preLedger: preLedgerSentence(range) } : { range };
+}

@@ -12,6 +12,7 @@ import type { Gap } from '../model/gaps.js';
 import type { CheckpointSummary } from '../model/checkpoints.js';
 import { GAPS_HEADING, LEDGER_MARKER, RECALL_HINT, SECTION_HEADINGS } from '../text/block-headings.js';
 import { neutralizeInline, neutralizeLines } from '../text/neutralize.js';
+import { droppedRangeWords } from '../text/range-wording.js';
 import { IndexBases } from './stable-index.js';
 import { markReplacedEntry, shownSummary } from './replaced-marks.js';
 import type { WindowState } from './window-state.js';
@@ -79,9 +80,9 @@ export function gapLines(unrecoverable: readonly Gap[]): string[] {
   if (unrecoverable.length === 0) return [];
   const lines = [GAPS_HEADING];
   for (const gap of unrecoverable.slice(-3)) {
-    const { fromSeq, toSeq } = gap.droppedRange;
+    const range = droppedRangeWords(gap.droppedRange, { bytes: false });
     lines.push(
-      `- ${gap.recordId} (seq ${fromSeq}-${toSeq}): ${neutralizeInline((gap.reasons[0] ?? 'lossy').slice(0, 160))}; ` +
+      `- ${gap.recordId} (${range}): ${neutralizeInline((gap.reasons[0] ?? 'lossy').slice(0, 160))}; ` +
         neutralizeInline(gap.reread.slice(0, 200)),
     );
   }

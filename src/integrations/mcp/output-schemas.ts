@@ -16,6 +16,8 @@ const recordType = z.enum(['summary', 'checkpoint', 'external']);
 const countsByKind = z.partialRecord(z.enum(HANDLE_KINDS), z.number().int());
 /** The cursor of the next page, present when more remain: pass it back as `cursor`. */
 const nextCursor = z.string().optional();
+/** Beside a null range: what the record covered (history from before the ledger) and that nothing of it is stored. */
+const PRE_LEDGER = z.string().optional();
 
 const gap = z.object({
   recordId: z.string(),
@@ -39,7 +41,11 @@ const recordView = z.object({
   depth: z.number().int(),
   reversible: z.boolean(),
   ancestors: z.array(z.string()),
-  droppedRange: z.object({ fromSeq: z.number(), toSeq: z.number(), byteStart: z.number(), byteEnd: z.number() }),
+  droppedRange: z
+    .object({ fromSeq: z.number(), toSeq: z.number(), byteStart: z.number(), byteEnd: z.number() })
+    .nullable()
+    .describe('null when the record covers no stored message (see preLedger)'),
+  preLedger: PRE_LEDGER,
   findings: z.array(z.object({ code: z.string(), message: z.string(), token: z.string().optional() })),
   handleCount: z.number().int(),
   checkpointId: z.string().optional(),
@@ -125,7 +131,11 @@ export const DESCRIBE_OUTPUT = {
   type: recordType,
   depth: z.number().int(),
   lossy: z.boolean(),
-  range: z.object({ fromSeq: z.number().int(), toSeq: z.number().int(), spans: z.number().int() }),
+  range: z
+    .object({ fromSeq: z.number().int(), toSeq: z.number().int(), spans: z.number().int() })
+    .nullable()
+    .describe('null when the record covers no stored message (see preLedger)'),
+  preLedger: PRE_LEDGER,
   summarizer: z.string(),
   summaryTokens: z.number().int(),
   ancestors: z.array(z.string()),
@@ -140,7 +150,11 @@ export const DESCRIBE_OUTPUT = {
 export const EXPAND_OUTPUT = {
   session: z.string(),
   recordId: z.string().optional(),
-  range: z.object({ fromSeq: z.number().int(), toSeq: z.number().int() }),
+  range: z
+    .object({ fromSeq: z.number().int(), toSeq: z.number().int() })
+    .nullable()
+    .describe('null when the range holds no stored message (see note, and preLedger for a record)'),
+  preLedger: PRE_LEDGER,
   originals: z.array(original),
   tokens: z.number().int(),
   nextSeq: z.number().int().optional(),
