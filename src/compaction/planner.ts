@@ -50,6 +50,19 @@ export function chooseBoundary(
 /** Tokens of a last turn the index always leaves room for (see `planRefill`). */
 const LAST_TURN_TOKENS = 600;
 
+/**
+ * Tokens of the headroom above the target an index that would spill may take in a window under 8,000 tokens (the
+ * small-window default fill, `config.ts`): its plan may end that much over the target, never over `compactAt`. Rules
+ * read in every phrasing pin about 70 more tokens of instructions in each SWE-agent block than at b7e8a23, and at 4,000
+ * tokens all of them came out of the index (survival-swe-agent @4k gen 1 0.9842 -> 0.9806). Measured at 4,000 tokens:
+ * survival-swe-agent gen 1 70 -> 0.9841, 80 -> 0.9842, 100 -> 0.9849; quality-swe-agent 0.9603 -> 0.9624 at 70 and 80,
+ * 0.9592 at 100 (the recent turns it takes from start to hold needed handles).
+ */
+export const SMALL_WINDOW_INDEX_HEADROOM = 80;
+
+/** Windows under this many tokens give a spilling index {@link SMALL_WINDOW_INDEX_HEADROOM}. */
+const SMALL_WINDOW_TOKENS = 8_000;
+
 /** Rendered tokens an index entry adds to its handle's text: the ` | ` between entries of a group's line. */
 const ENTRY_SEPARATOR_TOKENS = 1;
 
@@ -217,7 +230,10 @@ function handleBudgetAt(
     shownKept,
   );
   // The budget is in `handleCost` units; the room is in rendered tokens (`shown` per `carried`).
-  const room = Math.floor(((targets.available - targets.summary - recentReserve) * carried) / Math.max(1, shown));
+  const headroom = config.maxTokens < SMALL_WINDOW_TOKENS ? SMALL_WINDOW_INDEX_HEADROOM : 0;
+  const room = Math.floor(
+    ((targets.available + headroom - targets.summary - recentReserve) * carried) / Math.max(1, shown),
+  );
   return Math.max(config.handleBudgetTokens, Math.min(carried, room));
 }
 
