@@ -127,7 +127,7 @@ export function generationAudit(timeline: Timeline, input: GenerationInput): Gen
   const { record, checkpoint } = input.keeper;
   const holds = holder(input.keeper);
   const before = [...input.before.values()];
-  const { range, preLedger } = rangeJson(record.droppedRange);
+  const { range, ...preLedger } = rangeJson(record.droppedRange);
   return {
     generation: input.generation,
     writer: input.writer,
@@ -138,7 +138,7 @@ export function generationAudit(timeline: Timeline, input: GenerationInput): Gen
     fromSeq: range?.fromSeq ?? null,
     toSeq: range?.toSeq ?? null,
     range: droppedRangeWords(record.droppedRange, { bytes: false }),
-    ...(preLedger === undefined ? {} : { preLedger }),
+    ...preLedger,
     tokens: input.tokens,
     handlesBefore: countByKind(before),
     keptInWindow: countByKind(before.filter(holds.inWindow)),

@@ -32,7 +32,7 @@ export interface ReplayJson {
 
 /** One record as shown in `--json` output. */
 export function recordJson(record: RecordSummary): ReplayJson['records'][number] {
-  const { range, preLedger } = rangeJson(record.droppedRange);
+  const { range, ...preLedger } = rangeJson(record.droppedRange);
   return {
     id: record.id,
     type: record.type,
@@ -41,7 +41,7 @@ export function recordJson(record: RecordSummary): ReplayJson['records'][number]
     handles: record.handles,
     fromSeq: range?.fromSeq ?? null,
     toSeq: range?.toSeq ?? null,
-    ...(preLedger === undefined ? {} : { preLedger }),
+    ...preLedger,
     summaryTokens: record.summaryTokens,
     ancestors: [...record.ancestors],
   };
@@ -66,6 +66,6 @@ export async function replayJson(session: LedgerSession, spans: number, context:
 
 /** One gap as shown in `--json` output. */
 export function gapJson(gap: Gap): GapJson {
-  const { range, preLedger } = rangeJson(gap.droppedRange);
-  return { ...gap, droppedRange: range, ...(preLedger === undefined ? {} : { preLedger }) };
+  const { range, ...preLedger } = rangeJson(gap.droppedRange);
+  return { ...gap, droppedRange: range, ...preLedger };
 }

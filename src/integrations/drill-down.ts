@@ -112,7 +112,7 @@ export async function describeRecord(
     record.type === 'checkpoint' || empty
       ? { count: 0, byKind: {}, examples: [] }
       : await droppedHandles(store, sessionId, { fromSeq, toSeq }, new Set(carried.map(handleIdentity)));
-  const { range, preLedger } = rangeJson({ fromSeq, toSeq, spans: Math.max(0, toSeq - fromSeq + 1) });
+  const { range, ...preLedger } = rangeJson({ fromSeq, toSeq, spans: Math.max(0, toSeq - fromSeq + 1) });
   return {
     session: sessionId,
     id: record.id,
@@ -120,7 +120,7 @@ export async function describeRecord(
     depth: record.depth,
     lossy: !record.reversible,
     range,
-    ...(preLedger === undefined ? {} : { preLedger }),
+    ...preLedger,
     summarizer: `${record.summarizer.name}@${record.summarizer.version}`,
     summaryTokens: record.summaryTokens,
     ancestors: record.ancestors,

@@ -127,7 +127,7 @@ export interface RecordView {
 
 /** A record's lineage: id, type, depth, reversible, ancestors, dropped range, findings. */
 export function recordView(record: CompactionRecord): RecordView {
-  const { range, preLedger } = rangeJson(record.droppedRange);
+  const { range, ...preLedger } = rangeJson(record.droppedRange);
   return {
     id: record.id,
     type: record.type,
@@ -135,7 +135,7 @@ export function recordView(record: CompactionRecord): RecordView {
     reversible: record.reversible,
     ancestors: record.ancestors,
     droppedRange: range,
-    ...(preLedger === undefined ? {} : { preLedger }),
+    ...preLedger,
     findings: record.findings,
     handleCount: record.handles.length,
     checkpointId: record.checkpointId,

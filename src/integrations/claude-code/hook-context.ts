@@ -27,6 +27,7 @@ import type { Ledger } from '../../session/ledger.js';
 import type { CompactionRecord, Handle } from '../../types.js';
 import { SECTION_HEADINGS } from '../../text/block-headings.js';
 import { neutralizeInline } from '../../text/neutralize.js';
+import { isEmptyRange } from '../../text/range-wording.js';
 import {
   CODEX_HOOK_OUTPUT_MAX_BYTES,
   DEFAULT_HOOK_CONTEXT_BUDGET,
@@ -93,7 +94,7 @@ export { CODEX_HOOK_RANK_WEIGHTS, HOOK_RANK_WEIGHTS, HOOK_SUMMARY_NAMED };
 
 function recordLine(record: CompactionRecord): string {
   const { fromSeq, toSeq } = record.droppedRange;
-  const range = toSeq < fromSeq ? 'no stored originals' : `seq ${fromSeq}-${toSeq}`;
+  const range = isEmptyRange(record.droppedRange) ? 'no stored originals' : `seq ${fromSeq}-${toSeq}`;
   const summarizer = neutralizeInline(record.summarizer.name);
   return `${record.id} (${record.type}, ${summarizer}, ${range}, ${record.reversible ? 'lossless' : 'lossy'})`;
 }
