@@ -50,14 +50,23 @@ function listEnd(text: string, end: number): number {
 /** Longest `$(command)` an assignment may carry. */
 const MAX_SUBSTITUTION = 120;
 
-/** The end (after its `)`) of the `$(…)` whose `(` is at `open`, on one line and within MAX_SUBSTITUTION characters. */
+/**
+ * The end (after its `)`) of the `$(…)` whose `(` is at `open`, on one line and within MAX_SUBSTITUTION characters. A
+ * command that chains commands outside quotes (`|`, `;`, `&&`, `||`) is none: the value would run on through a pipeline
+ * (`src=$(echo "$x" | jq -r .a)`), holding the ` | ` a handle list separates handles with, and say no more than its name.
+ */
 function substitutionEnd(text: string, open: number): number | undefined {
   if (text.charCodeAt(open) !== 40) return undefined;
   let depth = 0;
+  let quote = 0;
   for (let at = open; at < text.length && at - open < MAX_SUBSTITUTION; at++) {
     const code = text.charCodeAt(at);
     if (code === 10) return undefined;
-    if (code === 40) depth++;
+    if (quote !== 0) {
+      if (code === quote) quote = 0;
+    } else if (code === 34 || code === 39) quote = code;
+    else if (code === 124 || code === 59 || (code === 38 && text.charCodeAt(at + 1) === 38)) return undefined;
+    else if (code === 40) depth++;
     else if (code === 41 && --depth === 0) return at + 1;
   }
   return undefined;

@@ -29,6 +29,9 @@ import { findCaptions } from './ui-captions.js';
 import { findPredicates } from './predicates.js';
 import { NUMBERED_REFERENCE, REFERENCE_WORDS, referenceBefore, referenceLabelStart } from './references.js';
 import { insideAssignment } from './assignments.js';
+import { isPatchHeaderValue } from './patch-headers.js';
+import { isCommandWord } from './command-words.js';
+import { enclosing } from './binding-enclosure.js';
 
 /** Kinds a binding can end in. */
 const VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'endpoint', 'identifier', 'version', 'email']);
@@ -66,17 +69,11 @@ const STOP: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** The kinds of a message a program prints: alone before a colon, a heading of what it reports, not a label. */
+const MESSAGE_KINDS: ReadonlySet<string> = new Set('error warning warn fatal panic note hint info debug'.split(' '));
+
 /** Words that open a label and say which of its values this is: "Old endpoint: x", "the new endpoint is y". */
 const MODIFIERS: ReadonlySet<string> = new Set(['new', 'old', 'current']);
-
-/** Programs a command line starts with: the words after them are arguments, not a label. */
-const COMMANDS: ReadonlySet<string> = new Set(
-  (
-    'git gh npm npx yarn pnpm bun bunx deno node tsx python python3 pip pip3 uv poetry pytest go cargo rustc make ' +
-    'bd mise just docker kubectl helm terraform bash sh zsh rg grep sed awk cat ls cp mv rm mkdir curl wget ssh ' +
-    'scp brew apt mix elixir iex ruby bundle rails java mvn gradle dotnet claude codex'
-  ).split(' '),
-);
 
 /**
  * A place a thing already named is put ("record it in open_questions", "add them to session/state.go"): a verb of
@@ -215,9 +212,15 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
     if (opens || modified || heads) break;
   }
   if (closed && !/^[*_]/.test(words[index + 1]?.text ?? '')) return -1;
-  if (labels.length === 0) return -1;
+  // A connector or a stop word alone before its separator ("Extracted 2 files to: x", "something like: y") is no label,
+  // nor a message's kind ("Error: a.go:12: …" names where an error is, not a value `error` is set to).
+  const lone =
+    labels.length === 1 &&
+    attached &&
+    [STOP, LINKS, MESSAGE_KINDS].some((set) => set.has(lastLabel.slice(0, -1).toLowerCase()));
+  if (labels.length === 0 || lone) return -1;
   // A command line is no label: "bun agentv eval X" then "bun agentv eval Y" ran two files, it did not rebind one.
-  if ([words[index], ...labels].some((word) => word !== undefined && COMMANDS.has(word.text.toLowerCase()))) return -1;
+  if ([words[index], ...labels].some((word) => word !== undefined && isCommandWord(word.text))) return -1;
   const change = fromTo && connectors.length === 0 && CHANGES.has((labels.at(-1)?.text ?? '').toLowerCase());
   const copula = attached || change || connectors.some((connector) => COPULAS.has(connector));
   // One label word needs a copula ("dashboard is at X"), a modifier with it too ("created the new file X" binds
@@ -275,36 +278,12 @@ function specificAmountLabel(view: string, start: number, valueStart: number): b
 }
 
 /**
- * Where the label of `value` must end, and where its binding ends: a value written as inline code (`` the deploy bucket
- * `s3://acme` ``) or in parentheses after its label (`` the lock file (`.orbit/pilot.lock`) ``) is bound with them,
- * so the binding stays balanced verbatim text.
+ * Whether a label from `start` binds `value` (its text `text`): not when it is the value again (`msg1: msg1`, a field set
+ * from its namesake): it says nothing its value does not; a money amount only when the label is specific.
  */
-function enclosing(view: string, value: Candidate, quoted = false): { before: number; end: number } {
-  let before = value.start;
-  let end = value.end;
-  // Backticks only: a value in '…' or "…" is mostly code (`mode: "read-only"`), which stays unbound; `quoted`: a branch
-  // name as git quotes it ("Created shadow branch 'orbit/7d2f9a1-b4c8e2'") is a name, not code.
-  const quote = charBefore(view, before);
-  if ((quote === '`' || (quoted && (quote === "'" || quote === '"'))) && charAtEnd(view, end) === quote) {
-    before--;
-    end++;
-  }
-  if (charBefore(view, before) === '(' && charAtEnd(view, end) === ')') {
-    // The label sits before the parenthesis: "lock file (…)"; blanks between them are the label's.
-    before--;
-    end++;
-  }
-  return { before, end };
-}
-
-/** The character before `at`, '' at the start (read inside the bounds: a read past them de-optimises the caller). */
-function charBefore(view: string, at: number): string {
-  return at > 0 ? view.charAt(at - 1) : '';
-}
-
-/** The character at `at`, '' at the end. */
-function charAtEnd(view: string, at: number): string {
-  return at < view.length ? view.charAt(at) : '';
+function labelBinds(view: string, start: number, value: Candidate, text: string): boolean {
+  if (view.slice(start, value.start).replace(/[\s:=*_`(]+$/, '') === text) return false;
+  return value.kind !== 'number' || specificAmountLabel(view, start, value.start);
 }
 
 /**
@@ -334,7 +313,7 @@ export function findBindings(
       changed,
     )
     .sort((a, b) => a.start - b.start);
-  // A value inside an assignment (`KEY=value`, `key: value`) is bound already.
+  // A value inside an assignment (`KEY=value`, `key: value`) is bound already; an `apply_patch` header's file is a path.
   const assigned = insideAssignment(candidates);
   let previous: Candidate | undefined;
   // Values worth binding that no label before them binds: a line may define them after (`definitions.ts`).
@@ -342,7 +321,7 @@ export function findBindings(
   // Values worth binding, for a predicate after them ("`x/y` is the internal name", `predicates.ts`).
   const worth: Candidate[] = [];
   for (const value of values) {
-    if (assigned(value)) {
+    if (assigned(value) || isPatchHeaderValue(view, value.start)) {
       previous = value;
       continue;
     }
@@ -375,8 +354,8 @@ export function findBindings(
       previous,
       reference || (value.kind === 'identifier' && isTrackerKey(text)),
     );
-    const specific = value.kind !== 'number' || (start !== -1 && specificAmountLabel(view, start, value.start));
-    if (start !== -1 && start < before && specific) out.push({ kind: 'assignment', start, end });
+    if (start !== -1 && start < before && labelBinds(view, start, value, text))
+      out.push({ kind: 'assignment', start, end });
     else if (start === -1 && value.kind !== 'number') unbound.push(value);
     previous = value;
   }

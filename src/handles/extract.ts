@@ -3,10 +3,10 @@
  * normalised key. Detection runs on a view of the text with markup blanked out (terminal
  * escapes, JSON string escapes, tags, line-number gutters: see `markup.ts`) and is three
  * passes — a char-code token scan (which also anchors numbers, month-name dates, product
- * versions and method routes on the tokens), a line pass (error lines, config lines) and a
- * constraint trigger pass. Candidates that overlap markup, or start or end inside a word,
- * are dropped; then overlaps are resolved (see `resolve.ts`). For every handle,
- * `text === input.slice(start, end)`.
+ * versions and method routes on the tokens; an `apply_patch` header's file is a path there too,
+ * `patch-headers.ts`), a line pass (error lines, config lines) and a constraint trigger pass.
+ * Candidates that overlap markup, or start or end inside a word, are dropped; then overlaps are
+ * resolved (see `resolve.ts`). For every handle, `text === input.slice(start, end)`.
  */
 import type { ExtractedHandle, HandleKind } from '../types.js';
 import { HANDLE_KINDS } from '../types.js';
@@ -16,6 +16,7 @@ import { findAmounts } from './amounts.js';
 import { findConstraints } from './constraints.js';
 import { findLineHandles } from './lines.js';
 import { maskMarkup } from './markup.js';
+import { findPatchHeaders } from './patch-headers.js';
 import type { MarkupView } from './markup.js';
 import { handleKey } from './normalize.js';
 import { resolveCandidates } from './resolve.js';
@@ -75,6 +76,7 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   const numbers = kinds.has('number');
   if (numbers || TOKEN_KINDS.some((kind) => kinds.has(kind)))
     findTokenHandles(view, { numbers, source: text, memo: options?.memo }, candidates);
+  if (kinds.has('path')) findPatchHeaders(view, candidates);
   const config = kinds.has('assignment') || numbers;
   if (config || kinds.has('error'))
     findLineHandles(view, { errors: kinds.has('error'), config, gutterLines: markup.gutterLines }, candidates);

@@ -169,6 +169,8 @@ function classify(
     }
     if (token.endsWith('=') && !token.endsWith('=='))
       return classifyToken(text, source, start, end - 1, out, depth + 1, memo);
+    // A name set from a command that binds no value (`ROOT=$(a || b)`, see `assignments.ts`) is still a name.
+    if (token.endsWith('=$')) return classifyToken(text, source, start, end - 2, out, depth + 1, memo);
   }
   const hasDot = (classes & HAS_DOT) !== 0;
   if (hasSlash || hasDot || token.charCodeAt(0) === 126) {

@@ -1,11 +1,11 @@
 /**
  * Two Codex shapes read by the injected context (issue 38): an `apply_patch` file header is the file it names, not a
- * prose binding `Update File: …`; a bare name the agent typed into a tool call stays a candidate when a later binding
- * supersedes the value it once held.
+ * prose binding `Update File: …` (the extractor reads it so, `handles/patch-headers.ts`); a bare name the agent typed
+ * into a tool call stays a candidate when a later binding supersedes the value it once held.
  */
 import { describe, expect, it } from 'vitest';
 import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
-import { withoutDiffSides, withoutPatchHeader } from '../../src/integrations/claude-code/hook-context-patch.js';
+import { withoutDiffSides } from '../../src/integrations/claude-code/hook-context-patch.js';
 import { withoutActedOn } from '../../src/integrations/claude-code/hook-context-acted.js';
 import type { Handle } from '../../src/types.js';
 import { memoryLedger, SEED_OPENING } from '../helpers.js';
@@ -15,21 +15,6 @@ const summarizer = { name: 'codex', version: '0.140.0' };
 function handle(kind: Handle['kind'], text: string, spanId = 's1'): Handle {
   return { kind, text, key: text, start: 4, end: 4 + text.length, spanId, seq: 1, role: 'assistant', tokens: 9 };
 }
-
-describe('withoutPatchHeader', () => {
-  it('reads an apply_patch header as the path it names, at its place in the span', () => {
-    const read = withoutPatchHeader(handle('assignment', 'Update File: src/billing/invoice-total.ts'), () => 7);
-    expect(read).toMatchObject({ kind: 'path', text: 'src/billing/invoice-total.ts', start: 17, end: 45, tokens: 7 });
-    expect(withoutPatchHeader(handle('assignment', 'Move to: lib/tax-rates.ts'), () => 5).text).toBe(
-      'lib/tax-rates.ts',
-    );
-  });
-
-  it('leaves other bindings as they are', () => {
-    const binding = handle('assignment', 'Status: waiting for review');
-    expect(withoutPatchHeader(binding, () => 1)).toBe(binding);
-  });
-});
 
 describe('withoutDiffSides', () => {
   it('reads both sides of a diffed file as the file, and a lone a/ path as it is', () => {
