@@ -3,8 +3,9 @@
  * `dist/`. Claude Code and Codex start the hook as a new process after every answer; loading one entry file and the
  * few chunks a Stop call needs costs far less than resolving and reading the ~130 modules behind it one by one.
  * What is imported lazily stays lazy (a chunk of its own: PostgreSQL, the hook context). Packages stay outside the
- * bundle and load from node_modules as before. `dist/cli/main.js` uses the bundle when it is there and the plain
- * modules when it is not (a build that skipped this step).
+ * bundle and load from node_modules as before. The launcher `dist/cli/main.cjs` (the `bin`) uses the bundle when it
+ * is there, and leaves the call to `dist/cli/main.js`, which runs the plain modules, when it is not (a build that
+ * skipped this step).
  *
  * The bundle is CommonJS (`.cjs`: the package is ESM), loaded with `require`: Node loads a CommonJS file without the
  * ES module loader's resolving and linking, a built-in module (`node:fs`, `node:crypto`) without building its ES
@@ -23,7 +24,7 @@
  * The rest of the command line (`dist/cli/program.js`) is bundled too, into `dist/cli-bundle/` (see the end).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Module } from 'node:module';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
@@ -34,6 +35,12 @@ import { build } from 'rolldown';
 /** The built tree (`dist` unless given as the first argument: another build's folder, e.g. a scratch one). */
 const dist = process.argv[2] ?? 'dist';
 const out = resolve(dist, 'hook');
+/**
+ * The launcher (`src/cli/main.cts`, the package's `bin`): the warm-up calls below run through it, as the agents' hooks
+ * do. Left executable, as `dist/cli/main.js` is, so `./dist/cli/main.cjs …` runs too.
+ */
+const launcher = resolve(dist, 'cli/main.cjs');
+chmodSync(launcher, 0o755);
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
 const packages = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
 /** Left outside the bundle: a bare import of one of the package's dependencies (or a subpath of one). */
@@ -98,6 +105,18 @@ await build({
     chunkFileNames: '[name]-[hash].cjs',
     codeSplitting: { groups: [{ debugName: 'stop', name: (id) => (stopModules.has(id) ? 'stop' : null) }] },
   },
+});
+
+/**
+ * The arguments of a hook call (`hook-argv.js`: no import but of types), on their own in `dist/hook/hook-argv.cjs`:
+ * the launcher `dist/cli/main.cjs` (the package's `bin`, CommonJS) reads them with it before it loads either bundle.
+ */
+await build({
+  input: { 'hook-argv': resolve(dist, 'cli/hook-argv.js') },
+  platform: 'node',
+  external,
+  logLevel: 'warn',
+  output: { dir: out, format: 'cjs', comments: false, entryFileNames: '[name].cjs' },
 });
 
 /**
@@ -172,7 +191,7 @@ function warmCodeCache() {
       CONTEXT_LEDGER_HOME: join(root, 'ledger'),
       CONTEXT_LEDGER_WRITE_CODE_CACHE: '1',
     };
-    const result = spawnSync(process.execPath, [resolve(dist, 'cli/main.js'), 'hook', 'claude-code'], {
+    const result = spawnSync(process.execPath, [launcher, 'hook', 'claude-code'], {
       input: JSON.stringify(event),
       env,
       encoding: 'utf8',
@@ -237,7 +256,7 @@ await build({
 
 /**
  * The command line's chunks load with V8's code cache of them (`<chunk>.v8cache`), as the hook's Stop chunk does (see
- * `CODE_CACHE_LOADER`): the entry `dist/cli/main.js` loads (`program.cjs`, a few lines) takes over the loading of
+ * `CODE_CACHE_LOADER`): the entry the launchers load (`program.cjs`, a few lines) takes over the loading of
  * the `.cjs` files of its folder (the bundle's own entry, `commands.cjs`: commander and the command definitions, and
  * every chunk), each compiled from its cache when V8 takes it (the same Node and flags: a replay that bounds the heap
  * changes a flag, and the chunks it loads after that compile as before). Compiling the bundle's chunks was about a
@@ -313,7 +332,7 @@ function warmCliCodeCache() {
       const transcript = join(root, name);
       writeFileSync(transcript, text + '\n');
       const args = ['replay', transcript, '--store', `sqlite:${join(root, 'ledger.db')}`, '--quiet'];
-      const result = spawnSync(process.execPath, [resolve(dist, 'cli/main.js'), ...args], {
+      const result = spawnSync(process.execPath, [launcher, ...args], {
         env: { ...process.env, HOME: root, CONTEXT_LEDGER_WRITE_CODE_CACHE: '1' },
         encoding: 'utf8',
         timeout: 120_000,

@@ -6,11 +6,13 @@
  * (`node_modules/.bin/context-ledger`: npx runs that one, and `--no` forbids fetching anything from the registry), else
  * the command name `context-ledger`, found on each machine's PATH. Never `npx -y`: a hook would then run whatever the
  * registry serves under that name. Local and user scopes write your own files: there this node and this script, by
- * absolute path, which work whatever PATH the agent starts with. `--command` replaces the default; in project scope
- * it must not name an absolute path.
+ * absolute path, which work whatever PATH the agent starts with; the script is the CommonJS launcher
+ * `dist/cli/main.cjs` (the package's `bin`) when install runs from the ES module entry `dist/cli/main.js` beside it
+ * (or a link to it), since a hook started through the launcher skips Node's ES module loader. `--command` replaces
+ * the default; in project scope it must not name an absolute path.
  */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { InvalidInputError } from '../errors.js';
 import type { Invocation, InstallScope } from '../integrations/claude-code/install.js';
 
@@ -55,6 +57,26 @@ export function onPath(name: string, environment: InvocationContext['environment
 /** True for a part of a command that names a path of this machine: `/x`, `~/x`, `C:\x`, `$HOME/x`. */
 function machinePath(part: string): boolean {
   return isAbsolute(part) || /^~[\\/]/.test(part) || /^[A-Za-z]:[\\/]/.test(part) || /^\$(\{)?HOME\b/.test(part);
+}
+
+/** The file name of the ES module entry, and of the CommonJS launcher the build writes beside it (`main.cts`). */
+const MODULE_ENTRY = 'main.js';
+const LAUNCHER = 'main.cjs';
+
+/**
+ * The script the hooks of local and user scope run, by absolute path: the launcher beside `script` when `script` is
+ * (or links to) the ES module entry and the launcher is there; else `script` itself.
+ */
+export function launcherOf(script: string): string {
+  const absolute = resolve(script);
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
+  const launcher = join(dirname(real), LAUNCHER);
+  return basename(real) === MODULE_ENTRY && existsSync(launcher) ? launcher : absolute;
 }
 
 /** `--command` as given, split into program and arguments (refused when empty, or machine-specific in project scope). */
@@ -113,7 +135,7 @@ export function chooseInvocation(
 ): ChosenInvocation {
   if (command !== undefined) return givenInvocation(command, scope, files);
   if (scope === 'project') return projectInvocation(context, files);
-  const invocation = { command: context.execPath, args: [resolve(context.script)] };
+  const invocation = { command: context.execPath, args: [launcherOf(context.script)] };
   return {
     invocation,
     note: `hooks and the MCP server run ${invocation.command} ${invocation.args.join(' ')} (this machine's paths, in your own settings)`,

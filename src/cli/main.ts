@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * The `context-ledger` executable. A hook call (`hook claude-code`, `hook codex`), which Claude Code and Codex run
- * after every answer, runs straight from its module, bundled by the build into `dist/hook/` (one CommonJS file and the
- * few chunks the call needs; the plain modules when a build skipped that step, see `scripts/bundle-hook.mjs`); every other
- * call loads the command line (`program.ts`), bundled the same way into `dist/cli-bundle/`. Only this file's imports load
- * before that choice, so it imports nothing else at the top.
+ * The ES module entry of the command line (`dist/cli/main.js`). The package's `bin`, and what `install` writes, is the
+ * CommonJS launcher beside it (`main.cts`, `dist/cli/main.cjs`), which skips Node's ES module loader and hands a call
+ * to this file when a bundle it needs is missing or ruled out; the plugins' hook files run this file directly. A hook
+ * call (`hook claude-code`, `hook codex`), which Claude Code and Codex run after every answer, runs straight from its
+ * module, bundled by the build into `dist/hook/` (one CommonJS file and the few chunks the call needs; the plain
+ * modules when a build skipped that step, see `scripts/bundle-hook.mjs`); every other call loads the command line
+ * (`program.ts`), bundled the same way into `dist/cli-bundle/`. Only this file's imports load before that choice, so
+ * it imports nothing else at the top.
  *
  * On Node 22.1 and later, the compiled code of the modules loaded after this point is cached on disk
  * (`module.enableCompileCache`, as TypeScript's own CLI does; `NODE_DISABLE_COMPILE_CACHE=1` turns it off): a hook

@@ -105,7 +105,7 @@ describe('Codex plugin files (what Codex reads)', () => {
     for (const handler of handlers) {
       expect(handler).toEqual({
         type: 'command',
-        command: `node "${PLUGIN_ROOT}/dist/cli/main.js" hook codex`,
+        command: `node "${PLUGIN_ROOT}/dist/cli/main.cjs" hook codex`,
         timeout: HOOK_TIMEOUT_SECONDS,
       });
       expect(isOurHookCommand(handler.command, 'codex')).toBe(true);
@@ -145,7 +145,7 @@ describe('the Codex plugin hook as Codex runs it (after a build)', () => {
   });
 
   it("the Stop hook's command, ${PLUGIN_ROOT} replaced as Codex does, records the rollout", async () => {
-    expect(existsSync(join(ROOT, 'dist/cli/main.js')), 'run npm run build --silent first').toBe(true);
+    expect(existsSync(join(ROOT, 'dist/cli/main.cjs')), 'run npm run build --silent first').toBe(true);
     const rollout = join(temp, `rollout-2026-12-01T10-00-00-${SESSION}.jsonl`);
     const line = (type: string, payload: Json) =>
       JSON.stringify({ timestamp: '2026-12-01T10:00:00.000Z', type, payload }) + '\n';

@@ -29,7 +29,7 @@ import { pluginSandbox } from './plugin-sandbox.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const PLUGIN_ROOT = '${CLAUDE_PLUGIN_ROOT}';
 /** The CLI as the plugin names it, and as the build writes it. */
-const PLUGIN_CLI = `${PLUGIN_ROOT}/dist/cli/main.js`;
+const PLUGIN_CLI = `${PLUGIN_ROOT}/dist/cli/main.cjs`;
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 type Json = Record<string, unknown>;
