@@ -51,6 +51,30 @@ export function splitRecord(record: CompactionRecord, digests?: HandleDigestMemo
   };
 }
 
+/**
+ * A record split for storage as its parts are needed: the record's JSON with `handles: []` at once, each carried
+ * handle's JSON and digest when first asked for (a store that finds a handle's id by the handle object needs neither).
+ */
+export interface LazyRecordParts {
+  /** The record's JSON, carried handles left out (as `RecordParts.json`). */
+  readonly json: string;
+  /** The JSON of carried handle `index` (as `RecordParts.handles[index]`). */
+  handle(index: number): string;
+  /** The digest of carried handle `index` (as `RecordParts.digests[index]`), through the store's memo. */
+  digest(index: number, digests?: HandleDigestMemo): Buffer;
+}
+
+/** `splitRecord` done lazily (see {@link LazyRecordParts}). */
+export function lazyRecordParts(record: CompactionRecord): LazyRecordParts {
+  const handles: (string | undefined)[] = [];
+  const handle = (index: number) => (handles[index] ??= handleJson(record.handles[index] as object));
+  return {
+    json: JSON.stringify({ ...record, handles: [] }),
+    handle,
+    digest: (index, digests) => rememberedDigest(handle(index), digests),
+  };
+}
+
 /** Deduplication key of one handle's JSON. */
 export function handleDigest(json: string): Buffer {
   return createHash('sha256').update(json, 'utf8').digest().subarray(0, 16);

@@ -210,4 +210,42 @@ describe('SQLite handle rows written in batches', () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+
+  it('writes the rows of all entries of an append, across statements, as appends of one entry each would', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'context-ledger-handle-batch-'));
+    try {
+      // 7 entries of 0 to 45 handles: 150 rows in all, so statements of HANDLE_BATCH_ROWS rows span entries.
+      const counts = [3, 45, 0, 17, HANDLE_BATCH_ROWS - 30, 40, 11];
+      const entries = counts.map((count, index) => {
+        const words = Array.from({ length: count }, (_, word) => `svc${index}-${word}`);
+        return entry(
+          'user',
+          `turn ${index}: ${words.join(' ')}`,
+          words.map((text) => ({ kind: 'path', text })),
+        );
+      });
+      const rows: unknown[] = [];
+      const read: unknown[] = [];
+      for (const [name, batches] of [
+        ['one', [entries]],
+        ['each', entries.map((item) => [item])],
+      ] as const) {
+        const path = join(directory, `${name}.db`);
+        const store = createSqliteStore({ path, backgroundCheckpoint: false });
+        await store.openSession('s');
+        let seq = 0;
+        for (const batch of batches) seq += (await store.append('s', seq, batch)).length;
+        read.push([await store.handles('s'), await store.findHandles('s', 'svc3-16')]);
+        await store.close();
+        const raw = new Database(path, { readonly: true });
+        rows.push(raw.prepare('SELECT * FROM handle_rows ORDER BY session, seq, position').all());
+        raw.close();
+      }
+      expect(rows[0]).toHaveLength(counts.reduce((sum, count) => sum + count, 0));
+      expect(rows[0]).toEqual(rows[1]);
+      expect(read[0]).toEqual(read[1]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });

@@ -16,7 +16,13 @@ import {
   type DeltaBase,
   type RecordBody,
 } from '../record-delta.js';
-import { handleDigestMemo, rebuildRecordRows, recordRowIds, splitRecord, type RecordParts } from '../record-handles.js';
+import {
+  handleDigestMemo,
+  lazyRecordParts,
+  rebuildRecordRows,
+  recordRowIds,
+  type LazyRecordParts,
+} from '../record-handles.js';
 import { checkRecord, loadRecord } from '../store-input.js';
 import type { RecordPart } from '../store-parts.js';
 import { CarriedHandleIds } from './carried-handle-ids.js';
@@ -34,7 +40,7 @@ export class SqliteRecords implements RecordPart {
   private readonly carriedHandles: CarriedHandleIds;
   /** Content of the records this store wrote last, per session and type: the bases of the next records' deltas. */
   private readonly lastWrittenBases = new DeltaBases();
-  /** Digests of the carried-handle JSON of the last records split (`splitRecord`). */
+  /** Digests of the carried-handle JSON of the last records split (`lazyRecordParts`). */
   private readonly handleDigests = handleDigestMemo();
   /**
    * Record bodies `record()` rebuilt, by session and id: reading a chain of records one at a time (a checkpoint chain,
@@ -57,7 +63,7 @@ export class SqliteRecords implements RecordPart {
       const { parts, written } = this.context.writes.run(`write record ${copy.id}`, () =>
         this.recordTransaction.immediate(copy),
       );
-      this.carriedHandles.committed(copy.sessionId, parts, written.body.ids);
+      this.carriedHandles.committed(copy, parts, written.body.ids);
       this.lastWrittenBases.wrote(copy, written);
       this.upkeep.wrote();
     });
@@ -93,12 +99,12 @@ export class SqliteRecords implements RecordPart {
   }
 
   /** Inside the write transaction: the id and ordinal checked free, the carried handles stored, the row written. */
-  private writeRows(record: CompactionRecord): { parts: RecordParts; written: DeltaBase } {
+  private writeRows(record: CompactionRecord): { parts: LazyRecordParts; written: DeltaBase } {
     const { statements, sessions } = this.context;
     sessions.require(record.sessionId, `write record ${record.id}`);
     this.checkFree(record);
-    const parts = splitRecord(record, this.handleDigests);
-    const ids = this.carriedHandles.store(record, parts);
+    const parts = lazyRecordParts(record);
+    const ids = this.carriedHandles.store(record, parts, this.handleDigests);
     const body: RecordBody = { json: parts.json, ids };
     const form = rowForm(body, this.deltaBase(record), { packSnapshots: true });
     statements.insertRecord.run(

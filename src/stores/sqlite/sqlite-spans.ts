@@ -1,7 +1,7 @@
 /**
  * The spans part of the SQLite store: an append writes, in one immediate transaction, each entry's span (once per
- * row key: per tenant), its occurrence, its handle rows (`handle-rows.ts`) and its row for the deferred text index;
- * spans and occurrences are read back joined.
+ * row key: per tenant), its occurrence and its row for the deferred text index, then the handle rows of all its entries
+ * (`handle-rows.ts`) in as few multi-row statements as it can; spans and occurrences are read back joined.
  */
 import { SequenceConflictError } from '../../errors.js';
 import type { Span, SpanOccurrence } from '../../types.js';
@@ -21,7 +21,7 @@ import type { CommittedOccurrence } from './recent-writes.js';
 import type { StoredSpanKey } from './span-keys.js';
 import { packSpanText } from './span-text.js';
 import type { SqliteContext } from './sqlite-context.js';
-import { HANDLE_BATCH_ROWS, toOccurrence, toSpan, type HandleRowValues } from './statements.js';
+import { HANDLE_BATCH_ROWS, HANDLE_COLUMN_COUNT, toOccurrence, toSpan, type HandleRowValues } from './statements.js';
 import type { WriteUpkeep } from './write-upkeep.js';
 
 const LAST_SEQ = Number.MAX_SAFE_INTEGER;
@@ -35,6 +35,8 @@ export class SqliteSpans implements SpanPart {
   private written: CommittedOccurrence[] = [];
   /** The text-index rows the running append transaction wrote, with their texts (`deferred-text-index.ts`). */
   private textRows: PendingText[] = [];
+  /** The handle rows of the running append transaction, written once its occurrences are (`insertHandleRows`). */
+  private handleValues: HandleRowValues[number][] = [];
 
   constructor(
     private readonly context: SqliteContext,
@@ -111,7 +113,12 @@ export class SqliteSpans implements SpanPart {
       );
     }
     const session = sessions.numberOf(sessionId) as number;
-    return entries.map((entry, index) => this.insertEntry(sessionId, session, tenantId, actual + index, entry));
+    this.handleValues = [];
+    const written = entries.map((entry, index) =>
+      this.insertEntry(sessionId, session, tenantId, actual + index, entry),
+    );
+    this.insertHandleRows();
+    return written;
   }
 
   private insertEntry(
@@ -135,7 +142,7 @@ export class SqliteSpans implements SpanPart {
       entry.chunk?.index ?? null,
       entry.chunk?.count ?? null,
     );
-    this.insertHandles(session, seq, entry, orderEntryHandles(entry.handles));
+    this.collectHandles(session, seq, entry, orderEntryHandles(entry.handles));
     const textRow = statements.insertTextRow.run(sessionId, seq).lastInsertRowid;
     this.written.push({ seq, key, role: entry.role, span });
     this.textRows.push({ row: Number(textRow), text: span.text });
@@ -163,22 +170,28 @@ export class SqliteSpans implements SpanPart {
     return buildSpan(span);
   }
 
+  /** The handle rows of one seq, in order (compact form, see `handle-rows.ts`), added to `handleValues`. */
+  private collectHandles(session: number, seq: number, entry: AppendEntry, handles: readonly ExtractedHandle[]): void {
+    const values = this.handleValues;
+    const { id, text } = entry.span;
+    handles.forEach((handle, position) => {
+      values.push(session, seq, position, ...compactHandleValues(handle, id, entry.role, text));
+    });
+  }
+
   /**
-   * Insert the handle rows of one seq, in order (compact form, see `handle-rows.ts`): `HANDLE_BATCH_ROWS` rows a
-   * statement, the rest one by one.
+   * Insert the handle rows of the append (after its occurrences, which their trigger checks): `HANDLE_BATCH_ROWS` rows
+   * a statement, the rest in one statement more. Fewer, larger statements: each statement journals again the pages it
+   * changes (a multi-row insert under triggers needs a statement journal), and each call costs a bind and a step.
    */
-  private insertHandles(session: number, seq: number, entry: AppendEntry, handles: readonly ExtractedHandle[]): void {
-    const { statements } = this.context;
-    const row = (position: number): HandleRowValues => {
-      const handle = handles[position] as ExtractedHandle;
-      return [session, seq, position, ...compactHandleValues(handle, entry.span.id, entry.role, entry.span.text)];
-    };
-    let position = 0;
-    for (; position + HANDLE_BATCH_ROWS <= handles.length; position += HANDLE_BATCH_ROWS) {
-      const values: HandleRowValues[number][] = [];
-      for (let index = position; index < position + HANDLE_BATCH_ROWS; index++) values.push(...row(index));
-      statements.insertHandleBatch.run(...values);
+  private insertHandleRows(): void {
+    const values = this.handleValues;
+    this.handleValues = [];
+    const columns = HANDLE_COLUMN_COUNT;
+    const rows = values.length / columns;
+    for (let first = 0; first < rows; first += HANDLE_BATCH_ROWS) {
+      const count = Math.min(HANDLE_BATCH_ROWS, rows - first);
+      this.context.statements.insertHandles(count).run(...values.slice(first * columns, (first + count) * columns));
     }
-    for (; position < handles.length; position++) statements.insertHandle.run(...row(position));
   }
 }

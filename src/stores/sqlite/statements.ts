@@ -73,8 +73,14 @@ const HANDLE_COLUMNS = 'session, seq, position, kind, start, "end", tokens, key_
 export const HANDLE_READ_COLUMNS = 'seq, position, kind, start, "end", tokens, key, role, span_id, text';
 const HANDLE_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
-/** Handle rows one multi-row insert writes (`insertHandleBatch`; 12 values a row). */
-export const HANDLE_BATCH_ROWS = 16;
+/**
+ * Handle rows one multi-row insert writes at most (`handleInserts`; 12 values a row, 768 in all). An append writes the
+ * rows of all its entries in as few statements as this allows, one statement per distinct row count prepared once.
+ */
+export const HANDLE_BATCH_ROWS = 64;
+
+/** Values of one handle row (`HANDLE_COLUMNS`). */
+export const HANDLE_COLUMN_COUNT = 12;
 
 /** The values of one handle row, in `HANDLE_COLUMNS` order. */
 export type HandleRowValues = [number, number, number, ...CompactHandleValues];
@@ -142,12 +148,8 @@ function spanStatements(db: Database.Database) {
 /** Handle rows: written by an append, read by key or seq range; span texts for a LIKE search. */
 function handleStatements(db: Database.Database) {
   return {
-    insertHandle: db.prepare(
-      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${HANDLE_ROW}`,
-    ) as Statement<HandleRowValues>,
-    insertHandleBatch: db.prepare(
-      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${Array.from({ length: HANDLE_BATCH_ROWS }, () => HANDLE_ROW).join(', ')}`,
-    ) as Statement<HandleRowValues[number][]>,
+    /** The insert of `rows` handle rows (1 to `HANDLE_BATCH_ROWS`), prepared on first use. */
+    insertHandles: handleInserts(db),
     /** Rows under a key digest from a seq on, a page at a time (`LIMIT -1`: all of them). */
     handlesByKey: db.prepare(
       `SELECT ${HANDLE_READ_COLUMNS} FROM handle_rows WHERE session = ? AND key_hash = ? AND seq >= ?
@@ -177,6 +179,15 @@ function handleStatements(db: Database.Database) {
        WHERE o.session_id = ? ORDER BY o.seq`,
     ) as Statement<[string], TextRow>,
   };
+}
+
+/** Multi-row inserts of handle rows by row count, each prepared when first needed. */
+function handleInserts(db: Database.Database): (rows: number) => Statement<HandleRowValues[number][]> {
+  const prepared: Statement<HandleRowValues[number][]>[] = [];
+  return (rows) =>
+    (prepared[rows] ??= db.prepare(
+      `INSERT INTO handle_rows (${HANDLE_COLUMNS}) VALUES ${Array.from({ length: rows }, () => HANDLE_ROW).join(', ')}`,
+    ) as Statement<HandleRowValues[number][]>);
 }
 
 /** Records and their carried handles. */
