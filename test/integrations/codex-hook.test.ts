@@ -149,7 +149,8 @@ describe('context-ledger hook codex (compiled CLI, fixture HOME)', () => {
     expect(context).toMatch(/^\[context-ledger\] Codex's compaction replaced seq 0-3 \(record ext_[0-9a-f]+, lossy\)/);
     // The only record is named on the first line (ext_ = external, Codex's compaction, seq 0-3, lossy); no earlier ones.
     expect(context).not.toContain('Earlier records');
-    expect(context).toContain('[user instruction] Never write to the billing-prod-2 database, use billing-staging-7.');
+    // Codex kept the user's message verbatim: its instruction is in view and not pinned a second time.
+    expect(context).not.toContain('[user instruction] Never write to the billing-prod-2 database');
     for (const dropped of ['/srv/billing/config/export.toml', 'INVOICE_BATCH_LIMIT=250', 'ERR_BATCH_TOO_LARGE'])
       expect(context, dropped).toContain(dropped);
     expect(createO200kCounter().count(context)).toBeLessThanOrEqual(2000);

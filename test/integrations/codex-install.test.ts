@@ -86,7 +86,8 @@ describe('Codex hook inputs (fixture from Codex schemas)', () => {
       'additionalContext',
       'hookEventName',
     ]);
-    expect(started.output?.hookSpecificOutput.additionalContext).toContain('billing-prod-3');
+    // The user's rule is in the messages Codex keeps verbatim: in view, so not pinned a second time.
+    expect(started.output?.hookSpecificOutput.additionalContext).not.toContain('billing-prod-3');
     expect(started.output?.hookSpecificOutput.additionalContext).toContain('ERR_ROWS_OVER_LIMIT');
 
     const ephemeral = codexHookInputs(SESSION, project, null);

@@ -64,7 +64,11 @@ describe('buildHookContext and supersession', () => {
       { role: 'user', content: 'Never deploy service-1 to staging without a rollback plan.' },
       { role: 'assistant', content: 'Understood, both rules noted.' },
     ]);
-    await session.importExternalSummary({ summary: 'Planning the deploys.', summarizer });
+    // After Claude Code's summary (Codex keeps the user's messages verbatim: they are in view, not pinned again).
+    await session.importExternalSummary({
+      summary: 'Planning the deploys.',
+      summarizer: { name: 'claude-code', version: '2.1.39' },
+    });
     const text = (await buildHookContext({ ledger, sessionId: 'superseded-instructions' }))?.text ?? '';
     expect(text).toContain('[user instruction] Never deploy service-0 to production on a Friday.');
     expect(text).toContain('[user instruction] Never deploy service-1 to staging without a rollback plan.');

@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isInstruction } from '../../src/compaction/guards.js';
 import { readEvents } from '../../src/importers/registry.js';
 import type { TranscriptMessage } from '../../src/ingest/messages.js';
 import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
@@ -82,7 +83,13 @@ describe('Codex rollout, through the hook ingest', () => {
       });
       expect(ingested.compactions).toBe(1);
       const context = await buildHookContext({ ledger, sessionId: SESSION });
-      expect(userInstructions(context?.text ?? '')).toEqual(['Never delete the audit table.']);
+      // The typed prompt is the only user turn (below), and Codex keeps it verbatim: in view, not pinned again. Its
+      // rule is the one instruction among the stored handles: what the hook would pin were it not in view.
+      expect(userInstructions(context?.text ?? '')).toEqual([]);
+      const stored = await ledger.store.handles(SESSION, { fromSeq: 0, toSeq: 100 });
+      expect([...new Set(stored.filter(isInstruction).map((handle) => handle.text))]).toEqual([
+        'Never delete the audit table.',
+      ]);
       for (const sentence of Object.values(PLANTED))
         expect(pinned(context?.text ?? '').join('\n')).not.toContain(sentence);
       const kinds = new Map((await ledger.store.occurrences(SESSION)).map((o) => [o.span.text, o.span.kind]));

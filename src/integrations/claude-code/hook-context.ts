@@ -12,7 +12,8 @@
  * out (`hook-context-restated.ts`). The candidates are ranked in `hook-context-rank.ts`, with the weights of the agent
  * that compacted (`hook-context-weights.ts`). An `apply_patch` file header and a git diff side are read as the
  * file they name (`hook-context-patch.ts`), and a bare name the agent typed into a tool call stays a candidate whatever a later
- * binding superseded (`hook-context-acted.ts`).
+ * binding superseded (`hook-context-acted.ts`). Of a label shown with several values, the one the session stated last is
+ * marked current (`hook-context-current.ts`).
  */
 import { fitHandleBudget, isInstruction } from '../../compaction/guards.js';
 import { entryText, pinnedLine } from '../../handle-index/entry-lines.js';
@@ -41,6 +42,7 @@ import type { ReplacedMarker } from './hook-context-marks.js';
 import { isCodeStatement } from './hook-context-code.js';
 import { patchedFilesRead } from './hook-context-patch.js';
 import { withoutActedOn } from './hook-context-acted.js';
+import { CURRENT_NOTE, currentBindings } from './hook-context-current.js';
 import { keptText, TYPED_KINDS } from './hook-context-kept.js';
 import { commandAnswers } from './hook-context-output.js';
 import { restatedHandles, restatements } from './hook-context-restated.js';
@@ -148,7 +150,7 @@ interface Frame {
  * a longer shown one or inside the summary not repeated; the names read from a listed file under that file), the
  * records, and how to recall the rest.
  */
-function render(frame: Frame, shown: readonly Handle[]): string {
+function render(frame: Frame, shown: readonly Handle[], current: ReadonlySet<string> = new Set()): string {
   const { record, records, candidates, sessionId, server, agent } = frame;
   const { fromSeq, toSeq } = record.droppedRange;
   const layout = layoutIndex(shown, frame.kept);
@@ -168,7 +170,10 @@ function render(frame: Frame, shown: readonly Handle[]): string {
   const place = new Map(shown.map((handle, index) => [handle, index]));
   const groups = groupByFile(layout.groups, frame.fileOf, (handle) => place.get(handle) ?? 0);
   frame.marker.prepare(groups.flatMap((group) => group.entries.map(entryText)));
-  for (const group of groups) lines.push(...groupLines(group, (entry) => frame.marker.shown(entryText(entry))));
+  // A value the session replaced keeps its note alone; the latest statement of a rebound label is marked current.
+  const shownText = (entry: IndexEntry, text = entryText(entry), marked = frame.marker.shown(text)) =>
+    marked === text && current.has(entry.handle.text) ? text + CURRENT_NOTE : marked;
+  for (const group of groups) lines.push(...groupLines(group, (entry) => shownText(entry)));
   // The record itself is named on the first line; the earlier ones (the newest five) on their own line, if any.
   const earlier = records.filter((other) => other.id !== record.id);
   const older = earlier.length > 5 ? `; and ${earlier.length - 5} before them` : '';
@@ -208,7 +213,9 @@ export function withoutLineMarker(handle: Handle, count: (text: string) => numbe
  * it is superseded (one said again after the rebinding is current again). Bindings that are statements of code
  * (`found = true`, `ID:  cp.CheckpointID`; `isCodeStatement`) are left out too. The user's and system's own
  * instructions are pinned whatever supersession says, but for a message the person sent again with one word fixed
- * (`corrections`, `hook-context-restated.ts`): what the fix replaced is left out, the corrected message too.
+ * (`corrections`, `hook-context-restated.ts`): what the fix replaced is left out, the corrected message too; and but for
+ * one the agent keeps in view verbatim (`summary`: what it kept). On the Codex rollouts outside the data set, one
+ * compaction pinned 26 of the person's rules that Codex's kept messages held word for word: 2,400 of 10,000 characters.
  */
 function candidatesOf(
   before: readonly Handle[],
@@ -227,10 +234,11 @@ function candidatesOf(
   // ("Never deploy service-0" and "Never deploy service-1" are two rules, not a rebinding), and dropping the user's
   // own words is the worse error; what they say stays in their words and the agent sees the later binding too.
   // A message the person sent again with one word fixed is the exception (`hook-context-restated.ts`): the corrected
-  // message is left out, pinned or not, as the correction says all of it.
+  // message is left out, pinned or not, as the correction says all of it. An instruction the agent keeps verbatim (a
+  // message Codex kept, a sentence Claude Code's summary quotes) is in view in the person's own words: not pinned again.
   return mergeHandles(before).filter(
     (handle) =>
-      (isInstruction(handle) && unreplaced.has(handle.text)) ||
+      (isInstruction(handle) && unreplaced.has(handle.text) && !summary.includes(handle.text)) ||
       (current.has(handle.text) &&
         handle.kind !== 'constraint' &&
         handle.kind !== 'number' &&
@@ -291,7 +299,7 @@ export async function buildHookContext(options: HookContextOptions): Promise<Hoo
   };
   const attempt = (handleBudget: number) => {
     const { kept } = fitHandleBudget(candidates, handleBudget, 'spill', { sessionId }, { ranked });
-    const text = render(frame, kept);
+    const text = render(frame, kept, currentBindings(kept, before, spans)); // a rebound label's current value marked
     return { text, tokens: count(text), recordId: record.id, shown: kept, candidates: candidates.length, ranked };
   };
   // The fit charges each handle its own tokens plus a separator, while the text lists a handle inside a longer one or
