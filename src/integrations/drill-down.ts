@@ -4,16 +4,16 @@
  * `grep.ts`). Shared by the MCP server and the CLI. Read-only: nothing here writes to the store.
  * Output is bounded everywhere (token caps, page sizes).
  */
-import { loadChainHandles } from '../model/checkpoints.js';
 import { pageCursor, readPageCursor } from '../collections/page-cursor.js';
-import { handleIdentity, mergeHandles } from '../handles/handle-sets.js';
+import { handleIdentity } from '../handles/handle-sets.js';
+import { earlier, readChainIdentities } from '../stores/chain-identities.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { verifySpan } from '../model/span.js';
 import { sourceField } from '../text/source-notes.js';
 import { isEmptyRange, rangeJson } from '../text/range-wording.js';
-import type { LedgerStore } from '../stores/store.js';
+import type { HandleIdentity, LedgerStore } from '../stores/store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import type { CompactionRecord, Handle, HandleKind, Role, SpanOccurrence } from '../types.js';
+import type { CompactionRecord, HandleKind, Role, SpanOccurrence } from '../types.js';
 
 /** What a record is and what it dropped. */
 export interface RecordDescription {
@@ -45,9 +45,34 @@ export interface RecordDescription {
   readonly next: string;
 }
 
-function countByKind(handles: readonly Handle[]): Partial<Record<HandleKind, number>> {
+/** The distinct identities of `lists`, each at its earliest place (seq, then start), as `mergeHandles` keeps them. */
+function distinctIdentities(...lists: readonly (readonly HandleIdentity[])[]): Map<string, HandleIdentity> {
+  const distinct = new Map<string, HandleIdentity>();
+  for (const list of lists)
+    for (const handle of list) {
+      const identity = handleIdentity(handle);
+      const known = distinct.get(identity);
+      if (known === undefined || earlier(handle, known)) distinct.set(identity, handle);
+    }
+  return distinct;
+}
+
+/**
+ * Handles by kind, the kinds in the order of their first handle by seq, start and kind (the order `mergeHandles` sorts
+ * a handle set in, so the answer reads as it did when it counted the merged list).
+ */
+function countByKind(handles: Iterable<HandleIdentity>): Partial<Record<HandleKind, number>> {
+  const kinds = new Map<HandleKind, { first: HandleIdentity; count: number }>();
+  for (const handle of handles) {
+    const known = kinds.get(handle.kind);
+    if (known === undefined) kinds.set(handle.kind, { first: handle, count: 1 });
+    else kinds.set(handle.kind, { first: earlier(handle, known.first) ? handle : known.first, count: known.count + 1 });
+  }
   const counts: Partial<Record<HandleKind, number>> = {};
-  for (const handle of handles) counts[handle.kind] = (counts[handle.kind] ?? 0) + 1;
+  const ordered = [...kinds.values()].sort(
+    ({ first: a }, { first: b }) => a.seq - b.seq || a.start - b.start || a.kind.localeCompare(b.kind),
+  );
+  for (const { first, count } of ordered) counts[first.kind] = count;
   return counts;
 }
 
@@ -85,7 +110,11 @@ async function droppedHandles(
   const examples: string[] = [];
   for (let seq = range.fromSeq; seq <= range.toSeq; seq += DESCRIBE_WINDOW_SEQS) {
     const toSeq = Math.min(range.toSeq, seq + DESCRIBE_WINDOW_SEQS - 1);
-    for (const handle of await store.handles(sessionId, { fromSeq: seq, toSeq })) {
+    const window = { fromSeq: seq, toSeq };
+    const read = store.handleIdentities
+      ? await store.handleIdentities(sessionId, window)
+      : await store.handles(sessionId, window);
+    for (const handle of read) {
       const identity = handleIdentity(handle);
       if (carried.has(identity) || seen.has(identity)) continue;
       seen.add(identity);
@@ -104,14 +133,13 @@ export async function describeRecord(
 ): Promise<RecordDescription> {
   const record = await findRecord(store, sessionId, recordId);
   const { fromSeq, toSeq } = record.droppedRange;
-  // The spill checkpoint chain the record names, read one record at a time.
-  const chain = await loadChainHandles(record.checkpointId, (id) => store.record(sessionId, id));
-  const carried = mergeHandles(record.handles, chain);
+  // The record's own handles, then those of the spill checkpoint chain it names.
+  const carried = distinctIdentities(record.handles, await readChainIdentities(store, sessionId, record.checkpointId));
   const empty = isEmptyRange(record.droppedRange);
   const dropped =
     record.type === 'checkpoint' || empty
       ? { count: 0, byKind: {}, examples: [] }
-      : await droppedHandles(store, sessionId, { fromSeq, toSeq }, new Set(carried.map(handleIdentity)));
+      : await droppedHandles(store, sessionId, { fromSeq, toSeq }, new Set(carried.keys()));
   const { range, ...preLedger } = rangeJson({ fromSeq, toSeq, spans: Math.max(0, toSeq - fromSeq + 1) });
   return {
     session: sessionId,
@@ -125,7 +153,7 @@ export async function describeRecord(
     summaryTokens: record.summaryTokens,
     ancestors: record.ancestors,
     checkpointId: record.checkpointId,
-    handlesByKind: countByKind(carried),
+    handlesByKind: countByKind(carried.values()),
     dropped,
     findings: record.findings.slice(0, 5).map((finding) => finding.message),
     next: empty

@@ -16,10 +16,14 @@ export type SessionPart = Pick<LedgerStore, 'openSession' | 'getSession' | 'list
 export type SpanPart = Pick<LedgerStore, 'append' | 'nextSeq' | 'occurrences' | 'occurrencesOf' | 'spans'>;
 
 /** Reading handles and searching text. */
-export type SearchPart = Required<Pick<LedgerStore, 'findHandles' | 'countHandles' | 'handles' | 'searchText'>>;
+export type SearchPart = Required<
+  Pick<LedgerStore, 'findHandles' | 'countHandles' | 'handles' | 'handleIdentities' | 'searchText'>
+>;
 
 /** Writing and reading compaction records. */
-export type RecordPart = Required<Pick<LedgerStore, 'writeRecord' | 'records' | 'recordCount' | 'record'>>;
+export type RecordPart = Required<
+  Pick<LedgerStore, 'writeRecord' | 'records' | 'recordCount' | 'record' | 'chainHandleIdentities'>
+>;
 
 /** What `composeStore` puts together. */
 export interface StoreParts {
@@ -55,11 +59,13 @@ export function composeStore(parts: StoreParts): LedgerStore {
     findHandles: (sessionId, key, page) => search.findHandles(sessionId, key, page),
     countHandles: (sessionId, key) => search.countHandles(sessionId, key),
     handles: (sessionId, range) => search.handles(sessionId, range),
+    handleIdentities: (sessionId, range) => search.handleIdentities(sessionId, range),
     searchText: (sessionId, query, limit) => search.searchText(sessionId, query, limit),
     writeRecord: (record) => records.writeRecord(record),
     records: (sessionId) => records.records(sessionId),
     recordCount: (sessionId) => records.recordCount(sessionId),
     record: (sessionId, recordId) => records.record(sessionId, recordId),
+    chainHandleIdentities: (sessionId, headId) => records.chainHandleIdentities(sessionId, headId),
     flush: () => (parts.flush === undefined ? Promise.resolve() : parts.flush()),
     close: () => parts.close(),
   };

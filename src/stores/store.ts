@@ -21,6 +21,12 @@ export interface AppendEntry {
 /** The `LedgerStore` contract version every store of this release implements. */
 export const LEDGER_STORE_SPECIFICATION_VERSION = 'v1';
 
+/**
+ * A handle's identity within a handle set, its kind and verbatim text (what `handleIdentity` compares), with where it
+ * occurs (`seq`, `start`).
+ */
+export type HandleIdentity = Pick<Handle, 'kind' | 'text' | 'seq' | 'start'>;
+
 /** A free-text hit. */
 export interface TextHit {
   /** Sequence number of the occurrence. */
@@ -84,6 +90,11 @@ export interface LedgerStore {
   countHandles?(sessionId: string, key: string): Promise<number>;
   /** All handles of the session, ordered by seq then start, optionally within [fromSeq, toSeq]. */
   handles(sessionId: string, range?: { fromSeq?: number; toSeq?: number }): Promise<Handle[]>;
+  /**
+   * The identities of `handles(sessionId, range)`, in the same order (optional): a range read that builds no `Handle`.
+   * Callers without it map `handles` themselves.
+   */
+  handleIdentities?(sessionId: string, range?: { fromSeq?: number; toSeq?: number }): Promise<HandleIdentity[]>;
   /** Free-text search over the session's spans, best first, ties by seq. */
   searchText(sessionId: string, query: string, limit: number): Promise<TextHit[]>;
   /** Write one record in one transaction; fails if the id exists or the ordinal is taken. */
@@ -97,6 +108,14 @@ export interface LedgerStore {
   recordCount?(sessionId: string): Promise<number>;
   /** One record of the session by id. */
   record(sessionId: string, recordId: string): Promise<CompactionRecord | undefined>;
+  /**
+   * The distinct identities of the handles carried by the spill checkpoint chain from `headId` (optional), each at its
+   * earliest place (seq, then start) as `mergeHandles` keeps them, in no set order. The chain is the records `record()`
+   * gives from the head through each one's first ancestor, stopping at an id that is missing, not a checkpoint, or met
+   * already (as `loadChainHandles` walks it), read in one pass without building the records (nor checking them against
+   * their ids: `record()` does that). Callers without it walk `record()`.
+   */
+  chainHandleIdentities?(sessionId: string, headId: string): Promise<HandleIdentity[]>;
   /**
    * Commit now what the store holds in an open group (optional): a SQLite store opened with `durability: 'batch'`
    * groups its writes; other connections, even in this process, see them and can write only once they are committed.

@@ -30,11 +30,13 @@ const STORE_METHODS = [
   'findHandles',
   'countHandles',
   'handles',
+  'handleIdentities',
   'searchText',
   'writeRecord',
   'records',
   'recordCount',
   'record',
+  'chainHandleIdentities',
   'flush',
   'close',
 ];

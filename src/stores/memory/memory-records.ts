@@ -1,6 +1,8 @@
 /** The records part of the in-memory store: records are deep-frozen and kept in ordinal order. */
 import { ImmutableSpanError, SequenceConflictError } from '../../errors.js';
 import type { CompactionRecord } from '../../types.js';
+import { ChainHandles } from '../chain-identities.js';
+import type { HandleIdentity } from '../store.js';
 import { deepFreeze } from '../../collections/deep-freeze.js';
 import { checkRecord } from '../store-input.js';
 import type { RecordPart } from '../store-parts.js';
@@ -49,5 +51,18 @@ export class MemoryRecords implements RecordPart {
 
   async record(sessionId: string, recordId: string): Promise<CompactionRecord | undefined> {
     return this.context.sessions.get(sessionId)?.recordsById.get(recordId);
+  }
+
+  async chainHandleIdentities(sessionId: string, headId: string): Promise<HandleIdentity[]> {
+    const byId = this.context.sessions.get(sessionId)?.recordsById;
+    const chain = new ChainHandles();
+    for (let id: string | undefined = headId; id !== undefined && !chain.walked(id);) {
+      const record: CompactionRecord | undefined = byId?.get(id);
+      if (record?.type !== 'checkpoint') break;
+      chain.visit(id);
+      for (const handle of record.handles) chain.add(handle);
+      id = record.ancestors[0];
+    }
+    return chain.result();
   }
 }

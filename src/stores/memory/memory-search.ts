@@ -3,7 +3,7 @@ import { firstIndexWhere } from '../../collections/sorted-search.js';
 import type { Handle } from '../../types.js';
 import { checkCount, checkHandlePage, searchTerms, sliceBySeq, type SeqRange } from '../store-input.js';
 import type { SearchPart } from '../store-parts.js';
-import type { HandlePage, TextHit } from '../store.js';
+import type { HandleIdentity, HandlePage, TextHit } from '../store.js';
 import type { MemoryContext } from './memory-context.js';
 
 /** Handle reads and text search of one in-memory store. */
@@ -23,6 +23,10 @@ export class MemorySearch implements SearchPart {
 
   async handles(sessionId: string, range?: SeqRange): Promise<Handle[]> {
     return sliceBySeq(this.context.sessions.get(sessionId)?.handles ?? [], range);
+  }
+
+  async handleIdentities(sessionId: string, range?: SeqRange): Promise<HandleIdentity[]> {
+    return (await this.handles(sessionId, range)).map(({ kind, text, seq, start }) => ({ kind, text, seq, start }));
   }
 
   async searchText(sessionId: string, query: string, limit: number): Promise<TextHit[]> {

@@ -6,9 +6,18 @@
  */
 import { ImmutableSpanError, NotFoundError, SequenceConflictError } from '../../errors.js';
 import type { CompactionRecord } from '../../types.js';
+import { ChainHandles, identityOfJson } from '../chain-identities.js';
+import type { HandleIdentity } from '../store.js';
 import { DeltaBases } from '../delta-bases.js';
 import { MAX_DELTA_CHAIN, rebuildBodies, rowForm, storedAs, type DeltaBase } from '../record-delta.js';
-import { handleDigestMemo, rebuildRecordRows, recordRowIds, splitRecord } from '../record-handles.js';
+import {
+  brokenRow,
+  handleDigestMemo,
+  rebuildRecordRows,
+  recordRowIds,
+  sparseIds,
+  splitRecord,
+} from '../record-handles.js';
 import { checkRecord, loadRecord } from '../store-input.js';
 import type { RecordPart } from '../store-parts.js';
 import { checkNoNul } from './append-batch.js';
@@ -79,6 +88,38 @@ export class PostgresRecords implements RecordPart {
     const operation = `read record ${recordId} of session ${sessionId}`;
     const [row, ...chain] = await this.recordChain(operation, sessionId, recordId);
     return row === undefined ? undefined : (await this.loadRows(operation, sessionId, [row], true, chain))[0];
+  }
+
+  async chainHandleIdentities(sessionId: string, headId: string): Promise<HandleIdentity[]> {
+    if (sessionId.includes(NUL)) return [];
+    const { location, sql } = this.context;
+    const operation = `read the checkpoint chain ${headId} of session ${sessionId}`;
+    const chain = new ChainHandles();
+    for (let id: string | undefined = headId; id !== undefined && !chain.walked(id) && !id.includes(NUL);) {
+      const [row, ...rows] = await this.recordChain(operation, sessionId, id);
+      if (row === undefined) break;
+      const [body] = rebuildBodies(location, sessionId, [row], rows);
+      id = chain.step(id, body, row.json, { location, sessionId, recordId: row.id });
+    }
+    const ids = [...chain.ids].sort((a, b) => a - b);
+    const [low, high] = [ids[0], ids[ids.length - 1]];
+    if (low === undefined || high === undefined) return chain.result();
+    const sparse = sparseIds([ids], low, high);
+    const found = new Map<number, string>();
+    const values = sparse === undefined ? [sessionId, low, high] : [sessionId, sparse];
+    const query = sparse === undefined ? sql.recordHandles : sql.recordHandlesByIds;
+    for (const row of await this.context.read<{ id: string; json: string }>(operation, query, values))
+      found.set(Number(row.id), row.json);
+    for (const handleId of ids) {
+      const json = found.get(handleId);
+      if (json === undefined)
+        throw brokenRow(
+          { location, sessionId, recordId: headId },
+          `carried handle ${handleId} its chain names is missing`,
+        );
+      chain.add(identityOfJson(JSON.parse(json)));
+    }
+    return chain.result();
   }
 
   /** Throws `NotFoundError` when the session does not exist. */

@@ -6,7 +6,7 @@
 import type { Handle } from '../../types.js';
 import { checkCount, checkHandlePage, searchTerms, spanIdOfRowKey, type SeqRange } from '../store-input.js';
 import type { SearchPart } from '../store-parts.js';
-import type { HandlePage, TextHit } from '../store.js';
+import type { HandleIdentity, HandlePage, TextHit } from '../store.js';
 import { searchableText } from './append-batch.js';
 import type { PostgresContext } from './postgres-context.js';
 import { toHandle, type HandleRow } from './queries.js';
@@ -50,6 +50,18 @@ export class PostgresSearch implements SearchPart {
       range?.toSeq ?? LAST_SEQ,
     ]);
     return rows.map(toHandle);
+  }
+
+  async handleIdentities(sessionId: string, range?: SeqRange): Promise<HandleIdentity[]> {
+    if (sessionId.includes(NUL)) return [];
+    const operation = `read handles of session ${sessionId}`;
+    const values = [sessionId, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ];
+    const rows = await this.context.read<{ kind: HandleIdentity['kind']; text: string; seq: string; start: string }>(
+      operation,
+      this.context.sql.handleIdentities,
+      values,
+    );
+    return rows.map((row) => ({ kind: row.kind, text: row.text, seq: Number(row.seq), start: Number(row.start) }));
   }
 
   async searchText(sessionId: string, query: string, limit: number): Promise<TextHit[]> {

@@ -108,6 +108,9 @@ export function buildQueries(schema: string, trigramSchema: string | undefined) 
     handleCountByKey: `SELECT COUNT(*)::int AS count FROM ${t('handles')} WHERE session_id = $1 AND key = $2`,
     recordCount: `SELECT COUNT(*)::int AS count FROM ${t('records')} WHERE session_id = $1`,
     handles: `SELECT ${HANDLE_COLUMNS} FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq, start, position`,
+    /** The kind, text, seq and start of `handles`' rows, in its order (`handleIdentities`). */
+    handleIdentities: `SELECT kind, text, seq, start FROM ${t('handles')} WHERE session_id = $1 AND seq BETWEEN $2 AND $3
+      ORDER BY seq, start, position`,
     storeRecordHandles: `SELECT ${t('store_record_handles')}($1, $2::bytea[], $3::text[]) AS ids`,
     insertRecord: `INSERT INTO ${t('records')} (session_id, id, ordinal, type, json, created_at, handle_ids, base_id, delta, chain)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING id`,

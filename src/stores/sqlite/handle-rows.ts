@@ -104,6 +104,11 @@ export function compactHandleValues(
   ];
 }
 
+/** The kind a stored row's kind column names (a code of `KIND_CODES`, or the kind's own name). */
+export function kindOfRow(kind: number | string): HandleKind {
+  return (typeof kind === 'number' ? KIND_CODES[kind] : kind) as HandleKind;
+}
+
 /** The handle a stored row stands for, its NULL columns taken from its occurrence (`source`). */
 export function handleOfRow(
   location: string,
@@ -121,7 +126,7 @@ export function handleOfRow(
   const text = row.text ?? (source as HandleSource).text.slice(row.start, row.end);
   return buildHandle(
     {
-      kind: (typeof row.kind === 'number' ? KIND_CODES[row.kind] : row.kind) as HandleKind,
+      kind: kindOfRow(row.kind),
       text,
       key: row.key ?? text,
       start: row.start,

@@ -25,7 +25,10 @@ import {
 } from '../record-handles.js';
 import { checkRecord, loadRecord } from '../store-input.js';
 import type { RecordPart } from '../store-parts.js';
+import { ChainHandles } from '../chain-identities.js';
+import type { HandleIdentity } from '../store.js';
 import { CarriedHandleIds } from './carried-handle-ids.js';
+import { SqliteHandleIdentities } from './handle-identities.js';
 import type { SqliteContext } from './sqlite-context.js';
 import type { RecordRow } from './statements.js';
 import type { WriteUpkeep } from './write-upkeep.js';
@@ -47,12 +50,15 @@ export class SqliteRecords implements RecordPart {
    * newest first) rebuilds each delta chain once, not once per record in it.
    */
   private readonly rebuiltBodies = new BoundedMemo<string, RecordBody>(BODIES_KEPT);
+  /** Carried-handle identities read without building records (`chainHandleIdentities`). */
+  private readonly identities: SqliteHandleIdentities;
 
   constructor(
     private readonly context: SqliteContext,
     private readonly upkeep: WriteUpkeep,
   ) {
     this.carriedHandles = new CarriedHandleIds(context);
+    this.identities = new SqliteHandleIdentities(context);
     this.recordTransaction = context.db.transaction((record: CompactionRecord) => this.writeRows(record));
   }
 
@@ -95,6 +101,28 @@ export class SqliteRecords implements RecordPart {
         this.rebuiltBodies.clear();
         throw error;
       }
+    });
+  }
+
+  chainHandleIdentities(sessionId: string, headId: string): Promise<HandleIdentity[]> {
+    const { location, sessions } = this.context;
+    return this.context.guard(`read the checkpoint chain ${headId} of session ${sessionId}`, () => {
+      const chain = new ChainHandles();
+      try {
+        for (let id: string | undefined = headId; id !== undefined && !chain.walked(id);) {
+          const [row, ...rows] = this.recordChain(sessionId, id);
+          if (row === undefined) break;
+          const [body] = rebuildBodies(location, sessionId, [row], rows, this.bodyMemo(sessionId));
+          id = chain.step(id, body, row.json, { location, sessionId, recordId: row.id });
+        }
+      } catch (error) {
+        // As in `record()`: a chain that did not rebuild may have left wrong bodies behind.
+        this.rebuiltBodies.clear();
+        throw error;
+      }
+      const session = sessions.numberOf(sessionId);
+      if (session !== undefined) this.identities.carried(sessionId, session, headId, chain);
+      return chain.result();
     });
   }
 

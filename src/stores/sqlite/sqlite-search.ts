@@ -6,7 +6,8 @@
 import type { Handle } from '../../types.js';
 import { checkCount, checkHandlePage, searchTerms, type SeqRange } from '../store-input.js';
 import type { SearchPart } from '../store-parts.js';
-import type { HandlePage, TextHit } from '../store.js';
+import type { HandleIdentity, HandlePage, TextHit } from '../store.js';
+import { SqliteHandleIdentities } from './handle-identities.js';
 import { handleOfRow, keyHash, type CompactHandleRow, type HandleSource } from './handle-rows.js';
 import { likeHits } from './like-search.js';
 import type { SqliteContext } from './sqlite-context.js';
@@ -18,12 +19,14 @@ const LAST_SEQ = Number.MAX_SAFE_INTEGER;
 /** Handle reads and text search of one SQLite store. */
 export class SqliteSearch implements SearchPart {
   private readonly textSearch: TextSearch;
+  private readonly identities: SqliteHandleIdentities;
 
   constructor(
     private readonly context: SqliteContext,
     private readonly textIndex: DeferredTextIndex,
   ) {
     this.textSearch = createTextSearch(context.db);
+    this.identities = new SqliteHandleIdentities(context);
   }
 
   findHandles(sessionId: string, key: string, page?: HandlePage): Promise<Handle[]> {
@@ -61,6 +64,15 @@ export class SqliteSearch implements SearchPart {
       if (session === undefined) return [];
       const rows = statements.handles.all(session, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ);
       return this.handlesOfRows(sessionId, rows);
+    });
+  }
+
+  handleIdentities(sessionId: string, range?: SeqRange): Promise<HandleIdentity[]> {
+    const { sessions } = this.context;
+    return this.context.guard(`read handles of session ${sessionId}`, () => {
+      const session = sessions.numberOf(sessionId);
+      if (session === undefined) return [];
+      return this.identities.range(sessionId, session, range?.fromSeq ?? 0, range?.toSeq ?? LAST_SEQ);
     });
   }
 
