@@ -1,7 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import type { Handle } from '../types.js';
 import { identityOf } from '../model/identities.js';
-import { gramKey } from '../handle-index/gram-key.js';
 import { ChangedTargets } from './changed-match.js';
 import { handleTraits } from './handle-traits.js';
 import type { HandleTraits } from './handle-traits.js';
@@ -11,6 +10,7 @@ import { DEFAULT_RANK_WEIGHTS } from './rank-weights.js';
 import type { RankWeights } from './rank-weights.js';
 import { spanTargets } from './span-actions.js';
 import { tallyOccurrences, withValueEvidence } from './tally.js';
+import { includesTest } from './text-includes.js';
 
 /** The features of one handle, each in the unit its weight expects. */
 export interface HandleFeatures {
@@ -49,23 +49,6 @@ function changedTexts(evidence: RankEvidence): string[] {
   const texts = new Set<string>();
   for (const span of evidence.spans.values()) for (const target of spanTargets(span)) texts.add(target);
   return [...texts];
-}
-
-/**
- * `text.includes(needle)` for many needles: a needle of 4 or more characters is searched for only when `text` holds
- * its last 4 characters and every 4 characters it starts with at a multiple of 4 (a text holding the needle holds
- * each of its pieces; the first and last pieces alone let most needles of a long window through to the search).
- */
-function includedIn(text: string | undefined): (needle: string) => boolean {
-  if (text === undefined) return () => false;
-  const grams = new Set<number>();
-  for (let at = 0; at + 4 <= text.length; at++) grams.add(gramKey(text, at));
-  const mayHold = (needle: string): boolean => {
-    if (!grams.has(gramKey(needle, needle.length - 4))) return false;
-    for (let at = 0; at + 4 <= needle.length; at += 4) if (!grams.has(gramKey(needle, at))) return false;
-    return true;
-  };
-  return (needle) => (needle.length < 4 || mayHold(needle)) && text.includes(needle);
 }
 
 /** What a caller already knows of the handles it ranks, each list in their order (a compaction keeps both). */
@@ -115,7 +98,7 @@ export function visitHandleFeatures(
       ? given.byIdentity
       : tallyOccurrences(evidence, weights.bulkyResultTokens);
   const targets = new ChangedTargets(changedTexts(evidence));
-  const visible = includedIn(evidence.visibleText);
+  const visible = evidence.visibleText === undefined ? () => false : includesTest(evidence.visibleText);
   const traitList = traitsOf(handles, evidence, known);
   const families = countFamilies(traitList.map((traits) => traits.shape));
   for (let index = 0; index < handles.length; index++) {

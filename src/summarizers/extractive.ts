@@ -12,6 +12,7 @@ import { taskCandidates } from './task-lines.js';
 import type { Candidate } from './task-lines.js';
 import { UnitLines, userSentence } from './extractive-units.js';
 import { words } from './word-overlap.js';
+import { includesTest } from '../ranking/text-includes.js';
 import { LineChoice } from './line-choice.js';
 import type { UserSentence } from './extractive-units.js';
 import type { SourceUnit, SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
@@ -73,8 +74,8 @@ function gather(request: SummarizeRequest, maxChars: number, lines: UnitLines): 
       .map((unit) => unit.text)
       .join('\n\u0000\n'),
   ).toLowerCase();
-  const echoesTool = (sentence: string) =>
-    toolText.length > 0 && toolText.includes(foldConfusables(sentence).toLowerCase());
+  const inToolText = includesTest(toolText);
+  const echoesTool = (sentence: string) => toolText.length > 0 && inToolText(foldConfusables(sentence).toLowerCase());
   const rules = request.handles.filter((handle) => handle.kind === 'constraint' && handle.role === 'user');
   const isPinned = (sentence: string) =>
     rules.some((rule) => rule.text.length >= 10 && (sentence.includes(rule.text) || rule.text.includes(sentence)));
