@@ -158,6 +158,15 @@ function placementStart(view: string, start: number): number {
 }
 
 /**
+ * Whether `word`, before a label of three words with its separator attached, is the capitalised first word of a heading
+ * that opens its line ("File created successfully at: x"): the heading is the label whole, a fourth word included, so
+ * what it says was made (a file, a directory) is not cut off.
+ */
+function opensHeading(view: string, word: Word | undefined, labels: readonly Word[]): boolean {
+  return labels.length === 3 && word !== undefined && /^[A-Z]/.test(word.text) && opensLine(view, word.start);
+}
+
+/**
  * The start of the binding that ends in the value at `start`, or -1 when no label names it. `previous`: the value
  * candidate before it on the same clause, for the `from X to` form. `key`: the value is a tracker key, which a tracker
  * word alone before it labels ("take a peek at linear KAP-342").
@@ -197,7 +206,7 @@ function bindingStart(view: string, start: number, previous: Candidate | undefin
   // A label word that opens and closes its own emphasis ("**File:**") is the whole label.
   const whole = attached && /^[*_]/.test(words[index + 1]?.text ?? '');
   let modified = false;
-  while (!whole && index >= 0 && labels.length < 3) {
+  while (!whole && index >= 0 && (labels.length < 3 || (attached && opensHeading(view, words[index], labels)))) {
     const word = words[index] as Word;
     const text = unemphasized(word.text);
     const opens = /^[*_]/.test(word.text);

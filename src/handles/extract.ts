@@ -17,6 +17,7 @@ import { findConstraints } from './constraints.js';
 import { findLineHandles } from './lines.js';
 import { maskMarkup } from './markup.js';
 import { findPatchHeaders } from './patch-headers.js';
+import { findStructTags } from './struct-tags.js';
 import type { MarkupView } from './markup.js';
 import { handleKey } from './normalize.js';
 import { resolveCandidates } from './resolve.js';
@@ -85,6 +86,9 @@ export function extractHandles(text: string, options?: ExtractOptions): Extracte
   const amounts: Candidate[] = [];
   if (numbers || bindings) findAmounts(view, amounts);
   if (bindings) findBindings(view, candidates, candidates, amounts);
+  // A tagged struct field the conversation states (a plan, a review, an edit) binds its tag; a file a tool printed is
+  // code to read again, and its every field would crowd the index (`struct-tags.ts`).
+  if (bindings && options?.toolOutput !== true) findStructTags(view, candidates);
   if (numbers) for (const amount of amounts) candidates.push(amount);
   // A tool's output is read as a document: only its prose's rules count (a README, a config comment, a ticket), never
   // its code, logs, diffs or examples, and they are pinned as quoted output (see `constraints.ts`).

@@ -22,6 +22,7 @@ import { BoundedMemo } from '../collections/bounded-memo.js';
 import type { Handle } from '../types.js';
 import { normalizeLabel, proseBinding } from './prose-labels.js';
 import type { Binding } from './prose-labels.js';
+import { isStructField } from './struct-tags.js';
 
 export type { Binding } from './prose-labels.js';
 
@@ -115,9 +116,9 @@ function withoutLabelEmphasis(text: string): string {
  * (`max_length=20`, `request_id=req-1`: a `key=value` token whose key is not upper case), an upper-case keyword
  * argument whose value only code writes (`MEDIA_DIR_MODE=0o750` in `override_settings(…)`, see
  * {@link CODE_LITERAL}, and in tool output {@link LISTED_CODE_LITERAL}), a variable set in code (`app_label = 'test'`,
- * `SECRET_KEY = "x"`: blanks before the `=`) or a docstring's parameter line ({@link DOC_PARAMETER}). The same name in
- * two calls, files or log lines names two things. Environment-style `KEY=VALUE`, `key: value` config lines and prose
- * bindings are not code.
+ * `SECRET_KEY = "x"`: blanks before the `=`), a docstring's parameter line ({@link DOC_PARAMETER}) or a tagged
+ * struct field (`struct-tags.ts`). The same name in two calls, files, structs or log lines names two things.
+ * Environment-style `KEY=VALUE`, `key: value` config lines and prose bindings are not code.
  */
 export function isCodeAssignment(handle: Pick<Handle, 'kind' | 'text'> & Partial<Pick<Handle, 'role'>>): boolean {
   if (handle.kind !== 'assignment') return false;
@@ -127,7 +128,12 @@ export function isCodeAssignment(handle: Pick<Handle, 'kind' | 'text'> & Partial
     const value = handle.text.slice(handle.text.indexOf('=') + 1);
     return CODE_LITERAL.test(value) || (handle.role === 'tool' && LISTED_CODE_LITERAL.test(value));
   }
-  return SPACED_ASSIGNMENT.test(handle.text) || DOC_PARAMETER.test(handle.text) || isCodeField(handle.text);
+  return (
+    SPACED_ASSIGNMENT.test(handle.text) ||
+    DOC_PARAMETER.test(handle.text) ||
+    isCodeField(handle.text) ||
+    isStructField(handle.text)
+  );
 }
 
 /**

@@ -35,6 +35,17 @@ describe('a heading that opens its line', () => {
     });
   });
 
+  it('keeps a fourth word that opens the heading (fails before `opensHeading`: the label lost its first word)', () => {
+    const text = 'Folder created successfully at: /srv/app/cache-7\nLog file saved at: /srv/app/out-2.txt\n';
+    expect(bindings(text)).toEqual([
+      'Folder created successfully at: /srv/app/cache-7',
+      'Log file saved at: /srv/app/out-2.txt',
+    ]);
+    expect(bindings('We saw the folder created successfully at: /srv/app/cache-7')).toEqual([
+      'created successfully at: /srv/app/cache-7',
+    ]);
+  });
+
   it('does not take a stop word inside a sentence, or a lower-case one', () => {
     expect(bindings('We copied it from mirror: /srv/mirrors/eu-3/pkgs today.')).toEqual([
       'mirror: /srv/mirrors/eu-3/pkgs',
