@@ -20,6 +20,17 @@ const BRANCH = new RegExp(
     String.raw`([\`'"]?)([A-Za-z0-9][\w.-]*(?:\/[\w.-]*[\w-])+)\1(?![\w/-]|\.\w)`,
   'gi',
 );
+/**
+ * The words {@link BRANCH} opens with (`branch`, `checkout`, `switch`, `merge`, `rebase`), in any case: a text without
+ * one holds no branch name, and {@link BRANCH} (a long alternation, costly to compile in a hook process) is neither
+ * run nor compiled for it.
+ */
+const BRANCH_WORDS = /branch|checkout|switch|merge|rebase/i;
+
+/** Whether `view` holds a word {@link BRANCH} opens with: without one it holds no branch name. */
+export function mayNameBranch(view: string): boolean {
+  return BRANCH_WORDS.test(view);
+}
 /** A last segment with a file extension names a file, not a branch (`branch src/app.ts` is prose about a file). */
 const FILE_NAME = /\.[A-Za-z]{1,5}$/;
 
@@ -32,6 +43,7 @@ export interface BranchName {
 /** Every branch name the text calls a branch (see the module comment). */
 export function findBranchNames(view: string): BranchName[] {
   const found: BranchName[] = [];
+  if (!mayNameBranch(view)) return found;
   BRANCH.lastIndex = 0;
   for (let match = BRANCH.exec(view); match !== null; match = BRANCH.exec(view)) {
     const name = match[2] ?? '';

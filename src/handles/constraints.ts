@@ -10,7 +10,7 @@
  * and only a document's prose can hold one (`tool-lines.ts`, `tool-rules.ts`).
  */
 import type { Candidate } from './candidate.js';
-import { ANY_TRIGGER, nextTrigger } from './constraint-triggers.js';
+import { nextTrigger, triggerScan } from './constraint-triggers.js';
 import { isRestriction } from './constraint-rules.js';
 import { isLedgerText } from './ledger-text.js';
 import { isDirective } from './rule-directives.js';
@@ -170,7 +170,7 @@ export function findConstraints(
   const toolOutput = options.toolOutput === true;
   const directives = toolOutput || options.directives !== false;
   const judge = toolOutput ? toolLineJudge(text, gutterLines) : undefined;
-  ANY_TRIGGER.lastIndex = 0;
+  triggerScan.lastIndex = 0;
   const line: LineState = { start: 0, end: -1, kind: 'prose' };
   let acceptedEnd = -1;
   let judgedStart = -1;
@@ -182,7 +182,7 @@ export function findConstraints(
     if (match[1] === undefined && at < judgedEnd) continue;
     if (at > line.end) enterLine(text, at, line, gutterLines, judge);
     if (line.kind === 'skip') {
-      ANY_TRIGGER.lastIndex = Math.max(ANY_TRIGGER.lastIndex, line.end);
+      triggerScan.lastIndex = Math.max(triggerScan.lastIndex, line.end);
       continue;
     }
     if (inInlineCode(text, line.start, at)) continue;

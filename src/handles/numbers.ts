@@ -9,27 +9,14 @@
  */
 import type { Candidate } from './candidate.js';
 import { isDigitCode, isLetterCode } from './char-classes.js';
+import {
+  AFTER_MEASURE_WORDS,
+  CONNECTOR_WORDS,
+  MEASURE_NOUN_WORDS,
+  MODIFIER_WORDS,
+  measurePhraseStart,
+} from './measure-phrases.js';
 
-function anyCase(words: string): string {
-  return words
-    .split(' ')
-    .map((word) => `[${word[0]?.toLowerCase()}${word[0]?.toUpperCase()}]${word.slice(1)}|${word.toUpperCase()}`)
-    .join('|');
-}
-
-const MEASURE_NOUN_WORDS =
-  'timeout time-out ttl limit ceiling cap max maximum min minimum port threshold budget quota capacity deadline ' +
-  'interval delay backoff concurrency latency size retries replicas workers threads window';
-const MEASURE_NOUN = anyCase(MEASURE_NOUN_WORDS);
-const MODIFIER_WORDS =
-  'retry connection request rate memory disk token context pool batch page chunk buffer heap cache queue file ' +
-  'upload download body payload hard soft idle read write session daily default global max latency timeout';
-const MODIFIER = anyCase(MODIFIER_WORDS);
-const AFTER_MEASURE = '(?:heap|memory|size|connections|retries|requests|threads|workers|pool|body|file|payload)';
-const CONNECTOR_WORDS =
-  'is was be set of to at after above below under over around about exactly up most least now currently';
-const CONNECTOR = `(?:${CONNECTOR_WORDS.replaceAll(' ', '|')}) `;
-const MEASURE = `(?:(?:${MODIFIER}) )?(?:${MEASURE_NOUN})(?: ${AFTER_MEASURE})?(?:[ \\t]*:[ \\t]*| )(?:${CONNECTOR}){0,3}`;
 const NUMBER = '\\d+(?:[,_]\\d{3})*(?:\\.\\d+)?';
 const SPACED_UNIT =
   'ms|msec|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|[KMGTP]i?B|kB|bytes?|' +
@@ -77,7 +64,6 @@ const NUMBER_PHRASE = new RegExp(
   `(${NUMBER})(${UNIT})?((?:${PER}){0,2})(${PLURAL_AFTER_LIMIT})?(?![\\w%]|[.:/,-]\\d)`,
   'y',
 );
-const MEASURE_BEFORE = new RegExp(`(?<![\\w.:/$#-])(?:${MEASURE})$`);
 /** A bound right before the number (`at most 3 retries`, `up to 120s`): part of the handle when a unit follows. */
 const BOUND_BEFORE =
   /(?<![\w-])(?:at most|at least|up to|no more than|not more than|more than|fewer than|less than)[ \t]+$/i;
@@ -85,9 +71,7 @@ const DECADE = /^(?:1[5-9]|20)\d\ds$/;
 const LIMIT_WORD = /^(?:(?:\w+ )?(?:limit|max|maximum|min|minimum|cap|quota|ceiling|budget))\b/i;
 const EXCLUDED_BEFORE = /[\w.:/$#-]/;
 const MEASURE_WORDS: ReadonlySet<string> = new Set(
-  `${MEASURE_NOUN_WORDS} ${CONNECTOR_WORDS} heap memory size connections retries requests threads workers pool body file payload`
-    .toLowerCase()
-    .split(' '),
+  `${MEASURE_NOUN_WORDS} ${CONNECTOR_WORDS} ${AFTER_MEASURE_WORDS}`.toLowerCase().split(' '),
 );
 
 /** A letter or `-`: a measure word's character, and the first character of every unit but the spaced ones. */
@@ -104,8 +88,8 @@ export function measureBefore(text: string, start: number): number {
   while (word > 0 && isMeasureCode(text.charCodeAt(word - 1))) word--;
   if (!MEASURE_WORDS.has(text.slice(word, stop).toLowerCase())) return -1;
   const window = text.slice(Math.max(0, start - 80), start);
-  const match = MEASURE_BEFORE.exec(window);
-  return match === null ? -1 : start - window.length + match.index;
+  const phrase = measurePhraseStart(window);
+  return phrase === -1 ? -1 : start - window.length + phrase;
 }
 
 /**

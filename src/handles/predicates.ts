@@ -28,8 +28,25 @@ const PREDICATE = new RegExp(
   'y',
 );
 
+/** The words {@link PREDICATE} reads first after its space: a demonstrative or a copula. */
+const OPENING_WORDS: ReadonlySet<string> = new Set('this these that which both they it is are was were'.split(' '));
+
+/**
+ * Whether {@link PREDICATE} may match at `at`: an optional backtick, a space, then one of {@link OPENING_WORDS} and a
+ * space. Most values are followed by none, and then the pattern is neither run nor compiled.
+ */
+export function mayOpenPredicate(view: string, at: number): boolean {
+  const space = view.charCodeAt(at) === 96 ? at + 1 : at;
+  if (view.charCodeAt(space) !== 32) return false;
+  // the longest of the words has five letters
+  const after = view.slice(space + 1, space + 7);
+  const wordEnd = after.indexOf(' ');
+  return wordEnd !== -1 && OPENING_WORDS.has(after.slice(0, wordEnd));
+}
+
 /** Where the label of a predicate that starts at `at` ends, or -1 (see {@link PREDICATE}). */
 function predicateEnd(view: string, at: number): number {
+  if (!mayOpenPredicate(view, at)) return -1;
   PREDICATE.lastIndex = at;
   const match = PREDICATE.exec(view);
   if (match === null) return -1;

@@ -1,8 +1,8 @@
 /**
  * The words a constraint trigger (`constraints.ts`: a negation, a restriction or a rule's anchor word) can open with,
  * and what must follow a word that opens only longer triggers: a text holds a trigger at an offset only where one of
- * these starts. Finding them costs a scan of the text's letters; running the trigger pattern (a long alternation)
- * costs compiling it first, more than a short text's whole extraction, so the pattern runs only from such a word.
+ * these starts. Finding them costs a scan of the text's letters; a trigger pattern costs compiling it first, so the
+ * patterns (`constraint-triggers.ts`, one per first letter) run only at such a word, and no trigger starts elsewhere.
  */
 
 import { LANGUAGES } from './rule-phrasings.js';
