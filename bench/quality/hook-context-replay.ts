@@ -13,8 +13,8 @@
  * What the agent kept: Claude Code's summary; Codex's `replacement_history` (the kept user and developer messages;
  * its `message` is empty: the provider's compaction is opaque).
  */
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { RankWeights } from '../../src/ranking/rank-weights.js';
 import { buildHookContext } from '../../src/integrations/claude-code/hook-context.js';
 import { hookRankWeights } from '../../src/integrations/claude-code/hook-context-weights.js';
@@ -190,7 +190,8 @@ interface DumpFrame {
  * what kind of token it is (`missClass`), why it is missing (`missCauses`: with the ranking place of its best holder
  * when it was cut), where it was said before the compaction (`whereSaid`) and, when so, that the agent read it again
  * after the compaction before it wrote it (`readAgainBeforeUse`). For reading what the model sees and what
- * it lacked, not for the tables.
+ * it lacked, not for the tables. DIR is created when missing: a dump that cannot be written would otherwise fail each
+ * hook call it follows and turn every arm into a hook failure (the tables then show the kept text alone).
  */
 async function dumpContext(
   sessionId: string,
@@ -213,6 +214,7 @@ async function dumpContext(
     return `${token}\t${missClass(token)}; ${cause?.cause ?? ''}${place}; said in: ${whereSaid(token, frame.before)}${read}`;
   });
   const name = `${sessionId}.${arm.name.replace(/[^A-Za-z0-9]+/g, '_')}.${needed.length}.txt`;
+  await mkdir(folder, { recursive: true });
   await appendFile(
     join(folder, name),
     `${context.text}\n\n--- missing (${missing.length}/${needed.length}):\n${lines.join('\n')}\n\n`,
@@ -222,7 +224,8 @@ async function dumpContext(
 /**
  * With `HOOK_CONTEXT_FEATURES=FILE` set, one JSON line per ranked candidate (its place, kind, length, ranking features,
  * whether it is a command's answer, whether it was shown and whether it holds a future-needed handle the kept text
- * misses) is appended to FILE: for reading which signals predict use, not for the tables.
+ * misses) is appended to FILE (its folder created when missing): for reading which signals predict use, not for the
+ * tables.
  */
 async function dumpFeatures(
   ledger: Ledger,
@@ -277,6 +280,7 @@ async function dumpFeatures(
       ...features.get(handle),
     }),
   );
+  await mkdir(dirname(file), { recursive: true });
   await appendFile(file, lines.join('\n') + '\n');
 }
 

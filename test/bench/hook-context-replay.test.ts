@@ -3,10 +3,10 @@
  * is built from that compaction, and the yardstick counts a handle seen before the compaction and used after it only up
  * to the next compaction.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { replayCompactions } from '../../bench/quality/hook-context-replay.js';
 import { claudeSession, jsonl } from '../integrations/claude-code-fixture.js';
 
@@ -17,6 +17,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await rm(directory, { recursive: true, force: true });
 });
 
@@ -58,5 +59,23 @@ describe('replayCompactions', () => {
     expect(second?.arms[0]?.present).toBe(1);
     for (const measure of measures)
       for (const arm of measure.arms) expect(arm.outputCharacters).toBeLessThanOrEqual(10_000);
+  });
+
+  it('writes its diagnostics into folders it creates, and a dump never turns into a hook failure', async () => {
+    const file = join(directory, 'session.jsonl');
+    await writeFile(file, transcript());
+    const dump = join(directory, 'not', 'yet', 'there');
+    const features = join(directory, 'features', 'nested', 'rows.jsonl');
+    vi.stubEnv('HOOK_CONTEXT_DUMP', dump);
+    vi.stubEnv('HOOK_CONTEXT_FEATURES', features);
+    const measures = await replayCompactions(file, 'claude-code', 'replay-1', directory, [{ name: 'default' }]);
+    for (const measure of measures) expect(measure.arms[0]?.failure).toBeUndefined();
+    expect(measures[0]?.arms[0]?.present).toBe(2);
+    const written = await readdir(dump);
+    expect(written.length).toBeGreaterThan(0);
+    const text = await readFile(join(dump, written[0] ?? ''), 'utf8');
+    expect(text).toContain('[context-ledger]');
+    expect(text).toContain('--- missing');
+    expect((await readFile(features, 'utf8')).trim().split('\n').length).toBeGreaterThan(0);
   });
 });
