@@ -27,6 +27,12 @@ function textOf(pieces: readonly string[], maxLength = 40): fc.Arbitrary<string>
   return fc.array(piece, { maxLength }).map((parts) => parts.join(''));
 }
 
+/**
+ * Each property runs the same generated texts every time: the counts below (how many offsets or texts the full pattern
+ * matched at all) say the properties met real matches, and with a random seed a run could fall short of them by chance.
+ */
+const SEED = 20261206;
+
 const ODD = ['\u212A', 'é', 'İ', '’', "'", '_', '2', 'x', '-', '.', ',', ':', '*', '\n', '\t', ' ', ' ', ' '];
 
 describe('constraint triggers by first letter', () => {
@@ -64,7 +70,7 @@ describe('constraint triggers by first letter', () => {
           expect(nextFrom(source, from), `${JSON.stringify(source)} from ${from}`).toEqual(expected);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 400, seed: SEED },
     );
     expect(found).toBeGreaterThan(200);
   });
@@ -122,7 +128,7 @@ describe('measure phrases read word by word', () => {
         if (expected !== -1) found++;
         expect(measurePhraseStart(text), JSON.stringify(text)).toBe(expected);
       }),
-      { numRuns: 5000 },
+      { numRuns: 5000, seed: SEED },
     );
     expect(found).toBeGreaterThan(100);
   });
@@ -189,7 +195,7 @@ describe('branch and predicate prefilters', () => {
         matched++;
         expect(mayNameBranch(source), JSON.stringify(source)).toBe(true);
       }),
-      { numRuns: 3000 },
+      { numRuns: 3000, seed: SEED },
     );
     expect(matched).toBeGreaterThan(20);
     expect(mayNameBranch('On feature/login-form, run the tests')).toBe(false);
@@ -209,7 +215,7 @@ describe('branch and predicate prefilters', () => {
           expect(mayOpenPredicate(text, at), `${JSON.stringify(text)} at ${at}`).toBe(true);
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: 3000, seed: SEED },
     );
     expect(matched).toBeGreaterThan(20);
     expect(mayOpenPredicate('OPS-17 will be done', 6)).toBe(false);
